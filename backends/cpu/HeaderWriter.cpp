@@ -1,0 +1,285 @@
+//===- HeaderWriter.cpp - The generated C++ header ------------------------===//
+//
+// Plain string building: the header is small, and writing it in C++ keeps
+// every generated line next to the reason it is there.
+//
+//===----------------------------------------------------------------------===//
+#include "backends/cpu/HeaderWriter.h"
+
+#include "compiler/GraphLoader.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace tfaot;
+
+std::string cpu::sanitizeIdentifier(const std::string &name) {
+  std::string out = name;
+  for (char &c : out)
+    if (!llvm::isAlnum(c) && c != '_')
+      c = '_';
+  return out;
+}
+
+static bool isIdentifier(llvm::StringRef s) {
+  if (s.empty() || llvm::isDigit(s[0]))
+    return false;
+  return llvm::all_of(s, [](char c) { return llvm::isAlnum(c) || c == '_'; });
+}
+
+bool cpu::isValidCppClassName(const std::string &name) {
+  llvm::SmallVector<llvm::StringRef> parts;
+  llvm::StringRef(name).split(parts, "::");
+  return llvm::all_of(parts, isIdentifier);
+}
+
+/// The C++ element type of a TF dtype in the generated accessors.
+static const char *cppType(tensorflow::DataType type) {
+  switch (type) {
+  case tensorflow::DT_FLOAT: return "float";
+  case tensorflow::DT_DOUBLE: return "double";
+  case tensorflow::DT_INT32: return "int32_t";
+  case tensorflow::DT_INT64: return "int64_t";
+  case tensorflow::DT_INT16: return "int16_t";
+  case tensorflow::DT_INT8: return "int8_t";
+  case tensorflow::DT_UINT8: return "uint8_t";
+  case tensorflow::DT_UINT16: return "uint16_t";
+  case tensorflow::DT_UINT32: return "uint32_t";
+  case tensorflow::DT_UINT64: return "uint64_t";
+  case tensorflow::DT_BOOL: return "bool";
+  // 16-bit floats are exposed as their raw bits.
+  case tensorflow::DT_HALF:
+  case tensorflow::DT_BFLOAT16: return "uint16_t";
+  default: return "void";
+  }
+}
+
+static int64_t elementBytes(tensorflow::DataType type) {
+  switch (type) {
+  case tensorflow::DT_DOUBLE: case tensorflow::DT_INT64:
+  case tensorflow::DT_UINT64: return 8;
+  case tensorflow::DT_FLOAT: case tensorflow::DT_INT32:
+  case tensorflow::DT_UINT32: return 4;
+  case tensorflow::DT_INT16: case tensorflow::DT_UINT16:
+  case tensorflow::DT_HALF: case tensorflow::DT_BFLOAT16: return 2;
+  default: return 1;
+  }
+}
+
+namespace {
+/// Sizes of one buffer, computed once for the tables and the comments.
+struct BufferFacts {
+  const TensorSignature *sig;
+  std::string accessor;  ///< Sanitized, de-duplicated name.
+  int64_t elements = 1;
+  int64_t bytes = 0;
+  std::string shapeText;  ///< "float32[1,784]"
+};
+} // namespace
+
+static std::vector<BufferFacts>
+collectFacts(const std::vector<TensorSignature> &sigs) {
+  std::vector<BufferFacts> facts;
+  llvm::StringSet<> used;
+  for (const TensorSignature &sig : sigs) {
+    BufferFacts f;
+    f.sig = &sig;
+    f.accessor = cpu::sanitizeIdentifier(sig.name);
+    // Two names may sanitize alike ("a/b", "a_b"); keep accessors unique.
+    std::string base = f.accessor;
+    for (int n = 2; !used.insert(f.accessor).second; ++n)
+      f.accessor = base + "_" + std::to_string(n);
+    for (int64_t d : sig.shape)
+      f.elements *= d;
+    f.bytes = f.elements * elementBytes(sig.dtype);
+    f.shapeText = dataTypeName(sig.dtype) + "[";
+    for (size_t i = 0; i < sig.shape.size(); ++i)
+      f.shapeText += (i ? "," : "") + std::to_string(sig.shape[i]);
+    f.shapeText += "]";
+    facts.push_back(std::move(f));
+  }
+  return facts;
+}
+
+static int64_t totalBytes(const std::vector<BufferFacts> &facts) {
+  int64_t sum = 0;
+  for (const BufferFacts &f : facts)
+    sum += f.bytes;
+  return sum;
+}
+
+static std::string dimsList(const TensorSignature &sig) {
+  if (sig.shape.empty())
+    return "1"; // C++ forbids empty arrays; the rank says it is a scalar.
+  std::string s;
+  for (size_t i = 0; i < sig.shape.size(); ++i)
+    s += (i ? ", " : "") + std::to_string(sig.shape[i]);
+  return s;
+}
+
+/// Emits the constants and accessors of one argument or result.
+static void writeAccessors(llvm::raw_ostream &os, const BufferFacts &f,
+                           int index, bool isArg) {
+  const char *kind = isArg ? "Arg" : "Result";
+  const char *lower = isArg ? "arg" : "result";
+  const char *type = cppType(f.sig->dtype);
+  os << llvm::formatv("  // {0} {1}: '{2}' {3}, {4} bytes (node '{5}', output "
+                      "{6}).\n",
+                      kind, index, f.sig->name, f.shapeText, f.bytes,
+                      f.sig->node, f.sig->outputIndex);
+  os << llvm::formatv("  static constexpr int k{0}{1}Rank = {2};\n", kind,
+                      index, f.sig->shape.size());
+  os << llvm::formatv("  static constexpr int64_t k{0}{1}Shape[] = {{{2}};\n",
+                      kind, index, dimsList(*f.sig));
+  os << llvm::formatv("  static constexpr int64_t k{0}{1}Elements = {2};\n",
+                      kind, index, f.elements);
+  os << llvm::formatv("  static constexpr size_t k{0}{1}Bytes = {2};\n", kind,
+                      index, f.bytes);
+  if (isArg) {
+    os << llvm::formatv(
+        "  void set_arg{0}_data(const void* data) {{ set_arg_data({0}, data); }\n"
+        "  bool set_arg{0}_data(const void* data, size_t size_bytes) {{\n"
+        "    return set_arg_data({0}, data, size_bytes);\n  }\n"
+        "  void set_arg_{1}_data(const void* data) {{ set_arg_data({0}, data); }\n"
+        "  bool set_arg_{1}_data(const void* data, size_t size_bytes) {{\n"
+        "    return set_arg_data({0}, data, size_bytes);\n  }\n",
+        index, f.accessor);
+  }
+  os << llvm::formatv(
+      "  {0}* {1}{2}_data() {{ return static_cast<{0}*>({1}_data({2})); }\n"
+      "  const {0}* {1}{2}_data() const {{\n"
+      "    return static_cast<const {0}*>({1}_data({2}));\n  }\n"
+      "  {0}* {1}_{3}_data() {{ return {1}{2}_data(); }\n"
+      "  const {0}* {1}_{3}_data() const {{ return {1}{2}_data(); }\n\n",
+      type, lower, index, f.accessor);
+}
+
+/// Emits the BufferInfo table entries of `facts`, named k<Kind>Infos.
+static void writeInfoTable(llvm::raw_ostream &os,
+                           const std::vector<BufferFacts> &facts,
+                           const char *kind) {
+  if (facts.empty())
+    return;
+  os << llvm::formatv("    static const tfaot::BufferInfo k{0}Infos[] = {{\n",
+                      kind);
+  for (size_t i = 0; i < facts.size(); ++i)
+    os << llvm::formatv(
+        "        {{\"{0}\", static_cast<tfaot::DType>({1}), {2}, k{3}{4}Shape, "
+        "{5}, {6}},\n",
+        facts[i].sig->name, static_cast<int>(facts[i].sig->dtype),
+        facts[i].sig->shape.size(), kind, i, facts[i].elements, facts[i].bytes);
+  os << "    };\n";
+}
+
+bool cpu::writeHeader(const FunctionSignature &signature,
+                      const HeaderOptions &options, std::string &header,
+                      std::string &error) {
+  if (!isValidCppClassName(options.cppClass)) {
+    error = "--cpp_class '" + options.cppClass +
+            "' is not a C++ class name like 'ns::Name'";
+    return false;
+  }
+  for (const auto &sigs : {signature.args, signature.results})
+    for (const TensorSignature &sig : sigs)
+      if (llvm::StringRef(cppType(sig.dtype)) == "void") {
+        error = "'" + sig.name + "' has dtype " + dataTypeName(sig.dtype) +
+                ", which the generated API does not support";
+        return false;
+      }
+  llvm::SmallVector<llvm::StringRef> parts;
+  llvm::StringRef(options.cppClass).split(parts, "::");
+  llvm::StringRef className = parts.pop_back_val();
+  std::vector<BufferFacts> args = collectFacts(signature.args);
+  std::vector<BufferFacts> results = collectFacts(signature.results);
+  std::string guard = "TFAOT_GENERATED_" +
+                      llvm::StringRef(sanitizeIdentifier(options.cppClass)).upper() +
+                      "_H";
+
+  llvm::raw_string_ostream os(header);
+  os << "// Generated by tfaot " << "from " << options.sourceGraph
+     << ". DO NOT EDIT.\n//\n"
+     << "// class " << options.cppClass
+     << ": a compiled TensorFlow graph. Link with the object file written\n"
+     << "// alongside this header and with libtfaot_runtime.a; nothing else is "
+        "needed.\n//\n"
+     << "// Usage:\n"
+     << "//   " << options.cppClass << " fn;\n";
+  if (!args.empty())
+    os << "//   std::copy(input, input + fn.kArg0Elements, fn.arg0_data());\n";
+  os << "//   if (!fn.Run()) { std::cerr << fn.error_msg(); }\n";
+  if (!results.empty())
+    os << "//   use(fn.result0_data());\n";
+  os << "//\n// Memory:\n"
+     << llvm::formatv("//   arguments: {0} bytes in {1} buffer(s)\n",
+                      totalBytes(args), args.size())
+     << llvm::formatv("//   results:   {0} bytes in {1} buffer(s)\n",
+                      totalBytes(results), results.size())
+     << llvm::formatv("//   temporary: at most {0} bytes, heap-allocated "
+                      "during Run()\n",
+                      options.tempBytes)
+     << "//\n// Signature:\n";
+  for (size_t i = 0; i < args.size(); ++i)
+    os << llvm::formatv("//   arg{0}    {1} {2}\n", i, args[i].sig->name,
+                        args[i].shapeText);
+  for (size_t i = 0; i < results.size(); ++i)
+    os << llvm::formatv("//   result{0} {1} {2}\n", i, results[i].sig->name,
+                        results[i].shapeText);
+  os << "\n#ifndef " << guard << "\n#define " << guard << "\n\n"
+     << "#include <cstddef>\n#include <cstdint>\n\n"
+     << "#include \"tfaot/runtime/compiled_function.h\"\n\n";
+
+  // The object's entry point: arguments then results, one pointer each.
+  os << "extern \"C\" void " << options.entrySymbol << "(";
+  size_t total = args.size() + results.size();
+  for (size_t i = 0; i < total; ++i)
+    os << (i ? ", " : "") << "void*";
+  os << ");\n\n";
+
+  for (llvm::StringRef ns : parts)
+    os << "namespace " << ns << " {\n";
+  if (!parts.empty())
+    os << "\n";
+  os << "class " << className << " final : public tfaot::CompiledFunction {\n"
+     << " public:\n"
+     << llvm::formatv("  static constexpr int kNumArgs = {0};\n", args.size())
+     << llvm::formatv("  static constexpr int kNumResults = {0};\n",
+                      results.size())
+     << llvm::formatv("  static constexpr size_t kTempBytes = {0};\n\n",
+                      options.tempBytes)
+     << "  explicit " << className
+     << "(AllocMode mode = AllocMode::kArgsAndResults)\n"
+     << "      : tfaot::CompiledFunction(StaticInfo(), mode) {}\n\n";
+  for (size_t i = 0; i < args.size(); ++i)
+    writeAccessors(os, args[i], i, /*isArg=*/true);
+  for (size_t i = 0; i < results.size(); ++i)
+    writeAccessors(os, results[i], i, /*isArg=*/false);
+
+  os << "  /// Names, dtypes and shapes of every buffer, for generic code.\n"
+     << "  static const tfaot::FunctionInfo& StaticInfo() {\n";
+  writeInfoTable(os, args, "Arg");
+  writeInfoTable(os, results, "Result");
+  os << llvm::formatv("    static const tfaot::FunctionInfo kInfo = {{\n"
+                      "        \"{0}\", &Entry, {1}, {2}, {3}, {4}, {5}};\n",
+                      options.cppClass, args.size(),
+                      args.empty() ? "nullptr" : "kArgInfos", results.size(),
+                      results.empty() ? "nullptr" : "kResultInfos",
+                      options.tempBytes)
+     << "    return kInfo;\n  }\n\n"
+     << " private:\n"
+     << "  static void Entry(void* const* args, void* const* results) {\n"
+     << "    (void)args;\n    (void)results;\n"
+     << "    " << options.entrySymbol << "(";
+  for (size_t i = 0; i < args.size(); ++i)
+    os << (i ? ", " : "") << "args[" << i << "]";
+  for (size_t i = 0; i < results.size(); ++i)
+    os << (i + args.size() ? ", " : "") << "results[" << i << "]";
+  os << ");\n  }\n};\n";
+  if (!parts.empty())
+    os << "\n";
+  for (auto it = parts.rbegin(); it != parts.rend(); ++it)
+    os << "}  // namespace " << *it << "\n";
+  os << "\n#endif  // " << guard << "\n";
+  return true;
+}

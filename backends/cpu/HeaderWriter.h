@@ -1,0 +1,39 @@
+//===- HeaderWriter.h - The generated C++ header ---------------*- C++ -*-===//
+//
+// Writes the header users include: a class deriving from
+// tfaot::CompiledFunction with static buffer tables and typed, named
+// accessors, in the spirit of tfcompile's generated headers. The API is
+// documented in docs/generated-api.md.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TFAOT_BACKENDS_CPU_HEADERWRITER_H
+#define TFAOT_BACKENDS_CPU_HEADERWRITER_H
+
+#include "compiler/GraphImporter.h"
+
+#include <cstdint>
+#include <string>
+
+namespace tfaot::cpu {
+
+struct HeaderOptions {
+  std::string cppClass;     ///< "ns::sub::Name" (namespaces optional).
+  std::string entrySymbol;  ///< The object's extern "C" function.
+  std::string sourceGraph;  ///< Shown in the banner.
+  uint64_t tempBytes = 0;
+};
+
+/// Returns false and sets `error` if cppClass is not a valid C++ name.
+bool writeHeader(const FunctionSignature &signature,
+                 const HeaderOptions &options, std::string &header,
+                 std::string &error);
+
+/// Whether `name` is a valid "ns::Name" class path.
+bool isValidCppClassName(const std::string &name);
+
+/// `name` with every character outside [A-Za-z0-9_] replaced by '_'.
+std::string sanitizeIdentifier(const std::string &name);
+
+} // namespace tfaot::cpu
+
+#endif // TFAOT_BACKENDS_CPU_HEADERWRITER_H

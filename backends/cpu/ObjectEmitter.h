@@ -1,0 +1,32 @@
+//===- ObjectEmitter.h - LLVM dialect to a native object file --*- C++ -*-===//
+//
+// Translates an LLVM-dialect module to LLVM IR, optimizes it for the chosen
+// target and writes a relocatable object (weights are in its rodata).
+//
+//===----------------------------------------------------------------------===//
+#ifndef TFAOT_BACKENDS_CPU_OBJECTEMITTER_H
+#define TFAOT_BACKENDS_CPU_OBJECTEMITTER_H
+
+#include "mlir/IR/BuiltinOps.h"
+
+#include <string>
+
+namespace tfaot::cpu {
+
+struct TargetOptions {
+  std::string triple;    ///< Empty: the host's.
+  std::string cpu;       ///< Empty: generic; "native": the host CPU.
+  std::string features;  ///< LLVM feature string, e.g. "+avx2,+fma".
+  int optLevel = 3;
+};
+
+/// Emits `module` (LLVM dialect) as an object file into `object`. On failure
+/// returns false with a message in `error`. If `llvmIR` is non-null it also
+/// receives the optimized LLVM IR as text.
+bool emitObject(mlir::ModuleOp module, const TargetOptions &target,
+                std::string &object, std::string &error,
+                std::string *llvmIR = nullptr);
+
+} // namespace tfaot::cpu
+
+#endif // TFAOT_BACKENDS_CPU_OBJECTEMITTER_H

@@ -1,0 +1,69 @@
+//===- Diagnostics.cpp - Errors that name the graph node ------------------===//
+//
+// Formats importer and MLIR diagnostics the same way, so users see one style
+// whether a graph fails in our checks or in an op verifier.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/Diagnostics.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Location.h"
+#include "llvm/Support/Regex.h"
+
+using namespace tfaot;
+
+void GraphDiagnostics::nodeError(llvm::StringRef node, llvm::StringRef op,
+                                 const llvm::Twine &message) {
+  ++errors_;
+  os_ << file_ << ": error: node '" << node << "'";
+  if (!op.empty())
+    os_ << " (" << op << ")";
+  os_ << ": " << message << "\n";
+}
+
+void GraphDiagnostics::error(const llvm::Twine &message) {
+  ++errors_;
+  os_ << file_ << ": error: " << message << "\n";
+}
+
+void GraphDiagnostics::warning(const llvm::Twine &message) {
+  os_ << file_ << ": warning: " << message << "\n";
+}
+
+/// The node name carried by `loc`, looking through fused and call sites.
+static std::optional<std::string> nodeNameOf(mlir::Location loc) {
+  if (auto name = llvm::dyn_cast<mlir::NameLoc>(loc))
+    return name.getName().str();
+  if (auto fused = llvm::dyn_cast<mlir::FusedLoc>(loc))
+    for (mlir::Location inner : fused.getLocations())
+      if (auto name = nodeNameOf(inner))
+        return name;
+  return std::nullopt;
+}
+
+ScopedGraphDiagnosticHandler::ScopedGraphDiagnosticHandler(
+    mlir::MLIRContext *ctx, GraphDiagnostics &diags)
+    : ScopedDiagnosticHandler(ctx, [&diags](mlir::Diagnostic &diag) {
+        std::string message = diag.str();
+        for (mlir::Diagnostic &note : diag.getNotes())
+          message += "; note: " + note.str();
+        if (diag.getSeverity() == mlir::DiagnosticSeverity::Warning) {
+          diags.warning(message);
+          return mlir::success();
+        }
+        if (diag.getSeverity() != mlir::DiagnosticSeverity::Error)
+          return mlir::success();
+        // "'tfaot.MatMul' op inner dimensions..." -> op "MatMul".
+        std::string op;
+        static const llvm::Regex opPrefix("^'tfaot\\.([A-Za-z0-9_]+)' op (.*)$");
+        llvm::SmallVector<llvm::StringRef, 3> groups;
+        if (opPrefix.match(message, &groups)) {
+          op = groups[1].str();
+          message = groups[2].str();
+        }
+        if (auto node = nodeNameOf(diag.getLocation()))
+          diags.nodeError(*node, op, message);
+        else
+          diags.error(message);
+        return mlir::success();
+      }) {}

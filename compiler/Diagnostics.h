@@ -1,0 +1,58 @@
+//===- Diagnostics.h - Errors that name the graph node ----------*- C++ -*-===//
+//
+// Every user-facing error of the compiler reads
+//   <file>: error: node '<name>' (<Op>): <message>
+// or, when no node is at fault,
+//   <file>: error: <message>
+// This file prints them, both for the importer's own checks and for MLIR
+// diagnostics (whose locations carry the node name, see GraphImporter).
+//
+//===----------------------------------------------------------------------===//
+#ifndef TFAOT_COMPILER_DIAGNOSTICS_H
+#define TFAOT_COMPILER_DIAGNOSTICS_H
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <string>
+
+namespace tfaot {
+
+/// Collects and prints errors and warnings about one input file.
+class GraphDiagnostics {
+public:
+  GraphDiagnostics(std::string file, llvm::raw_ostream &os)
+      : file_(std::move(file)), os_(os) {}
+
+  /// An error about node `node` whose op type is `op`.
+  void nodeError(llvm::StringRef node, llvm::StringRef op,
+                 const llvm::Twine &message);
+  /// An error about the file or the command line as a whole.
+  void error(const llvm::Twine &message);
+  void warning(const llvm::Twine &message);
+
+  int errorCount() const { return errors_; }
+  bool hasErrors() const { return errors_ > 0; }
+  llvm::StringRef file() const { return file_; }
+  /// Switches the file errors are reported against (e.g. to the config).
+  void setFile(std::string file) { file_ = std::move(file); }
+
+private:
+  std::string file_;
+  llvm::raw_ostream &os_;
+  int errors_ = 0;
+};
+
+/// While alive, routes MLIR diagnostics through `diags`: a location that is a
+/// NameLoc names the node, and a "'tfaot.Op' op " prefix becomes "(Op)".
+class ScopedGraphDiagnosticHandler : public mlir::ScopedDiagnosticHandler {
+public:
+  ScopedGraphDiagnosticHandler(mlir::MLIRContext *ctx, GraphDiagnostics &diags);
+};
+
+} // namespace tfaot
+
+#endif // TFAOT_COMPILER_DIAGNOSTICS_H

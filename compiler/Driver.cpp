@@ -1,0 +1,190 @@
+//===- Driver.cpp - tfaot compile: import, lower, emit --------------------===//
+//
+// Stages: load the graph and config -> import to the tfaot dialect -> CPU
+// bufferization pipeline (measure temp memory) -> LLVM dialect -> object and
+// header. --emit stops early and prints the IR of a stage instead.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/Driver.h"
+
+#include "backends/cpu/HeaderWriter.h"
+#include "backends/cpu/Pipeline.h"
+#include "compiler/GraphImporter.h"
+#include "compiler/GraphLoader.h"
+#include "ir/Dialect.h"
+#include "passes/Passes.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+using namespace tfaot;
+
+std::string tfaot::defaultEntryPoint(const std::string &cppClass) {
+  std::string name = cppClass;
+  for (size_t pos; (pos = name.find("::")) != std::string::npos;)
+    name.replace(pos, 2, "_");
+  return "tfaot_" + name;
+}
+
+/// Writes `contents` to `path` ("-" is stdout), atomically for real files.
+static bool writeOutput(const std::string &path, llvm::StringRef contents,
+                        GraphDiagnostics &diags) {
+  std::string error;
+  auto file = mlir::openOutputFile(path, &error);
+  if (!file) {
+    diags.error("cannot write '" + path + "': " + error);
+    return false;
+  }
+  file->os() << contents;
+  file->keep();
+  return true;
+}
+
+static std::string printModule(mlir::ModuleOp module) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  module.print(os);
+  return text;
+}
+
+/// Runs `build`'s pipeline on `module`, reporting failures against the graph.
+static bool runPipeline(
+    mlir::ModuleOp module,
+    llvm::function_ref<mlir::LogicalResult(mlir::OpPassManager &)> build,
+    GraphDiagnostics &diags) {
+  mlir::PassManager pm(module->getContext());
+  if (failed(build(pm))) {
+    diags.error("internal error: cannot build the lowering pipeline");
+    return false;
+  }
+  ScopedGraphDiagnosticHandler handler(module->getContext(), diags);
+  if (failed(pm.run(module))) {
+    if (!diags.hasErrors())
+      diags.error("code generation failed");
+    return false;
+  }
+  return true;
+}
+
+int tfaot::compile(const CompileOptions &options, llvm::raw_ostream &errs) {
+  GraphDiagnostics diags(options.graph, errs);
+  if (options.graph.empty()) {
+    diags.error("no graph: give --graph model.pb");
+    return 1;
+  }
+  bool emitObject = options.emit == EmitStage::Object;
+  if (emitObject && options.outHeader.empty() && options.outObject.empty()) {
+    diags.error("nothing to write: give --out_function_object and/or "
+                "--out_header (or --emit to print IR)");
+    return 1;
+  }
+  if (emitObject && !options.outHeader.empty() &&
+      !cpu::isValidCppClassName(options.cppClass)) {
+    diags.error(options.cppClass.empty()
+                    ? "--cpp_class is required to write a header"
+                    : "--cpp_class '" + options.cppClass +
+                          "' is not a C++ class name like 'ns::Name'");
+    return 1;
+  }
+
+  // Feeds and fetches: the config first, then flags, in that order.
+  tensorflow::tf2xla::Config config;
+  if (!options.config.empty()) {
+    GraphDiagnostics configDiags(options.config, errs);
+    auto loaded = loadConfig(options.config, configDiags);
+    if (!loaded)
+      return 1;
+    config = *loaded;
+  }
+  for (const std::string &feed : options.feeds)
+    addFeedFlag(feed, config, diags);
+  for (const std::string &fetch : options.fetches)
+    addFetchFlag(fetch, config, diags);
+  if (diags.hasErrors())
+    return 1;
+
+  auto graph = loadGraphDef(options.graph, diags);
+  if (!graph)
+    return 1;
+
+  mlir::DialectRegistry registry;
+  mlir::registerAllDialects(registry);
+  mlir::registerAllExtensions(registry);
+  registry.insert<mlir::tfaot::TfaotDialect>();
+  mlir::MLIRContext context(registry);
+  context.allowUnregisteredDialects(false);
+
+  ImportOptions importOptions;
+  std::string cppClass = options.cppClass.empty() ? "Model" : options.cppClass;
+  importOptions.functionName = options.entryPoint.empty()
+                                   ? defaultEntryPoint(cppClass)
+                                   : options.entryPoint;
+  FunctionSignature signature;
+  auto module = importGraph(*graph, config, importOptions, &context, diags,
+                            signature);
+  if (!module)
+    return 1;
+  auto stopAt = [&](EmitStage stage) {
+    return options.emit == stage
+               ? (writeOutput(options.outMlir, printModule(*module), diags) ? 0
+                                                                           : 1)
+               : -1;
+  };
+  if (int rc = stopAt(EmitStage::Tfaot); rc >= 0)
+    return rc;
+
+  if (options.emit == EmitStage::Linalg) {
+    bool ok = runPipeline(
+        *module,
+        [](mlir::OpPassManager &pm) {
+          pm.addPass(mlir::tfaot::createLowerToLinalgPass());
+          return mlir::success();
+        },
+        diags);
+    return ok ? stopAt(EmitStage::Linalg) : 1;
+  }
+  if (!runPipeline(*module, cpu::buildBufferizePipeline, diags))
+    return 1;
+  uint64_t tempBytes = cpu::countTempBytes(*module);
+  if (int rc = stopAt(EmitStage::Bufferized); rc >= 0)
+    return rc;
+  if (!runPipeline(*module, cpu::buildToLLVMPipeline, diags))
+    return 1;
+  if (int rc = stopAt(EmitStage::LLVMDialect); rc >= 0)
+    return rc;
+
+  std::string object, error, llvmIR;
+  if (!cpu::emitObject(*module, options.target, object, error,
+                       options.emit == EmitStage::LLVMIR ? &llvmIR : nullptr)) {
+    diags.error(error);
+    return 1;
+  }
+  if (options.emit == EmitStage::LLVMIR)
+    return writeOutput(options.outMlir, llvmIR, diags) ? 0 : 1;
+
+  if (!options.outHeader.empty()) {
+    cpu::HeaderOptions headerOptions;
+    headerOptions.cppClass = options.cppClass;
+    headerOptions.entrySymbol = importOptions.functionName;
+    headerOptions.sourceGraph = llvm::sys::path::filename(options.graph).str();
+    headerOptions.tempBytes = tempBytes;
+    std::string header;
+    if (!cpu::writeHeader(signature, headerOptions, header, error)) {
+      diags.error(error);
+      return 1;
+    }
+    if (!writeOutput(options.outHeader, header, diags))
+      return 1;
+  }
+  if (!options.outObject.empty() &&
+      !writeOutput(options.outObject, object, diags))
+    return 1;
+  return 0;
+}

@@ -1,0 +1,53 @@
+//===- Driver.h - tfaot compile: import, lower, emit ------------*- C++ -*-===//
+//
+// The whole compilation as a library call, so the command-line tool stays a
+// thin flag parser and tests can drive the same code.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TFAOT_COMPILER_DRIVER_H
+#define TFAOT_COMPILER_DRIVER_H
+
+#include "backends/cpu/ObjectEmitter.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+#include <string>
+#include <vector>
+
+namespace tfaot {
+
+/// What `tfaot compile` stops at and prints instead of writing an object.
+enum class EmitStage {
+  Object,      ///< Object file + header (the default).
+  Tfaot,       ///< The imported tfaot dialect.
+  Linalg,      ///< After --tfaot-lower-to-linalg.
+  Bufferized,  ///< After the CPU bufferization pipeline.
+  LLVMDialect, ///< After lowering to the LLVM dialect.
+  LLVMIR,      ///< Optimized LLVM IR.
+};
+
+struct CompileOptions {
+  std::string graph;                 ///< --graph
+  std::string config;                ///< --config (may be empty)
+  std::vector<std::string> feeds;    ///< --feed name[:shape[:dtype]]
+  std::vector<std::string> fetches;  ///< --fetch name[:index]
+  std::string cppClass;              ///< --cpp_class
+  std::string entryPoint;            ///< --entry_point (derived if empty)
+  std::string outHeader;             ///< --out_header
+  std::string outObject;             ///< --out_function_object
+  EmitStage emit = EmitStage::Object;
+  std::string outMlir = "-";         ///< Where IR goes for --emit != obj.
+  cpu::TargetOptions target;
+};
+
+/// Runs a compilation. Returns the process exit code (0 or 1); every error
+/// has been printed to `errs` in "file: error: ..." form.
+int compile(const CompileOptions &options, llvm::raw_ostream &errs);
+
+/// The default entry symbol for a class: "tfaot_" + its path with "::"
+/// replaced by "_" (unique per class, so several models link together).
+std::string defaultEntryPoint(const std::string &cppClass);
+
+} // namespace tfaot
+
+#endif // TFAOT_COMPILER_DRIVER_H

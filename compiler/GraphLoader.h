@@ -1,0 +1,49 @@
+//===- GraphLoader.h - Read GraphDefs and tf2xla configs --------*- C++ -*-===//
+//
+// Reads binary (.pb) and text (.pbtxt) GraphDefs, tfcompile's tf2xla.Config
+// text files, and the --feed / --fetch command-line forms of the same
+// information.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TFAOT_COMPILER_GRAPHLOADER_H
+#define TFAOT_COMPILER_GRAPHLOADER_H
+
+#include "compiler/Diagnostics.h"
+#include "compiler/proto/graph.pb.h"
+#include "compiler/proto/tf2xla.pb.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tfaot {
+
+/// Loads a GraphDef. Text format is chosen by extension (.pbtxt, .txt,
+/// .prototxt); any other file is read as binary, falling back to text when
+/// that fails. Errors go to `diags`.
+std::optional<tensorflow::GraphDef> loadGraphDef(const std::string &path,
+                                                 GraphDiagnostics &diags);
+
+/// Loads a text-format tensorflow.tf2xla.Config.
+std::optional<tensorflow::tf2xla::Config>
+loadConfig(const std::string &path, GraphDiagnostics &diags);
+
+/// Adds `--feed name[:shape[:dtype]]` to `config`. The shape is
+/// comma-separated dimensions ("1,784"; empty for a scalar; -1 for unknown);
+/// the dtype is a TF name ("float32", "int32", "DT_FLOAT", ...).
+bool addFeedFlag(const std::string &flag, tensorflow::tf2xla::Config &config,
+                 GraphDiagnostics &diags);
+
+/// Adds `--fetch name[:output_index]` to `config`.
+bool addFetchFlag(const std::string &flag, tensorflow::tf2xla::Config &config,
+                  GraphDiagnostics &diags);
+
+/// Parses a TF dtype name in any of the usual spellings.
+std::optional<tensorflow::DataType> parseDataType(llvm::StringRef name);
+
+/// TF's short name for a dtype ("float32").
+std::string dataTypeName(tensorflow::DataType type);
+
+} // namespace tfaot
+
+#endif // TFAOT_COMPILER_GRAPHLOADER_H

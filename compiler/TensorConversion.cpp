@@ -1,0 +1,178 @@
+//===- TensorConversion.cpp - TF dtypes and tensors to MLIR ---------------===//
+//
+// Constants are copied once into a raw little-endian buffer and handed to
+// DenseElementsAttr::getFromRawBuffer, which is both the fastest path for big
+// weight tensors and the one place the element layout is decided.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/TensorConversion.h"
+
+#include "mlir/IR/Builders.h"
+
+#include <cstring>
+
+using namespace mlir;
+using namespace tfaot;
+
+Type tfaot::convertDataType(tensorflow::DataType type, MLIRContext *ctx) {
+  Builder b(ctx);
+  switch (type) {
+  case tensorflow::DT_FLOAT: return b.getF32Type();
+  case tensorflow::DT_DOUBLE: return b.getF64Type();
+  case tensorflow::DT_HALF: return b.getF16Type();
+  case tensorflow::DT_BFLOAT16: return b.getBF16Type();
+  case tensorflow::DT_BOOL: return b.getI1Type();
+  case tensorflow::DT_INT8: return b.getI8Type();
+  case tensorflow::DT_INT16: return b.getI16Type();
+  case tensorflow::DT_INT32: return b.getI32Type();
+  case tensorflow::DT_INT64: return b.getI64Type();
+  case tensorflow::DT_UINT8: return b.getIntegerType(8, /*isSigned=*/false);
+  case tensorflow::DT_UINT16: return b.getIntegerType(16, false);
+  case tensorflow::DT_UINT32: return b.getIntegerType(32, false);
+  case tensorflow::DT_UINT64: return b.getIntegerType(64, false);
+  default: return nullptr;
+  }
+}
+
+tensorflow::DataType tfaot::convertElementType(Type type) {
+  if (type.isF32()) return tensorflow::DT_FLOAT;
+  if (type.isF64()) return tensorflow::DT_DOUBLE;
+  if (type.isF16()) return tensorflow::DT_HALF;
+  if (type.isBF16()) return tensorflow::DT_BFLOAT16;
+  if (auto intType = dyn_cast<IntegerType>(type)) {
+    bool isUnsigned = intType.isUnsigned();
+    switch (intType.getWidth()) {
+    case 1: return tensorflow::DT_BOOL;
+    case 8: return isUnsigned ? tensorflow::DT_UINT8 : tensorflow::DT_INT8;
+    case 16: return isUnsigned ? tensorflow::DT_UINT16 : tensorflow::DT_INT16;
+    case 32: return isUnsigned ? tensorflow::DT_UINT32 : tensorflow::DT_INT32;
+    case 64: return isUnsigned ? tensorflow::DT_UINT64 : tensorflow::DT_INT64;
+    }
+  }
+  return tensorflow::DT_INVALID;
+}
+
+std::optional<SmallVector<int64_t>>
+tfaot::convertShape(const tensorflow::TensorShapeProto &shape) {
+  if (shape.unknown_rank())
+    return std::nullopt;
+  SmallVector<int64_t> dims;
+  for (const auto &dim : shape.dim())
+    dims.push_back(dim.size() < 0 ? ShapedType::kDynamic : dim.size());
+  return dims;
+}
+
+/// Copies a typed *_val field into `raw` as `count` elements of `Elem`,
+/// repeating the last value as TF does when the list is shorter.
+template <typename Elem, typename Field>
+static bool fillFromField(const Field &field, int64_t count,
+                          std::vector<char> &raw, std::string &error) {
+  if (field.size() > count) {
+    error = "has " + std::to_string(field.size()) + " values but its shape holds " +
+            std::to_string(count);
+    return false;
+  }
+  raw.assign(count * sizeof(Elem), 0);
+  Elem *out = reinterpret_cast<Elem *>(raw.data());
+  for (int64_t i = 0; i < count; ++i) {
+    if (field.empty())
+      break; // An empty list means all zeros.
+    out[i] = static_cast<Elem>(field.Get(std::min<int64_t>(i, field.size() - 1)));
+  }
+  return true;
+}
+
+DenseElementsAttr tfaot::convertTensor(const tensorflow::TensorProto &tensor,
+                                       MLIRContext *ctx, std::string &error) {
+  Type elementType = convertDataType(tensor.dtype(), ctx);
+  if (!elementType) {
+    error = "has unsupported dtype " +
+            tensorflow::DataType_Name(tensor.dtype());
+    return nullptr;
+  }
+  auto dims = convertShape(tensor.tensor_shape());
+  int64_t count = 1;
+  for (int64_t d : dims ? *dims : SmallVector<int64_t>{}) {
+    if (d < 0 || (d > 0 && count > (int64_t(1) << 40) / d)) {
+      error = "has an invalid or too large shape";
+      return nullptr;
+    }
+    count *= d;
+  }
+  if (!dims) {
+    error = "has an unknown rank";
+    return nullptr;
+  }
+  auto type = RankedTensorType::get(*dims, elementType);
+
+  // bool is bit-packed inside DenseElementsAttr, so it takes its own path.
+  if (elementType.isInteger(1)) {
+    SmallVector<bool> values(count, false);
+    if (!tensor.tensor_content().empty()) {
+      if ((int64_t)tensor.tensor_content().size() != count) {
+        error = "tensor_content has " +
+                std::to_string(tensor.tensor_content().size()) +
+                " bytes, expected " + std::to_string(count);
+        return nullptr;
+      }
+      for (int64_t i = 0; i < count; ++i)
+        values[i] = tensor.tensor_content()[i] != 0;
+    } else {
+      std::vector<char> raw;
+      if (!fillFromField<char>(tensor.bool_val(), count, raw, error))
+        return nullptr;
+      for (int64_t i = 0; i < count; ++i)
+        values[i] = raw[i] != 0;
+    }
+    return DenseElementsAttr::get(type, ArrayRef<bool>(values));
+  }
+
+  size_t elementBytes = elementType.getIntOrFloatBitWidth() / 8;
+  std::vector<char> raw;
+  if (!tensor.tensor_content().empty()) {
+    const std::string &content = tensor.tensor_content();
+    if (content.size() != count * elementBytes) {
+      error = "tensor_content has " + std::to_string(content.size()) +
+              " bytes, expected " + std::to_string(count * elementBytes) +
+              " for shape and dtype";
+      return nullptr;
+    }
+    raw.assign(content.begin(), content.end());
+  } else {
+    bool ok = false;
+    switch (tensor.dtype()) {
+    case tensorflow::DT_FLOAT:
+      ok = fillFromField<float>(tensor.float_val(), count, raw, error); break;
+    case tensorflow::DT_DOUBLE:
+      ok = fillFromField<double>(tensor.double_val(), count, raw, error); break;
+    case tensorflow::DT_INT32:
+      ok = fillFromField<int32_t>(tensor.int_val(), count, raw, error); break;
+    case tensorflow::DT_INT16:
+      ok = fillFromField<int16_t>(tensor.int_val(), count, raw, error); break;
+    case tensorflow::DT_INT8:
+      ok = fillFromField<int8_t>(tensor.int_val(), count, raw, error); break;
+    case tensorflow::DT_UINT8:
+      ok = fillFromField<uint8_t>(tensor.int_val(), count, raw, error); break;
+    case tensorflow::DT_UINT16:
+      ok = fillFromField<uint16_t>(tensor.int_val(), count, raw, error); break;
+    case tensorflow::DT_INT64:
+      ok = fillFromField<int64_t>(tensor.int64_val(), count, raw, error); break;
+    case tensorflow::DT_UINT32:
+      ok = fillFromField<uint32_t>(tensor.uint32_val(), count, raw, error); break;
+    case tensorflow::DT_UINT64:
+      ok = fillFromField<uint64_t>(tensor.uint64_val(), count, raw, error); break;
+    case tensorflow::DT_HALF:
+    case tensorflow::DT_BFLOAT16: // Both store their 16 bits in half_val.
+      ok = fillFromField<uint16_t>(tensor.half_val(), count, raw, error); break;
+    default:
+      error = "has unsupported dtype " + tensorflow::DataType_Name(tensor.dtype());
+      return nullptr;
+    }
+    if (!ok)
+      return nullptr;
+  }
+  if (count == 0)
+    return DenseElementsAttr::get(type, ArrayRef<Attribute>{});
+  return DenseElementsAttr::getFromRawBuffer(
+      type, ArrayRef<char>(raw.data(), raw.size()));
+}

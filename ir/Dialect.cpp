@@ -1,0 +1,19 @@
+//===- Dialect.cpp - The tfaot dialect --------------------------*- C++ -*-===//
+//
+// Registers the ops; everything op-specific is in Ops.cpp.
+//
+//===----------------------------------------------------------------------===//
+#include "ir/Dialect.h"
+#include "ir/Ops.h"
+
+using namespace mlir;
+using namespace mlir::tfaot;
+
+#include "ir/Dialect.cpp.inc"
+
+void TfaotDialect::initialize() {
+  addOperations<
+#define GET_OP_LIST
+#include "ir/Ops.cpp.inc"
+      >();
+}

@@ -1,0 +1,295 @@
+//===- Ops.cpp - tfaot dialect operations -----------------------*- C++ -*-===//
+//
+// Verifiers and folders of the tfaot ops. Verifiers reject what TensorFlow
+// itself would reject when the graph is built (shape and attribute errors), so
+// a malformed graph fails at import with the node named. Dynamic dimensions
+// are accepted wherever the static check cannot decide.
+//
+//===----------------------------------------------------------------------===//
+#include "ir/Ops.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/TypeUtilities.h"
+
+using namespace mlir;
+using namespace mlir::tfaot;
+
+//===----------------------------------------------------------------------===//
+// Shape helpers
+//===----------------------------------------------------------------------===//
+
+LogicalResult mlir::tfaot::broadcastShapes(ArrayRef<int64_t> a,
+                                           ArrayRef<int64_t> b,
+                                           SmallVectorImpl<int64_t> &result) {
+  size_t rank = std::max(a.size(), b.size());
+  result.assign(rank, 1);
+  for (size_t i = 0; i < rank; ++i) {
+    // Align from the right, as NumPy does.
+    int64_t da = i < rank - a.size() ? 1 : a[i - (rank - a.size())];
+    int64_t db = i < rank - b.size() ? 1 : b[i - (rank - b.size())];
+    if (da == 1) {
+      result[i] = db;
+    } else if (db == 1) {
+      result[i] = da;
+    } else if (ShapedType::isDynamic(da)) {
+      result[i] = db;
+    } else if (ShapedType::isDynamic(db) || da == db) {
+      result[i] = da;
+    } else {
+      return failure();
+    }
+  }
+  return success();
+}
+
+LogicalResult mlir::tfaot::resolveReshape(int64_t numElements,
+                                          ArrayRef<int64_t> requested,
+                                          SmallVectorImpl<int64_t> &result,
+                                          std::string &why) {
+  result.assign(requested.begin(), requested.end());
+  int64_t known = 1;
+  int inferred = -1;
+  for (auto [i, d] : llvm::enumerate(requested)) {
+    if (d == -1) {
+      if (inferred >= 0) {
+        why = "only one dimension of the new shape may be -1";
+        return failure();
+      }
+      inferred = i;
+    } else if (d < 0) {
+      why = "new shape has a negative dimension " + std::to_string(d);
+      return failure();
+    } else {
+      known *= d;
+    }
+  }
+  if (inferred >= 0) {
+    if (known == 0 || numElements % known != 0) {
+      why = "cannot infer the -1 dimension: " + std::to_string(numElements) +
+            " elements are not a multiple of " + std::to_string(known);
+      return failure();
+    }
+    result[inferred] = numElements / known;
+    return success();
+  }
+  if (known != numElements) {
+    why = "new shape has " + std::to_string(known) +
+          " elements but the input has " + std::to_string(numElements);
+    return failure();
+  }
+  return success();
+}
+
+/// The values of a constant integer operand, if it is a constant.
+static std::optional<SmallVector<int64_t>> getConstantInts(Value v) {
+  DenseIntElementsAttr attr;
+  if (!matchPattern(v, m_Constant(&attr)))
+    return std::nullopt;
+  SmallVector<int64_t> values;
+  for (const APInt &i : attr.getValues<APInt>())
+    values.push_back(i.getSExtValue());
+  return values;
+}
+
+/// Checks that two dimensions agree when both are static.
+static bool dimsCompatible(int64_t a, int64_t b) {
+  return ShapedType::isDynamic(a) || ShapedType::isDynamic(b) || a == b;
+}
+
+//===----------------------------------------------------------------------===//
+// Const / Identity
+//===----------------------------------------------------------------------===//
+
+LogicalResult ConstOp::verify() {
+  auto valueType = cast<ShapedType>(getValue().getType());
+  if (valueType != getOutput().getType())
+    return emitOpError("value type ")
+           << valueType << " does not match result type "
+           << getOutput().getType();
+  return success();
+}
+
+OpFoldResult ConstOp::fold(FoldAdaptor) { return getValue(); }
+
+OpFoldResult IdentityOp::fold(FoldAdaptor) { return getInput(); }
+
+//===----------------------------------------------------------------------===//
+// Binary elementwise ops
+//===----------------------------------------------------------------------===//
+
+/// Shared verifier: operands broadcast to the result shape.
+static LogicalResult verifyBroadcastingBinaryOp(Operation *op) {
+  auto x = cast<RankedTensorType>(op->getOperand(0).getType());
+  auto y = cast<RankedTensorType>(op->getOperand(1).getType());
+  auto z = cast<RankedTensorType>(op->getResult(0).getType());
+  SmallVector<int64_t> shape;
+  if (failed(broadcastShapes(x.getShape(), y.getShape(), shape)))
+    return op->emitOpError("operand shapes ")
+           << x << " and " << y << " are not broadcast-compatible";
+  if (shape.size() != static_cast<size_t>(z.getRank()))
+    return op->emitOpError("result rank ")
+           << z.getRank() << " differs from the broadcast rank "
+           << shape.size();
+  for (auto [want, got] : llvm::zip(shape, z.getShape()))
+    if (!dimsCompatible(want, got))
+      return op->emitOpError("result type ")
+             << z << " does not match the broadcast of " << x << " and " << y;
+  return success();
+}
+
+#define TFAOT_BINARY_VERIFIER(OP)                                              \
+  LogicalResult OP::verify() { return verifyBroadcastingBinaryOp(*this); }
+TFAOT_BINARY_VERIFIER(AddOp)
+TFAOT_BINARY_VERIFIER(AddV2Op)
+TFAOT_BINARY_VERIFIER(SubOp)
+TFAOT_BINARY_VERIFIER(MulOp)
+TFAOT_BINARY_VERIFIER(RealDivOp)
+TFAOT_BINARY_VERIFIER(MaximumOp)
+TFAOT_BINARY_VERIFIER(MinimumOp)
+#undef TFAOT_BINARY_VERIFIER
+
+//===----------------------------------------------------------------------===//
+// Softmax
+//===----------------------------------------------------------------------===//
+
+LogicalResult SoftmaxOp::verify() {
+  if (getLogits().getType().getRank() < 1)
+    return emitOpError("logits must have rank >= 1, got a scalar");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// MatMul
+//===----------------------------------------------------------------------===//
+
+LogicalResult MatMulOp::verify() {
+  auto a = getA().getType(), b = getB().getType();
+  auto product = getProduct().getType();
+  if (a.getRank() != 2 || b.getRank() != 2)
+    return emitOpError("operands must be 2-D matrices, got ")
+           << a << " and " << b;
+  if (product.getRank() != 2)
+    return emitOpError("result must be a 2-D matrix, got ") << product;
+  int64_t m = a.getDimSize(getTransposeA() ? 1 : 0);
+  int64_t ka = a.getDimSize(getTransposeA() ? 0 : 1);
+  int64_t kb = b.getDimSize(getTransposeB() ? 1 : 0);
+  int64_t n = b.getDimSize(getTransposeB() ? 0 : 1);
+  if (!dimsCompatible(ka, kb))
+    return emitOpError("inner dimensions do not match: ")
+           << a << (getTransposeA() ? " (transposed)" : "") << " times " << b
+           << (getTransposeB() ? " (transposed)" : "");
+  if (!dimsCompatible(product.getDimSize(0), m) ||
+      !dimsCompatible(product.getDimSize(1), n))
+    return emitOpError("result type ")
+           << product << " does not match the product shape";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// BiasAdd
+//===----------------------------------------------------------------------===//
+
+int64_t BiasAddOp::getChannelDim() {
+  int64_t rank = getValue().getType().getRank();
+  return getDataFormat() == "NCHW" ? (rank >= 3 ? 1 : rank - 1) : rank - 1;
+}
+
+LogicalResult BiasAddOp::verify() {
+  StringRef format = getDataFormat();
+  if (format != "NHWC" && format != "NCHW")
+    return emitOpError("data_format must be \"NHWC\" or \"NCHW\", got \"")
+           << format << "\"";
+  auto value = getValue().getType();
+  auto bias = getBias().getType();
+  if (value.getRank() < 2)
+    return emitOpError("value must have rank >= 2, got ") << value;
+  if (bias.getRank() != 1)
+    return emitOpError("bias must be 1-D, got ") << bias;
+  int64_t channels = value.getDimSize(getChannelDim());
+  if (!dimsCompatible(channels, bias.getDimSize(0)))
+    return emitOpError("bias has ")
+           << bias.getDimSize(0) << " elements but value has " << channels
+           << " channels (" << format << ")";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Reshape
+//===----------------------------------------------------------------------===//
+
+LogicalResult ReshapeOp::verify() {
+  auto input = getTensor().getType();
+  auto shapeType = getShape().getType();
+  auto output = getOutput().getType();
+  if (shapeType.getRank() != 1)
+    return emitOpError("shape must be a 1-D tensor, got ") << shapeType;
+  if (!shapeType.isDynamicDim(0) && shapeType.getDimSize(0) != output.getRank())
+    return emitOpError("shape has ")
+           << shapeType.getDimSize(0) << " elements but the result has rank "
+           << output.getRank();
+  if (input.hasStaticShape() && output.hasStaticShape() &&
+      input.getNumElements() != output.getNumElements())
+    return emitOpError("cannot reshape ")
+           << input.getNumElements() << " elements into " << output;
+  if (auto requested = getConstantInts(getShape())) {
+    if (input.hasStaticShape()) {
+      SmallVector<int64_t> resolved;
+      std::string why;
+      if (failed(resolveReshape(input.getNumElements(), *requested, resolved,
+                                why)))
+        return emitOpError(why);
+      for (auto [want, got] : llvm::zip(resolved, output.getShape()))
+        if (!dimsCompatible(want, got))
+          return emitOpError("result type ")
+                 << output << " does not match the constant shape operand";
+    }
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// ArgMax
+//===----------------------------------------------------------------------===//
+
+LogicalResult ArgMaxOp::verify() {
+  auto input = getInput().getType();
+  auto output = getOutput().getType();
+  if (getDimension().getType().getRank() > 1 ||
+      (getDimension().getType().getRank() == 1 &&
+       getDimension().getType().getDimSize(0) != 1))
+    return emitOpError("dimension must be a scalar, got ")
+           << getDimension().getType();
+  if (input.getRank() < 1)
+    return emitOpError("input must have rank >= 1, got a scalar");
+  if (output.getRank() != input.getRank() - 1)
+    return emitOpError("result must have rank ")
+           << input.getRank() - 1 << ", got " << output;
+  if (auto dim = getConstantInts(getDimension())) {
+    int64_t axis = (*dim)[0];
+    if (axis < -input.getRank() || axis >= input.getRank())
+      return emitOpError("dimension ")
+             << axis << " is out of range for input of rank "
+             << input.getRank();
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Cast
+//===----------------------------------------------------------------------===//
+
+LogicalResult CastOp::verify() {
+  auto x = getX().getType(), y = getY().getType();
+  if (x.getRank() != y.getRank())
+    return emitOpError("result rank differs from the input rank");
+  for (auto [a, b] : llvm::zip(x.getShape(), y.getShape()))
+    if (!dimsCompatible(a, b))
+      return emitOpError("result shape ") << y << " differs from " << x;
+  return success();
+}
+
+#define GET_OP_CLASSES
+#include "ir/Ops.cpp.inc"

@@ -1,0 +1,154 @@
+//===- Ops.td - tfaot dialect operations -------------------*- tablegen -*-===//
+//
+// One def per TensorFlow op tfaot compiles. Keep them grouped as TensorFlow's
+// documentation groups them; each verifier checks what TensorFlow would reject
+// at graph construction time, so malformed graphs fail at import with the node
+// named, not deep in code generation.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TFAOT_IR_OPS_TD
+#define TFAOT_IR_OPS_TD
+
+include "ir/Base.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/IR/BuiltinAttributeInterfaces.td"
+
+//===----------------------------------------------------------------------===//
+// Constants and identity
+//===----------------------------------------------------------------------===//
+
+def Tfaot_ConstOp : Tfaot_Op<"Const", [ConstantLike, Pure,
+                                      AllTypesMatch<["value", "output"]>]> {
+  let summary = "a constant tensor (TF's Const)";
+  let arguments = (ins ElementsAttr:$value);
+  let results = (outs Tfaot_Tensor:$output);
+  let assemblyFormat = "attr-dict $value";
+  let hasFolder = 1;
+  let hasVerifier = 1;
+}
+
+def Tfaot_IdentityOp : Tfaot_Op<"Identity", [Pure, AllTypesMatch<["input", "output"]>]> {
+  let summary = "returns its input (TF's Identity)";
+  let arguments = (ins Tfaot_Tensor:$input);
+  let results = (outs Tfaot_Tensor:$output);
+  let assemblyFormat = "$input attr-dict `:` type($output)";
+  let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise binary ops with NumPy-style broadcasting
+//===----------------------------------------------------------------------===//
+
+class Tfaot_BinaryOp<string mnemonic, string desc>
+    : Tfaot_Op<mnemonic, [Pure, AllElementTypesMatch<["x", "y", "z"]>]> {
+  let summary = desc # " (TF's " # mnemonic # "), broadcasting like NumPy";
+  let arguments = (ins Tfaot_NumericTensor:$x, Tfaot_NumericTensor:$y);
+  let results = (outs Tfaot_NumericTensor:$z);
+  let assemblyFormat =
+      "$x `,` $y attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+def Tfaot_AddOp : Tfaot_BinaryOp<"Add", "x + y">;
+def Tfaot_AddV2Op : Tfaot_BinaryOp<"AddV2", "x + y">;
+def Tfaot_SubOp : Tfaot_BinaryOp<"Sub", "x - y">;
+def Tfaot_MulOp : Tfaot_BinaryOp<"Mul", "x * y">;
+def Tfaot_RealDivOp : Tfaot_BinaryOp<"RealDiv", "x / y">;
+def Tfaot_MaximumOp : Tfaot_BinaryOp<"Maximum", "max(x, y)">;
+def Tfaot_MinimumOp : Tfaot_BinaryOp<"Minimum", "min(x, y)">;
+
+//===----------------------------------------------------------------------===//
+// Elementwise unary ops (activations)
+//===----------------------------------------------------------------------===//
+
+class Tfaot_UnaryOp<string mnemonic, string desc, Type operandType>
+    : Tfaot_Op<mnemonic, [Pure, AllTypesMatch<["x", "y"]>]> {
+  let summary = desc # " (TF's " # mnemonic # ")";
+  let arguments = (ins operandType:$x);
+  let results = (outs operandType:$y);
+  let assemblyFormat = "$x attr-dict `:` type($y)";
+}
+
+def Tfaot_ReluOp : Tfaot_UnaryOp<"Relu", "max(x, 0)", Tfaot_NumericTensor>;
+def Tfaot_Relu6Op : Tfaot_UnaryOp<"Relu6", "min(max(x, 0), 6)", Tfaot_NumericTensor>;
+def Tfaot_SigmoidOp : Tfaot_UnaryOp<"Sigmoid", "1 / (1 + exp(-x))", Tfaot_FloatTensor>;
+def Tfaot_TanhOp : Tfaot_UnaryOp<"Tanh", "hyperbolic tangent", Tfaot_FloatTensor>;
+
+def Tfaot_SoftmaxOp : Tfaot_Op<"Softmax", [Pure, AllTypesMatch<["logits", "softmax"]>]> {
+  let summary = "softmax over the last dimension (TF's Softmax)";
+  let arguments = (ins Tfaot_FloatTensor:$logits);
+  let results = (outs Tfaot_FloatTensor:$softmax);
+  let assemblyFormat = "$logits attr-dict `:` type($softmax)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Contractions and bias
+//===----------------------------------------------------------------------===//
+
+def Tfaot_MatMulOp : Tfaot_Op<"MatMul", [Pure, AllElementTypesMatch<["a", "b", "product"]>]> {
+  let summary = "matrix product of two 2-D tensors (TF's MatMul)";
+  let description = [{
+    `product = op(a) * op(b)` where `op` transposes its operand when the
+    matching `transpose_*` attribute is true.
+  }];
+  let arguments = (ins Tfaot_NumericTensor:$a, Tfaot_NumericTensor:$b,
+                   DefaultValuedAttr<BoolAttr, "false">:$transpose_a,
+                   DefaultValuedAttr<BoolAttr, "false">:$transpose_b);
+  let results = (outs Tfaot_NumericTensor:$product);
+  let assemblyFormat =
+      "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+def Tfaot_BiasAddOp : Tfaot_Op<"BiasAdd", [Pure, AllElementTypesMatch<["value", "bias", "output"]>,
+                                          AllTypesMatch<["value", "output"]>]> {
+  let summary = "adds a 1-D bias along the channel dimension (TF's BiasAdd)";
+  let arguments = (ins Tfaot_NumericTensor:$value, Tfaot_NumericTensor:$bias,
+                   DefaultValuedAttr<StrAttr, "\"NHWC\"">:$data_format);
+  let results = (outs Tfaot_NumericTensor:$output);
+  let assemblyFormat =
+      "$value `,` $bias attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Dimension of `value` that `bias` runs along.
+    int64_t getChannelDim();
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Shapes, reductions and casts
+//===----------------------------------------------------------------------===//
+
+def Tfaot_ReshapeOp : Tfaot_Op<"Reshape", [Pure, AllElementTypesMatch<["tensor", "output"]>]> {
+  let summary = "gives a tensor a new shape with the same elements (TF's Reshape)";
+  let arguments = (ins Tfaot_Tensor:$tensor, Tfaot_IndexTensor:$shape);
+  let results = (outs Tfaot_Tensor:$output);
+  let assemblyFormat =
+      "$tensor `,` $shape attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+def Tfaot_ArgMaxOp : Tfaot_Op<"ArgMax", [Pure]> {
+  let summary = "index of the largest value along one dimension (TF's ArgMax)";
+  let description = [{
+    Ties resolve to the smallest index, as in TensorFlow. The result element
+    type is TF's `output_type` attribute (int32 or int64).
+  }];
+  let arguments = (ins Tfaot_NumericTensor:$input, Tfaot_IndexTensor:$dimension);
+  let results = (outs Tfaot_IndexTensor:$output);
+  let assemblyFormat =
+      "$input `,` $dimension attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+def Tfaot_CastOp : Tfaot_Op<"Cast", [Pure]> {
+  let summary = "converts elements to another type (TF's Cast)";
+  let arguments = (ins Tfaot_Tensor:$x,
+                   DefaultValuedAttr<BoolAttr, "false">:$Truncate);
+  let results = (outs Tfaot_Tensor:$y);
+  let assemblyFormat = "$x attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+#endif // TFAOT_IR_OPS_TD

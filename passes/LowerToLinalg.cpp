@@ -1,0 +1,621 @@
+//===- LowerToLinalg.cpp - tfaot ops to linalg/tensor/arith/math ----------===//
+//
+// --tfaot-lower-to-linalg: the shared front half of every backend. Each tfaot
+// op becomes upstream ops on tensors: elementwise ops a broadcasting
+// `linalg.generic`, MatMul a `linalg.matmul`, Softmax and ArgMax reduction
+// generics. TF's unsigned element types become signless integers here; the
+// patterns look at the *original* operand types to pick signed or unsigned
+// arithmetic.
+//
+//===----------------------------------------------------------------------===//
+#include "passes/Passes.h"
+
+#include "ir/Ops.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Func/Transforms/FuncConversions.h"
+#include "mlir/Dialect/Utils/StructuredOpsUtils.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace mlir::tfaot {
+#define GEN_PASS_DEF_LOWERTOLINALGPASS
+#include "passes/Passes.h.inc"
+} // namespace mlir::tfaot
+
+using namespace mlir;
+using namespace mlir::tfaot;
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+/// Element type as the lowered code sees it: unsigned integers are signless.
+static Type toSignless(Type type) {
+  if (auto intType = dyn_cast<IntegerType>(type); intType && !intType.isSignless())
+    return IntegerType::get(type.getContext(), intType.getWidth());
+  return type;
+}
+
+static RankedTensorType toSignless(RankedTensorType type) {
+  return RankedTensorType::get(type.getShape(),
+                               toSignless(type.getElementType()));
+}
+
+static bool isUnsignedInt(Type type) {
+  auto intType = dyn_cast<IntegerType>(type);
+  return intType && (intType.isUnsigned() || intType.getWidth() == 1);
+}
+
+/// Indexing map reading `operandShape` inside a loop nest over `resultShape`
+/// under NumPy broadcasting: dimensions align from the right, and a size-1
+/// dimension that the result expands always reads index 0.
+static AffineMap broadcastMap(ArrayRef<int64_t> operandShape,
+                              ArrayRef<int64_t> resultShape, MLIRContext *ctx) {
+  size_t offset = resultShape.size() - operandShape.size();
+  SmallVector<AffineExpr> exprs;
+  for (auto [i, dim] : llvm::enumerate(operandShape)) {
+    if (dim == 1 && resultShape[offset + i] != 1)
+      exprs.push_back(getAffineConstantExpr(0, ctx));
+    else
+      exprs.push_back(getAffineDimExpr(offset + i, ctx));
+  }
+  return AffineMap::get(resultShape.size(), 0, exprs, ctx);
+}
+
+/// A scalar constant of `type` (float or integer).
+static Value scalarConstant(OpBuilder &b, Location loc, Type type,
+                            double value) {
+  if (auto floatType = dyn_cast<FloatType>(type))
+    return arith::ConstantOp::create(b, loc, FloatAttr::get(floatType, value));
+  return arith::ConstantOp::create(
+      b, loc, IntegerAttr::get(type, static_cast<int64_t>(value)));
+}
+
+/// Builds `linalg.generic` computing one result of `resultType` from
+/// `inputs`, read through `maps` (one per input, then the output's identity),
+/// with all loops parallel. `body` gets the input scalars.
+static Value buildElementwise(
+    OpBuilder &b, Location loc, RankedTensorType resultType,
+    ValueRange inputs, ArrayRef<AffineMap> inputMaps,
+    function_ref<Value(OpBuilder &, Location, ValueRange)> body) {
+  Value init = tensor::EmptyOp::create(b, loc, resultType.getShape(),
+                                       resultType.getElementType());
+  SmallVector<AffineMap> maps(inputMaps);
+  maps.push_back(b.getMultiDimIdentityMap(resultType.getRank()));
+  SmallVector<utils::IteratorType> iterators(resultType.getRank(),
+                                             utils::IteratorType::parallel);
+  auto generic = linalg::GenericOp::create(
+      b, loc, resultType, inputs, init, maps, iterators,
+      [&](OpBuilder &nb, Location nloc, ValueRange args) {
+        Value result = body(nb, nloc, args.drop_back());
+        linalg::YieldOp::create(nb, nloc, result);
+      });
+  return generic.getResult(0);
+}
+
+/// Broadcasting elementwise op over `operands` (already converted values) with
+/// the shapes of the original tfaot operands.
+static Value buildBroadcasting(
+    OpBuilder &b, Location loc, RankedTensorType resultType,
+    ValueRange operands,
+    function_ref<Value(OpBuilder &, Location, ValueRange)> body) {
+  SmallVector<AffineMap> maps;
+  for (Value operand : operands)
+    maps.push_back(broadcastMap(
+        cast<RankedTensorType>(operand.getType()).getShape(),
+        resultType.getShape(), b.getContext()));
+  return buildElementwise(b, loc, resultType, operands, maps, body);
+}
+
+/// A tensor of `type` filled with `value`.
+static Value buildFilled(OpBuilder &b, Location loc, RankedTensorType type,
+                         Value value) {
+  Value empty = tensor::EmptyOp::create(b, loc, type.getShape(),
+                                        type.getElementType());
+  return linalg::FillOp::create(b, loc, value, empty).getResult(0);
+}
+
+//===----------------------------------------------------------------------===//
+// Patterns
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Base for patterns that need the converted result type.
+template <typename OpTy>
+struct TfaotPattern : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  RankedTensorType resultType(OpTy op) const {
+    return toSignless(cast<RankedTensorType>(op->getResult(0).getType()));
+  }
+};
+
+struct ConstLowering : TfaotPattern<ConstOp> {
+  using TfaotPattern::TfaotPattern;
+  LogicalResult
+  matchAndRewrite(ConstOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto dense = dyn_cast<DenseElementsAttr>(op.getValue());
+    if (!dense)
+      return rewriter.notifyMatchFailure(op, "only dense constants lower");
+    Type elementType = toSignless(dense.getElementType());
+    if (elementType != dense.getElementType())
+      dense = dense.bitcast(elementType);
+    rewriter.replaceOpWithNewOp<arith::ConstantOp>(op, dense);
+    return success();
+  }
+};
+
+struct IdentityLowering : TfaotPattern<IdentityOp> {
+  using TfaotPattern::TfaotPattern;
+  LogicalResult
+  matchAndRewrite(IdentityOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, adaptor.getInput());
+    return success();
+  }
+};
+
+/// Which arith op implements a binary tfaot op for float, signed and
+/// unsigned element types.
+enum class BinaryKind { Add, Sub, Mul, Div, Max, Min };
+
+static Value buildBinaryScalar(OpBuilder &b, Location loc, BinaryKind kind,
+                               Type originalElementType, Value x, Value y) {
+  bool isFloat = isa<FloatType>(originalElementType);
+  bool isUnsigned = isUnsignedInt(originalElementType);
+  switch (kind) {
+  case BinaryKind::Add:
+    return isFloat ? (Value)arith::AddFOp::create(b, loc, x, y)
+                   : (Value)arith::AddIOp::create(b, loc, x, y);
+  case BinaryKind::Sub:
+    return isFloat ? (Value)arith::SubFOp::create(b, loc, x, y)
+                   : (Value)arith::SubIOp::create(b, loc, x, y);
+  case BinaryKind::Mul:
+    return isFloat ? (Value)arith::MulFOp::create(b, loc, x, y)
+                   : (Value)arith::MulIOp::create(b, loc, x, y);
+  case BinaryKind::Div:
+    if (isFloat)
+      return arith::DivFOp::create(b, loc, x, y);
+    return isUnsigned ? (Value)arith::DivUIOp::create(b, loc, x, y)
+                      : (Value)arith::DivSIOp::create(b, loc, x, y);
+  case BinaryKind::Max:
+    if (isFloat)
+      return arith::MaximumFOp::create(b, loc, x, y);
+    return isUnsigned ? (Value)arith::MaxUIOp::create(b, loc, x, y)
+                      : (Value)arith::MaxSIOp::create(b, loc, x, y);
+  case BinaryKind::Min:
+    if (isFloat)
+      return arith::MinimumFOp::create(b, loc, x, y);
+    return isUnsigned ? (Value)arith::MinUIOp::create(b, loc, x, y)
+                      : (Value)arith::MinSIOp::create(b, loc, x, y);
+  }
+  llvm_unreachable("unknown binary kind");
+}
+
+template <typename OpTy, BinaryKind Kind>
+struct BinaryLowering : TfaotPattern<OpTy> {
+  using TfaotPattern<OpTy>::TfaotPattern;
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type elementType = op.getX().getType().getElementType();
+    Value result = buildBroadcasting(
+        rewriter, op.getLoc(), this->resultType(op),
+        {adaptor.getX(), adaptor.getY()},
+        [&](OpBuilder &b, Location loc, ValueRange args) {
+          return buildBinaryScalar(b, loc, Kind, elementType, args[0],
+                                   args[1]);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// Unary elementwise op whose scalar body is `buildScalar(b, loc, elemType, x)`.
+template <typename OpTy>
+struct UnaryLowering : TfaotPattern<OpTy> {
+  using ScalarFn = Value (*)(OpBuilder &, Location, Type, Value);
+  UnaryLowering(const TypeConverter &converter, MLIRContext *ctx,
+                ScalarFn buildScalar)
+      : TfaotPattern<OpTy>(converter, ctx), buildScalar(buildScalar) {}
+
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type elementType = op.getX().getType().getElementType();
+    Value result = buildBroadcasting(
+        rewriter, op.getLoc(), this->resultType(op), {adaptor.getX()},
+        [&](OpBuilder &b, Location loc, ValueRange args) {
+          return buildScalar(b, loc, elementType, args[0]);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+  ScalarFn buildScalar;
+};
+
+static Value buildRelu(OpBuilder &b, Location loc, Type type, Value x) {
+  Value zero = scalarConstant(b, loc, toSignless(type), 0);
+  return buildBinaryScalar(b, loc, BinaryKind::Max, type, x, zero);
+}
+
+static Value buildRelu6(OpBuilder &b, Location loc, Type type, Value x) {
+  Value six = scalarConstant(b, loc, toSignless(type), 6);
+  return buildBinaryScalar(b, loc, BinaryKind::Min, type,
+                           buildRelu(b, loc, type, x), six);
+}
+
+static Value buildSigmoid(OpBuilder &b, Location loc, Type type, Value x) {
+  // 1 / (1 + exp(-x)): exp overflows to +inf for very negative x, which
+  // gives the correct limit 0.
+  Value one = scalarConstant(b, loc, type, 1);
+  Value negated = arith::NegFOp::create(b, loc, x);
+  Value exp = math::ExpOp::create(b, loc, negated);
+  Value denominator = arith::AddFOp::create(b, loc, one, exp);
+  return arith::DivFOp::create(b, loc, one, denominator);
+}
+
+static Value buildTanh(OpBuilder &b, Location loc, Type, Value x) {
+  return math::TanhOp::create(b, loc, x);
+}
+
+struct BiasAddLowering : TfaotPattern<BiasAddOp> {
+  using TfaotPattern::TfaotPattern;
+  LogicalResult
+  matchAndRewrite(BiasAddOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    RankedTensorType type = resultType(op);
+    MLIRContext *ctx = rewriter.getContext();
+    AffineMap valueMap = rewriter.getMultiDimIdentityMap(type.getRank());
+    AffineMap biasMap = AffineMap::get(
+        type.getRank(), 0, getAffineDimExpr(op.getChannelDim(), ctx), ctx);
+    Type elementType = op.getValue().getType().getElementType();
+    Value result = buildElementwise(
+        rewriter, op.getLoc(), type, {adaptor.getValue(), adaptor.getBias()},
+        {valueMap, biasMap}, [&](OpBuilder &b, Location loc, ValueRange args) {
+          return buildBinaryScalar(b, loc, BinaryKind::Add, elementType,
+                                   args[0], args[1]);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+struct MatMulLowering : TfaotPattern<MatMulOp> {
+  using TfaotPattern::TfaotPattern;
+
+  /// `value` transposed if `transpose`, as a materialized linalg.transpose so
+  /// that the product itself is a plain linalg.matmul later passes recognize.
+  static Value maybeTranspose(OpBuilder &b, Location loc, Value value,
+                              bool transpose) {
+    if (!transpose)
+      return value;
+    auto type = cast<RankedTensorType>(value.getType());
+    Value init = tensor::EmptyOp::create(
+        b, loc, ArrayRef<int64_t>{type.getDimSize(1), type.getDimSize(0)},
+        type.getElementType());
+    return linalg::TransposeOp::create(b, loc, value, init,
+                                       ArrayRef<int64_t>{1, 0})
+        .getResult()[0];
+  }
+
+  LogicalResult
+  matchAndRewrite(MatMulOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType type = resultType(op);
+    Value a = maybeTranspose(rewriter, loc, adaptor.getA(), op.getTransposeA());
+    Value b = maybeTranspose(rewriter, loc, adaptor.getB(), op.getTransposeB());
+    Value zero = scalarConstant(rewriter, loc, type.getElementType(), 0);
+    Value init = buildFilled(rewriter, loc, type, zero);
+    rewriter.replaceOpWithNewOp<linalg::MatmulOp>(op, ValueRange{a, b},
+                                                  ValueRange{init});
+    return success();
+  }
+};
+
+struct SoftmaxLowering : TfaotPattern<SoftmaxOp> {
+  using TfaotPattern::TfaotPattern;
+
+  /// Reduces the last dimension of `input` with `combine`, starting at `init`.
+  static Value reduceLast(OpBuilder &b, Location loc, Value input,
+                          double initValue, BinaryKind combine) {
+    auto type = cast<RankedTensorType>(input.getType());
+    int64_t rank = type.getRank();
+    auto reducedType = RankedTensorType::get(type.getShape().drop_back(),
+                                             type.getElementType());
+    Value init = buildFilled(
+        b, loc, reducedType,
+        scalarConstant(b, loc, type.getElementType(), initValue));
+    SmallVector<utils::IteratorType> iterators(rank,
+                                               utils::IteratorType::parallel);
+    iterators.back() = utils::IteratorType::reduction;
+    AffineMap inputMap = b.getMultiDimIdentityMap(rank);
+    AffineMap outputMap = inputMap.dropResult(rank - 1);
+    auto generic = linalg::GenericOp::create(
+        b, loc, reducedType, input, init,
+        ArrayRef<AffineMap>{inputMap, outputMap}, iterators,
+        [&](OpBuilder &nb, Location nloc, ValueRange args) {
+          linalg::YieldOp::create(
+              nb, nloc,
+              buildBinaryScalar(nb, nloc, combine, type.getElementType(),
+                                args[0], args[1]));
+        });
+    return generic.getResult(0);
+  }
+
+  LogicalResult
+  matchAndRewrite(SoftmaxOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType type = resultType(op);
+    int64_t rank = type.getRank();
+    AffineMap identity = rewriter.getMultiDimIdentityMap(rank);
+    AffineMap rowMap = identity.dropResult(rank - 1);
+    // Subtracting the row maximum keeps exp() from overflowing.
+    Value rowMax = reduceLast(rewriter, loc, adaptor.getLogits(),
+                              -std::numeric_limits<double>::infinity(),
+                              BinaryKind::Max);
+    Value exps = buildElementwise(
+        rewriter, loc, type, {adaptor.getLogits(), rowMax}, {identity, rowMap},
+        [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+          Value shifted = arith::SubFOp::create(b, l, args[0], args[1]);
+          return math::ExpOp::create(b, l, shifted);
+        });
+    Value rowSum = reduceLast(rewriter, loc, exps, 0.0, BinaryKind::Add);
+    Value result = buildElementwise(
+        rewriter, loc, type, {exps, rowSum}, {identity, rowMap},
+        [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+          return arith::DivFOp::create(b, l, args[0], args[1]);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// The value of a constant integer operand (after Identity folding).
+static std::optional<SmallVector<int64_t>> constantInts(Value v) {
+  DenseIntElementsAttr attr;
+  if (!matchPattern(v, m_Constant(&attr)))
+    return std::nullopt;
+  SmallVector<int64_t> values;
+  for (const APInt &i : attr.getValues<APInt>())
+    values.push_back(i.getSExtValue());
+  return values;
+}
+
+struct ReshapeLowering : TfaotPattern<ReshapeOp> {
+  using TfaotPattern::TfaotPattern;
+  LogicalResult
+  matchAndRewrite(ReshapeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    RankedTensorType type = resultType(op);
+    // The result type is fully static (checked by the pass), so the shape
+    // operand is rebuilt from it: a -1 in the graph's shape is resolved.
+    auto shapeType =
+        RankedTensorType::get({type.getRank()}, rewriter.getI64Type());
+    Value shape = arith::ConstantOp::create(
+        rewriter, op.getLoc(),
+        DenseIntElementsAttr::get(shapeType, type.getShape()));
+    rewriter.replaceOpWithNewOp<tensor::ReshapeOp>(op, type,
+                                                   adaptor.getTensor(), shape);
+    return success();
+  }
+};
+
+struct ArgMaxLowering : TfaotPattern<ArgMaxOp> {
+  using TfaotPattern::TfaotPattern;
+  LogicalResult
+  matchAndRewrite(ArgMaxOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto axisValues = constantInts(adaptor.getDimension());
+    if (!axisValues)
+      axisValues = constantInts(op.getDimension());
+    if (!axisValues)
+      return rewriter.notifyMatchFailure(op, "dimension is not a constant");
+    Location loc = op.getLoc();
+    auto inputType = cast<RankedTensorType>(adaptor.getInput().getType());
+    Type originalElement = op.getInput().getType().getElementType();
+    Type element = inputType.getElementType();
+    int64_t rank = inputType.getRank();
+    int64_t axis = (*axisValues)[0] < 0 ? (*axisValues)[0] + rank
+                                        : (*axisValues)[0];
+    RankedTensorType indexType = resultType(op);
+    auto maxType = RankedTensorType::get(indexType.getShape(), element);
+
+    // Start below every value so the first element always wins; later
+    // elements win only when strictly greater, so ties keep the smallest
+    // index as TensorFlow does.
+    Value lowest;
+    if (auto floatType = dyn_cast<FloatType>(element))
+      lowest = arith::ConstantOp::create(
+          rewriter, loc,
+          FloatAttr::get(floatType, APFloat::getInf(
+                                        floatType.getFloatSemantics(), true)));
+    else
+      lowest = arith::ConstantOp::create(
+          rewriter, loc,
+          IntegerAttr::get(element,
+                           isUnsignedInt(originalElement)
+                               ? APInt::getMinValue(element.getIntOrFloatBitWidth())
+                               : APInt::getSignedMinValue(
+                                     element.getIntOrFloatBitWidth())));
+    Value maxInit = buildFilled(rewriter, loc, maxType, lowest);
+    Value indexInit = buildFilled(
+        rewriter, loc, indexType,
+        scalarConstant(rewriter, loc, indexType.getElementType(), 0));
+
+    SmallVector<utils::IteratorType> iterators(rank,
+                                               utils::IteratorType::parallel);
+    iterators[axis] = utils::IteratorType::reduction;
+    AffineMap inputMap = rewriter.getMultiDimIdentityMap(rank);
+    AffineMap outputMap = inputMap.dropResult(axis);
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{maxType, indexType}, adaptor.getInput(),
+        ValueRange{maxInit, indexInit},
+        ArrayRef<AffineMap>{inputMap, outputMap, outputMap}, iterators,
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Value x = args[0], currentMax = args[1], currentIndex = args[2];
+          Value greater;
+          if (isa<FloatType>(element))
+            greater = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGT,
+                                            x, currentMax);
+          else
+            greater = arith::CmpIOp::create(
+                b, l,
+                isUnsignedInt(originalElement) ? arith::CmpIPredicate::ugt
+                                               : arith::CmpIPredicate::sgt,
+                x, currentMax);
+          Value position = linalg::IndexOp::create(b, l, axis);
+          Value index = arith::IndexCastOp::create(
+              b, l, indexType.getElementType(), position);
+          Value newMax = arith::SelectOp::create(b, l, greater, x, currentMax);
+          Value newIndex =
+              arith::SelectOp::create(b, l, greater, index, currentIndex);
+          linalg::YieldOp::create(b, l, ValueRange{newMax, newIndex});
+        });
+    rewriter.replaceOp(op, generic.getResult(1));
+    return success();
+  }
+};
+
+struct CastLowering : TfaotPattern<CastOp> {
+  using TfaotPattern::TfaotPattern;
+
+  static Value castScalar(OpBuilder &b, Location loc, Type from, Type to,
+                          Value x) {
+    Type target = toSignless(to);
+    if (from == to)
+      return x;
+    bool fromFloat = isa<FloatType>(from), toFloat = isa<FloatType>(to);
+    if (to.isInteger(1)) {
+      // Cast to bool is "!= 0", not truncation to the low bit.
+      Value zero = scalarConstant(b, loc, toSignless(from), 0);
+      if (fromFloat)
+        return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNE, x,
+                                     zero);
+      return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, x, zero);
+    }
+    unsigned fromWidth = from.getIntOrFloatBitWidth();
+    unsigned toWidth = to.getIntOrFloatBitWidth();
+    if (fromFloat && toFloat) {
+      if (fromWidth < toWidth)
+        return arith::ExtFOp::create(b, loc, target, x);
+      return arith::TruncFOp::create(b, loc, target, x);
+    }
+    if (fromFloat) // float -> int rounds toward zero, as TF does.
+      return isUnsignedInt(to) ? (Value)arith::FPToUIOp::create(b, loc, target, x)
+                               : (Value)arith::FPToSIOp::create(b, loc, target, x);
+    if (toFloat)
+      return isUnsignedInt(from)
+                 ? (Value)arith::UIToFPOp::create(b, loc, target, x)
+                 : (Value)arith::SIToFPOp::create(b, loc, target, x);
+    if (fromWidth == toWidth)
+      return x;
+    if (fromWidth > toWidth)
+      return arith::TruncIOp::create(b, loc, target, x);
+    return isUnsignedInt(from) ? (Value)arith::ExtUIOp::create(b, loc, target, x)
+                               : (Value)arith::ExtSIOp::create(b, loc, target, x);
+  }
+
+  LogicalResult
+  matchAndRewrite(CastOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type from = op.getX().getType().getElementType();
+    Type to = op.getY().getType().getElementType();
+    if (toSignless(from) == toSignless(to) && from.getIntOrFloatBitWidth() ==
+                                                  to.getIntOrFloatBitWidth() &&
+        !to.isInteger(1)) {
+      rewriter.replaceOp(op, adaptor.getX());
+      return success();
+    }
+    Value result = buildBroadcasting(
+        rewriter, op.getLoc(), resultType(op), {adaptor.getX()},
+        [&](OpBuilder &b, Location loc, ValueRange args) {
+          return castScalar(b, loc, from, to, args[0]);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// The pass
+//===----------------------------------------------------------------------===//
+
+struct LowerToLinalgPass
+    : public tfaot::impl::LowerToLinalgPassBase<LowerToLinalgPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    MLIRContext *ctx = &getContext();
+
+    // Code generation needs static shapes; say which node is at fault.
+    bool dynamic = false;
+    module.walk([&](Operation *op) {
+      if (!isa<TfaotDialect>(op->getDialect()))
+        return;
+      for (Type type : llvm::concat<Type>(op->getOperandTypes(),
+                                          op->getResultTypes()))
+        if (auto shaped = dyn_cast<ShapedType>(type);
+            shaped && !shaped.hasStaticShape()) {
+          op->emitError("has a dynamic shape ")
+              << type
+              << "; code generation needs static shapes: give every feed a "
+                 "full shape (--feed name:d0,d1,... or the config's shape)";
+          dynamic = true;
+          return;
+        }
+    });
+    if (dynamic)
+      return signalPassFailure();
+
+    TypeConverter converter;
+    converter.addConversion([](Type type) { return type; });
+    converter.addConversion(
+        [](RankedTensorType type) -> Type { return toSignless(type); });
+
+    ConversionTarget target(*ctx);
+    target.addIllegalDialect<TfaotDialect>();
+    target.addLegalOp<ModuleOp>();
+    target.addLegalDialect<arith::ArithDialect, linalg::LinalgDialect,
+                           math::MathDialect, tensor::TensorDialect>();
+    target.addDynamicallyLegalOp<func::FuncOp>([&](func::FuncOp op) {
+      return converter.isSignatureLegal(op.getFunctionType());
+    });
+    target.addDynamicallyLegalOp<func::ReturnOp>(
+        [&](func::ReturnOp op) { return converter.isLegal(op); });
+
+    RewritePatternSet patterns(ctx);
+    patterns.add<ConstLowering, IdentityLowering, BiasAddLowering,
+                 MatMulLowering, SoftmaxLowering, ReshapeLowering,
+                 ArgMaxLowering, CastLowering,
+                 BinaryLowering<AddOp, BinaryKind::Add>,
+                 BinaryLowering<AddV2Op, BinaryKind::Add>,
+                 BinaryLowering<SubOp, BinaryKind::Sub>,
+                 BinaryLowering<MulOp, BinaryKind::Mul>,
+                 BinaryLowering<RealDivOp, BinaryKind::Div>,
+                 BinaryLowering<MaximumOp, BinaryKind::Max>,
+                 BinaryLowering<MinimumOp, BinaryKind::Min>>(converter, ctx);
+    patterns.add<UnaryLowering<ReluOp>>(converter, ctx, buildRelu);
+    patterns.add<UnaryLowering<Relu6Op>>(converter, ctx, buildRelu6);
+    patterns.add<UnaryLowering<SigmoidOp>>(converter, ctx, buildSigmoid);
+    patterns.add<UnaryLowering<TanhOp>>(converter, ctx, buildTanh);
+    populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
+                                                                   converter);
+    populateReturnOpTypeConversionPattern(patterns, converter);
+
+    int64_t before = 0;
+    module.walk([&](Operation *op) {
+      if (isa<TfaotDialect>(op->getDialect()))
+        ++before;
+    });
+    if (failed(applyFullConversion(module, target, std::move(patterns))))
+      return signalPassFailure();
+    numOpsLowered += before;
+  }
+};
+
+} // namespace

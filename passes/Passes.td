@@ -1,0 +1,48 @@
+//===- Passes.td - tfaot graph and lowering passes --------*- tablegen -*-===//
+//
+// Passes that work on the tfaot dialect. Each def has a summary and an
+// example; the C++ lives in a file named after the def.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TFAOT_PASSES_TD
+#define TFAOT_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def LowerToLinalgPass : Pass<"tfaot-lower-to-linalg", "mlir::ModuleOp"> {
+  let summary = "lower tfaot ops to linalg, tensor, arith and math";
+  let description = [{
+    Rewrites every tfaot op into upstream dialects on tensors, the common
+    entry point of the CPU and GPU backends. Elementwise ops become
+    `linalg.generic` with broadcasting indexing maps, MatMul becomes
+    `linalg.matmul`, reductions (Softmax, ArgMax) become reduction
+    `linalg.generic`s, and TF's unsigned element types become signless.
+
+    ```mlir
+    %0 = tfaot.Relu %x : tensor<2x3xf32>
+    ```
+    becomes
+    ```mlir
+    %e = tensor.empty() : tensor<2x3xf32>
+    %0 = linalg.generic {...} ins(%x : tensor<2x3xf32>) outs(%e : ...) {
+      ^bb0(%in: f32, %out: f32):
+        %z = arith.constant 0.0 : f32
+        %r = arith.maximumf %in, %z : f32
+        linalg.yield %r : f32
+    } -> tensor<2x3xf32>
+    ```
+    Code generation needs static shapes: a tfaot op with a dynamic
+    dimension is reported (naming its node) and the pass fails.
+  }];
+  let dependentDialects = [
+    "mlir::arith::ArithDialect",
+    "mlir::linalg::LinalgDialect",
+    "mlir::math::MathDialect",
+    "mlir::tensor::TensorDialect",
+  ];
+  let statistics = [
+    Statistic<"numOpsLowered", "ops-lowered", "Number of tfaot ops lowered">,
+  ];
+}
+
+#endif // TFAOT_PASSES_TD

@@ -1,0 +1,151 @@
+//===- compiled_function.h - Base of tfaot-generated classes ----*- C++ -*-===//
+//
+// Every header that `tfaot compile` writes declares a class deriving from
+// tfaot::CompiledFunction. The generated class only adds static tables (names,
+// dtypes, shapes, byte sizes) and typed, named accessors; buffer ownership,
+// argument checking and error reporting live here, in the small runtime
+// library, so they are written and tested once.
+//
+// This header is part of the runtime: it must not include anything from
+// LLVM, MLIR, TensorFlow or Eigen.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TFAOT_RUNTIME_COMPILED_FUNCTION_H
+#define TFAOT_RUNTIME_COMPILED_FUNCTION_H
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace tfaot {
+
+/// Element types a compiled function can take or return. The numbering is
+/// TensorFlow's DataType enum, so tools can map between the two directly.
+enum class DType : int32_t {
+  kFloat32 = 1,
+  kFloat64 = 2,
+  kInt32 = 3,
+  kUInt8 = 4,
+  kInt16 = 5,
+  kInt8 = 6,
+  kInt64 = 9,
+  kBool = 10,
+  kBFloat16 = 14,
+  kUInt16 = 17,
+  kFloat16 = 19,
+  kUInt32 = 22,
+  kUInt64 = 23,
+};
+
+/// Size in bytes of one element of `dtype` (0 for an unknown value).
+size_t DTypeSize(DType dtype);
+
+/// TensorFlow's name of `dtype` ("float32", "int64", ...).
+const char *DTypeName(DType dtype);
+
+/// Describes one argument or result buffer of a compiled function.
+struct BufferInfo {
+  const char *name;       ///< Feed/fetch name, as given in the config.
+  DType dtype;            ///< Element type.
+  int32_t rank;           ///< Number of dimensions (0 for a scalar).
+  const int64_t *dims;    ///< `rank` static dimension sizes.
+  int64_t num_elements;   ///< Product of dims (1 for a scalar).
+  size_t size_bytes;      ///< num_elements * DTypeSize(dtype).
+};
+
+/// The generated code's entry point, uniform across models: `args[i]` and
+/// `results[i]` point at buffers laid out as the BufferInfo tables say.
+using EntryFunction = void (*)(void *const *args, void *const *results);
+
+/// Everything the runtime needs to know about one generated function; the
+/// generated header defines one of these as a static constant.
+struct FunctionInfo {
+  const char *class_name;  ///< Fully qualified C++ class name.
+  EntryFunction entry;
+  int32_t num_args;
+  const BufferInfo *args;  ///< num_args entries (may be null if 0).
+  int32_t num_results;
+  const BufferInfo *results;  ///< num_results entries (may be null if 0).
+  size_t temp_bytes;  ///< Upper bound of scratch memory one Run() allocates.
+};
+
+/// Owns (or borrows) the argument and result buffers of one compiled function
+/// and runs it. One instance must not be Run() from two threads at once;
+/// distinct instances of the same class are independent.
+class CompiledFunction {
+public:
+  /// Whether the instance allocates its own argument buffers. Result buffers
+  /// are always owned by the instance.
+  enum class AllocMode {
+    kArgsAndResults,  ///< Allocate argument buffers too (tfcompile's default).
+    kResultsOnly,     ///< Caller must set every argument with set_arg_data().
+  };
+
+  explicit CompiledFunction(const FunctionInfo &info,
+                            AllocMode mode = AllocMode::kArgsAndResults);
+  virtual ~CompiledFunction();
+  CompiledFunction(const CompiledFunction &) = delete;
+  CompiledFunction &operator=(const CompiledFunction &) = delete;
+
+  /// Runs the function on the current arguments. Returns false, and sets
+  /// error_msg(), if an argument is missing or had a bad size; on success
+  /// error_msg() is empty.
+  bool Run();
+
+  /// Why the last Run() or set_arg_data() failed; empty if it did not.
+  const std::string &error_msg() const { return error_msg_; }
+
+  /// Points argument `index` at caller memory (not copied; it must stay alive
+  /// and hold arg_size(index) bytes until Run() returns). Passing null
+  /// reverts to the instance's own buffer (or to "unset" in kResultsOnly).
+  void set_arg_data(int index, const void *data);
+
+  /// As above, but checks that the caller's buffer has exactly the expected
+  /// size. On a mismatch it returns false, sets error_msg() and leaves the
+  /// argument unset, so that the next Run() fails instead of reading past
+  /// the end of the caller's buffer.
+  bool set_arg_data(int index, const void *data, size_t size_bytes);
+
+  /// Current buffer of argument `index` (null if unset in kResultsOnly mode).
+  void *arg_data(int index);
+  const void *arg_data(int index) const;
+  /// Buffer of result `index`, valid until the instance is destroyed.
+  void *result_data(int index);
+  const void *result_data(int index) const;
+
+  int num_args() const { return info_.num_args; }
+  int num_results() const { return info_.num_results; }
+  const BufferInfo &arg_info(int index) const { return info_.args[index]; }
+  const BufferInfo &result_info(int index) const {
+    return info_.results[index];
+  }
+  size_t arg_size(int index) const { return info_.args[index].size_bytes; }
+  size_t result_size(int index) const {
+    return info_.results[index].size_bytes;
+  }
+  /// Index of the argument / result with this feed / fetch name, or -1.
+  int LookupArgIndex(const std::string &name) const;
+  int LookupResultIndex(const std::string &name) const;
+
+  const FunctionInfo &info() const { return info_; }
+
+private:
+  // const so that the const accessors can report a bad index too; it only
+  // writes error_msg_, which is mutable for that reason.
+  bool CheckIndex(int index, int count, const char *what) const;
+
+  const FunctionInfo &info_;
+  AllocMode mode_;
+  void **args_ = nullptr;        ///< Current argument pointers.
+  void **owned_args_ = nullptr;  ///< Buffers this instance allocated.
+  void **results_ = nullptr;
+  bool *arg_poisoned_ = nullptr;  ///< Set after a set_arg_data size mismatch.
+  /// Size the caller passed in the mismatching set_arg_data() call, kept so
+  /// that Run() can say what was wrong, not just that something was.
+  size_t *arg_given_bytes_ = nullptr;
+  mutable std::string error_msg_;
+};
+
+}  // namespace tfaot
+
+#endif  // TFAOT_RUNTIME_COMPILED_FUNCTION_H

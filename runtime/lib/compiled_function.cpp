@@ -1,0 +1,255 @@
+//===- compiled_function.cpp - Buffers, checks and Run() ------------------===//
+//
+// Implements tfaot::CompiledFunction, the base class of every generated class.
+// The instance owns its result buffers (and, in kArgsAndResults mode, its
+// argument buffers), tracks which argument each entry-function slot currently
+// points at, and refuses to call the generated code when an argument is
+// missing or was given with the wrong size: the generated code trusts the
+// BufferInfo tables blindly, so this is the last place a bad buffer can be
+// caught before it is read out of bounds.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tfaot/runtime/compiled_function.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <new>
+#include <string>
+
+namespace tfaot {
+
+namespace {
+
+// 64 bytes covers the widest vector loads the backends emit (AVX-512) and a
+// cache line, so generated code may assume aligned access to every buffer
+// the instance owns.
+constexpr size_t kBufferAlignment = 64;
+
+// Returns a zeroed, kBufferAlignment-aligned block of at least `size` bytes.
+// Zero-size buffers (tensors with a 0 dimension) still get a real block so
+// that "null" keeps meaning "unset" for arguments and results are never null.
+void *AllocateBuffer(size_t size) {
+  if (size > std::numeric_limits<size_t>::max() - (kBufferAlignment - 1))
+    throw std::bad_alloc();
+  // std::aligned_alloc requires the size to be a multiple of the alignment.
+  size_t rounded = (size + kBufferAlignment - 1) / kBufferAlignment *
+                   kBufferAlignment;
+  if (rounded == 0)
+    rounded = kBufferAlignment;
+  void *block = std::aligned_alloc(kBufferAlignment, rounded);
+  if (!block)
+    throw std::bad_alloc();
+  // Zeroed so that a model run on untouched owned arguments is deterministic.
+  std::memset(block, 0, rounded);
+  return block;
+}
+
+// A pointer array plus the buffers it owns, freed on scope exit unless
+// released: the constructor allocates several of these and must not leak the
+// earlier ones when a later allocation throws.
+class BufferArray {
+public:
+  explicit BufferArray(size_t count)
+      : count_(count), buffers_(new void *[count]()) {}
+  ~BufferArray() { Free(buffers_, count_); }
+  BufferArray(const BufferArray &) = delete;
+  BufferArray &operator=(const BufferArray &) = delete;
+
+  void **get() const { return buffers_; }
+  void **release() {
+    void **buffers = buffers_;
+    buffers_ = nullptr;
+    return buffers;
+  }
+
+  static void Free(void **buffers, size_t count) {
+    if (!buffers)
+      return;
+    for (size_t i = 0; i < count; ++i)
+      std::free(buffers[i]); // Null entries (unowned slots) are fine here.
+    delete[] buffers;
+  }
+
+private:
+  size_t count_;
+  void **buffers_;
+};
+
+// A negative count in a hand-written or corrupt FunctionInfo is treated as
+// zero rather than turned into a huge allocation.
+size_t Count(int32_t n) { return n > 0 ? static_cast<size_t>(n) : 0; }
+
+const char *NameOr(const char *name, const char *fallback) {
+  return name ? name : fallback;
+}
+
+// "argument 0 ('x')" - the index matches set_argN_data() in the generated
+// class and the name matches the feed in the user's config, so both are
+// given.
+std::string DescribeArg(const FunctionInfo &info, int index) {
+  return "argument " + std::to_string(index) + " ('" +
+         NameOr(info.args[index].name, "") + "')";
+}
+
+} // namespace
+
+CompiledFunction::CompiledFunction(const FunctionInfo &info, AllocMode mode)
+    : info_(info), mode_(mode) {
+  const size_t num_args = Count(info.num_args);
+  const size_t num_results = Count(info.num_results);
+
+  // Arrays are allocated even when a count is 0, so the entry function always
+  // receives non-null `args` / `results` pointers.
+  BufferArray owned_args(num_args);
+  BufferArray results(num_results);
+  if (mode == AllocMode::kArgsAndResults) {
+    for (size_t i = 0; i < num_args; ++i)
+      owned_args.get()[i] = AllocateBuffer(info.args[i].size_bytes);
+  }
+  for (size_t i = 0; i < num_results; ++i)
+    results.get()[i] = AllocateBuffer(info.results[i].size_bytes);
+
+  // These only alias other memory; unique_ptr frees them if a later `new`
+  // throws (the BufferArrays above free the buffers themselves).
+  std::unique_ptr<void *[]> args(new void *[num_args]());
+  std::unique_ptr<bool[]> poisoned(new bool[num_args]());
+  std::unique_ptr<size_t[]> given(new size_t[num_args]());
+  // Initially every argument points at its owned buffer (null, i.e. unset,
+  // in kResultsOnly mode).
+  for (size_t i = 0; i < num_args; ++i)
+    args[i] = owned_args.get()[i];
+
+  args_ = args.release();
+  arg_poisoned_ = poisoned.release();
+  arg_given_bytes_ = given.release();
+  owned_args_ = owned_args.release();
+  results_ = results.release();
+}
+
+CompiledFunction::~CompiledFunction() {
+  BufferArray::Free(owned_args_, Count(info_.num_args));
+  BufferArray::Free(results_, Count(info_.num_results));
+  // args_ only aliases owned or caller buffers; free the array, not them.
+  delete[] args_;
+  delete[] arg_poisoned_;
+  delete[] arg_given_bytes_;
+}
+
+bool CompiledFunction::CheckIndex(int index, int count,
+                                  const char *what) const {
+  if (index >= 0 && index < count)
+    return true;
+  error_msg_ = std::string(what) + " index " + std::to_string(index) +
+               " is out of range: " + NameOr(info_.class_name, "the function") +
+               " has " + std::to_string(count) + " " + what +
+               (count == 1 ? "" : "s");
+  return false;
+}
+
+bool CompiledFunction::Run() {
+  error_msg_.clear();
+  const int num_args = static_cast<int>(Count(info_.num_args));
+  // Check every argument before calling anything: the generated code reads
+  // exactly size_bytes from each pointer and cannot detect a bad one itself.
+  for (int i = 0; i < num_args; ++i) {
+    if (arg_poisoned_[i]) {
+      error_msg_ = DescribeArg(info_, i) + " was given " +
+                   std::to_string(arg_given_bytes_[i]) + " bytes but needs " +
+                   std::to_string(info_.args[i].size_bytes);
+      return false;
+    }
+    if (!args_[i]) {
+      error_msg_ = DescribeArg(info_, i) + " is not set: call set_arg" +
+                   std::to_string(i) + "_data() before Run()";
+      return false;
+    }
+  }
+  if (!info_.entry) {
+    error_msg_ = std::string(NameOr(info_.class_name, "the function")) +
+                 " has no entry function";
+    return false;
+  }
+  info_.entry(args_, results_);
+  return true;
+}
+
+void CompiledFunction::set_arg_data(int index, const void *data) {
+  if (!CheckIndex(index, info_.num_args, "argument"))
+    return;
+  arg_poisoned_[index] = false;
+  arg_given_bytes_[index] = 0;
+  // The entry ABI takes `void *const *` for uniformity with results, but the
+  // generated code never writes through argument pointers, so dropping const
+  // on caller data is safe.
+  if (data)
+    args_[index] = const_cast<void *>(data);
+  else
+    args_[index] =
+        mode_ == AllocMode::kArgsAndResults ? owned_args_[index] : nullptr;
+  error_msg_.clear();
+}
+
+bool CompiledFunction::set_arg_data(int index, const void *data,
+                                    size_t size_bytes) {
+  if (!CheckIndex(index, info_.num_args, "argument"))
+    return false;
+  // Null means "revert", as in the unchecked overload; there is no caller
+  // buffer whose size could be wrong.
+  const size_t expected = info_.args[index].size_bytes;
+  if (data && size_bytes != expected) {
+    // Unset rather than keep the previous buffer: the caller believes the new
+    // data is in place, so running on stale data would be a silent bug.
+    args_[index] = nullptr;
+    arg_poisoned_[index] = true;
+    arg_given_bytes_[index] = size_bytes;
+    error_msg_ = DescribeArg(info_, index) + " was given " +
+                 std::to_string(size_bytes) + " bytes but needs " +
+                 std::to_string(expected);
+    return false;
+  }
+  set_arg_data(index, data);
+  return true;
+}
+
+void *CompiledFunction::arg_data(int index) {
+  if (!CheckIndex(index, info_.num_args, "argument"))
+    return nullptr;
+  return args_[index];
+}
+
+const void *CompiledFunction::arg_data(int index) const {
+  if (!CheckIndex(index, info_.num_args, "argument"))
+    return nullptr;
+  return args_[index];
+}
+
+void *CompiledFunction::result_data(int index) {
+  if (!CheckIndex(index, info_.num_results, "result"))
+    return nullptr;
+  return results_[index];
+}
+
+const void *CompiledFunction::result_data(int index) const {
+  if (!CheckIndex(index, info_.num_results, "result"))
+    return nullptr;
+  return results_[index];
+}
+
+int CompiledFunction::LookupArgIndex(const std::string &name) const {
+  for (int i = 0; i < info_.num_args; ++i)
+    if (info_.args[i].name && name == info_.args[i].name)
+      return i;
+  return -1;
+}
+
+int CompiledFunction::LookupResultIndex(const std::string &name) const {
+  for (int i = 0; i < info_.num_results; ++i)
+    if (info_.results[i].name && name == info_.results[i].name)
+      return i;
+  return -1;
+}
+
+} // namespace tfaot

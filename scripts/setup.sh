@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+#===- scripts/setup.sh - Install what building tfaot needs -----------------===#
+#
+# Installs the Debian packages tfaot builds and tests with, when any is
+# missing. Idempotent and silent when everything is already there. Needs root
+# (or sudo) only when something has to be installed.
+#
+#===------------------------------------------------------------------------===#
+set -euo pipefail
+
+PACKAGES=(
+  llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools clang-22 lld-22
+  protobuf-compiler libprotobuf-dev
+  libgtest-dev googletest
+  cmake ninja-build ccache
+  libjpeg62-turbo-dev
+)
+
+missing=()
+for pkg in "${PACKAGES[@]}"; do
+  status=$(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null || true)
+  [[ "$status" == "install ok installed" ]] || missing+=("$pkg")
+done
+[[ ${#missing[@]} -eq 0 ]] && exit 0
+
+echo "tfaot setup: installing ${missing[*]}"
+if [[ $(id -u) -eq 0 ]]; then
+  SUDO=()
+elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+  SUDO=(sudo)
+else
+  echo "tfaot setup: error: these packages are missing and installing them needs root:" >&2
+  echo "  ${missing[*]}" >&2
+  echo "run this script as root (or with passwordless sudo), or install them yourself:" >&2
+  echo "  apt-get update && apt-get install -y ${missing[*]}" >&2
+  exit 1
+fi
+
+export DEBIAN_FRONTEND=noninteractive
+log=$(mktemp)
+if ! { "${SUDO[@]}" apt-get update -q && \
+       "${SUDO[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"; } >"$log" 2>&1; then
+  cat "$log" >&2
+  echo "tfaot setup: error: apt-get failed (log above)" >&2
+  exit 1
+fi
+rm -f "$log"
+echo "tfaot setup: done"

@@ -1,0 +1,25 @@
+//===- tfaot-opt.cpp - mlir-opt with the tfaot dialect and passes ---------===//
+//
+// Parses, verifies, round-trips and transforms tfaot IR; every upstream
+// dialect and pass is available too, plus the CPU pipelines
+// (--tfaot-cpu-bufferize, --tfaot-cpu-to-llvm). Used by the lit tests.
+//
+//===----------------------------------------------------------------------===//
+#include "backends/cpu/Pipeline.h"
+#include "ir/Dialect.h"
+#include "passes/Passes.h"
+
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Tools/mlir-opt/MlirOptMain.h"
+
+int main(int argc, char **argv) {
+  mlir::DialectRegistry registry;
+  mlir::registerAllDialects(registry);
+  mlir::registerAllExtensions(registry);
+  registry.insert<mlir::tfaot::TfaotDialect>();
+  tfaot::cpu::registerCpuPipelines();
+  return mlir::asMainReturnCode(
+      mlir::MlirOptMain(argc, argv, "tfaot optimizer driver\n", registry));
+}

@@ -1,0 +1,150 @@
+//===- tfaot.cpp - The tfaot command-line tool ----------------------------===//
+//
+// Flag parsing only (tfcompile's flag names where they exist); the work is
+// tfaot::compile in compiler/Driver.cpp. Exit codes: 0 success, 1 any error
+// (bad flags, bad graph, failed compilation).
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/Driver.h"
+#include "compiler/GraphImporter.h"
+
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace cl = llvm::cl;
+
+#ifndef TFAOT_VERSION
+#define TFAOT_VERSION "unknown"
+#endif
+
+static cl::OptionCategory compileCategory("tfaot compile options");
+static cl::SubCommand compileCmd(
+    "compile", "Compile a TensorFlow graph into an object file and a C++ header");
+
+static cl::opt<std::string> graphFlag(
+    "graph", cl::sub(compileCmd), cl::cat(compileCategory),
+    cl::value_desc("file"),
+    cl::desc("The TensorFlow graph to compile: a binary GraphDef (.pb) or a "
+             "text GraphDef (.pbtxt)."));
+static cl::opt<std::string> configFlag(
+    "config", cl::sub(compileCmd), cl::cat(compileCategory),
+    cl::value_desc("file"),
+    cl::desc("A tfcompile tf2xla.Config in text format naming the feeds and "
+             "fetches (optional if --feed/--fetch are given)."));
+static cl::list<std::string> feedFlags(
+    "feed", cl::sub(compileCmd), cl::cat(compileCategory),
+    cl::value_desc("name[:shape[:dtype]]"),
+    cl::desc("An input of the compiled function, e.g. x:1,784:float32; the "
+             "shape overrides the placeholder's (needed where it has -1). "
+             "Repeatable; added after the config's feeds."));
+static cl::list<std::string> fetchFlags(
+    "fetch", cl::sub(compileCmd), cl::cat(compileCategory),
+    cl::value_desc("name[:index]"),
+    cl::desc("An output of the compiled function. Repeatable; added after the "
+             "config's fetches."));
+static cl::opt<std::string> cppClassFlag(
+    "cpp_class", cl::sub(compileCmd), cl::cat(compileCategory),
+    cl::value_desc("ns::Name"),
+    cl::desc("Name of the generated C++ class, with optional namespaces."));
+static cl::opt<std::string> entryPointFlag(
+    "entry_point", cl::sub(compileCmd), cl::cat(compileCategory),
+    cl::value_desc("symbol"),
+    cl::desc("Symbol of the generated function in the object file (default: "
+             "tfaot_ plus the class path, unique per class)."));
+static cl::opt<std::string> outHeaderFlag(
+    "out_header", cl::sub(compileCmd), cl::cat(compileCategory),
+    cl::value_desc("file"), cl::desc("Where to write the generated C++ header."));
+static cl::opt<std::string> outObjectFlag(
+    "out_function_object", cl::sub(compileCmd), cl::cat(compileCategory),
+    cl::value_desc("file"),
+    cl::desc("Where to write the object file with the code and weights."));
+static cl::opt<std::string> tripleFlag(
+    "target_triple", cl::sub(compileCmd), cl::cat(compileCategory),
+    cl::value_desc("triple"),
+    cl::desc("LLVM target triple to generate code for (default: the host)."));
+static cl::opt<std::string> cpuFlag(
+    "target_cpu", cl::sub(compileCmd), cl::cat(compileCategory),
+    cl::value_desc("cpu"),
+    cl::desc("Target CPU, e.g. x86-64-v3, or 'native' for this machine's "
+             "(default: generic)."));
+static cl::opt<std::string> featuresFlag(
+    "target_features", cl::sub(compileCmd), cl::cat(compileCategory),
+    cl::value_desc("features"),
+    cl::desc("LLVM target features, e.g. +avx2,+fma."));
+static cl::opt<int> optLevelFlag(
+    "O", cl::sub(compileCmd), cl::cat(compileCategory), cl::init(3),
+    cl::Prefix, cl::desc("LLVM optimization level, 0 to 3 (default 3)."));
+static cl::opt<tfaot::EmitStage> emitFlag(
+    "emit", cl::sub(compileCmd), cl::cat(compileCategory),
+    cl::init(tfaot::EmitStage::Object),
+    cl::desc("What to produce; anything but 'obj' prints IR to -o."),
+    cl::values(
+        clEnumValN(tfaot::EmitStage::Object, "obj",
+                   "object file and header (default)"),
+        clEnumValN(tfaot::EmitStage::Tfaot, "tfaot",
+                   "the imported graph in the tfaot dialect"),
+        clEnumValN(tfaot::EmitStage::Linalg, "linalg",
+                   "after lowering to linalg on tensors"),
+        clEnumValN(tfaot::EmitStage::Bufferized, "bufferized",
+                   "after bufferization"),
+        clEnumValN(tfaot::EmitStage::LLVMDialect, "llvm",
+                   "the LLVM dialect"),
+        clEnumValN(tfaot::EmitStage::LLVMIR, "llvm-ir",
+                   "optimized LLVM IR")));
+static cl::opt<std::string> outputFlag(
+    "o", cl::sub(compileCmd), cl::cat(compileCategory), cl::init("-"),
+    cl::value_desc("file"),
+    cl::desc("Where --emit writes IR (default: standard output)."));
+static cl::opt<bool> listOpsFlag(
+    "list_ops", cl::sub(compileCmd), cl::cat(compileCategory),
+    cl::desc("Print the TensorFlow ops tfaot can compile, and exit."));
+
+static void printVersion(llvm::raw_ostream &os) {
+  os << "tfaot " << TFAOT_VERSION
+     << " - ahead-of-time compiler for TensorFlow inference graphs\n";
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  cl::SetVersionPrinter(printVersion);
+  // Show only our flags in --help, not the many LLVM registers globally.
+  cl::HideUnrelatedOptions(compileCategory, compileCmd);
+  cl::HideUnrelatedOptions(compileCategory);
+  if (!cl::ParseCommandLineOptions(
+          argc, argv,
+          "tfaot: compiles TensorFlow graphs ahead of time into native code.\n\n"
+          "  tfaot compile --graph model.pb --config model.config.pbtxt \\\n"
+          "      --cpp_class ns::Model --out_header model.h "
+          "--out_function_object model.o\n\n"
+          "Run 'tfaot compile --help' for the compile flags.\n",
+          &llvm::errs()))
+    return 1;
+
+  if (!compileCmd) {
+    llvm::errs() << "tfaot: error: no command given; run 'tfaot compile "
+                    "--help' or 'tfaot --help'\n";
+    return 1;
+  }
+  if (listOpsFlag) {
+    for (const std::string &op : tfaot::supportedOps())
+      llvm::outs() << op << "\n";
+    return 0;
+  }
+  tfaot::CompileOptions options;
+  options.graph = graphFlag;
+  options.config = configFlag;
+  options.feeds.assign(feedFlags.begin(), feedFlags.end());
+  options.fetches.assign(fetchFlags.begin(), fetchFlags.end());
+  options.cppClass = cppClassFlag;
+  options.entryPoint = entryPointFlag;
+  options.outHeader = outHeaderFlag;
+  options.outObject = outObjectFlag;
+  options.emit = emitFlag;
+  options.outMlir = outputFlag;
+  options.target.triple = tripleFlag;
+  options.target.cpu = cpuFlag;
+  options.target.features = featuresFlag;
+  options.target.optLevel = optLevelFlag;
+  return tfaot::compile(options, llvm::errs());
+}
