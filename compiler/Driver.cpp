@@ -14,6 +14,7 @@
 #include "ir/Dialect.h"
 #include "passes/Passes.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
@@ -157,6 +158,19 @@ int tfaot::compile(const CompileOptions &options, llvm::raw_ostream &errs) {
     return rc;
   if (!runPipeline(*module, cpu::buildToLLVMPipeline, diags))
     return 1;
+  // The header calls the entry with one pointer per argument and result and
+  // nothing back; make sure the lowering produced exactly that ABI.
+  auto entry = module->lookupSymbol<mlir::LLVM::LLVMFuncOp>(
+      importOptions.functionName);
+  size_t expectedParams = signature.args.size() + signature.results.size();
+  if (!entry || entry.getNumArguments() != expectedParams ||
+      !mlir::isa<mlir::LLVM::LLVMVoidType>(
+          entry.getFunctionType().getReturnType())) {
+    diags.error("internal error: the lowered entry function does not have the "
+                "expected signature (" +
+                llvm::Twine(expectedParams) + " pointers, no result)");
+    return 1;
+  }
   if (int rc = stopAt(EmitStage::LLVMDialect); rc >= 0)
     return rc;
 

@@ -24,7 +24,7 @@ static const char kBufferizePipeline[] =
     "canonicalize,cse,"
     "one-shot-bufferize{bufferize-function-boundaries "
     "function-boundary-type-conversion=identity-layout-map},"
-    "buffer-results-to-out-params{hoist-static-allocs},"
+    "buffer-results-to-out-params{hoist-static-allocs modify-public-functions},"
     "canonicalize,"
     "buffer-deallocation-pipeline";
 

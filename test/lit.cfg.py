@@ -1,0 +1,34 @@
+# -*- Python -*-
+# lit configuration for tfaot: FileCheck tests over the tools in build/bin.
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+
+config.name = "tfaot"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+# .pbtxt tests are GraphDefs whose '#' comment lines carry the RUN lines,
+# as tfcompile's own lit tests do; graphs used as plain inputs live in
+# Inputs/ directories, which lit skips.
+config.suffixes = [".mlir", ".pbtxt", ".test"]
+config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.tfaot_obj_root, "test")
+
+llvm_config.with_system_environment(["HOME", "TMP", "TEMP"])
+llvm_config.use_default_substitutions()
+
+config.substitutions.append(("%corpus", config.tfaot_corpus_dir))
+config.substitutions.append(("%cxx", config.cxx_compiler))
+config.substitutions.append(("%runtime_include", config.runtime_include_dir))
+config.substitutions.append(("%runtime_lib", config.runtime_library))
+
+tool_dirs = [config.tfaot_tools_dir, config.llvm_tools_dir]
+# tfaot and tfaot-opt come from the build, FileCheck, not, count and
+# llvm-nm from the LLVM installation. PATH rather than substitutions: a
+# substitution for "tfaot" would also rewrite flag values like --emit=tfaot.
+for tool_dir in tool_dirs:
+    llvm_config.with_environment("PATH", tool_dir, append_path=True)
+
+if os.path.isdir(config.tfaot_corpus_dir):
+    config.available_features.add("corpus")
