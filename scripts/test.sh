@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+#===- scripts/test.sh - Build tfaot and run every test ----------------------===#
+#
+# Builds everything (scripts/build.sh) and runs the whole suite through
+# ctest: the lit/FileCheck tests, the gtest units and the end-to-end corpus
+# tests. Exits non-zero if anything fails. .ci/run calls this script.
+#
+#===------------------------------------------------------------------------===#
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build_dir=${TFAOT_BUILD_DIR:-$root/build}
+
+"$root/scripts/build.sh"
+jobs=$(nproc 2>/dev/null || echo 2)
+ctest --test-dir "$build_dir" --output-on-failure -j "$jobs"
