@@ -9,7 +9,8 @@
 set -euo pipefail
 
 PACKAGES=(
-  llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools clang-22 lld-22
+  build-essential python3
+  llvm-22 llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools clang-22 lld-22
   protobuf-compiler libprotobuf-dev
   libgtest-dev googletest
   cmake ninja-build ccache
