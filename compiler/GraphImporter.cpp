@@ -38,6 +38,7 @@ using namespace ::tfaot;
 using mlir::tfaot::IdentityOp;
 using mlir::tfaot::TfaotDialect;
 using mlir::tfaot::broadcastShapes;
+using mlir::tfaot::getConstantIntValues;
 using mlir::tfaot::resolveReshape;
 using tensorflow::NodeDef;
 
@@ -191,7 +192,6 @@ private:
                                       ArrayRef<Value> operands);
   bool checkTypeAttr(const NodeDef &node, const OpSpec &spec,
                      ArrayRef<Value> operands);
-  std::optional<SmallVector<int64_t>> constantOperand(Value value);
 
   const NodeDef *lookup(llvm::StringRef name) const {
     auto it = nodes_.find(name);
@@ -487,18 +487,6 @@ void Importer::checkSupport() {
   }
 }
 
-std::optional<SmallVector<int64_t>> Importer::constantOperand(Value value) {
-  while (auto identity = value.getDefiningOp<IdentityOp>())
-    value = identity.getInput();
-  DenseIntElementsAttr attr;
-  if (!matchPattern(value, m_Constant(&attr)))
-    return std::nullopt;
-  SmallVector<int64_t> values;
-  for (const APInt &v : attr.getValues<APInt>())
-    values.push_back(v.getSExtValue());
-  return values;
-}
-
 bool Importer::checkTypeAttr(const NodeDef &node, const OpSpec &spec,
                              ArrayRef<Value> operands) {
   auto it = node.attr().find(spec.typeAttr);
@@ -563,7 +551,7 @@ std::optional<Type> Importer::inferResultType(const NodeDef &node, OpKind kind,
     return RankedTensorType::get({m, n}, a.getElementType());
   }
   case OpKind::Reshape: {
-    auto requested = constantOperand(operands[1]);
+    auto requested = getConstantIntValues(operands[1]);
     if (!requested)
       return fail("the shape input must be a constant (computed shapes are "
                   "not supported yet)");
@@ -579,7 +567,7 @@ std::optional<Type> Importer::inferResultType(const NodeDef &node, OpKind kind,
     return RankedTensorType::get(shape, input.getElementType());
   }
   case OpKind::ArgMax: {
-    auto dimension = constantOperand(operands[1]);
+    auto dimension = getConstantIntValues(operands[1]);
     if (!dimension || dimension->size() != 1)
       return fail("the dimension input must be a constant scalar");
     auto input = typeOf(0);

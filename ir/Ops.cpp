@@ -83,14 +83,16 @@ LogicalResult mlir::tfaot::resolveReshape(int64_t numElements,
   return success();
 }
 
-/// The values of a constant integer operand, if it is a constant.
-static std::optional<SmallVector<int64_t>> getConstantInts(Value v) {
+std::optional<SmallVector<int64_t>>
+mlir::tfaot::getConstantIntValues(Value value) {
+  while (auto identity = value.getDefiningOp<IdentityOp>())
+    value = identity.getInput();
   DenseIntElementsAttr attr;
-  if (!matchPattern(v, m_Constant(&attr)))
+  if (!matchPattern(value, m_Constant(&attr)))
     return std::nullopt;
   SmallVector<int64_t> values;
-  for (const APInt &i : attr.getValues<APInt>())
-    values.push_back(i.getSExtValue());
+  for (const APInt &v : attr.getValues<APInt>())
+    values.push_back(v.getSExtValue());
   return values;
 }
 
@@ -234,7 +236,7 @@ LogicalResult ReshapeOp::verify() {
       input.getNumElements() != output.getNumElements())
     return emitOpError("cannot reshape ")
            << input.getNumElements() << " elements into " << output;
-  if (auto requested = getConstantInts(getShape())) {
+  if (auto requested = getConstantIntValues(getShape())) {
     if (input.hasStaticShape()) {
       SmallVector<int64_t> resolved;
       std::string why;
@@ -267,7 +269,7 @@ LogicalResult ArgMaxOp::verify() {
   if (output.getRank() != input.getRank() - 1)
     return emitOpError("result must have rank ")
            << input.getRank() - 1 << ", got " << output;
-  if (auto dim = getConstantInts(getDimension())) {
+  if (auto dim = getConstantIntValues(getDimension())) {
     int64_t axis = (*dim)[0];
     if (axis < -input.getRank() || axis >= input.getRank())
       return emitOpError("dimension ")

@@ -30,6 +30,10 @@ LogicalResult resolveReshape(int64_t numElements, ArrayRef<int64_t> requested,
                              SmallVectorImpl<int64_t> &result,
                              std::string &why);
 
+/// The integer values of `value` if it is a constant (looking through
+/// tfaot.Identity, as TF graphs often read constants via "x/read").
+std::optional<SmallVector<int64_t>> getConstantIntValues(Value value);
+
 } // namespace mlir::tfaot
 
 #endif // TFAOT_IR_OPS_H

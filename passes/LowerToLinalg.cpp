@@ -376,17 +376,6 @@ struct SoftmaxLowering : TfaotPattern<SoftmaxOp> {
   }
 };
 
-/// The value of a constant integer operand (after Identity folding).
-static std::optional<SmallVector<int64_t>> constantInts(Value v) {
-  DenseIntElementsAttr attr;
-  if (!matchPattern(v, m_Constant(&attr)))
-    return std::nullopt;
-  SmallVector<int64_t> values;
-  for (const APInt &i : attr.getValues<APInt>())
-    values.push_back(i.getSExtValue());
-  return values;
-}
-
 struct ReshapeLowering : TfaotPattern<ReshapeOp> {
   using TfaotPattern::TfaotPattern;
   LogicalResult
@@ -411,9 +400,9 @@ struct ArgMaxLowering : TfaotPattern<ArgMaxOp> {
   LogicalResult
   matchAndRewrite(ArgMaxOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto axisValues = constantInts(adaptor.getDimension());
+    auto axisValues = getConstantIntValues(adaptor.getDimension());
     if (!axisValues)
-      axisValues = constantInts(op.getDimension());
+      axisValues = getConstantIntValues(op.getDimension());
     if (!axisValues)
       return rewriter.notifyMatchFailure(op, "dimension is not a constant");
     Location loc = op.getLoc();
@@ -561,7 +550,7 @@ struct LowerToLinalgPass
                                           op->getResultTypes()))
         if (auto shaped = dyn_cast<ShapedType>(type);
             shaped && !shaped.hasStaticShape()) {
-          op->emitError("has a dynamic shape ")
+          op->emitOpError("has a dynamic shape ")
               << type
               << "; code generation needs static shapes: give every feed a "
                  "full shape (--feed name:d0,d1,... or the config's shape)";
