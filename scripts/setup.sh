@@ -24,7 +24,6 @@ for pkg in "${PACKAGES[@]}"; do
 done
 [[ ${#missing[@]} -eq 0 ]] && exit 0
 
-echo "tfaot setup: installing ${missing[*]}"
 if [[ $(id -u) -eq 0 ]]; then
   SUDO=()
 elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
@@ -37,6 +36,7 @@ else
   exit 1
 fi
 
+echo "tfaot setup: installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
 log=$(mktemp)
 if ! { "${SUDO[@]}" apt-get update -q && \
