@@ -1,0 +1,83 @@
+//===- header_writer_test.cpp - Generated header naming rules -------------===//
+//
+// Accessor names come from feed/fetch names, which may hold any characters
+// and may collide once sanitized; the header must still compile.
+//
+//===----------------------------------------------------------------------===//
+#include "backends/cpu/HeaderWriter.h"
+
+#include <gtest/gtest.h>
+
+using namespace tfaot;
+
+namespace {
+
+TensorSignature makeTensor(const std::string &name,
+                           tensorflow::DataType dtype,
+                           std::vector<int64_t> shape) {
+  TensorSignature t;
+  t.name = name;
+  t.node = name;
+  t.dtype = dtype;
+  t.shape = std::move(shape);
+  return t;
+}
+
+TEST(HeaderWriter, ClassNames) {
+  EXPECT_TRUE(cpu::isValidCppClassName("Model"));
+  EXPECT_TRUE(cpu::isValidCppClassName("a::b_2::Model"));
+  EXPECT_FALSE(cpu::isValidCppClassName(""));
+  EXPECT_FALSE(cpu::isValidCppClassName("a::"));
+  EXPECT_FALSE(cpu::isValidCppClassName("2fast"));
+  EXPECT_FALSE(cpu::isValidCppClassName("a:b"));
+  EXPECT_FALSE(cpu::isValidCppClassName("my-model"));
+}
+
+TEST(HeaderWriter, SanitizesNames) {
+  EXPECT_EQ(cpu::sanitizeIdentifier("scope/dense:0"), "scope_dense_0");
+  EXPECT_EQ(cpu::sanitizeIdentifier("plain_name1"), "plain_name1");
+}
+
+TEST(HeaderWriter, CollidingAccessorsGetSuffixes) {
+  FunctionSignature sig;
+  sig.args.push_back(makeTensor("a/b", tensorflow::DT_FLOAT, {2}));
+  sig.args.push_back(makeTensor("a_b", tensorflow::DT_INT32, {}));
+  sig.results.push_back(makeTensor("out", tensorflow::DT_UINT8, {3, 4}));
+  cpu::HeaderOptions options;
+  options.cppClass = "ns::M";
+  options.entrySymbol = "entry_sym";
+  options.sourceGraph = "g.pb";
+  options.tempBytes = 40;
+  std::string header, error;
+  ASSERT_TRUE(cpu::writeHeader(sig, options, header, error)) << error;
+  EXPECT_NE(header.find("float* arg_a_b_data()"), std::string::npos);
+  EXPECT_NE(header.find("int32_t* arg_a_b_2_data()"), std::string::npos);
+  EXPECT_NE(header.find("uint8_t* result_out_data()"), std::string::npos);
+  // A scalar has rank 0 and one element.
+  EXPECT_NE(header.find("static constexpr int kArg1Rank = 0;"), std::string::npos);
+  EXPECT_NE(header.find("static constexpr int64_t kArg1Elements = 1;"),
+            std::string::npos);
+  EXPECT_NE(header.find("static constexpr size_t kResult0Bytes = 12;"),
+            std::string::npos);
+  EXPECT_NE(header.find("extern \"C\" void entry_sym(void*, void*, void*);"),
+            std::string::npos);
+  EXPECT_NE(header.find("entry_sym(args[0], args[1], results[0]);"),
+            std::string::npos);
+  EXPECT_NE(header.find("//   temporary: at most 40 bytes"), std::string::npos);
+}
+
+TEST(HeaderWriter, RejectsBadClassAndUnsupportedDtypes) {
+  FunctionSignature sig;
+  cpu::HeaderOptions options;
+  options.cppClass = "not valid";
+  std::string header, error;
+  EXPECT_FALSE(cpu::writeHeader(sig, options, header, error));
+  EXPECT_EQ(error, "--cpp_class 'not valid' is not a C++ class name like 'ns::Name'");
+
+  sig.results.push_back(makeTensor("s", tensorflow::DT_STRING, {1}));
+  options.cppClass = "M";
+  EXPECT_FALSE(cpu::writeHeader(sig, options, header, error));
+  EXPECT_EQ(error, "'s' has dtype DT_STRING, which the generated API does not support");
+}
+
+} // namespace
