@@ -17,6 +17,7 @@
 #include "compiler/GraphImporter.h"
 
 #include "compiler/GraphLoader.h"
+#include "compiler/OpImporters.h"
 #include "compiler/TensorConversion.h"
 #include "ir/Ops.h"
 
@@ -41,90 +42,6 @@ using mlir::tfaot::broadcastShapes;
 using mlir::tfaot::getConstantIntValues;
 using mlir::tfaot::resolveReshape;
 using tensorflow::NodeDef;
-
-//===----------------------------------------------------------------------===//
-// Op table
-//===----------------------------------------------------------------------===//
-
-namespace {
-/// How the importer builds one TF op.
-enum class OpKind {
-  Const, Identity, Binary, Unary, Softmax, MatMul, BiasAdd, Reshape, ArgMax,
-  Cast, Placeholder
-};
-
-struct OpSpec {
-  OpKind kind;
-  int numInputs;
-  /// Attribute naming the element type of the first input(s) ("T"), checked
-  /// against the actual operand types; empty if none.
-  const char *typeAttr;
-  /// How many leading inputs `typeAttr` describes.
-  int typedInputs;
-};
-} // namespace
-
-static const llvm::StringMap<OpSpec> &opTable() {
-  static const llvm::StringMap<OpSpec> table = {
-      {"Const", {OpKind::Const, 0, "", 0}},
-      {"Placeholder", {OpKind::Placeholder, 0, "", 0}},
-      {"Identity", {OpKind::Identity, 1, "T", 1}},
-      {"Add", {OpKind::Binary, 2, "T", 2}},
-      {"AddV2", {OpKind::Binary, 2, "T", 2}},
-      {"Sub", {OpKind::Binary, 2, "T", 2}},
-      {"Mul", {OpKind::Binary, 2, "T", 2}},
-      {"RealDiv", {OpKind::Binary, 2, "T", 2}},
-      {"Maximum", {OpKind::Binary, 2, "T", 2}},
-      {"Minimum", {OpKind::Binary, 2, "T", 2}},
-      {"Relu", {OpKind::Unary, 1, "T", 1}},
-      {"Relu6", {OpKind::Unary, 1, "T", 1}},
-      {"Sigmoid", {OpKind::Unary, 1, "T", 1}},
-      {"Tanh", {OpKind::Unary, 1, "T", 1}},
-      {"Softmax", {OpKind::Softmax, 1, "T", 1}},
-      {"MatMul", {OpKind::MatMul, 2, "T", 2}},
-      {"BiasAdd", {OpKind::BiasAdd, 2, "T", 2}},
-      {"Reshape", {OpKind::Reshape, 2, "T", 1}},
-      {"ArgMax", {OpKind::ArgMax, 2, "T", 1}},
-      {"Cast", {OpKind::Cast, 1, "SrcT", 1}},
-  };
-  return table;
-}
-
-std::vector<std::string> (::tfaot::supportedOps)() {
-  std::vector<std::string> ops;
-  for (const auto &entry : opTable())
-    ops.push_back(entry.getKey().str());
-  std::sort(ops.begin(), ops.end());
-  return ops;
-}
-
-/// Number of outputs of `node`, where the op is one we know; nullopt
-/// otherwise (its edges then cannot be range-checked).
-static std::optional<int64_t> numOutputs(const NodeDef &node) {
-  if (opTable().count(node.op()))
-    return 1;
-  auto intAttr = [&](const char *name) -> std::optional<int64_t> {
-    auto it = node.attr().find(name);
-    if (it == node.attr().end())
-      return std::nullopt;
-    return it->second.i();
-  };
-  static const llvm::StringMap<int64_t> fixed = {
-      {"Switch", 2}, {"RefSwitch", 2}, {"Merge", 2}, {"RefMerge", 2},
-      {"Enter", 1}, {"Exit", 1}, {"NextIteration", 1}, {"LoopCond", 1},
-      {"TopKV2", 2}, {"Unique", 2}, {"FusedBatchNorm", 5},
-      {"FusedBatchNormV2", 5}, {"FusedBatchNormV3", 6},
-      {"NonMaxSuppressionV4", 2}, {"NonMaxSuppressionV5", 3},
-      {"PlaceholderWithDefault", 1}, {"Shape", 1}, {"Conv2D", 1},
-      {"Squeeze", 1}, {"ExpandDims", 1}, {"ConcatV2", 1}, {"Pack", 1}};
-  if (auto it = fixed.find(node.op()); it != fixed.end())
-    return it->second;
-  if (node.op() == "Split" || node.op() == "SplitV")
-    return intAttr("num_split");
-  if (node.op() == "Unpack")
-    return intAttr("num");
-  return std::nullopt;
-}
 
 //===----------------------------------------------------------------------===//
 // Edges
@@ -188,8 +105,6 @@ private:
   // Stage 3.
   OwningOpRef<ModuleOp> build();
   LogicalResult buildNode(const NodeDef &node);
-  std::optional<Type> inferResultType(const NodeDef &node, OpKind kind,
-                                      ArrayRef<Value> operands);
   bool checkTypeAttr(const NodeDef &node, const OpSpec &spec,
                      ArrayRef<Value> operands);
 
@@ -267,7 +182,7 @@ void Importer::checkEdges() {
       }
       if (edge.control)
         continue;
-      if (auto count = numOutputs(*source); count && edge.index >= *count)
+      if (auto count = numOutputsOf(*source); count && edge.index >= *count)
         diags_.nodeError(
             node.name(), node.op(),
             llvm::formatv("input '{0}' asks for output {1} of node '{2}' "
@@ -385,7 +300,7 @@ void Importer::resolveFetches() {
       diags_.error("fetch '" + name + "' names no node in the graph");
       continue;
     }
-    if (auto count = numOutputs(*node); count && index >= *count) {
+    if (auto count = numOutputsOf(*node); count && index >= *count) {
       diags_.nodeError(name, node->op(),
                        llvm::formatv("invalid output index {0} in fetch "
                                      "'{1}:{0}': the node has {2} output{3}",
@@ -451,14 +366,13 @@ void Importer::checkSupport() {
   for (const NodeDef *node : order_) {
     if (feeds_.count(key(node->name(), 0)))
       continue;
-    auto it = opTable().find(node->op());
-    if (it == opTable().end()) {
+    const OpSpec *spec = lookupOpSpec(node->op());
+    if (!spec) {
       diags_.nodeError(node->name(), node->op(), "unsupported op");
       unsupported.insert(node->op());
       continue;
     }
-    const OpSpec &spec = it->second;
-    if (spec.kind == OpKind::Placeholder) {
+    if (!spec->import) {
       diags_.nodeError(node->name(), node->op(),
                        "placeholder is not fed, but the fetches need it; "
                        "add it with --feed " + node->name() +
@@ -468,13 +382,15 @@ void Importer::checkSupport() {
     int dataInputs = llvm::count_if(node->input(), [](const std::string &s) {
       return !llvm::StringRef(s).starts_with("^");
     });
-    if (dataInputs != spec.numInputs)
+    if (spec->numInputs >= 0 && dataInputs != spec->numInputs)
       diags_.nodeError(node->name(), node->op(),
                        llvm::formatv("expects {0} input{1}, got {2}",
-                                     spec.numInputs,
-                                     spec.numInputs == 1 ? "" : "s",
+                                     spec->numInputs,
+                                     spec->numInputs == 1 ? "" : "s",
                                      dataInputs)
                            .str());
+    else if (spec->numInputs < 0 && dataInputs == 0)
+      diags_.nodeError(node->name(), node->op(), "expects inputs, got none");
   }
   if (!unsupported.empty()) {
     std::string list;
@@ -493,7 +409,10 @@ bool Importer::checkTypeAttr(const NodeDef &node, const OpSpec &spec,
   if (!*spec.typeAttr || it == node.attr().end())
     return true;
   tensorflow::DataType declared = it->second.type();
-  for (int i = 0; i < spec.typedInputs; ++i) {
+  // -1: every input; -2: all but the last (ConcatV2's axis).
+  int typed = spec.typedInputs >= 0 ? spec.typedInputs
+                                    : (int)operands.size() + spec.typedInputs + 1;
+  for (int i = 0; i < typed; ++i) {
     Type element = cast<ShapedType>(operands[i].getType()).getElementType();
     tensorflow::DataType actual = convertElementType(element);
     if (actual != declared) {
@@ -509,152 +428,22 @@ bool Importer::checkTypeAttr(const NodeDef &node, const OpSpec &spec,
   return true;
 }
 
-std::optional<Type> Importer::inferResultType(const NodeDef &node, OpKind kind,
-                                              ArrayRef<Value> operands) {
-  auto typeOf = [&](int i) { return cast<RankedTensorType>(operands[i].getType()); };
-  auto fail = [&](const llvm::Twine &message) -> std::optional<Type> {
-    diags_.nodeError(node.name(), node.op(), message);
-    return std::nullopt;
-  };
-  auto attrType = [&](const char *name, tensorflow::DataType fallback) {
-    auto it = node.attr().find(name);
-    return it == node.attr().end() ? fallback : it->second.type();
-  };
-  switch (kind) {
-  case OpKind::Identity:
-  case OpKind::Unary:
-  case OpKind::Softmax:
-  case OpKind::BiasAdd:
-    return typeOf(0);
-  case OpKind::Binary: {
-    SmallVector<int64_t> shape;
-    if (failed(broadcastShapes(typeOf(0).getShape(), typeOf(1).getShape(),
-                               shape))) {
-      std::string a, b;
-      llvm::raw_string_ostream(a) << typeOf(0);
-      llvm::raw_string_ostream(b) << typeOf(1);
-      return fail("input shapes " + a + " and " + b +
-                  " are not broadcast-compatible");
-    }
-    return RankedTensorType::get(shape, typeOf(0).getElementType());
-  }
-  case OpKind::MatMul: {
-    auto boolAttr = [&](const char *name) {
-      auto it = node.attr().find(name);
-      return it != node.attr().end() && it->second.b();
-    };
-    auto a = typeOf(0), b = typeOf(1);
-    if (a.getRank() != 2 || b.getRank() != 2)
-      return fail("inputs must be matrices (rank 2)");
-    int64_t m = a.getDimSize(boolAttr("transpose_a") ? 1 : 0);
-    int64_t n = b.getDimSize(boolAttr("transpose_b") ? 0 : 1);
-    return RankedTensorType::get({m, n}, a.getElementType());
-  }
-  case OpKind::Reshape: {
-    auto requested = getConstantIntValues(operands[1]);
-    if (!requested)
-      return fail("the shape input must be a constant (computed shapes are "
-                  "not supported yet)");
-    auto input = typeOf(0);
-    if (!input.hasStaticShape())
-      return RankedTensorType::get(
-          SmallVector<int64_t>(requested->size(), ShapedType::kDynamic),
-          input.getElementType());
-    SmallVector<int64_t> shape;
-    std::string why;
-    if (failed(resolveReshape(input.getNumElements(), *requested, shape, why)))
-      return fail(why);
-    return RankedTensorType::get(shape, input.getElementType());
-  }
-  case OpKind::ArgMax: {
-    auto dimension = getConstantIntValues(operands[1]);
-    if (!dimension || dimension->size() != 1)
-      return fail("the dimension input must be a constant scalar");
-    auto input = typeOf(0);
-    int64_t rank = input.getRank();
-    int64_t axis = (*dimension)[0];
-    if (axis < -rank || axis >= rank)
-      return fail(llvm::formatv("dimension {0} is out of range for an input "
-                                "of rank {1}",
-                                axis, rank));
-    if (axis < 0)
-      axis += rank;
-    SmallVector<int64_t> shape(input.getShape());
-    shape.erase(shape.begin() + axis);
-    tensorflow::DataType outType = attrType("output_type", tensorflow::DT_INT64);
-    if (outType != tensorflow::DT_INT32 && outType != tensorflow::DT_INT64)
-      return fail("output_type must be int32 or int64, got " +
-                  dataTypeName(outType));
-    return RankedTensorType::get(shape, convertDataType(outType, ctx_));
-  }
-  case OpKind::Cast: {
-    tensorflow::DataType dst = attrType("DstT", tensorflow::DT_INVALID);
-    Type element = convertDataType(dst, ctx_);
-    if (!element)
-      return fail("DstT " + dataTypeName(dst) + " is missing or unsupported");
-    return RankedTensorType::get(typeOf(0).getShape(), element);
-  }
-  case OpKind::Const:
-  case OpKind::Placeholder:
-    break;
-  }
-  llvm_unreachable("handled by buildNode");
-}
-
 LogicalResult Importer::buildNode(const NodeDef &node) {
-  const OpSpec &spec = opTable().find(node.op())->second;
-  Location loc = locOf(node);
-  OperationState state(loc, "tfaot." + node.op());
-
-  if (spec.kind == OpKind::Const) {
-    auto it = node.attr().find("value");
-    if (it == node.attr().end() || !it->second.has_tensor()) {
-      diags_.nodeError(node.name(), node.op(), "has no 'value' tensor");
-      return failure();
-    }
-    std::string error;
-    DenseElementsAttr value = convertTensor(it->second.tensor(), ctx_, error);
-    if (!value) {
-      diags_.nodeError(node.name(), node.op(), "value " + error);
-      return failure();
-    }
-    if (auto dtype = node.attr().find("dtype");
-        dtype != node.attr().end() &&
-        dtype->second.type() != it->second.tensor().dtype()) {
-      diags_.nodeError(node.name(), node.op(),
-                       "attribute dtype is " +
-                           dataTypeName(dtype->second.type()) +
-                           " but the value tensor is " +
-                           dataTypeName(it->second.tensor().dtype()));
-      return failure();
-    }
-    state.addAttribute("value", value);
-    state.addTypes(value.getType());
-  } else {
-    SmallVector<Value> operands;
-    for (const std::string &input : node.input()) {
-      Edge edge;
-      parseEdge(input, edge);
-      if (!edge.control)
-        operands.push_back(values_.at(key(edge.node, edge.index)));
-    }
-    if (!checkTypeAttr(node, spec, operands))
-      return failure();
-    std::optional<Type> resultType = inferResultType(node, spec.kind, operands);
-    if (!resultType)
-      return failure();
-    state.addOperands(operands);
-    state.addTypes(*resultType);
-    // TF attributes the dialect models; type attributes live in the types.
-    for (const char *name : {"transpose_a", "transpose_b", "Truncate"})
-      if (auto it = node.attr().find(name); it != node.attr().end())
-        state.addAttribute(name, builder_.getBoolAttr(it->second.b()));
-    if (auto it = node.attr().find("data_format"); it != node.attr().end())
-      state.addAttribute("data_format",
-                         builder_.getStringAttr(it->second.s()));
+  const OpSpec &spec = *lookupOpSpec(node.op());
+  SmallVector<Value> operands;
+  for (const std::string &input : node.input()) {
+    Edge edge;
+    parseEdge(input, edge);
+    if (!edge.control)
+      operands.push_back(values_.at(key(edge.node, edge.index)));
   }
-  Operation *op = builder_.create(state);
-  values_[key(node.name(), 0)] = op->getResult(0);
+  if (!checkTypeAttr(node, spec, operands))
+    return failure();
+  NodeImportContext context(node, operands, builder_, diags_);
+  FailureOr<Value> output = spec.import(context);
+  if (failed(output))
+    return failure();
+  values_[key(node.name(), 0)] = *output;
   return success();
 }
 

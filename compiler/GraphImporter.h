@@ -47,9 +47,6 @@ importGraph(const tensorflow::GraphDef &graph,
             const ImportOptions &options, mlir::MLIRContext *ctx,
             GraphDiagnostics &diags, FunctionSignature &signature);
 
-/// Ops the importer can turn into tfaot ops (sorted; for messages and docs).
-std::vector<std::string> supportedOps();
-
 } // namespace tfaot
 
 #endif // TFAOT_COMPILER_GRAPHIMPORTER_H

@@ -151,6 +151,7 @@ TFAOT_BINARY_VERIFIER(MulOp)
 TFAOT_BINARY_VERIFIER(RealDivOp)
 TFAOT_BINARY_VERIFIER(MaximumOp)
 TFAOT_BINARY_VERIFIER(MinimumOp)
+TFAOT_BINARY_VERIFIER(SquaredDifferenceOp)
 #undef TFAOT_BINARY_VERIFIER
 
 //===----------------------------------------------------------------------===//
@@ -290,6 +291,229 @@ LogicalResult CastOp::verify() {
   for (auto [a, b] : llvm::zip(x.getShape(), y.getShape()))
     if (!dimsCompatible(a, b))
       return emitOpError("result shape ") << y << " differs from " << x;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Window ops: Conv2D, DepthwiseConv2dNative, MaxPool, AvgPool
+//===----------------------------------------------------------------------===//
+
+SmallVector<int64_t> mlir::tfaot::getI64Values(ArrayAttr attr) {
+  SmallVector<int64_t> values;
+  for (Attribute a : attr)
+    values.push_back(cast<IntegerAttr>(a).getInt());
+  return values;
+}
+
+/// One spatial dimension under TF's padding rules.
+static LogicalResult windowDim(int64_t in, int64_t window, int64_t stride,
+                               int64_t dilation, StringRef padding,
+                               int64_t explicitBefore, int64_t explicitAfter,
+                               int64_t &out, int64_t &before, int64_t &after) {
+  int64_t effective = (window - 1) * dilation + 1;
+  if (padding == "SAME") {
+    out = (in + stride - 1) / stride;
+    int64_t total = std::max<int64_t>((out - 1) * stride + effective - in, 0);
+    before = total / 2; // TF puts the odd element after.
+    after = total - before;
+  } else {
+    before = padding == "EXPLICIT" ? explicitBefore : 0;
+    after = padding == "EXPLICIT" ? explicitAfter : 0;
+    int64_t padded = in + before + after;
+    if (padded < effective)
+      return failure();
+    out = (padded - effective) / stride + 1;
+  }
+  return success();
+}
+
+FailureOr<Window2D> mlir::tfaot::computeWindow2D(
+    ArrayRef<int64_t> inputShape, StringRef dataFormat, int64_t windowH,
+    int64_t windowW, ArrayRef<int64_t> strides, ArrayRef<int64_t> dilations,
+    StringRef padding, ArrayRef<int64_t> explicitPaddings,
+    int64_t outChannels, std::string &why) {
+  Window2D w;
+  if (dataFormat == "NCHW") {
+    w.channelDim = 1;
+    w.heightDim = 2;
+    w.widthDim = 3;
+  } else if (dataFormat != "NHWC") {
+    why = "data_format must be \"NHWC\" or \"NCHW\", got \"" +
+          dataFormat.str() + "\"";
+    return failure();
+  }
+  if (inputShape.size() != 4) {
+    why = "input must have rank 4, got rank " +
+          std::to_string(inputShape.size());
+    return failure();
+  }
+  if (strides.size() != 4 || dilations.size() != 4) {
+    why = "strides and dilations must have 4 elements";
+    return failure();
+  }
+  int64_t batchDim = 0;
+  if (strides[batchDim] != 1 || strides[w.channelDim] != 1 ||
+      dilations[batchDim] != 1 || dilations[w.channelDim] != 1) {
+    why = "strides and dilations must be 1 in the batch and channel dimensions";
+    return failure();
+  }
+  for (int64_t v : llvm::concat<const int64_t>(strides, dilations))
+    if (v < 1) {
+      why = "strides and dilations must be positive";
+      return failure();
+    }
+  if (padding != "SAME" && padding != "VALID" && padding != "EXPLICIT") {
+    why = "padding must be \"SAME\", \"VALID\" or \"EXPLICIT\", got \"" +
+          padding.str() + "\"";
+    return failure();
+  }
+  if (padding == "EXPLICIT" && explicitPaddings.size() != 8) {
+    why = "EXPLICIT padding needs 8 explicit_paddings, got " +
+          std::to_string(explicitPaddings.size());
+    return failure();
+  }
+  auto explicitAt = [&](int64_t dim, int side) -> int64_t {
+    return padding == "EXPLICIT" ? explicitPaddings[2 * dim + side] : 0;
+  };
+  int64_t outH, outW;
+  if (failed(windowDim(inputShape[w.heightDim], windowH, strides[w.heightDim],
+                       dilations[w.heightDim], padding,
+                       explicitAt(w.heightDim, 0), explicitAt(w.heightDim, 1),
+                       outH, w.padTop, w.padBottom)) ||
+      failed(windowDim(inputShape[w.widthDim], windowW, strides[w.widthDim],
+                       dilations[w.widthDim], padding,
+                       explicitAt(w.widthDim, 0), explicitAt(w.widthDim, 1),
+                       outW, w.padLeft, w.padRight))) {
+    why = "the window is larger than the padded input";
+    return failure();
+  }
+  w.outputShape.assign(4, 0);
+  w.outputShape[batchDim] = inputShape[batchDim];
+  w.outputShape[w.channelDim] = outChannels;
+  w.outputShape[w.heightDim] = outH;
+  w.outputShape[w.widthDim] = outW;
+  return w;
+}
+
+/// Checks a window op's result type against computeWindow2D.
+static LogicalResult verifyWindowOp(Operation *op, int64_t windowH,
+                                    int64_t windowW, int64_t outChannels,
+                                    ArrayAttr dilations) {
+  auto input = cast<RankedTensorType>(op->getOperand(0).getType());
+  auto output = cast<RankedTensorType>(op->getResult(0).getType());
+  if (!input.hasStaticShape())
+    return success();
+  std::string why;
+  auto strides = getI64Values(op->getAttrOfType<ArrayAttr>("strides"));
+  SmallVector<int64_t> dil =
+      dilations ? getI64Values(dilations) : SmallVector<int64_t>{1, 1, 1, 1};
+  auto window = computeWindow2D(
+      input.getShape(), op->getAttrOfType<StringAttr>("data_format").getValue(),
+      windowH, windowW, strides, dil,
+      op->getAttrOfType<StringAttr>("padding").getValue(),
+      getI64Values(op->getAttrOfType<ArrayAttr>("explicit_paddings")),
+      outChannels, why);
+  if (failed(window))
+    return op->emitOpError(why);
+  for (auto [want, got] : llvm::zip(window->outputShape, output.getShape()))
+    if (!dimsCompatible(want, got))
+      return op->emitOpError("result type ")
+             << output << " does not match the computed output shape";
+  return success();
+}
+
+/// The filter's [H, W, in, out-or-multiplier] dims, checked against input.
+static LogicalResult verifyFilter(Operation *op, int64_t inputChannels) {
+  auto filter = cast<RankedTensorType>(op->getOperand(1).getType());
+  if (filter.getRank() != 4)
+    return op->emitOpError("filter must have rank 4, got ") << filter;
+  if (!dimsCompatible(filter.getDimSize(2), inputChannels))
+    return op->emitOpError("filter has ")
+           << filter.getDimSize(2) << " input channels but the input has "
+           << inputChannels;
+  return success();
+}
+
+static int64_t channelsOf(RankedTensorType input, StringRef dataFormat) {
+  if (input.getRank() != 4)
+    return ShapedType::kDynamic;
+  return input.getDimSize(dataFormat == "NCHW" ? 1 : 3);
+}
+
+LogicalResult Conv2DOp::verify() {
+  auto input = getInput().getType();
+  if (input.getRank() != 4)
+    return emitOpError("input must have rank 4, got ") << input;
+  if (failed(verifyFilter(*this, channelsOf(input, getDataFormat()))))
+    return failure();
+  auto filter = getFilter().getType();
+  return verifyWindowOp(*this, filter.getDimSize(0), filter.getDimSize(1),
+                        filter.getDimSize(3), getDilations());
+}
+
+LogicalResult DepthwiseConv2dNativeOp::verify() {
+  auto input = getInput().getType();
+  if (input.getRank() != 4)
+    return emitOpError("input must have rank 4, got ") << input;
+  if (failed(verifyFilter(*this, channelsOf(input, getDataFormat()))))
+    return failure();
+  auto filter = getFilter().getType();
+  return verifyWindowOp(*this, filter.getDimSize(0), filter.getDimSize(1),
+                        filter.getDimSize(2) * filter.getDimSize(3),
+                        getDilations());
+}
+
+/// Pools: ksize must be 1 in batch and channel dimensions.
+template <typename PoolOp>
+static LogicalResult verifyPool(PoolOp op) {
+  auto input = op.getInput().getType();
+  if (input.getRank() != 4)
+    return op.emitOpError("input must have rank 4, got ") << input;
+  auto ksize = getI64Values(op.getKsize());
+  int64_t c = op.getDataFormat() == "NCHW" ? 1 : 3;
+  int64_t h = op.getDataFormat() == "NCHW" ? 2 : 1;
+  if (ksize.size() != 4 || ksize[0] != 1 || ksize[c] != 1)
+    return op.emitOpError(
+        "ksize must have 4 elements, 1 in the batch and channel dimensions");
+  return verifyWindowOp(op, ksize[h], ksize[h + 1],
+                        channelsOf(input, op.getDataFormat()), nullptr);
+}
+
+LogicalResult MaxPoolOp::verify() { return verifyPool(*this); }
+LogicalResult AvgPoolOp::verify() { return verifyPool(*this); }
+
+//===----------------------------------------------------------------------===//
+// Prelu, AddN, ConcatV2
+//===----------------------------------------------------------------------===//
+
+LogicalResult PreluOp::verify() {
+  SmallVector<int64_t> shape;
+  if (failed(broadcastShapes(getX().getType().getShape(),
+                             getAlpha().getType().getShape(), shape)) ||
+      shape.size() != static_cast<size_t>(getX().getType().getRank()))
+    return emitOpError("alpha ")
+           << getAlpha().getType() << " does not broadcast to x "
+           << getX().getType();
+  return success();
+}
+
+LogicalResult AddNOp::verify() {
+  if (getInputs().empty())
+    return emitOpError("needs at least one input");
+  return success();
+}
+
+LogicalResult ConcatV2Op::verify() {
+  if (getValues().empty())
+    return emitOpError("needs at least one value to concatenate");
+  int64_t rank = cast<RankedTensorType>(getValues()[0].getType()).getRank();
+  for (Value v : getValues())
+    if (cast<RankedTensorType>(v.getType()).getRank() != rank)
+      return emitOpError("all values must have the same rank");
+  if (auto axis = getConstantIntValues(getAxis())) {
+    if (axis->size() != 1 || (*axis)[0] < -rank || (*axis)[0] >= rank)
+      return emitOpError("axis is out of range for rank ") << rank;
+  }
   return success();
 }
 

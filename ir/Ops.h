@@ -12,6 +12,7 @@
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/OpDefinition.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #define GET_OP_CLASSES
@@ -29,6 +30,29 @@ LogicalResult broadcastShapes(ArrayRef<int64_t> a, ArrayRef<int64_t> b,
 LogicalResult resolveReshape(int64_t numElements, ArrayRef<int64_t> requested,
                              SmallVectorImpl<int64_t> &result,
                              std::string &why);
+
+/// Geometry of a 2-D window op (convolution or pool) after TF's padding
+/// rules: the output shape and the padding applied to H and W.
+struct Window2D {
+  SmallVector<int64_t> outputShape;  ///< In the op's data_format.
+  int64_t padTop = 0, padBottom = 0, padLeft = 0, padRight = 0;
+  int64_t heightDim = 1, widthDim = 2, channelDim = 3;  ///< In data_format.
+};
+
+/// Computes a Window2D for an input of `inputShape` (rank 4, static), a
+/// window of `windowH` x `windowW`, TF's 4-element `strides`/`dilations` in
+/// data_format order, `padding` ("SAME", "VALID", "EXPLICIT" with 8
+/// `explicitPaddings`) and `outChannels` output channels.
+FailureOr<Window2D> computeWindow2D(ArrayRef<int64_t> inputShape,
+                                    StringRef dataFormat, int64_t windowH,
+                                    int64_t windowW, ArrayRef<int64_t> strides,
+                                    ArrayRef<int64_t> dilations,
+                                    StringRef padding,
+                                    ArrayRef<int64_t> explicitPaddings,
+                                    int64_t outChannels, std::string &why);
+
+/// The integers of an I64ArrayAttr.
+SmallVector<int64_t> getI64Values(ArrayAttr attr);
 
 /// The integer values of `value` if it is a constant (looking through
 /// tfaot.Identity, as TF graphs often read constants via "x/read").

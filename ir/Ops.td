@@ -11,6 +11,7 @@
 
 include "ir/Base.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/IR/BuiltinAttributeInterfaces.td"
 
 //===----------------------------------------------------------------------===//
@@ -150,5 +151,160 @@ def Tfaot_CastOp : Tfaot_Op<"Cast", [Pure]> {
   let assemblyFormat = "$x attr-dict `:` functional-type(operands, results)";
   let hasVerifier = 1;
 }
+
+//===----------------------------------------------------------------------===//
+// More elementwise ops
+//===----------------------------------------------------------------------===//
+
+def Tfaot_ExpOp : Tfaot_UnaryOp<"Exp", "e^x", Tfaot_FloatTensor>;
+def Tfaot_LogOp : Tfaot_UnaryOp<"Log", "natural logarithm", Tfaot_FloatTensor>;
+def Tfaot_SqrtOp : Tfaot_UnaryOp<"Sqrt", "square root", Tfaot_FloatTensor>;
+def Tfaot_RsqrtOp : Tfaot_UnaryOp<"Rsqrt", "1 / sqrt(x)", Tfaot_FloatTensor>;
+def Tfaot_ReciprocalOp : Tfaot_UnaryOp<"Reciprocal", "1 / x", Tfaot_FloatTensor>;
+def Tfaot_FloorOp : Tfaot_UnaryOp<"Floor", "largest integer <= x", Tfaot_FloatTensor>;
+def Tfaot_NegOp : Tfaot_UnaryOp<"Neg", "-x", Tfaot_NumericTensor>;
+def Tfaot_AbsOp : Tfaot_UnaryOp<"Abs", "|x|", Tfaot_NumericTensor>;
+def Tfaot_SquareOp : Tfaot_UnaryOp<"Square", "x * x", Tfaot_NumericTensor>;
+def Tfaot_EluOp : Tfaot_UnaryOp<"Elu", "x if x > 0 else exp(x) - 1", Tfaot_FloatTensor>;
+
+def Tfaot_LeakyReluOp : Tfaot_Op<"LeakyRelu", [Pure, AllTypesMatch<["features", "activations"]>]> {
+  let summary = "x if x > 0 else alpha * x (TF's LeakyRelu)";
+  let arguments = (ins Tfaot_FloatTensor:$features,
+                   DefaultValuedAttr<F32Attr, "0.2f">:$alpha);
+  let results = (outs Tfaot_FloatTensor:$activations);
+  let assemblyFormat = "$features attr-dict `:` type($activations)";
+}
+
+def Tfaot_SquaredDifferenceOp : Tfaot_BinaryOp<"SquaredDifference", "(x - y)^2">;
+
+def Tfaot_PreluOp : Tfaot_Op<"Prelu", [Pure, AllElementTypesMatch<["x", "alpha", "y"]>,
+                                      AllTypesMatch<["x", "y"]>]> {
+  let summary = "x if x > 0 else alpha * x, alpha broadcast against x (TF.js's Prelu)";
+  let arguments = (ins Tfaot_FloatTensor:$x, Tfaot_FloatTensor:$alpha);
+  let results = (outs Tfaot_FloatTensor:$y);
+  let assemblyFormat =
+      "$x `,` $alpha attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+def Tfaot_AddNOp : Tfaot_Op<"AddN", [Pure, SameOperandsAndResultType]> {
+  let summary = "sum of N tensors of the same shape (TF's AddN)";
+  let arguments = (ins Variadic<Tfaot_NumericTensor>:$inputs);
+  let results = (outs Tfaot_NumericTensor:$sum);
+  let assemblyFormat = "$inputs attr-dict `:` type($sum)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Convolutions and pooling
+//===----------------------------------------------------------------------===//
+
+// Window attributes shared by convolutions and pools, as TensorFlow spells
+// them: 4-element strides/dilations in data_format order, padding "SAME",
+// "VALID" or "EXPLICIT" (then explicit_paddings holds 8 before/after pairs).
+class Tfaot_WindowOp<string mnemonic, string desc, dag extraArgs>
+    : Tfaot_Op<mnemonic, [Pure]> {
+  let summary = desc # " (TF's " # mnemonic # ")";
+  let arguments = !con(extraArgs, (ins
+      I64ArrayAttr:$strides,
+      StrAttr:$padding,
+      DefaultValuedAttr<I64ArrayAttr, "{}">:$explicit_paddings,
+      DefaultValuedAttr<StrAttr, "\"NHWC\"">:$data_format));
+  let results = (outs Tfaot_NumericTensor:$output);
+  let hasVerifier = 1;
+}
+
+def Tfaot_Conv2DOp : Tfaot_WindowOp<"Conv2D", "2-D convolution",
+    (ins Tfaot_NumericTensor:$input, Tfaot_NumericTensor:$filter,
+         DefaultValuedAttr<I64ArrayAttr, "{1, 1, 1, 1}">:$dilations)> {
+  let description = [{
+    `filter` is [filter_height, filter_width, in_channels, out_channels].
+  }];
+  let assemblyFormat =
+      "$input `,` $filter attr-dict `:` functional-type(operands, results)";
+}
+
+def Tfaot_DepthwiseConv2dNativeOp : Tfaot_WindowOp<"DepthwiseConv2dNative",
+    "depthwise 2-D convolution",
+    (ins Tfaot_NumericTensor:$input, Tfaot_NumericTensor:$filter,
+         DefaultValuedAttr<I64ArrayAttr, "{1, 1, 1, 1}">:$dilations)> {
+  let description = [{
+    `filter` is [filter_height, filter_width, in_channels, multiplier]; output
+    channel `c * multiplier + m` convolves input channel `c` with filter `m`.
+  }];
+  let assemblyFormat =
+      "$input `,` $filter attr-dict `:` functional-type(operands, results)";
+}
+
+def Tfaot_MaxPoolOp : Tfaot_WindowOp<"MaxPool", "max pooling",
+    (ins Tfaot_NumericTensor:$input, I64ArrayAttr:$ksize)> {
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+def Tfaot_AvgPoolOp : Tfaot_WindowOp<"AvgPool",
+    "average pooling; SAME padding averages only the in-bounds elements",
+    (ins Tfaot_FloatTensor:$input, I64ArrayAttr:$ksize)> {
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+//===----------------------------------------------------------------------===//
+// Shape manipulation
+//===----------------------------------------------------------------------===//
+
+def Tfaot_PadOp : Tfaot_Op<"Pad", [Pure, AllElementTypesMatch<["input", "output"]>]> {
+  let summary = "pads with a constant (TF's Pad and PadV2)";
+  let description = [{
+    `paddings` is a constant [rank, 2] tensor of (before, after) counts;
+    `constant_value` is the fill value (0 for TF's Pad).
+  }];
+  let arguments = (ins Tfaot_Tensor:$input, Tfaot_IndexTensor:$paddings,
+                   Tfaot_Tensor:$constant_value);
+  let results = (outs Tfaot_Tensor:$output);
+  let assemblyFormat = [{
+    $input `,` $paddings `,` $constant_value attr-dict `:`
+    functional-type(operands, results)
+  }];
+}
+
+def Tfaot_ConcatV2Op : Tfaot_Op<"ConcatV2", [Pure]> {
+  let summary = "concatenates tensors along one axis (TF's ConcatV2)";
+  let arguments = (ins Variadic<Tfaot_Tensor>:$values, Tfaot_IndexTensor:$axis);
+  let results = (outs Tfaot_Tensor:$output);
+  let assemblyFormat = [{
+    `(` $values `)` `,` $axis attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tfaot_TransposeOp : Tfaot_Op<"Transpose", [Pure, AllElementTypesMatch<["x", "y"]>]> {
+  let summary = "permutes dimensions (TF's Transpose)";
+  let arguments = (ins Tfaot_Tensor:$x, Tfaot_IndexTensor:$perm);
+  let results = (outs Tfaot_Tensor:$y);
+  let assemblyFormat =
+      "$x `,` $perm attr-dict `:` functional-type(operands, results)";
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+class Tfaot_ReductionOp<string mnemonic, string desc>
+    : Tfaot_Op<mnemonic, [Pure, AllElementTypesMatch<["input", "output"]>]> {
+  let summary = desc # " over some dimensions (TF's " # mnemonic # ")";
+  let arguments = (ins Tfaot_NumericTensor:$input,
+                   Tfaot_IndexTensor:$reduction_indices,
+                   DefaultValuedAttr<BoolAttr, "false">:$keep_dims);
+  let results = (outs Tfaot_NumericTensor:$output);
+  let assemblyFormat = [{
+    $input `,` $reduction_indices attr-dict `:`
+    functional-type(operands, results)
+  }];
+}
+
+def Tfaot_MeanOp : Tfaot_ReductionOp<"Mean", "average">;
+def Tfaot_SumOp : Tfaot_ReductionOp<"Sum", "sum">;
+def Tfaot_MaxOp : Tfaot_ReductionOp<"Max", "maximum">;
+def Tfaot_MinOp : Tfaot_ReductionOp<"Min", "minimum">;
+def Tfaot_ProdOp : Tfaot_ReductionOp<"Prod", "product">;
 
 #endif // TFAOT_IR_OPS_TD

@@ -1,0 +1,731 @@
+//===- OpImporters.cpp - One TensorFlow node to tfaot ops -----------------===//
+//
+// Most ops map one to one: infer the result type from the operand types and
+// the constant operands (shapes, axes, paddings), copy the TF attributes the
+// tfaot op declares, build it. A few are rewritten on the way in:
+//   - ExpandDims and Squeeze become Reshape (they only change the shape);
+//   - Pad gets an explicit zero fill value, so Pad and PadV2 share one op;
+//   - TF's fused ops (_FusedConv2D, FusedDepthwiseConv2dNative,
+//     _FusedMatMul) are expanded into their parts (convolution, BiasAdd or
+//     batch norm, activation), every part located at the fused node; the
+//     graph passes fuse them again for code generation.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/OpImporters.h"
+
+#include "compiler/GraphLoader.h"
+#include "compiler/TensorConversion.h"
+#include "ir/Ops.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace ::tfaot;
+using mlir::tfaot::getConstantIntValues;
+
+//===----------------------------------------------------------------------===//
+// NodeImportContext
+//===----------------------------------------------------------------------===//
+
+NodeImportContext::NodeImportContext(const tensorflow::NodeDef &node,
+                                     ArrayRef<Value> operands,
+                                     OpBuilder &builder,
+                                     GraphDiagnostics &diags)
+    : node(node), operands(operands), builder(builder),
+      loc(NameLoc::get(builder.getStringAttr(node.name()))), diags_(diags) {}
+
+LogicalResult NodeImportContext::error(const llvm::Twine &message) const {
+  diags_.nodeError(node.name(), node.op(), message);
+  return failure();
+}
+
+const tensorflow::AttrValue *
+NodeImportContext::attr(llvm::StringRef name) const {
+  auto it = node.attr().find(name.str());
+  return it == node.attr().end() ? nullptr : &it->second;
+}
+
+RankedTensorType NodeImportContext::typeOf(unsigned i) const {
+  return cast<RankedTensorType>(operands[i].getType());
+}
+
+//===----------------------------------------------------------------------===//
+// Building blocks
+//===----------------------------------------------------------------------===//
+
+static std::string typeString(Type type) {
+  std::string s;
+  llvm::raw_string_ostream(s) << type;
+  return s;
+}
+
+/// Converts the TF attributes that the registered tfaot op `opName` declares
+/// (by AttrValue kind: list of ints, string, bool, float).
+static SmallVector<NamedAttribute> convertAttributes(NodeImportContext &ctx,
+                                                     StringRef opName) {
+  SmallVector<NamedAttribute> attrs;
+  Builder &b = ctx.builder;
+  auto name = RegisteredOperationName::lookup(opName, b.getContext());
+  if (!name)
+    return attrs;
+  for (StringAttr attrName : name->getAttributeNames()) {
+    const tensorflow::AttrValue *value = ctx.attr(attrName.getValue());
+    if (!value)
+      continue;
+    Attribute converted;
+    switch (value->value_case()) {
+    case tensorflow::AttrValue::kList: {
+      SmallVector<int64_t> ints(value->list().i().begin(),
+                                value->list().i().end());
+      converted = b.getI64ArrayAttr(ints);
+      break;
+    }
+    case tensorflow::AttrValue::kS:
+      converted = b.getStringAttr(value->s());
+      break;
+    case tensorflow::AttrValue::kB:
+      converted = b.getBoolAttr(value->b());
+      break;
+    case tensorflow::AttrValue::kF:
+      converted = b.getF32FloatAttr(value->f());
+      break;
+    default:
+      break;
+    }
+    if (converted)
+      attrs.push_back(b.getNamedAttr(attrName, converted));
+  }
+  return attrs;
+}
+
+/// Builds "tfaot.<opName>" on `operands` with result `type`, taking the
+/// attributes it declares from the node.
+static Value buildOp(NodeImportContext &ctx, StringRef opName,
+                     ValueRange operands, Type type) {
+  std::string fullName = ("tfaot." + opName).str();
+  OperationState state(ctx.loc, fullName);
+  state.addOperands(operands);
+  state.addTypes(type);
+  state.addAttributes(convertAttributes(ctx, fullName));
+  return ctx.builder.create(state)->getResult(0);
+}
+
+/// A tfaot.Const of `attr`, located at the node.
+static Value buildConst(NodeImportContext &ctx, DenseElementsAttr attr) {
+  OperationState state(ctx.loc, "tfaot.Const");
+  state.addAttribute("value", attr);
+  state.addTypes(attr.getType());
+  return ctx.builder.create(state)->getResult(0);
+}
+
+static Value buildI64Const(NodeImportContext &ctx, ArrayRef<int64_t> values,
+                           ArrayRef<int64_t> shape) {
+  auto type = RankedTensorType::get(shape, ctx.builder.getI64Type());
+  return buildConst(ctx, DenseIntElementsAttr::get(type, values));
+}
+
+/// A scalar of `elementType` holding `value`.
+static Value buildScalar(NodeImportContext &ctx, Type elementType,
+                         double value) {
+  auto type = RankedTensorType::get({}, elementType);
+  Attribute element =
+      isa<FloatType>(elementType)
+          ? (Attribute)ctx.builder.getFloatAttr(elementType, value)
+          : (Attribute)ctx.builder.getIntegerAttr(elementType,
+                                                  static_cast<int64_t>(value));
+  return buildConst(ctx, DenseElementsAttr::get(type, element));
+}
+
+/// Result type of a NumPy-broadcasting binary op.
+static FailureOr<Type> broadcastType(NodeImportContext &ctx, Value x,
+                                     Value y) {
+  auto a = cast<RankedTensorType>(x.getType());
+  auto b = cast<RankedTensorType>(y.getType());
+  SmallVector<int64_t> shape;
+  if (failed(mlir::tfaot::broadcastShapes(a.getShape(), b.getShape(), shape))) {
+    (void)ctx.error("input shapes " + typeString(a) + " and " + typeString(b) +
+                    " are not broadcast-compatible");
+    return failure();
+  }
+  return Type(RankedTensorType::get(shape, a.getElementType()));
+}
+
+static FailureOr<Value> buildBinary(NodeImportContext &ctx, StringRef opName,
+                                    Value x, Value y) {
+  FailureOr<Type> type = broadcastType(ctx, x, y);
+  if (failed(type))
+    return failure();
+  return buildOp(ctx, opName, {x, y}, *type);
+}
+
+/// A constant integer operand as values, or an error naming its role.
+static FailureOr<SmallVector<int64_t>> constantInts(NodeImportContext &ctx,
+                                                    unsigned i,
+                                                    StringRef role) {
+  auto values = getConstantIntValues(ctx.operands[i]);
+  if (!values) {
+    (void)ctx.error(role + " (input " + llvm::Twine(i) +
+                    ") must be a constant; computed values are not supported "
+                    "yet");
+    return failure();
+  }
+  return *values;
+}
+
+/// Normalizes a possibly negative axis against `rank`.
+static FailureOr<int64_t> normalizeAxis(NodeImportContext &ctx, int64_t axis,
+                                        int64_t rank) {
+  if (axis < -rank || axis >= rank) {
+    (void)ctx.error(llvm::formatv("axis {0} is out of range for rank {1}",
+                                  axis, rank));
+    return failure();
+  }
+  return axis < 0 ? axis + rank : axis;
+}
+
+/// Reshape to a static `shape`, with the shape as a constant operand.
+static Value buildReshape(NodeImportContext &ctx, Value input,
+                          ArrayRef<int64_t> shape) {
+  auto inputType = cast<RankedTensorType>(input.getType());
+  Value shapeConst =
+      buildI64Const(ctx, shape, {static_cast<int64_t>(shape.size())});
+  return buildOp(ctx, "Reshape", {input, shapeConst},
+                 RankedTensorType::get(shape, inputType.getElementType()));
+}
+
+//===----------------------------------------------------------------------===//
+// Importers of simple ops
+//===----------------------------------------------------------------------===//
+
+static FailureOr<Value> importConst(NodeImportContext &ctx) {
+  const tensorflow::AttrValue *value = ctx.attr("value");
+  if (!value || !value->has_tensor())
+    return ctx.error("has no 'value' tensor");
+  std::string error;
+  DenseElementsAttr attr =
+      convertTensor(value->tensor(), ctx.builder.getContext(), error);
+  if (!attr)
+    return ctx.error("value " + error);
+  const tensorflow::AttrValue *dtype = ctx.attr("dtype");
+  if (dtype && dtype->type() != value->tensor().dtype())
+    return ctx.error("attribute dtype is " + dataTypeName(dtype->type()) +
+                     " but the value tensor is " +
+                     dataTypeName(value->tensor().dtype()));
+  return buildConst(ctx, attr);
+}
+
+/// Ops whose result has the type of their first operand.
+static FailureOr<Value> importSameType(NodeImportContext &ctx) {
+  return buildOp(ctx, ctx.node.op(), ctx.operands, ctx.typeOf(0));
+}
+
+static FailureOr<Value> importBinary(NodeImportContext &ctx) {
+  return buildBinary(ctx, ctx.node.op(), ctx.operands[0], ctx.operands[1]);
+}
+
+static FailureOr<Value> importAddN(NodeImportContext &ctx) {
+  for (unsigned i = 1; i < ctx.operands.size(); ++i)
+    if (ctx.typeOf(i) != ctx.typeOf(0))
+      return ctx.error("input " + llvm::Twine(i) + " has type " +
+                       typeString(ctx.typeOf(i)) + ", input 0 has " +
+                       typeString(ctx.typeOf(0)));
+  return importSameType(ctx);
+}
+
+static FailureOr<Value> importMatMulParts(NodeImportContext &ctx, Value a,
+                                          Value b) {
+  auto boolAttr = [&](const char *name) {
+    const tensorflow::AttrValue *v = ctx.attr(name);
+    return v && v->b();
+  };
+  auto ta = cast<RankedTensorType>(a.getType());
+  auto tb = cast<RankedTensorType>(b.getType());
+  if (ta.getRank() != 2 || tb.getRank() != 2)
+    return ctx.error("inputs must be matrices (rank 2), got " +
+                     typeString(ta) + " and " + typeString(tb));
+  int64_t m = ta.getDimSize(boolAttr("transpose_a") ? 1 : 0);
+  int64_t n = tb.getDimSize(boolAttr("transpose_b") ? 0 : 1);
+  return buildOp(ctx, "MatMul", {a, b},
+                 RankedTensorType::get({m, n}, ta.getElementType()));
+}
+
+static FailureOr<Value> importMatMul(NodeImportContext &ctx) {
+  return importMatMulParts(ctx, ctx.operands[0], ctx.operands[1]);
+}
+
+static FailureOr<Value> importReshape(NodeImportContext &ctx) {
+  auto requested = constantInts(ctx, 1, "the shape");
+  if (failed(requested))
+    return failure();
+  auto input = ctx.typeOf(0);
+  SmallVector<int64_t> shape;
+  std::string why;
+  if (failed(mlir::tfaot::resolveReshape(input.getNumElements(), *requested,
+                                         shape, why)))
+    return ctx.error(why);
+  return buildOp(ctx, "Reshape", ctx.operands,
+                 RankedTensorType::get(shape, input.getElementType()));
+}
+
+static FailureOr<Value> importExpandDims(NodeImportContext &ctx) {
+  auto dim = constantInts(ctx, 1, "the dimension");
+  if (failed(dim))
+    return failure();
+  auto input = ctx.typeOf(0);
+  if (dim->size() != 1)
+    return ctx.error("the dimension must be a scalar");
+  FailureOr<int64_t> axis = normalizeAxis(ctx, (*dim)[0], input.getRank() + 1);
+  if (failed(axis))
+    return failure();
+  SmallVector<int64_t> shape(input.getShape());
+  shape.insert(shape.begin() + *axis, 1);
+  return buildReshape(ctx, ctx.operands[0], shape);
+}
+
+static FailureOr<Value> importSqueeze(NodeImportContext &ctx) {
+  auto input = ctx.typeOf(0);
+  SmallVector<bool> drop(input.getRank(), false);
+  const tensorflow::AttrValue *dims = ctx.attr("squeeze_dims");
+  if (!dims || dims->list().i_size() == 0) {
+    for (int64_t i = 0; i < input.getRank(); ++i)
+      drop[i] = input.getDimSize(i) == 1;
+  } else {
+    for (int64_t d : dims->list().i()) {
+      FailureOr<int64_t> axis = normalizeAxis(ctx, d, input.getRank());
+      if (failed(axis))
+        return failure();
+      if (input.getDimSize(*axis) != 1)
+        return ctx.error(llvm::formatv("cannot squeeze dimension {0} of size "
+                                       "{1}",
+                                       d, input.getDimSize(*axis)));
+      drop[*axis] = true;
+    }
+  }
+  SmallVector<int64_t> shape;
+  for (int64_t i = 0; i < input.getRank(); ++i)
+    if (!drop[i])
+      shape.push_back(input.getDimSize(i));
+  return buildReshape(ctx, ctx.operands[0], shape);
+}
+
+static FailureOr<Value> importArgMax(NodeImportContext &ctx) {
+  auto dimension = constantInts(ctx, 1, "the dimension");
+  if (failed(dimension))
+    return failure();
+  if (dimension->size() != 1)
+    return ctx.error("the dimension input must be a scalar");
+  auto input = ctx.typeOf(0);
+  FailureOr<int64_t> axis = normalizeAxis(ctx, (*dimension)[0], input.getRank());
+  if (failed(axis))
+    return failure();
+  SmallVector<int64_t> shape(input.getShape());
+  shape.erase(shape.begin() + *axis);
+  const tensorflow::AttrValue *out = ctx.attr("output_type");
+  tensorflow::DataType outType = out ? out->type() : tensorflow::DT_INT64;
+  if (outType != tensorflow::DT_INT32 && outType != tensorflow::DT_INT64)
+    return ctx.error("output_type must be int32 or int64, got " +
+                     dataTypeName(outType));
+  return buildOp(ctx, "ArgMax", ctx.operands,
+                 RankedTensorType::get(
+                     shape, convertDataType(outType, ctx.builder.getContext())));
+}
+
+static FailureOr<Value> importCast(NodeImportContext &ctx) {
+  const tensorflow::AttrValue *dst = ctx.attr("DstT");
+  Type element =
+      dst ? convertDataType(dst->type(), ctx.builder.getContext()) : Type();
+  if (!element)
+    return ctx.error("DstT " +
+                     dataTypeName(dst ? dst->type() : tensorflow::DT_INVALID) +
+                     " is missing or unsupported");
+  return buildOp(ctx, "Cast", ctx.operands,
+                 RankedTensorType::get(ctx.typeOf(0).getShape(), element));
+}
+
+static FailureOr<Value> importTranspose(NodeImportContext &ctx) {
+  auto perm = constantInts(ctx, 1, "the permutation");
+  if (failed(perm))
+    return failure();
+  auto input = ctx.typeOf(0);
+  if ((int64_t)perm->size() != input.getRank())
+    return ctx.error("the permutation has " + llvm::Twine(perm->size()) +
+                     " elements but the input has rank " +
+                     llvm::Twine(input.getRank()));
+  SmallVector<int64_t> shape;
+  SmallVector<bool> seen(input.getRank(), false);
+  for (int64_t p : *perm) {
+    if (p < 0 || p >= input.getRank() || seen[p])
+      return ctx.error("the permutation is not a permutation of 0.." +
+                       llvm::Twine(input.getRank() - 1));
+    seen[p] = true;
+    shape.push_back(input.getDimSize(p));
+  }
+  return buildOp(ctx, "Transpose", ctx.operands,
+                 RankedTensorType::get(shape, input.getElementType()));
+}
+
+static FailureOr<Value> importPad(NodeImportContext &ctx) {
+  auto paddings = constantInts(ctx, 1, "the paddings");
+  if (failed(paddings))
+    return failure();
+  auto input = ctx.typeOf(0);
+  if ((int64_t)paddings->size() != 2 * input.getRank())
+    return ctx.error("paddings must be [" + llvm::Twine(input.getRank()) +
+                     ", 2] for an input of rank " +
+                     llvm::Twine(input.getRank()));
+  SmallVector<int64_t> shape;
+  for (int64_t i = 0; i < input.getRank(); ++i) {
+    int64_t before = (*paddings)[2 * i], after = (*paddings)[2 * i + 1];
+    if (before < 0 || after < 0)
+      return ctx.error("paddings must not be negative");
+    shape.push_back(input.getDimSize(i) + before + after);
+  }
+  Value fill = ctx.operands.size() == 3
+                   ? ctx.operands[2]
+                   : buildScalar(ctx, input.getElementType(), 0);
+  if (cast<RankedTensorType>(fill.getType()).getNumElements() != 1)
+    return ctx.error("constant_values must be a scalar");
+  return buildOp(ctx, "Pad", {ctx.operands[0], ctx.operands[1], fill},
+                 RankedTensorType::get(shape, input.getElementType()));
+}
+
+static FailureOr<Value> importConcat(NodeImportContext &ctx) {
+  unsigned n = ctx.operands.size() - 1;
+  auto axisValues = constantInts(ctx, n, "the axis");
+  if (failed(axisValues))
+    return failure();
+  auto first = ctx.typeOf(0);
+  FailureOr<int64_t> axis = normalizeAxis(ctx, (*axisValues)[0], first.getRank());
+  if (failed(axis))
+    return failure();
+  SmallVector<int64_t> shape(first.getShape());
+  shape[*axis] = 0;
+  for (unsigned i = 0; i < n; ++i) {
+    auto type = ctx.typeOf(i);
+    if (type.getRank() != first.getRank() ||
+        type.getElementType() != first.getElementType())
+      return ctx.error("input " + llvm::Twine(i) + " (" + typeString(type) +
+                       ") does not match input 0 (" + typeString(first) + ")");
+    for (int64_t d = 0; d < first.getRank(); ++d)
+      if (d != *axis && type.getDimSize(d) != first.getDimSize(d))
+        return ctx.error("input " + llvm::Twine(i) + " (" + typeString(type) +
+                         ") differs from input 0 (" + typeString(first) +
+                         ") outside the concatenation axis");
+    shape[*axis] += type.getDimSize(*axis);
+  }
+  return buildOp(ctx, "ConcatV2", ctx.operands,
+                 RankedTensorType::get(shape, first.getElementType()));
+}
+
+static FailureOr<Value> importReduction(NodeImportContext &ctx) {
+  auto axes = constantInts(ctx, 1, "the reduction indices");
+  if (failed(axes))
+    return failure();
+  auto input = ctx.typeOf(0);
+  SmallVector<bool> reduced(input.getRank(), false);
+  for (int64_t a : *axes) {
+    FailureOr<int64_t> axis = normalizeAxis(ctx, a, input.getRank());
+    if (failed(axis))
+      return failure();
+    reduced[*axis] = true;
+  }
+  const tensorflow::AttrValue *keep = ctx.attr("keep_dims");
+  SmallVector<int64_t> shape;
+  for (int64_t i = 0; i < input.getRank(); ++i) {
+    if (!reduced[i])
+      shape.push_back(input.getDimSize(i));
+    else if (keep && keep->b())
+      shape.push_back(1);
+  }
+  return buildOp(ctx, ctx.node.op(), ctx.operands,
+                 RankedTensorType::get(shape, input.getElementType()));
+}
+
+//===----------------------------------------------------------------------===//
+// Convolutions and pools
+//===----------------------------------------------------------------------===//
+
+static SmallVector<int64_t> listAttr(NodeImportContext &ctx, const char *name,
+                                     SmallVector<int64_t> fallback) {
+  const tensorflow::AttrValue *v = ctx.attr(name);
+  if (!v || v->list().i_size() == 0)
+    return fallback;
+  return SmallVector<int64_t>(v->list().i().begin(), v->list().i().end());
+}
+
+static std::string stringAttr(NodeImportContext &ctx, const char *name,
+                              const char *fallback) {
+  const tensorflow::AttrValue *v = ctx.attr(name);
+  return v ? v->s() : fallback;
+}
+
+/// Result type of a window op on `input` with the node's attributes.
+static FailureOr<Type> windowType(NodeImportContext &ctx, Value input,
+                                  int64_t windowH, int64_t windowW,
+                                  int64_t outChannels) {
+  auto type = cast<RankedTensorType>(input.getType());
+  std::string why;
+  auto window = mlir::tfaot::computeWindow2D(
+      type.getShape(), stringAttr(ctx, "data_format", "NHWC"), windowH,
+      windowW, listAttr(ctx, "strides", {}),
+      listAttr(ctx, "dilations", {1, 1, 1, 1}),
+      stringAttr(ctx, "padding", ""), listAttr(ctx, "explicit_paddings", {}),
+      outChannels, why);
+  if (failed(window)) {
+    (void)ctx.error(why);
+    return failure();
+  }
+  return Type(RankedTensorType::get(window->outputShape, type.getElementType()));
+}
+
+/// Conv2D or DepthwiseConv2dNative on (input, filter).
+static FailureOr<Value> buildConvolution(NodeImportContext &ctx,
+                                         StringRef opName, Value input,
+                                         Value filter) {
+  auto filterType = cast<RankedTensorType>(filter.getType());
+  if (filterType.getRank() != 4)
+    return ctx.error("filter must have rank 4, got " + typeString(filterType));
+  bool depthwise = opName == "DepthwiseConv2dNative";
+  int64_t outChannels = depthwise
+                            ? filterType.getDimSize(2) * filterType.getDimSize(3)
+                            : filterType.getDimSize(3);
+  FailureOr<Type> type = windowType(ctx, input, filterType.getDimSize(0),
+                                    filterType.getDimSize(1), outChannels);
+  if (failed(type))
+    return failure();
+  return buildOp(ctx, opName, {input, filter}, *type);
+}
+
+static FailureOr<Value> importConvolution(NodeImportContext &ctx) {
+  return buildConvolution(ctx, ctx.node.op(), ctx.operands[0],
+                          ctx.operands[1]);
+}
+
+static FailureOr<Value> importPool(NodeImportContext &ctx) {
+  auto ksize = listAttr(ctx, "ksize", {});
+  std::string format = stringAttr(ctx, "data_format", "NHWC");
+  if (ksize.size() != 4)
+    return ctx.error("ksize must have 4 elements");
+  int64_t h = format == "NCHW" ? 2 : 1;
+  auto input = ctx.typeOf(0);
+  FailureOr<Type> type =
+      windowType(ctx, ctx.operands[0], ksize[h], ksize[h + 1],
+                 input.getRank() == 4 ? input.getDimSize(format == "NCHW" ? 1 : 3)
+                                      : 0);
+  if (failed(type))
+    return failure();
+  return buildOp(ctx, ctx.node.op(), ctx.operands, *type);
+}
+
+//===----------------------------------------------------------------------===//
+// TF's fused ops, expanded
+//===----------------------------------------------------------------------===//
+
+/// Applies `fused_ops` after the contraction result `value`, consuming the
+/// node's extra inputs (`args`) in order.
+static FailureOr<Value> applyFusedOps(NodeImportContext &ctx, Value value,
+                                      ArrayRef<Value> args) {
+  const tensorflow::AttrValue *fused = ctx.attr("fused_ops");
+  if (!fused)
+    return value;
+  size_t nextArg = 0;
+  auto takeArg = [&](StringRef what) -> FailureOr<Value> {
+    if (nextArg >= args.size()) {
+      (void)ctx.error("fused op " + what + " has no input left (num_args is " +
+                      llvm::Twine(args.size()) + ")");
+      return failure();
+    }
+    return args[nextArg++];
+  };
+  Type elementType = cast<RankedTensorType>(value.getType()).getElementType();
+  for (const std::string &op : fused->list().s()) {
+    if (op == "BiasAdd") {
+      FailureOr<Value> bias = takeArg(op);
+      if (failed(bias))
+        return failure();
+      value = buildOp(ctx, "BiasAdd", {value, *bias}, value.getType());
+    } else if (op == "Add") {
+      FailureOr<Value> other = takeArg(op);
+      if (failed(other))
+        return failure();
+      FailureOr<Value> sum = buildBinary(ctx, "AddV2", value, *other);
+      if (failed(sum))
+        return failure();
+      value = *sum;
+    } else if (op == "Relu" || op == "Relu6" || op == "Elu" ||
+               op == "Sigmoid" || op == "Tanh") {
+      value = buildOp(ctx, op, {value}, value.getType());
+    } else if (op == "LeakyRelu") {
+      const tensorflow::AttrValue *alpha = ctx.attr("leakyrelu_alpha");
+      std::string name = "tfaot.LeakyRelu";
+      OperationState state(ctx.loc, name);
+      state.addOperands(value);
+      state.addTypes(value.getType());
+      state.addAttribute("alpha",
+                         ctx.builder.getF32FloatAttr(alpha ? alpha->f() : 0.2f));
+      value = ctx.builder.create(state)->getResult(0);
+    } else if (op == "Prelu") {
+      FailureOr<Value> alpha = takeArg(op);
+      if (failed(alpha))
+        return failure();
+      value = buildOp(ctx, "Prelu", {value, *alpha}, value.getType());
+    } else if (op == "FusedBatchNorm") {
+      // y = (x - mean) * scale / sqrt(variance + epsilon) + offset, with the
+      // per-channel vectors broadcasting along the last (NHWC) dimension.
+      if (stringAttr(ctx, "data_format", "NHWC") == "NCHW")
+        return ctx.error("fused batch norm in NCHW is not supported yet");
+      SmallVector<Value> params;
+      for (const char *name : {"scale", "offset", "mean", "variance"}) {
+        FailureOr<Value> p = takeArg(name);
+        if (failed(p))
+          return failure();
+        params.push_back(*p);
+      }
+      const tensorflow::AttrValue *eps = ctx.attr("epsilon");
+      Value epsilon = buildScalar(ctx, elementType, eps ? eps->f() : 1e-3);
+      Type paramType = params[3].getType();
+      Value varEps = buildOp(ctx, "AddV2", {params[3], epsilon}, paramType);
+      Value inv = buildOp(ctx, "Rsqrt", {varEps}, paramType);
+      Value multiplier = buildOp(ctx, "Mul", {inv, params[0]}, paramType);
+      FailureOr<Value> centered = buildBinary(ctx, "Sub", value, params[2]);
+      if (failed(centered))
+        return failure();
+      FailureOr<Value> scaled = buildBinary(ctx, "Mul", *centered, multiplier);
+      if (failed(scaled))
+        return failure();
+      FailureOr<Value> shifted = buildBinary(ctx, "AddV2", *scaled, params[1]);
+      if (failed(shifted))
+        return failure();
+      value = *shifted;
+    } else {
+      return ctx.error("fused op '" + op + "' is not supported");
+    }
+  }
+  return value;
+}
+
+/// _FusedConv2D, FusedDepthwiseConv2dNative: (input, filter, args...).
+static FailureOr<Value> importFusedConvolution(NodeImportContext &ctx) {
+  StringRef base = ctx.node.op() == "_FusedConv2D" ? "Conv2D"
+                                                    : "DepthwiseConv2dNative";
+  FailureOr<Value> conv =
+      buildConvolution(ctx, base, ctx.operands[0], ctx.operands[1]);
+  if (failed(conv))
+    return failure();
+  return applyFusedOps(ctx, *conv, ctx.operands.drop_front(2));
+}
+
+/// _FusedMatMul: (a, b, args...).
+static FailureOr<Value> importFusedMatMul(NodeImportContext &ctx) {
+  FailureOr<Value> product =
+      importMatMulParts(ctx, ctx.operands[0], ctx.operands[1]);
+  if (failed(product))
+    return failure();
+  return applyFusedOps(ctx, *product, ctx.operands.drop_front(2));
+}
+
+//===----------------------------------------------------------------------===//
+// The table
+//===----------------------------------------------------------------------===//
+
+static const llvm::StringMap<OpSpec> &opTable() {
+  static const llvm::StringMap<OpSpec> table = {
+      {"Const", {importConst, 0, "", 0}},
+      {"Placeholder", {nullptr, 0, "", 0}},
+      {"Identity", {importSameType, 1, "T", 1}},
+      // Elementwise.
+      {"Add", {importBinary, 2, "T", 2}},
+      {"AddV2", {importBinary, 2, "T", 2}},
+      {"Sub", {importBinary, 2, "T", 2}},
+      {"Mul", {importBinary, 2, "T", 2}},
+      {"RealDiv", {importBinary, 2, "T", 2}},
+      {"Maximum", {importBinary, 2, "T", 2}},
+      {"Minimum", {importBinary, 2, "T", 2}},
+      {"SquaredDifference", {importBinary, 2, "T", 2}},
+      {"Prelu", {importSameType, 2, "T", 2}},
+      {"AddN", {importAddN, -1, "T", -1}},
+      {"Relu", {importSameType, 1, "T", 1}},
+      {"Relu6", {importSameType, 1, "T", 1}},
+      {"Elu", {importSameType, 1, "T", 1}},
+      {"LeakyRelu", {importSameType, 1, "T", 1}},
+      {"Sigmoid", {importSameType, 1, "T", 1}},
+      {"Tanh", {importSameType, 1, "T", 1}},
+      {"Exp", {importSameType, 1, "T", 1}},
+      {"Log", {importSameType, 1, "T", 1}},
+      {"Sqrt", {importSameType, 1, "T", 1}},
+      {"Rsqrt", {importSameType, 1, "T", 1}},
+      {"Reciprocal", {importSameType, 1, "T", 1}},
+      {"Floor", {importSameType, 1, "T", 1}},
+      {"Neg", {importSameType, 1, "T", 1}},
+      {"Abs", {importSameType, 1, "T", 1}},
+      {"Square", {importSameType, 1, "T", 1}},
+      {"Softmax", {importSameType, 1, "T", 1}},
+      {"Cast", {importCast, 1, "SrcT", 1}},
+      // Contractions, convolutions, pools.
+      {"MatMul", {importMatMul, 2, "T", 2}},
+      {"_FusedMatMul", {importFusedMatMul, -1, "T", -1}},
+      {"BiasAdd", {importSameType, 2, "T", 2}},
+      {"Conv2D", {importConvolution, 2, "T", 2}},
+      {"DepthwiseConv2dNative", {importConvolution, 2, "T", 2}},
+      {"_FusedConv2D", {importFusedConvolution, -1, "T", -1}},
+      {"FusedDepthwiseConv2dNative", {importFusedConvolution, -1, "T", -1}},
+      {"MaxPool", {importPool, 1, "T", 1}},
+      {"AvgPool", {importPool, 1, "T", 1}},
+      // Shapes.
+      {"Reshape", {importReshape, 2, "T", 1}},
+      {"ExpandDims", {importExpandDims, 2, "T", 1}},
+      {"Squeeze", {importSqueeze, 1, "T", 1}},
+      {"Transpose", {importTranspose, 2, "T", 1}},
+      {"Pad", {importPad, 2, "T", 1}},
+      {"PadV2", {importPad, 3, "T", 1}},
+      {"ConcatV2", {importConcat, -1, "T", -2}},
+      // Reductions.
+      {"ArgMax", {importArgMax, 2, "T", 1}},
+      {"Mean", {importReduction, 2, "T", 1}},
+      {"Sum", {importReduction, 2, "T", 1}},
+      {"Max", {importReduction, 2, "T", 1}},
+      {"Min", {importReduction, 2, "T", 1}},
+      {"Prod", {importReduction, 2, "T", 1}},
+  };
+  return table;
+}
+
+const OpSpec *(::tfaot::lookupOpSpec)(llvm::StringRef op) {
+  auto it = opTable().find(op);
+  return it == opTable().end() ? nullptr : &it->second;
+}
+
+std::vector<std::string> (::tfaot::supportedOps)() {
+  std::vector<std::string> ops;
+  for (const auto &entry : opTable())
+    ops.push_back(entry.getKey().str());
+  std::sort(ops.begin(), ops.end());
+  return ops;
+}
+
+std::optional<int64_t> (::tfaot::numOutputsOf)(const tensorflow::NodeDef &node) {
+  if (lookupOpSpec(node.op()))
+    return 1;
+  auto intAttr = [&](const char *name) -> std::optional<int64_t> {
+    auto it = node.attr().find(name);
+    if (it == node.attr().end())
+      return std::nullopt;
+    return it->second.i();
+  };
+  static const llvm::StringMap<int64_t> fixed = {
+      {"Switch", 2}, {"RefSwitch", 2}, {"Merge", 2}, {"RefMerge", 2},
+      {"Enter", 1}, {"Exit", 1}, {"NextIteration", 1}, {"LoopCond", 1},
+      {"TopKV2", 2}, {"Unique", 2}, {"FusedBatchNorm", 5},
+      {"FusedBatchNormV2", 5}, {"FusedBatchNormV3", 6},
+      {"NonMaxSuppressionV4", 2}, {"NonMaxSuppressionV5", 3},
+      {"PlaceholderWithDefault", 1}, {"Shape", 1}, {"Pack", 1},
+      {"StridedSlice", 1}, {"Slice", 1}};
+  if (auto it = fixed.find(node.op()); it != fixed.end())
+    return it->second;
+  if (node.op() == "Split" || node.op() == "SplitV")
+    return intAttr("num_split");
+  if (node.op() == "Unpack")
+    return intAttr("num");
+  return std::nullopt;
+}
