@@ -45,4 +45,29 @@ def LowerToLinalgPass : Pass<"tfaot-lower-to-linalg", "mlir::ModuleOp"> {
   ];
 }
 
+def ExpandStridedCopiesPass
+    : Pass<"tfaot-expand-strided-copies", "mlir::func::FuncOp"> {
+  let summary = "rewrite memref.copy between non-contiguous buffers as linalg.copy";
+  let description = [{
+    Bufferizing tensor.pad and tensor.insert_slice copies into strided
+    subviews. MemRef-to-LLVM lowers such a `memref.copy` to a call to
+    `memrefCopy` from MLIR's C runner library, which generated objects must
+    not depend on. This pass turns those copies into `linalg.copy`, which
+    becomes plain loops; contiguous copies stay `memref.copy` (memcpy).
+
+    ```mlir
+    memref.copy %a, %sub : memref<2x3xf32> to memref<2x3xf32, strided<[5, 1], offset: 1>>
+    ```
+    becomes
+    ```mlir
+    linalg.copy ins(%a : memref<2x3xf32>) outs(%sub : memref<2x3xf32, strided<[5, 1], offset: 1>>)
+    ```
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect"];
+  let statistics = [
+    Statistic<"numCopiesExpanded", "copies-expanded",
+              "Number of strided copies rewritten">,
+  ];
+}
+
 #endif // TFAOT_PASSES_TD

@@ -38,6 +38,23 @@
 #include "utensor_reshape_5.h"
 #include "utensor_reshape_6.h"
 #include "utensor_reshape_7.h"
+#include "utensor_conv.h"
+#include "utensor_max_pool_1.h"
+#include "utensor_max_pool_2.h"
+#include "utensor_max_pool_3.h"
+#include "utensor_max_pool_4.h"
+#include "utensor_max_pool_5.h"
+#include "utensor_max_pool_6.h"
+#include "utensor_max_1.h"
+#include "utensor_max_1_1.h"
+#include "utensor_max_2.h"
+#include "utensor_max_3.h"
+#include "utensor_max_3_1.h"
+#include "utensor_min_1.h"
+#include "utensor_min_1_1.h"
+#include "utensor_min_2.h"
+#include "utensor_min_3.h"
+#include "utensor_min_3_1.h"
 
 namespace {
 
@@ -193,6 +210,77 @@ TEST(UtensorOps, PlaceholderRank2) {
 
 TEST(UtensorOps, PlaceholderRank3) {
   CheckPlaceholderPlusOne<e2e::utensor::PlaceholderRank3>(12);
+}
+
+
+// CNN ops against TensorFlow: Conv2D, MaxPool with several windows, strides
+// and paddings, and Max/Min reductions over different axes.
+TEST(UtensorCnnOps, Conv) {
+  CheckConstOnlyGraph<e2e::utensor::Op_conv>("conv", "output_conv.idx");
+}
+
+TEST(UtensorCnnOps, MaxPool1) {
+  CheckConstOnlyGraph<e2e::utensor::Op_maxpool1>("max_pool_1", "output_pool.idx");
+}
+
+TEST(UtensorCnnOps, MaxPool2) {
+  CheckConstOnlyGraph<e2e::utensor::Op_maxpool2>("max_pool_2", "output_max_pool_2.idx");
+}
+
+TEST(UtensorCnnOps, MaxPool3) {
+  CheckConstOnlyGraph<e2e::utensor::Op_maxpool3>("max_pool_3", "output_max_pool_3.idx");
+}
+
+TEST(UtensorCnnOps, MaxPool4) {
+  CheckConstOnlyGraph<e2e::utensor::Op_maxpool4>("max_pool_4", "output_max_pool_4.idx");
+}
+
+TEST(UtensorCnnOps, MaxPool5) {
+  CheckConstOnlyGraph<e2e::utensor::Op_maxpool5>("max_pool_5", "output_max_pool_5.idx");
+}
+
+TEST(UtensorCnnOps, MaxPool6) {
+  CheckConstOnlyGraph<e2e::utensor::Op_maxpool6>("max_pool_6", "output_max_pool_6.idx");
+}
+
+TEST(UtensorCnnOps, Max1) {
+  CheckConstOnlyGraph<e2e::utensor::Op_max1>("max_1", "output_max_x1.idx");
+}
+
+TEST(UtensorCnnOps, Max11) {
+  CheckConstOnlyGraph<e2e::utensor::Op_max11>("max_1_1", "output_max_x1_1.idx");
+}
+
+TEST(UtensorCnnOps, Max2) {
+  CheckConstOnlyGraph<e2e::utensor::Op_max2>("max_2", "output_max_x2.idx");
+}
+
+TEST(UtensorCnnOps, Max3) {
+  CheckConstOnlyGraph<e2e::utensor::Op_max3>("max_3", "output_max_x3.idx");
+}
+
+TEST(UtensorCnnOps, Max31) {
+  CheckConstOnlyGraph<e2e::utensor::Op_max31>("max_3_1", "output_max_x3_1.idx");
+}
+
+TEST(UtensorCnnOps, Min1) {
+  CheckConstOnlyGraph<e2e::utensor::Op_min1>("min_1", "output_min_x1.idx");
+}
+
+TEST(UtensorCnnOps, Min11) {
+  CheckConstOnlyGraph<e2e::utensor::Op_min11>("min_1_1", "output_min_x1_1.idx");
+}
+
+TEST(UtensorCnnOps, Min2) {
+  CheckConstOnlyGraph<e2e::utensor::Op_min2>("min_2", "output_min_x2.idx");
+}
+
+TEST(UtensorCnnOps, Min3) {
+  CheckConstOnlyGraph<e2e::utensor::Op_min3>("min_3", "output_min_x3.idx");
+}
+
+TEST(UtensorCnnOps, Min31) {
+  CheckConstOnlyGraph<e2e::utensor::Op_min31>("min_3_1", "output_min_x3_1.idx");
 }
 
 }  // namespace

@@ -1,0 +1,137 @@
+//===- LoweringUtils.cpp - Shared pieces of the tfaot lowerings -----------===//
+//
+// See LoweringUtils.h.
+//
+//===----------------------------------------------------------------------===//
+#include "passes/LoweringUtils.h"
+
+using namespace mlir;
+
+namespace mlir::tfaot {
+
+
+/// Element type as the lowered code sees it: unsigned integers are signless.
+Type toSignless(Type type) {
+  if (auto intType = dyn_cast<IntegerType>(type); intType && !intType.isSignless())
+    return IntegerType::get(type.getContext(), intType.getWidth());
+  return type;
+}
+
+RankedTensorType toSignless(RankedTensorType type) {
+  return RankedTensorType::get(type.getShape(),
+                               toSignless(type.getElementType()));
+}
+
+bool isUnsignedInt(Type type) {
+  auto intType = dyn_cast<IntegerType>(type);
+  return intType && (intType.isUnsigned() || intType.getWidth() == 1);
+}
+
+/// Indexing map reading `operandShape` inside a loop nest over `resultShape`
+/// under NumPy broadcasting: dimensions align from the right, and a size-1
+/// dimension that the result expands always reads index 0.
+AffineMap broadcastMap(ArrayRef<int64_t> operandShape,
+                              ArrayRef<int64_t> resultShape, MLIRContext *ctx) {
+  size_t offset = resultShape.size() - operandShape.size();
+  SmallVector<AffineExpr> exprs;
+  for (auto [i, dim] : llvm::enumerate(operandShape)) {
+    if (dim == 1 && resultShape[offset + i] != 1)
+      exprs.push_back(getAffineConstantExpr(0, ctx));
+    else
+      exprs.push_back(getAffineDimExpr(offset + i, ctx));
+  }
+  return AffineMap::get(resultShape.size(), 0, exprs, ctx);
+}
+
+/// A scalar constant of `type` (float or integer).
+Value scalarConstant(OpBuilder &b, Location loc, Type type,
+                            double value) {
+  if (auto floatType = dyn_cast<FloatType>(type))
+    return arith::ConstantOp::create(b, loc, FloatAttr::get(floatType, value));
+  return arith::ConstantOp::create(
+      b, loc, IntegerAttr::get(type, static_cast<int64_t>(value)));
+}
+
+/// Builds `linalg.generic` computing one result of `resultType` from
+/// `inputs`, read through `maps` (one per input, then the output's identity),
+/// with all loops parallel. `body` gets the input scalars.
+Value buildElementwise(
+    OpBuilder &b, Location loc, RankedTensorType resultType,
+    ValueRange inputs, ArrayRef<AffineMap> inputMaps,
+    function_ref<Value(OpBuilder &, Location, ValueRange)> body) {
+  Value init = tensor::EmptyOp::create(b, loc, resultType.getShape(),
+                                       resultType.getElementType());
+  SmallVector<AffineMap> maps(inputMaps);
+  maps.push_back(b.getMultiDimIdentityMap(resultType.getRank()));
+  SmallVector<utils::IteratorType> iterators(resultType.getRank(),
+                                             utils::IteratorType::parallel);
+  auto generic = linalg::GenericOp::create(
+      b, loc, resultType, inputs, init, maps, iterators,
+      [&](OpBuilder &nb, Location nloc, ValueRange args) {
+        Value result = body(nb, nloc, args.drop_back());
+        linalg::YieldOp::create(nb, nloc, result);
+      });
+  return generic.getResult(0);
+}
+
+/// Broadcasting elementwise op over `operands` (already converted values) with
+/// the shapes of the original tfaot operands.
+Value buildBroadcasting(
+    OpBuilder &b, Location loc, RankedTensorType resultType,
+    ValueRange operands,
+    function_ref<Value(OpBuilder &, Location, ValueRange)> body) {
+  SmallVector<AffineMap> maps;
+  for (Value operand : operands)
+    maps.push_back(broadcastMap(
+        cast<RankedTensorType>(operand.getType()).getShape(),
+        resultType.getShape(), b.getContext()));
+  return buildElementwise(b, loc, resultType, operands, maps, body);
+}
+
+/// A tensor of `type` filled with `value`.
+Value buildFilled(OpBuilder &b, Location loc, RankedTensorType type,
+                         Value value) {
+  Value empty = tensor::EmptyOp::create(b, loc, type.getShape(),
+                                        type.getElementType());
+  return linalg::FillOp::create(b, loc, value, empty).getResult(0);
+}
+
+
+/// Which arith op implements a binary tfaot op for float, signed and
+/// unsigned element types.
+
+Value buildBinaryScalar(OpBuilder &b, Location loc, BinaryKind kind,
+                               Type originalElementType, Value x, Value y) {
+  bool isFloat = isa<FloatType>(originalElementType);
+  bool isUnsigned = isUnsignedInt(originalElementType);
+  switch (kind) {
+  case BinaryKind::Add:
+    return isFloat ? (Value)arith::AddFOp::create(b, loc, x, y)
+                   : (Value)arith::AddIOp::create(b, loc, x, y);
+  case BinaryKind::Sub:
+    return isFloat ? (Value)arith::SubFOp::create(b, loc, x, y)
+                   : (Value)arith::SubIOp::create(b, loc, x, y);
+  case BinaryKind::Mul:
+    return isFloat ? (Value)arith::MulFOp::create(b, loc, x, y)
+                   : (Value)arith::MulIOp::create(b, loc, x, y);
+  case BinaryKind::Div:
+    if (isFloat)
+      return arith::DivFOp::create(b, loc, x, y);
+    return isUnsigned ? (Value)arith::DivUIOp::create(b, loc, x, y)
+                      : (Value)arith::DivSIOp::create(b, loc, x, y);
+  case BinaryKind::Max:
+    if (isFloat)
+      return arith::MaximumFOp::create(b, loc, x, y);
+    return isUnsigned ? (Value)arith::MaxUIOp::create(b, loc, x, y)
+                      : (Value)arith::MaxSIOp::create(b, loc, x, y);
+  case BinaryKind::Min:
+    if (isFloat)
+      return arith::MinimumFOp::create(b, loc, x, y);
+    return isUnsigned ? (Value)arith::MinUIOp::create(b, loc, x, y)
+                      : (Value)arith::MinSIOp::create(b, loc, x, y);
+  }
+  llvm_unreachable("unknown binary kind");
+}
+
+
+} // namespace mlir::tfaot

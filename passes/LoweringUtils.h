@@ -1,0 +1,76 @@
+//===- LoweringUtils.h - Shared pieces of the tfaot lowerings ---*- C++ -*-===//
+//
+// Builders used by every tfaot -> linalg pattern: element-type handling
+// (TF's unsigned types become signless), broadcasting indexing maps, and the
+// elementwise linalg.generic skeleton.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TFAOT_PASSES_LOWERINGUTILS_H
+#define TFAOT_PASSES_LOWERINGUTILS_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace mlir::tfaot {
+
+/// Element type as the lowered code sees it: unsigned integers are signless.
+Type toSignless(Type type);
+RankedTensorType toSignless(RankedTensorType type);
+
+/// Whether arithmetic on `type` is unsigned (TF's uint types and bool).
+bool isUnsignedInt(Type type);
+
+/// Indexing map reading `operandShape` inside a loop nest over `resultShape`
+/// under NumPy broadcasting.
+AffineMap broadcastMap(ArrayRef<int64_t> operandShape,
+                       ArrayRef<int64_t> resultShape, MLIRContext *ctx);
+
+/// A scalar constant of `type` (float or integer).
+Value scalarConstant(OpBuilder &b, Location loc, Type type, double value);
+
+/// linalg.generic computing one result of `resultType` from `inputs` read
+/// through `inputMaps`, all loops parallel; `body` gets the input scalars.
+Value buildElementwise(
+    OpBuilder &b, Location loc, RankedTensorType resultType,
+    ValueRange inputs, ArrayRef<AffineMap> inputMaps,
+    function_ref<Value(OpBuilder &, Location, ValueRange)> body);
+
+/// Broadcasting elementwise op over already-converted `operands`.
+Value buildBroadcasting(
+    OpBuilder &b, Location loc, RankedTensorType resultType,
+    ValueRange operands,
+    function_ref<Value(OpBuilder &, Location, ValueRange)> body);
+
+/// A tensor of `type` filled with `value`.
+Value buildFilled(OpBuilder &b, Location loc, RankedTensorType type,
+                  Value value);
+
+/// Which arith op implements a binary tfaot op for float, signed and
+/// unsigned element types.
+enum class BinaryKind { Add, Sub, Mul, Div, Max, Min };
+
+/// `x kind y` on scalars whose original (pre-conversion) element type is
+/// `originalElementType`.
+Value buildBinaryScalar(OpBuilder &b, Location loc, BinaryKind kind,
+                        Type originalElementType, Value x, Value y);
+
+/// Base for patterns that need the converted result type.
+template <typename OpTy>
+struct TfaotPattern : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  RankedTensorType resultType(OpTy op) const {
+    return toSignless(cast<RankedTensorType>(op->getResult(0).getType()));
+  }
+};
+
+/// Adds the patterns for convolutions, pools, padding, concatenation,
+/// transposes, reductions and the elementwise ops beyond the MLP set.
+void populateCnnLoweringPatterns(RewritePatternSet &patterns,
+                                 const TypeConverter &converter);
+
+} // namespace mlir::tfaot
+
+#endif // TFAOT_PASSES_LOWERINGUTILS_H
