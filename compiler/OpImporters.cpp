@@ -442,6 +442,86 @@ static FailureOr<Value> importReduction(NodeImportContext &ctx) {
                  RankedTensorType::get(shape, input.getElementType()));
 }
 
+static FailureOr<Value> importStridedSlice(NodeImportContext &ctx) {
+  auto begin = constantInts(ctx, 1, "begin");
+  auto end = constantInts(ctx, 2, "end");
+  auto strides = constantInts(ctx, 3, "strides");
+  if (failed(begin) || failed(end) || failed(strides))
+    return failure();
+  auto mask = [&](const char *name) -> int64_t {
+    const tensorflow::AttrValue *v = ctx.attr(name);
+    return v ? v->i() : 0;
+  };
+  auto input = ctx.typeOf(0);
+  std::string why;
+  auto spec = mlir::tfaot::computeStridedSlice(
+      input.getShape(), *begin, *end, *strides, mask("begin_mask"),
+      mask("end_mask"), mask("ellipsis_mask"), mask("new_axis_mask"),
+      mask("shrink_axis_mask"), why);
+  if (failed(spec))
+    return ctx.error(why);
+  std::string opName = "tfaot.StridedSlice";
+  OperationState state(ctx.loc, opName);
+  state.addOperands(ctx.operands);
+  state.addTypes(
+      RankedTensorType::get(spec->outputShape, input.getElementType()));
+  for (const char *name : {"begin_mask", "end_mask", "ellipsis_mask",
+                           "new_axis_mask", "shrink_axis_mask"})
+    state.addAttribute(name, ctx.builder.getI64IntegerAttr(mask(name)));
+  return ctx.builder.create(state)->getResult(0);
+}
+
+/// Shape, Size and Rank of a static tensor are constants.
+static FailureOr<Value> importShapeQuery(NodeImportContext &ctx) {
+  auto input = ctx.typeOf(0);
+  const tensorflow::AttrValue *outType = ctx.attr("out_type");
+  Type element = convertDataType(outType ? outType->type() : tensorflow::DT_INT32,
+                                 ctx.builder.getContext());
+  if (!element || !element.isSignlessInteger())
+    return ctx.error("out_type must be int32 or int64");
+  StringRef op = ctx.node.op();
+  SmallVector<int64_t> values =
+      op == "Shape"  ? SmallVector<int64_t>(input.getShape())
+      : op == "Size" ? SmallVector<int64_t>{input.getNumElements()}
+                     : SmallVector<int64_t>{input.getRank()};
+  SmallVector<int64_t> shape;
+  if (op == "Shape")
+    shape.push_back(input.getRank());
+  SmallVector<APInt> ints;
+  for (int64_t v : values)
+    ints.push_back(APInt(element.getIntOrFloatBitWidth(), v, /*isSigned=*/true));
+  return buildConst(ctx, DenseElementsAttr::get(
+                             RankedTensorType::get(shape, element), ints));
+}
+
+/// Pack (tf.stack): each input gains a size-1 axis, then they concatenate.
+static FailureOr<Value> importPack(NodeImportContext &ctx) {
+  auto first = ctx.typeOf(0);
+  const tensorflow::AttrValue *axisAttr = ctx.attr("axis");
+  FailureOr<int64_t> axis =
+      normalizeAxis(ctx, axisAttr ? axisAttr->i() : 0, first.getRank() + 1);
+  if (failed(axis))
+    return failure();
+  SmallVector<int64_t> expanded(first.getShape());
+  expanded.insert(expanded.begin() + *axis, 1);
+  SmallVector<Value> pieces;
+  for (unsigned i = 0; i < ctx.operands.size(); ++i) {
+    if (ctx.typeOf(i) != first)
+      return ctx.error("input " + llvm::Twine(i) + " has type " +
+                       typeString(ctx.typeOf(i)) + ", input 0 has " +
+                       typeString(first));
+    pieces.push_back(buildReshape(ctx, ctx.operands[i], expanded));
+  }
+  SmallVector<int64_t> shape(expanded);
+  shape[*axis] = ctx.operands.size();
+  pieces.push_back(buildI64Const(ctx, {*axis}, {}));
+  std::string opName = "tfaot.ConcatV2";
+  OperationState state(ctx.loc, opName);
+  state.addOperands(pieces);
+  state.addTypes(RankedTensorType::get(shape, first.getElementType()));
+  return ctx.builder.create(state)->getResult(0);
+}
+
 //===----------------------------------------------------------------------===//
 // Convolutions and pools
 //===----------------------------------------------------------------------===//
@@ -680,6 +760,11 @@ static const llvm::StringMap<OpSpec> &opTable() {
       {"Pad", {importPad, 2, "T", 1}},
       {"PadV2", {importPad, 3, "T", 1}},
       {"ConcatV2", {importConcat, -1, "T", -2}},
+      {"Pack", {importPack, -1, "T", -1}},
+      {"StridedSlice", {importStridedSlice, 4, "T", 1}},
+      {"Shape", {importShapeQuery, 1, "T", 1}},
+      {"Size", {importShapeQuery, 1, "T", 1}},
+      {"Rank", {importShapeQuery, 1, "T", 1}},
       // Reductions.
       {"ArgMax", {importArgMax, 2, "T", 1}},
       {"Mean", {importReduction, 2, "T", 1}},

@@ -483,6 +483,101 @@ LogicalResult MaxPoolOp::verify() { return verifyPool(*this); }
 LogicalResult AvgPoolOp::verify() { return verifyPool(*this); }
 
 //===----------------------------------------------------------------------===//
+// StridedSlice
+//===----------------------------------------------------------------------===//
+
+FailureOr<StridedSliceSpec> mlir::tfaot::computeStridedSlice(
+    ArrayRef<int64_t> inputShape, ArrayRef<int64_t> begin,
+    ArrayRef<int64_t> end, ArrayRef<int64_t> strides, int64_t beginMask,
+    int64_t endMask, int64_t ellipsisMask, int64_t newAxisMask,
+    int64_t shrinkAxisMask, std::string &why) {
+  size_t n = begin.size();
+  if (end.size() != n || strides.size() != n) {
+    why = "begin, end and strides must have the same length";
+    return failure();
+  }
+  if (llvm::popcount(static_cast<uint64_t>(ellipsisMask)) > 1) {
+    why = "at most one ellipsis is allowed";
+    return failure();
+  }
+  int64_t rank = inputShape.size();
+  // Sparse spec -> one entry per input dimension (TF's BuildDenseSpec).
+  // `outputDims` lists, in order, either an input dimension that survives
+  // or -1 for a new axis.
+  StridedSliceSpec spec;
+  SmallVector<int64_t> outputDims;
+  SmallVector<bool> shrink(rank, false);
+  auto bit = [](int64_t mask, size_t i) { return (mask >> i) & 1; };
+  bool sawEllipsis = false;
+  int64_t dim = 0;
+  auto fullDim = [&](int64_t d) {
+    spec.offsets.push_back(0);
+    spec.sizes.push_back(inputShape[d]);
+    spec.strides.push_back(1);
+    outputDims.push_back(d);
+  };
+  for (size_t i = 0; i < n; ++i) {
+    if (bit(ellipsisMask, i)) {
+      sawEllipsis = true;
+      int64_t newAxesAfter = 0, slicedAfter = 0;
+      for (size_t j = i + 1; j < n; ++j)
+        bit(newAxisMask, j) ? ++newAxesAfter : ++slicedAfter;
+      (void)newAxesAfter;
+      for (int64_t stop = rank - slicedAfter; dim < stop; ++dim)
+        fullDim(dim);
+      continue;
+    }
+    if (bit(newAxisMask, i)) {
+      outputDims.push_back(-1);
+      continue;
+    }
+    if (dim >= rank) {
+      why = "the slice has more entries than the input has dimensions";
+      return failure();
+    }
+    int64_t size = inputShape[dim];
+    int64_t stride = strides[i];
+    if (stride == 0) {
+      why = "strides must not be 0";
+      return failure();
+    }
+    if (stride < 0) {
+      why = "negative strides are not supported yet";
+      return failure();
+    }
+    auto wrap = [&](int64_t v) { return v < 0 ? v + size : v; };
+    if (bit(shrinkAxisMask, i)) {
+      int64_t index = wrap(begin[i]);
+      if (index < 0 || index >= size) {
+        why = "index " + std::to_string(begin[i]) + " is out of range for a "
+              "dimension of size " + std::to_string(size);
+        return failure();
+      }
+      spec.offsets.push_back(index);
+      spec.sizes.push_back(1);
+      spec.strides.push_back(1);
+      shrink[dim] = true;
+      ++dim;
+      continue;
+    }
+    int64_t b = bit(beginMask, i) ? 0 : std::clamp<int64_t>(wrap(begin[i]), 0, size);
+    int64_t e = bit(endMask, i) ? size : std::clamp<int64_t>(wrap(end[i]), 0, size);
+    int64_t count = e > b ? (e - b + stride - 1) / stride : 0;
+    spec.offsets.push_back(count ? b : 0);
+    spec.sizes.push_back(count);
+    spec.strides.push_back(stride);
+    outputDims.push_back(dim);
+    ++dim;
+  }
+  (void)sawEllipsis;
+  for (; dim < rank; ++dim) // An implicit ellipsis at the end.
+    fullDim(dim);
+  for (int64_t d : outputDims)
+    spec.outputShape.push_back(d < 0 ? 1 : spec.sizes[d]);
+  return spec;
+}
+
+//===----------------------------------------------------------------------===//
 // Prelu, AddN, ConcatV2
 //===----------------------------------------------------------------------===//
 

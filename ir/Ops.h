@@ -51,6 +51,24 @@ FailureOr<Window2D> computeWindow2D(ArrayRef<int64_t> inputShape,
                                     ArrayRef<int64_t> explicitPaddings,
                                     int64_t outChannels, std::string &why);
 
+/// A TF StridedSlice resolved against a static input shape: an
+/// extract_slice of the input (offsets/sizes/strides per input dimension)
+/// followed by a reshape to `outputShape` (shrunk axes removed, new axes
+/// inserted).
+struct StridedSliceSpec {
+  SmallVector<int64_t> offsets, sizes, strides;
+  SmallVector<int64_t> outputShape;
+};
+
+/// Resolves TF's StridedSlice semantics (masks, negative indices, clamping).
+/// Fails with `why` for negative strides and malformed specs.
+FailureOr<StridedSliceSpec>
+computeStridedSlice(ArrayRef<int64_t> inputShape, ArrayRef<int64_t> begin,
+                    ArrayRef<int64_t> end, ArrayRef<int64_t> strides,
+                    int64_t beginMask, int64_t endMask, int64_t ellipsisMask,
+                    int64_t newAxisMask, int64_t shrinkAxisMask,
+                    std::string &why);
+
 /// The integers of an I64ArrayAttr.
 SmallVector<int64_t> getI64Values(ArrayAttr attr);
 

@@ -284,6 +284,26 @@ def Tfaot_TransposeOp : Tfaot_Op<"Transpose", [Pure, AllElementTypesMatch<["x", 
       "$x `,` $perm attr-dict `:` functional-type(operands, results)";
 }
 
+def Tfaot_StridedSliceOp : Tfaot_Op<"StridedSlice", [Pure, AllElementTypesMatch<["input", "output"]>]> {
+  let summary = "NumPy-style strided slice with TF's masks (TF's StridedSlice)";
+  let description = [{
+    `begin`, `end` and `strides` are constant 1-D tensors; the masks are
+    TF's bit masks. tfaot handles positive strides.
+  }];
+  let arguments = (ins Tfaot_Tensor:$input, Tfaot_IndexTensor:$begin,
+                   Tfaot_IndexTensor:$end, Tfaot_IndexTensor:$strides,
+                   DefaultValuedAttr<I64Attr, "0">:$begin_mask,
+                   DefaultValuedAttr<I64Attr, "0">:$end_mask,
+                   DefaultValuedAttr<I64Attr, "0">:$ellipsis_mask,
+                   DefaultValuedAttr<I64Attr, "0">:$new_axis_mask,
+                   DefaultValuedAttr<I64Attr, "0">:$shrink_axis_mask);
+  let results = (outs Tfaot_Tensor:$output);
+  let assemblyFormat = [{
+    $input `,` $begin `,` $end `,` $strides attr-dict `:`
+    functional-type(operands, results)
+  }];
+}
+
 //===----------------------------------------------------------------------===//
 // Reductions
 //===----------------------------------------------------------------------===//

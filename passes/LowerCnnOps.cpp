@@ -392,6 +392,45 @@ struct TransposeLowering : TfaotPattern<TransposeOp> {
   }
 };
 
+struct StridedSliceLowering : TfaotPattern<StridedSliceOp> {
+  using TfaotPattern::TfaotPattern;
+  LogicalResult
+  matchAndRewrite(StridedSliceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto begin = getConstantIntValues(op.getBegin());
+    auto end = getConstantIntValues(op.getEnd());
+    auto strides = getConstantIntValues(op.getStrides());
+    if (!begin || !end || !strides)
+      return rewriter.notifyMatchFailure(op, "begin/end/strides not constant");
+    std::string why;
+    auto spec = computeStridedSlice(
+        op.getInput().getType().getShape(), *begin, *end, *strides,
+        op.getBeginMask(), op.getEndMask(), op.getEllipsisMask(),
+        op.getNewAxisMask(), op.getShrinkAxisMask(), why);
+    if (failed(spec))
+      return rewriter.notifyMatchFailure(op, why);
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    RankedTensorType type = resultType(op);
+    auto sliceType =
+        RankedTensorType::get(spec->sizes, type.getElementType());
+    Value slice = tensor::ExtractSliceOp::create(
+        rewriter, loc, sliceType, adaptor.getInput(),
+        getAsIndexOpFoldResult(ctx, spec->offsets),
+        getAsIndexOpFoldResult(ctx, spec->sizes),
+        getAsIndexOpFoldResult(ctx, spec->strides));
+    if (sliceType != type) {
+      auto shapeType =
+          RankedTensorType::get({type.getRank()}, rewriter.getI64Type());
+      Value shape = arith::ConstantOp::create(
+          rewriter, loc, DenseIntElementsAttr::get(shapeType, type.getShape()));
+      slice = tensor::ReshapeOp::create(rewriter, loc, type, slice, shape);
+    }
+    rewriter.replaceOp(op, slice);
+    return success();
+  }
+};
+
 //===----------------------------------------------------------------------===//
 // Reductions
 //===----------------------------------------------------------------------===//
@@ -524,7 +563,7 @@ void mlir::tfaot::populateCnnLoweringPatterns(RewritePatternSet &patterns,
   MLIRContext *ctx = patterns.getContext();
   patterns.add<Conv2DLowering, DepthwiseConv2dLowering, MaxPoolLowering,
                AvgPoolLowering, PadLowering, ConcatV2Lowering,
-               TransposeLowering,
+               TransposeLowering, StridedSliceLowering,
                ReductionLowering<SumOp, ReduceKind::Sum>,
                ReductionLowering<MeanOp, ReduceKind::Mean>,
                ReductionLowering<MaxOp, ReduceKind::Max>,
