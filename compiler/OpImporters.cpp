@@ -471,6 +471,27 @@ static FailureOr<Value> importStridedSlice(NodeImportContext &ctx) {
   return ctx.builder.create(state)->getResult(0);
 }
 
+/// ResizeBilinear / ResizeNearestNeighbor: the new [height, width] is a
+/// constant; bilinear always produces float32, as TF's kernel does.
+static FailureOr<Value> importResize(NodeImportContext &ctx) {
+  auto size = constantInts(ctx, 1, "the size");
+  if (failed(size))
+    return failure();
+  auto images = ctx.typeOf(0);
+  if (images.getRank() != 4)
+    return ctx.error("images must have rank 4 (NHWC), got " +
+                     typeString(images));
+  if (size->size() != 2 || (*size)[0] <= 0 || (*size)[1] <= 0)
+    return ctx.error("size must hold two positive numbers");
+  Type element = ctx.node.op() == "ResizeBilinear"
+                     ? ctx.builder.getF32Type()
+                     : images.getElementType();
+  return buildOp(ctx, ctx.node.op(), ctx.operands,
+                 RankedTensorType::get({images.getDimSize(0), (*size)[0],
+                                        (*size)[1], images.getDimSize(3)},
+                                       element));
+}
+
 /// Shape, Size and Rank of a static tensor are constants.
 static FailureOr<Value> importShapeQuery(NodeImportContext &ctx) {
   auto input = ctx.typeOf(0);
@@ -763,6 +784,8 @@ static const llvm::StringMap<OpSpec> &opTable() {
       {"Pack", {importPack, -1, "T", -1}},
       {"StridedSlice", {importStridedSlice, 4, "T", 1}},
       {"Shape", {importShapeQuery, 1, "T", 1}},
+      {"ResizeBilinear", {importResize, 2, "T", 1}},
+      {"ResizeNearestNeighbor", {importResize, 2, "T", 1}},
       {"Size", {importShapeQuery, 1, "T", 1}},
       {"Rank", {importShapeQuery, 1, "T", 1}},
       // Reductions.

@@ -304,6 +304,23 @@ def Tfaot_StridedSliceOp : Tfaot_Op<"StridedSlice", [Pure, AllElementTypesMatch<
   }];
 }
 
+class Tfaot_ResizeOp<string mnemonic, string desc, Type resultType>
+    : Tfaot_Op<mnemonic, [Pure]> {
+  let summary = desc # " of NHWC images (TF's " # mnemonic # ")";
+  let arguments = (ins Tfaot_NumericTensor:$images, Tfaot_IndexTensor:$size,
+                   DefaultValuedAttr<BoolAttr, "false">:$align_corners,
+                   DefaultValuedAttr<BoolAttr, "false">:$half_pixel_centers);
+  let results = (outs resultType:$resized_images);
+  let assemblyFormat =
+      "$images `,` $size attr-dict `:` functional-type(operands, results)";
+}
+
+def Tfaot_ResizeBilinearOp
+    : Tfaot_ResizeOp<"ResizeBilinear", "bilinear resize", RankedTensorOf<[F32]>>;
+def Tfaot_ResizeNearestNeighborOp
+    : Tfaot_ResizeOp<"ResizeNearestNeighbor", "nearest-neighbour resize",
+                     Tfaot_NumericTensor>;
+
 //===----------------------------------------------------------------------===//
 // Reductions
 //===----------------------------------------------------------------------===//

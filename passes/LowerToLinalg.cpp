@@ -459,6 +459,7 @@ struct LowerToLinalgPass
     patterns.add<UnaryLowering<SigmoidOp>>(converter, ctx, buildSigmoid);
     patterns.add<UnaryLowering<TanhOp>>(converter, ctx, buildTanh);
     populateCnnLoweringPatterns(patterns, converter);
+    populateResizeLoweringPatterns(patterns, converter);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
                                                                    converter);
     populateReturnOpTypeConversionPattern(patterns, converter);

@@ -71,6 +71,10 @@ struct TfaotPattern : OpConversionPattern<OpTy> {
 void populateCnnLoweringPatterns(RewritePatternSet &patterns,
                                  const TypeConverter &converter);
 
+/// Adds the patterns for ResizeBilinear and ResizeNearestNeighbor.
+void populateResizeLoweringPatterns(RewritePatternSet &patterns,
+                                    const TypeConverter &converter);
+
 } // namespace mlir::tfaot
 
 #endif // TFAOT_PASSES_LOWERINGUTILS_H
