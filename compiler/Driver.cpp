@@ -11,6 +11,7 @@
 #include "backends/cpu/Pipeline.h"
 #include "compiler/GraphImporter.h"
 #include "compiler/GraphLoader.h"
+#include "compiler/TfjsLoader.h"
 #include "ir/Dialect.h"
 #include "passes/Passes.h"
 
@@ -111,9 +112,16 @@ int tfaot::compile(const CompileOptions &options, llvm::raw_ostream &errs) {
   if (diags.hasErrors())
     return 1;
 
-  auto graph = loadGraphDef(options.graph, diags);
+  // A TF.js graph model (model.json + weight shards) brings its own
+  // signature, which fills in whatever feeds and fetches the user left out.
+  bool tfjs = llvm::StringRef(options.graph).ends_with_insensitive(".json");
+  tensorflow::tf2xla::Config signatureConfig;
+  auto graph = tfjs ? loadTfjsModel(options.graph, diags, &signatureConfig)
+                    : loadGraphDef(options.graph, diags);
   if (!graph)
     return 1;
+  if (tfjs)
+    applyTfjsSignature(signatureConfig, config, diags);
 
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);

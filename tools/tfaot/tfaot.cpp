@@ -25,8 +25,8 @@ static cl::SubCommand compileCmd(
 static cl::opt<std::string> graphFlag(
     "graph", cl::sub(compileCmd), cl::cat(compileCategory),
     cl::value_desc("file"),
-    cl::desc("The TensorFlow graph to compile: a binary GraphDef (.pb) or a "
-             "text GraphDef (.pbtxt)."));
+    cl::desc("The TensorFlow graph to compile: a binary GraphDef (.pb), a "
+             "text GraphDef (.pbtxt) or a TF.js graph model (model.json)."));
 static cl::opt<std::string> configFlag(
     "config", cl::sub(compileCmd), cl::cat(compileCategory),
     cl::value_desc("file"),

@@ -1,0 +1,58 @@
+//===- TfjsLoader.h - Read TensorFlow.js graph models -----------*- C++ -*-===//
+//
+// A TF.js graph model is a model.json holding
+//   "modelTopology":   a GraphDef in protobuf's JSON form, whose Const nodes
+//                      have had their values stripped;
+//   "weightsManifest": groups of {"paths": [shard files], "weights": [...]},
+//                      the weights' bytes concatenated across all shards of
+//                      all groups, in manifest order;
+//   "signature" (or "userDefinedMetadata"."signature"): the model's inputs
+//                      and outputs, "name:0" -> {name, dtype, tensorShape}.
+// loadTfjsModel turns that back into a frozen GraphDef: every weight becomes
+// the "value" tensor of the Const node of the same name, dequantized
+// (uint8/uint16 affine, float16) to the weight's dtype.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TFAOT_COMPILER_TFJSLOADER_H
+#define TFAOT_COMPILER_TFJSLOADER_H
+
+#include "compiler/Diagnostics.h"
+#include "compiler/proto/graph.pb.h"
+#include "compiler/proto/tf2xla.pb.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace tfaot {
+
+/// Loads the TF.js graph model `path` (a model.json) and its weight shards.
+/// Errors and warnings go to `diags` and name the file and the weight or node
+/// at fault. When `signatureConfig` is non-null and the model declares a
+/// signature, it receives one feed per input (sorted by signature key) and
+/// one fetch per output (in the order the JSON lists them); otherwise it is
+/// left empty.
+std::optional<tensorflow::GraphDef>
+loadTfjsModel(const std::string &path, GraphDiagnostics &diags,
+              tensorflow::tf2xla::Config *signatureConfig);
+
+/// Combines the model's signature with what the user gave (--config,
+/// --feed, --fetch, already in `config`):
+///  - no fetches given: the signature's outputs;
+///  - no feeds given: the signature's inputs;
+///  - feeds given that all name signature inputs: the signature's inputs,
+///    each replaced in shape (and dtype, if given) by the user's feed of that
+///    name; a feed naming any other node makes the user's feeds the whole
+///    list.
+/// A signature input whose shape is unknown only in dimension 0 and that the
+/// user gave no shape for is compiled for batch 1, with a warning.
+void applyTfjsSignature(const tensorflow::tf2xla::Config &signature,
+                        tensorflow::tf2xla::Config &config,
+                        GraphDiagnostics &diags);
+
+/// IEEE binary16 -> binary32, exactly (subnormals, infinities, NaN payloads).
+float halfToFloat(uint16_t half);
+
+} // namespace tfaot
+
+#endif // TFAOT_COMPILER_TFJSLOADER_H
