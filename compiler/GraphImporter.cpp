@@ -36,6 +36,7 @@
 
 using namespace mlir;
 using namespace ::tfaot;
+using mlir::tfaot::ConstOp;
 using mlir::tfaot::IdentityOp;
 using mlir::tfaot::TfaotDialect;
 using mlir::tfaot::broadcastShapes;
@@ -105,6 +106,7 @@ private:
   // Stage 3.
   OwningOpRef<ModuleOp> build();
   LogicalResult buildNode(const NodeDef &node);
+  Value foldToConstant(Value value);
   bool checkTypeAttr(const NodeDef &node, const OpSpec &spec,
                      ArrayRef<Value> operands);
 
@@ -428,6 +430,46 @@ bool Importer::checkTypeAttr(const NodeDef &node, const OpSpec &spec,
   return true;
 }
 
+/// If `value`'s op folds to a constant (constant shape arithmetic), returns
+/// a tfaot.Const at the same location instead, so later ops that need
+/// constant operands (Reshape's shape, a slice's bounds) see one.
+Value Importer::foldToConstant(Value value) {
+  Operation *op = value.getDefiningOp();
+  if (!op || isa<ConstOp>(op))
+    return value;
+  // Importers may build several ops for one node (Pack: Reshapes and a
+  // ConcatV2); fold those first. Ops of earlier nodes were already tried.
+  for (OpOperand &operand : op->getOpOperands())
+    if (Operation *def = operand.get().getDefiningOp();
+        def && def->getLoc() == op->getLoc() && !isa<ConstOp>(def))
+      operand.set(foldToConstant(operand.get()));
+  // Folders see constants only directly; look through "x/read" Identities.
+  SmallVector<Attribute> operandConstants;
+  for (Value operand : op->getOperands()) {
+    Value source = operand;
+    while (auto identity = source.getDefiningOp<IdentityOp>())
+      source = identity.getInput();
+    auto constant = source.getDefiningOp<ConstOp>();
+    operandConstants.push_back(constant ? constant.getValue() : Attribute());
+  }
+  SmallVector<OpFoldResult> folded;
+  if (failed(op->fold(operandConstants, folded)) || folded.size() != 1)
+    return value;
+  auto attr = dyn_cast_if_present<DenseElementsAttr>(
+      dyn_cast_if_present<Attribute>(folded[0]));
+  if (!attr || attr.getType() != value.getType())
+    return value;
+  OpBuilder::InsertionGuard guard(builder_);
+  builder_.setInsertionPoint(op);
+  OperationState state(op->getLoc(), ConstOp::getOperationName());
+  state.addAttribute("value", attr);
+  state.addTypes(attr.getType());
+  Value constant = builder_.create(state)->getResult(0);
+  if (op->use_empty())
+    op->erase();
+  return constant;
+}
+
 LogicalResult Importer::buildNode(const NodeDef &node) {
   const OpSpec &spec = *lookupOpSpec(node.op());
   SmallVector<Value> operands;
@@ -443,7 +485,7 @@ LogicalResult Importer::buildNode(const NodeDef &node) {
   FailureOr<Value> output = spec.import(context);
   if (failed(output))
     return failure();
-  values_[key(node.name(), 0)] = *output;
+  values_[key(node.name(), 0)] = foldToConstant(*output);
   return success();
 }
 

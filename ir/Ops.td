@@ -48,6 +48,9 @@ class Tfaot_BinaryOp<string mnemonic, string desc>
   let assemblyFormat =
       "$x `,` $y attr-dict `:` functional-type(operands, results)";
   let hasVerifier = 1;
+  // Folds integer constants (shape arithmetic) so computed shapes become
+  // constants at import.
+  let hasFolder = 1;
 }
 
 def Tfaot_AddOp : Tfaot_BinaryOp<"Add", "x + y">;
@@ -128,6 +131,7 @@ def Tfaot_ReshapeOp : Tfaot_Op<"Reshape", [Pure, AllElementTypesMatch<["tensor",
   let assemblyFormat =
       "$tensor `,` $shape attr-dict `:` functional-type(operands, results)";
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 def Tfaot_ArgMaxOp : Tfaot_Op<"ArgMax", [Pure]> {
@@ -274,6 +278,7 @@ def Tfaot_ConcatV2Op : Tfaot_Op<"ConcatV2", [Pure]> {
     `(` $values `)` `,` $axis attr-dict `:` functional-type(operands, results)
   }];
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 def Tfaot_TransposeOp : Tfaot_Op<"Transpose", [Pure, AllElementTypesMatch<["x", "y"]>]> {
@@ -302,6 +307,7 @@ def Tfaot_StridedSliceOp : Tfaot_Op<"StridedSlice", [Pure, AllElementTypesMatch<
     $input `,` $begin `,` $end `,` $strides attr-dict `:`
     functional-type(operands, results)
   }];
+  let hasFolder = 1;
 }
 
 class Tfaot_ResizeOp<string mnemonic, string desc, Type resultType>
