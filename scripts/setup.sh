@@ -22,6 +22,12 @@ for pkg in "${PACKAGES[@]}"; do
   status=$(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null || true)
   [[ "$status" == "install ok installed" ]] || missing+=("$pkg")
 done
+# Node.js runs the TF.js oracle the tests compare against. Some machines
+# carry a newer node (with its own npm) that conflicts with Debian's npm
+# package, so look for the commands rather than the packages.
+if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+  missing+=(nodejs npm)
+fi
 [[ ${#missing[@]} -eq 0 ]] && exit 0
 
 if [[ $(id -u) -eq 0 ]]; then

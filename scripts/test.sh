@@ -2,14 +2,18 @@
 #===- scripts/test.sh - Build tfaot and run every test ----------------------===#
 #
 # Builds everything (scripts/build.sh) and runs the whole suite through
-# ctest: the lit/FileCheck tests, the gtest units and the end-to-end corpus
-# tests. Exits non-zero if anything fails. .ci/run calls this script.
+# ctest: the lit/FileCheck tests, the gtest units, the end-to-end corpus
+# tests, and the comparisons of compiled TF.js models with TF.js itself. Exits non-zero if anything fails. .ci/run calls this script.
 #
 #===------------------------------------------------------------------------===#
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build_dir=${TFAOT_BUILD_DIR:-$root/build}
 
+# The TF.js oracle (npm packages pinned in tools/tfjs-oracle) must be in place
+# before CMake configures, which registers the e2e.tfjs tests only then.
+"$root/scripts/setup.sh"
+"$root/scripts/setup-tfjs-oracle.sh"
 "$root/scripts/build.sh"
 jobs=$(nproc 2>/dev/null || echo 2)
 ctest --test-dir "$build_dir" --output-on-failure -j "$jobs"
