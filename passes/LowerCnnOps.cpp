@@ -57,16 +57,6 @@ static Value padSpatial(OpBuilder &b, Location loc, Value value,
                                fill);
 }
 
-static Value transpose(OpBuilder &b, Location loc, Value value,
-                       ArrayRef<int64_t> perm) {
-  auto type = cast<RankedTensorType>(value.getType());
-  SmallVector<int64_t> shape;
-  for (int64_t p : perm)
-    shape.push_back(type.getDimSize(p));
-  Value init = tensor::EmptyOp::create(b, loc, shape, type.getElementType());
-  return linalg::TransposeOp::create(b, loc, value, init, perm).getResult()[0];
-}
-
 static constexpr int64_t kNchwToNhwc[] = {0, 2, 3, 1};
 static constexpr int64_t kNhwcToNchw[] = {0, 3, 1, 2};
 
@@ -94,13 +84,13 @@ static Value inNhwc(OpBuilder &b, Location loc, StringRef dataFormat,
                     function_ref<Value(Value, RankedTensorType)> build) {
   if (dataFormat != "NCHW")
     return build(input, resultType);
-  Value nhwc = transpose(b, loc, input, kNchwToNhwc);
+  Value nhwc = buildTranspose(b, loc, input, kNchwToNhwc);
   SmallVector<int64_t> shape;
   for (int64_t p : kNchwToNhwc)
     shape.push_back(resultType.getDimSize(p));
   Value result =
       build(nhwc, RankedTensorType::get(shape, resultType.getElementType()));
-  return transpose(b, loc, result, kNhwcToNchw);
+  return buildTranspose(b, loc, result, kNhwcToNchw);
 }
 
 /// The [strideH, strideW] or [dilationH, dilationW] attribute of a linalg
@@ -386,8 +376,8 @@ struct TransposeLowering : TfaotPattern<TransposeOp> {
     auto perm = getConstantIntValues(op.getPerm());
     if (!perm)
       return rewriter.notifyMatchFailure(op, "permutation is not constant");
-    rewriter.replaceOp(op, transpose(rewriter, op.getLoc(), adaptor.getX(),
-                                     *perm));
+    rewriter.replaceOp(op, buildTranspose(rewriter, op.getLoc(),
+                                          adaptor.getX(), *perm));
     return success();
   }
 };
@@ -419,13 +409,8 @@ struct StridedSliceLowering : TfaotPattern<StridedSliceOp> {
         getAsIndexOpFoldResult(ctx, spec->offsets),
         getAsIndexOpFoldResult(ctx, spec->sizes),
         getAsIndexOpFoldResult(ctx, spec->strides));
-    if (sliceType != type) {
-      auto shapeType =
-          RankedTensorType::get({type.getRank()}, rewriter.getI64Type());
-      Value shape = arith::ConstantOp::create(
-          rewriter, loc, DenseIntElementsAttr::get(shapeType, type.getShape()));
-      slice = tensor::ReshapeOp::create(rewriter, loc, type, slice, shape);
-    }
+    if (sliceType != type)
+      slice = buildStaticReshape(rewriter, loc, slice, type);
     rewriter.replaceOp(op, slice);
     return success();
   }
@@ -503,14 +488,8 @@ struct ReductionLowering : TfaotPattern<OpTy> {
           });
     }
     RankedTensorType finalType = this->resultType(op);
-    if (finalType != accType) { // keep_dims: reinsert the size-1 dimensions.
-      auto shapeType =
-          RankedTensorType::get({finalType.getRank()}, rewriter.getI64Type());
-      Value shape = arith::ConstantOp::create(
-          rewriter, loc,
-          DenseIntElementsAttr::get(shapeType, finalType.getShape()));
-      result = tensor::ReshapeOp::create(rewriter, loc, finalType, result, shape);
-    }
+    if (finalType != accType) // keep_dims: reinsert the size-1 dimensions.
+      result = buildStaticReshape(rewriter, loc, result, finalType);
     rewriter.replaceOp(op, result);
     return success();
   }

@@ -157,15 +157,7 @@ struct MatMulLowering : TfaotPattern<MatMulOp> {
   /// that the product itself is a plain linalg.matmul later passes recognize.
   static Value maybeTranspose(OpBuilder &b, Location loc, Value value,
                               bool transpose) {
-    if (!transpose)
-      return value;
-    auto type = cast<RankedTensorType>(value.getType());
-    Value init = tensor::EmptyOp::create(
-        b, loc, ArrayRef<int64_t>{type.getDimSize(1), type.getDimSize(0)},
-        type.getElementType());
-    return linalg::TransposeOp::create(b, loc, value, init,
-                                       ArrayRef<int64_t>{1, 0})
-        .getResult()[0];
+    return transpose ? buildTranspose(b, loc, value, {1, 0}) : value;
   }
 
   LogicalResult
@@ -250,13 +242,8 @@ struct ReshapeLowering : TfaotPattern<ReshapeOp> {
     RankedTensorType type = resultType(op);
     // The result type is fully static (checked by the pass), so the shape
     // operand is rebuilt from it: a -1 in the graph's shape is resolved.
-    auto shapeType =
-        RankedTensorType::get({type.getRank()}, rewriter.getI64Type());
-    Value shape = arith::ConstantOp::create(
-        rewriter, op.getLoc(),
-        DenseIntElementsAttr::get(shapeType, type.getShape()));
-    rewriter.replaceOpWithNewOp<tensor::ReshapeOp>(op, type,
-                                                   adaptor.getTensor(), shape);
+    rewriter.replaceOp(op, buildStaticReshape(rewriter, op.getLoc(),
+                                              adaptor.getTensor(), type));
     return success();
   }
 };

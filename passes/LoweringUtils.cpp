@@ -134,4 +134,22 @@ Value buildBinaryScalar(OpBuilder &b, Location loc, BinaryKind kind,
 }
 
 
+Value buildStaticReshape(OpBuilder &b, Location loc, Value value,
+                         RankedTensorType type) {
+  auto shapeType = RankedTensorType::get({type.getRank()}, b.getI64Type());
+  Value shape = arith::ConstantOp::create(
+      b, loc, DenseIntElementsAttr::get(shapeType, type.getShape()));
+  return tensor::ReshapeOp::create(b, loc, type, value, shape);
+}
+
+Value buildTranspose(OpBuilder &b, Location loc, Value value,
+                     ArrayRef<int64_t> perm) {
+  auto type = cast<RankedTensorType>(value.getType());
+  SmallVector<int64_t> shape;
+  for (int64_t p : perm)
+    shape.push_back(type.getDimSize(p));
+  Value init = tensor::EmptyOp::create(b, loc, shape, type.getElementType());
+  return linalg::TransposeOp::create(b, loc, value, init, perm).getResult()[0];
+}
+
 } // namespace mlir::tfaot

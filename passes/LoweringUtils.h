@@ -48,6 +48,15 @@ Value buildBroadcasting(
 Value buildFilled(OpBuilder &b, Location loc, RankedTensorType type,
                   Value value);
 
+/// `value` reshaped to the static `type` (tensor.reshape with a constant
+/// shape operand).
+Value buildStaticReshape(OpBuilder &b, Location loc, Value value,
+                         RankedTensorType type);
+
+/// `value` with its dimensions permuted by `perm` (linalg.transpose).
+Value buildTranspose(OpBuilder &b, Location loc, Value value,
+                     ArrayRef<int64_t> perm);
+
 /// Which arith op implements a binary tfaot op for float, signed and
 /// unsigned element types.
 enum class BinaryKind { Add, Sub, Mul, Div, Max, Min };
