@@ -619,6 +619,137 @@ static FailureOr<Value> importPool(NodeImportContext &ctx) {
   return buildOp(ctx, ctx.node.op(), ctx.operands, *type);
 }
 
+/// The constant elements behind `value` (looking through Identity), or null.
+static DenseElementsAttr constantElements(Value value) {
+  while (auto identity = value.getDefiningOp<mlir::tfaot::IdentityOp>())
+    value = identity.getInput();
+  if (auto constant = value.getDefiningOp<mlir::tfaot::ConstOp>())
+    return dyn_cast<DenseElementsAttr>(constant.getValue());
+  return nullptr;
+}
+
+/// A tfaot op with explicitly given attributes (not the node's).
+static Value buildOpWithAttrs(NodeImportContext &ctx, StringRef opName,
+                              ValueRange operands, Type type,
+                              ArrayRef<NamedAttribute> attrs) {
+  OperationState state(ctx.loc, ("tfaot." + opName).str());
+  state.addOperands(operands);
+  state.addTypes(type);
+  state.addAttributes(attrs);
+  return ctx.builder.create(state)->getResult(0);
+}
+
+/// DepthToSpace (NHWC): a reshape to [N, H, W, b, b, C'], a transpose that
+/// interleaves the blocks with H and W, and a reshape to [N, H*b, W*b, C'].
+static FailureOr<Value> importDepthToSpace(NodeImportContext &ctx) {
+  if (stringAttr(ctx, "data_format", "NHWC") != "NHWC")
+    return ctx.error("only NHWC is supported");
+  const tensorflow::AttrValue *blockAttr = ctx.attr("block_size");
+  int64_t b = blockAttr ? blockAttr->i() : 0;
+  auto input = ctx.typeOf(0);
+  if (input.getRank() != 4 || b < 2 || input.getDimSize(3) % (b * b) != 0)
+    return ctx.error("needs a rank-4 input whose channels divide by "
+                     "block_size^2 (block_size >= 2)");
+  int64_t n = input.getDimSize(0), h = input.getDimSize(1),
+          w = input.getDimSize(2), c = input.getDimSize(3) / (b * b);
+  Value blocks = buildReshape(ctx, ctx.operands[0], {n, h, w, b, b, c});
+  Value perm = buildI64Const(ctx, {0, 1, 3, 2, 4, 5}, {6});
+  Value interleaved = buildOp(
+      ctx, "Transpose", {blocks, perm},
+      RankedTensorType::get({n, h, b, w, b, c}, input.getElementType()));
+  return buildReshape(ctx, interleaved, {n, h * b, w * b, c});
+}
+
+/// Conv2DBackpropInput (a transposed convolution), as a stride-1 VALID
+/// convolution of the zero-dilated, padded gradient with the spatially
+/// flipped filter whose channel dimensions are swapped. The dilation is a
+/// reshape + pad (each pixel followed by stride-1 zeros) + slice.
+static FailureOr<Value> importConv2DBackpropInput(NodeImportContext &ctx) {
+  auto sizes = constantInts(ctx, 0, "input_sizes");
+  if (failed(sizes))
+    return failure();
+  DenseElementsAttr filter = constantElements(ctx.operands[1]);
+  if (!filter || !filter.getElementType().isF32())
+    return ctx.error("the filter must be a float32 constant");
+  if (stringAttr(ctx, "data_format", "NHWC") != "NHWC")
+    return ctx.error("only NHWC is supported");
+  std::string padding = stringAttr(ctx, "padding", "");
+  if (padding != "SAME" && padding != "VALID")
+    return ctx.error("padding must be SAME or VALID, got \"" + padding + "\"");
+  auto strides = listAttr(ctx, "strides", {1, 1, 1, 1});
+  auto dilations = listAttr(ctx, "dilations", {1, 1, 1, 1});
+  if (strides.size() != 4 || llvm::any_of(dilations, [](int64_t d) { return d != 1; }))
+    return ctx.error("needs 4 strides and no dilation");
+  auto x = ctx.typeOf(2);
+  auto filterType = cast<RankedTensorType>(filter.getType());
+  if (sizes->size() != 4 || x.getRank() != 4 || filterType.getRank() != 4)
+    return ctx.error("needs rank-4 input_sizes, filter and out_backprop");
+  int64_t kh = filterType.getDimSize(0), kw = filterType.getDimSize(1);
+  int64_t cOut = filterType.getDimSize(2), cIn = filterType.getDimSize(3);
+  if (cIn != x.getDimSize(3) || (*sizes)[3] != cOut)
+    return ctx.error("filter channels do not match out_backprop and "
+                     "input_sizes");
+  int64_t n = x.getDimSize(0), ih = x.getDimSize(1), iw = x.getDimSize(2);
+  int64_t oh = (*sizes)[1], ow = (*sizes)[2], sh = strides[1], sw = strides[2];
+  Type f32 = ctx.builder.getF32Type();
+
+  // 1. Dilate: [N, ih, 1, iw, 1, C] padded to [N, ih, sh, iw, sw, C],
+  //    reshaped to [N, ih*sh, iw*sw, C], trailing zeros sliced off.
+  Value value = ctx.operands[2];
+  if (sh > 1 || sw > 1) {
+    value = buildReshape(ctx, value, {n, ih, 1, iw, 1, cIn});
+    Value pads = buildI64Const(ctx, {0, 0, 0, 0, 0, sh - 1, 0, 0, 0, sw - 1, 0, 0},
+                               {6, 2});
+    value = buildOp(ctx, "Pad", {value, pads, buildScalar(ctx, f32, 0)},
+                    RankedTensorType::get({n, ih, sh, iw, sw, cIn}, f32));
+    value = buildReshape(ctx, value, {n, ih * sh, iw * sw, cIn});
+    int64_t dh = (ih - 1) * sh + 1, dw = (iw - 1) * sw + 1;
+    Value begin = buildI64Const(ctx, {0, 0, 0, 0}, {4});
+    Value end = buildI64Const(ctx, {n, dh, dw, cIn}, {4});
+    Value step = buildI64Const(ctx, {1, 1, 1, 1}, {4});
+    value = buildOpWithAttrs(ctx, "StridedSlice", {value, begin, end, step},
+                             RankedTensorType::get({n, dh, dw, cIn}, f32), {});
+  }
+  // 2. Pad so that a VALID kernel-sized window yields the forward input
+  //    size: k - 1 - (forward padding before) in front, the rest behind.
+  auto sidePads = [&](int64_t in, int64_t out, int64_t k, int64_t s,
+                      int64_t &before, int64_t &after) {
+    int64_t forward = 0;
+    if (padding == "SAME")
+      forward = std::max<int64_t>((in - 1) * s + k - out, 0) / 2;
+    before = k - 1 - forward;
+    after = out + k - 1 - ((in - 1) * s + 1) - before;
+  };
+  int64_t top, bottom, left, right;
+  sidePads(ih, oh, kh, sh, top, bottom);
+  sidePads(iw, ow, kw, sw, left, right);
+  if (top < 0 || bottom < 0 || left < 0 || right < 0)
+    return ctx.error("input_sizes are inconsistent with the gradient's shape");
+  int64_t ph = (ih - 1) * sh + 1 + top + bottom;
+  int64_t pw = (iw - 1) * sw + 1 + left + right;
+  Value pads = buildI64Const(ctx, {0, 0, top, bottom, left, right, 0, 0}, {4, 2});
+  value = buildOp(ctx, "Pad", {value, pads, buildScalar(ctx, f32, 0)},
+                  RankedTensorType::get({n, ph, pw, cIn}, f32));
+  // 3. The flipped, channel-swapped filter, computed now.
+  SmallVector<float> original(filter.getValues<float>());
+  SmallVector<float> flipped(original.size());
+  for (int64_t i = 0; i < kh; ++i)
+    for (int64_t j = 0; j < kw; ++j)
+      for (int64_t a = 0; a < cIn; ++a)
+        for (int64_t b = 0; b < cOut; ++b)
+          flipped[((i * kw + j) * cIn + a) * cOut + b] =
+              original[(((kh - 1 - i) * kw + (kw - 1 - j)) * cOut + b) * cIn + a];
+  Value kernel = buildConst(
+      ctx, DenseElementsAttr::get(RankedTensorType::get({kh, kw, cIn, cOut}, f32),
+                                  ArrayRef<float>(flipped)));
+  Builder &b = ctx.builder;
+  return buildOpWithAttrs(
+      ctx, "Conv2D", {value, kernel},
+      RankedTensorType::get({n, oh, ow, cOut}, f32),
+      {b.getNamedAttr("strides", b.getI64ArrayAttr({1, 1, 1, 1})),
+       b.getNamedAttr("padding", b.getStringAttr("VALID"))});
+}
+
 //===----------------------------------------------------------------------===//
 // TF's fused ops, expanded
 //===----------------------------------------------------------------------===//
@@ -770,6 +901,8 @@ static const llvm::StringMap<OpSpec> &opTable() {
       {"Conv2D", {importConvolution, 2, "T", 2}},
       {"DepthwiseConv2dNative", {importConvolution, 2, "T", 2}},
       {"_FusedConv2D", {importFusedConvolution, -1, "T", -1}},
+      {"Conv2DBackpropInput", {importConv2DBackpropInput, 3, "T", 0}},
+      {"DepthToSpace", {importDepthToSpace, 1, "T", 1}},
       {"FusedDepthwiseConv2dNative", {importFusedConvolution, -1, "T", -1}},
       {"MaxPool", {importPool, 1, "T", 1}},
       {"AvgPool", {importPool, 1, "T", 1}},
