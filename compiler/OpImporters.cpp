@@ -220,6 +220,12 @@ static FailureOr<Value> importSameType(NodeImportContext &ctx) {
   return buildOp(ctx, ctx.node.op(), ctx.operands, ctx.typeOf(0));
 }
 
+/// An unfed PlaceholderWithDefault is its default value; Identity-like ops
+/// that only matter to training (StopGradient) pass their input through.
+static FailureOr<Value> importPassThrough(NodeImportContext &ctx) {
+  return ctx.operands[0];
+}
+
 static FailureOr<Value> importBinary(NodeImportContext &ctx) {
   return buildBinary(ctx, ctx.node.op(), ctx.operands[0], ctx.operands[1]);
 }
@@ -866,6 +872,8 @@ static const llvm::StringMap<OpSpec> &opTable() {
       {"Const", {importConst, 0, "", 0}},
       {"Placeholder", {nullptr, 0, "", 0}},
       {"Identity", {importSameType, 1, "T", 1}},
+      {"PlaceholderWithDefault", {importPassThrough, 1, "dtype", 1}},
+      {"StopGradient", {importPassThrough, 1, "T", 1}},
       // Elementwise.
       {"Add", {importBinary, 2, "T", 2}},
       {"AddV2", {importBinary, 2, "T", 2}},
