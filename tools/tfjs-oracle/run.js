@@ -475,6 +475,7 @@ async function main() {
       results = await model.executeAsync(feed, outputNames);
     }
   } catch (e) {
+    if (process.env.TFAOT_ORACLE_DEBUG) process.stderr.write(`${e.stack}\n`);
     throw new OracleError(`running '${opts.model}' failed: ${e.message}`);
   }
   if (!Array.isArray(results)) results = [results];
