@@ -486,6 +486,8 @@ LogicalResult Importer::buildNode(const NodeDef &node) {
   if (failed(output))
     return failure();
   values_[key(node.name(), 0)] = foldToConstant(*output);
+  for (auto [i, extra] : llvm::enumerate(context.extraOutputs))
+    values_[key(node.name(), i + 1)] = extra;
   return success();
 }
 

@@ -111,6 +111,17 @@ static Value buildOp(NodeImportContext &ctx, StringRef opName,
   return ctx.builder.create(state)->getResult(0);
 }
 
+/// A tfaot op with explicitly given attributes (not the node's).
+static Value buildOpWithAttrs(NodeImportContext &ctx, StringRef opName,
+                              ValueRange operands, Type type,
+                              ArrayRef<NamedAttribute> attrs) {
+  OperationState state(ctx.loc, ("tfaot." + opName).str());
+  state.addOperands(operands);
+  state.addTypes(type);
+  state.addAttributes(attrs);
+  return ctx.builder.create(state)->getResult(0);
+}
+
 /// A tfaot.Const of `attr`, located at the node.
 static Value buildConst(NodeImportContext &ctx, DenseElementsAttr attr) {
   OperationState state(ctx.loc, "tfaot.Const");
@@ -549,6 +560,146 @@ static FailureOr<Value> importPack(NodeImportContext &ctx) {
   return ctx.builder.create(state)->getResult(0);
 }
 
+/// One slice [begin, begin + size) of `input` along `axis`, optionally with
+/// that axis removed (Unpack).
+static Value buildAxisSlice(NodeImportContext &ctx, Value input, int64_t axis,
+                            int64_t begin, int64_t size, bool dropAxis) {
+  auto type = cast<RankedTensorType>(input.getType());
+  int64_t rank = type.getRank();
+  SmallVector<int64_t> starts(rank, 0), ends(type.getShape()), steps(rank, 1);
+  starts[axis] = begin;
+  ends[axis] = begin + size;
+  SmallVector<int64_t> shape(type.getShape());
+  shape[axis] = size;
+  if (dropAxis)
+    shape.erase(shape.begin() + axis);
+  Builder &b = ctx.builder;
+  SmallVector<NamedAttribute> attrs;
+  if (dropAxis)
+    attrs.push_back(
+        b.getNamedAttr("shrink_axis_mask", b.getI64IntegerAttr(1 << axis)));
+  return buildOpWithAttrs(
+      ctx, "StridedSlice",
+      {input, buildI64Const(ctx, starts, {rank}), buildI64Const(ctx, ends, {rank}),
+       buildI64Const(ctx, steps, {rank})},
+      RankedTensorType::get(shape, type.getElementType()), attrs);
+}
+
+/// Returns pieces[0] and records the others as the node's further outputs.
+static Value setOutputs(NodeImportContext &ctx, ArrayRef<Value> pieces) {
+  ctx.extraOutputs.assign(pieces.begin() + 1, pieces.end());
+  return pieces[0];
+}
+
+/// Split (axis, value): num_split equal pieces.
+static FailureOr<Value> importSplit(NodeImportContext &ctx) {
+  auto axisValues = constantInts(ctx, 0, "the axis");
+  if (failed(axisValues))
+    return failure();
+  auto input = ctx.typeOf(1);
+  FailureOr<int64_t> axis = normalizeAxis(ctx, (*axisValues)[0], input.getRank());
+  if (failed(axis))
+    return failure();
+  const tensorflow::AttrValue *num = ctx.attr("num_split");
+  int64_t n = num ? num->i() : 0;
+  if (n < 1 || input.getDimSize(*axis) % n != 0)
+    return ctx.error(llvm::formatv("cannot split a dimension of size {0} into "
+                                   "{1} equal pieces",
+                                   input.getDimSize(*axis), n));
+  int64_t size = input.getDimSize(*axis) / n;
+  SmallVector<Value> pieces;
+  for (int64_t i = 0; i < n; ++i)
+    pieces.push_back(
+        buildAxisSlice(ctx, ctx.operands[1], *axis, i * size, size, false));
+  return setOutputs(ctx, pieces);
+}
+
+/// SplitV (value, size_splits, axis): given sizes, at most one -1.
+static FailureOr<Value> importSplitV(NodeImportContext &ctx) {
+  auto sizes = constantInts(ctx, 1, "size_splits");
+  auto axisValues = constantInts(ctx, 2, "the axis");
+  if (failed(sizes) || failed(axisValues))
+    return failure();
+  auto input = ctx.typeOf(0);
+  FailureOr<int64_t> axis = normalizeAxis(ctx, (*axisValues)[0], input.getRank());
+  if (failed(axis))
+    return failure();
+  int64_t total = input.getDimSize(*axis), known = 0, unknown = -1;
+  for (auto [i, s] : llvm::enumerate(*sizes)) {
+    if (s == -1 && unknown < 0)
+      unknown = i;
+    else if (s < 0)
+      return ctx.error("size_splits may hold one -1 and no other negative");
+    else
+      known += s;
+  }
+  if (unknown >= 0)
+    (*sizes)[unknown] = total - known;
+  if ((unknown < 0 && known != total) || (unknown >= 0 && known > total))
+    return ctx.error(llvm::formatv("size_splits add up to {0}, but the "
+                                   "dimension has {1}",
+                                   known, total));
+  SmallVector<Value> pieces;
+  int64_t begin = 0;
+  for (int64_t s : *sizes) {
+    pieces.push_back(buildAxisSlice(ctx, ctx.operands[0], *axis, begin, s, false));
+    begin += s;
+  }
+  return setOutputs(ctx, pieces);
+}
+
+/// Unpack (tf.unstack): one output per index along axis, that axis removed.
+static FailureOr<Value> importUnpack(NodeImportContext &ctx) {
+  auto input = ctx.typeOf(0);
+  const tensorflow::AttrValue *axisAttr = ctx.attr("axis");
+  FailureOr<int64_t> axis =
+      normalizeAxis(ctx, axisAttr ? axisAttr->i() : 0, input.getRank());
+  if (failed(axis))
+    return failure();
+  SmallVector<Value> pieces;
+  for (int64_t i = 0; i < input.getDimSize(*axis); ++i)
+    pieces.push_back(buildAxisSlice(ctx, ctx.operands[0], *axis, i, 1, true));
+  return setOutputs(ctx, pieces);
+}
+
+/// Tile: the multiples are constant, so the result is a ConcatV2 of copies
+/// along each tiled axis.
+static FailureOr<Value> importTile(NodeImportContext &ctx) {
+  auto multiples = constantInts(ctx, 1, "the multiples");
+  if (failed(multiples))
+    return failure();
+  Value value = ctx.operands[0];
+  auto input = ctx.typeOf(0);
+  if ((int64_t)multiples->size() != input.getRank())
+    return ctx.error("multiples must have one entry per input dimension");
+  for (auto [axis, m] : llvm::enumerate(*multiples)) {
+    if (m < 0)
+      return ctx.error("multiples must not be negative");
+    if (m == 1)
+      continue;
+    auto type = cast<RankedTensorType>(value.getType());
+    SmallVector<int64_t> shape(type.getShape());
+    shape[axis] *= m;
+    SmallVector<Value> copies(m, value);
+    copies.push_back(buildI64Const(ctx, {int64_t(axis)}, {}));
+    value = buildOpWithAttrs(ctx, "ConcatV2", copies,
+                             RankedTensorType::get(shape, type.getElementType()),
+                             {});
+  }
+  return value;
+}
+
+/// ZerosLike / OnesLike of a static tensor are constants.
+static FailureOr<Value> importFillLike(NodeImportContext &ctx) {
+  auto type = ctx.typeOf(0);
+  Type element = type.getElementType();
+  double one = ctx.node.op() == "OnesLike" ? 1 : 0;
+  Attribute value = isa<FloatType>(element)
+                        ? (Attribute)ctx.builder.getFloatAttr(element, one)
+                        : (Attribute)ctx.builder.getIntegerAttr(element, int64_t(one));
+  return buildConst(ctx, DenseElementsAttr::get(type, value));
+}
+
 //===----------------------------------------------------------------------===//
 // Convolutions and pools
 //===----------------------------------------------------------------------===//
@@ -632,17 +783,6 @@ static DenseElementsAttr constantElements(Value value) {
   if (auto constant = value.getDefiningOp<mlir::tfaot::ConstOp>())
     return dyn_cast<DenseElementsAttr>(constant.getValue());
   return nullptr;
-}
-
-/// A tfaot op with explicitly given attributes (not the node's).
-static Value buildOpWithAttrs(NodeImportContext &ctx, StringRef opName,
-                              ValueRange operands, Type type,
-                              ArrayRef<NamedAttribute> attrs) {
-  OperationState state(ctx.loc, ("tfaot." + opName).str());
-  state.addOperands(operands);
-  state.addTypes(type);
-  state.addAttributes(attrs);
-  return ctx.builder.create(state)->getResult(0);
 }
 
 /// DepthToSpace (NHWC): a reshape to [N, H, W, b, b, C'], a transpose that
@@ -923,6 +1063,12 @@ static const llvm::StringMap<OpSpec> &opTable() {
       {"PadV2", {importPad, 3, "T", 1}},
       {"ConcatV2", {importConcat, -1, "T", -2}},
       {"Pack", {importPack, -1, "T", -1}},
+      {"Split", {importSplit, 2, "", 0}},
+      {"SplitV", {importSplitV, 3, "T", 1}},
+      {"Unpack", {importUnpack, 1, "T", 1}},
+      {"Tile", {importTile, 2, "T", 1}},
+      {"ZerosLike", {importFillLike, 1, "T", 1}},
+      {"OnesLike", {importFillLike, 1, "T", 1}},
       {"StridedSlice", {importStridedSlice, 4, "T", 1}},
       {"Shape", {importShapeQuery, 1, "T", 1}},
       {"ResizeBilinear", {importResize, 2, "T", 1}},
@@ -954,14 +1100,18 @@ std::vector<std::string> (::tfaot::supportedOps)() {
 }
 
 std::optional<int64_t> (::tfaot::numOutputsOf)(const tensorflow::NodeDef &node) {
-  if (lookupOpSpec(node.op()))
-    return 1;
   auto intAttr = [&](const char *name) -> std::optional<int64_t> {
     auto it = node.attr().find(name);
     if (it == node.attr().end())
       return std::nullopt;
     return it->second.i();
   };
+  if (node.op() == "Split" || node.op() == "SplitV")
+    return intAttr("num_split");
+  if (node.op() == "Unpack")
+    return intAttr("num");
+  if (lookupOpSpec(node.op()))
+    return 1;
   static const llvm::StringMap<int64_t> fixed = {
       {"Switch", 2}, {"RefSwitch", 2}, {"Merge", 2}, {"RefMerge", 2},
       {"Enter", 1}, {"Exit", 1}, {"NextIteration", 1}, {"LoopCond", 1},

@@ -39,6 +39,10 @@ public:
   /// Operand `i`'s ranked tensor type.
   mlir::RankedTensorType typeOf(unsigned i) const;
 
+  /// Outputs 1.. of a node with several outputs (Split, Unpack); the
+  /// importer returns output 0 and appends the others here.
+  llvm::SmallVector<mlir::Value> extraOutputs;
+
 private:
   GraphDiagnostics &diags_;
 };
