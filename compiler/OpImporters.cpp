@@ -241,6 +241,40 @@ static FailureOr<Value> importBinary(NodeImportContext &ctx) {
   return buildBinary(ctx, ctx.node.op(), ctx.operands[0], ctx.operands[1]);
 }
 
+/// Comparisons and logical ops: broadcast shape, bool elements.
+static FailureOr<Value> importPredicate(NodeImportContext &ctx) {
+  FailureOr<Type> type = broadcastType(ctx, ctx.operands[0], ctx.operands[1]);
+  if (failed(type))
+    return failure();
+  auto shape = cast<RankedTensorType>(*type).getShape();
+  return buildOp(ctx, ctx.node.op(), ctx.operands,
+                 RankedTensorType::get(shape, ctx.builder.getI1Type()));
+}
+
+/// Select and SelectV2. SelectV2 broadcasts all three operands; TF1's Select
+/// also allows a vector condition picking whole rows, which is the same as
+/// broadcasting it reshaped to [n, 1, ..., 1].
+static FailureOr<Value> importSelect(NodeImportContext &ctx) {
+  Value condition = ctx.operands[0];
+  auto condType = ctx.typeOf(0), thenType = ctx.typeOf(1);
+  if (ctx.node.op() == "Select" && condType.getRank() == 1 &&
+      thenType.getRank() > 1) {
+    SmallVector<int64_t> shape(thenType.getRank(), 1);
+    shape[0] = condType.getDimSize(0);
+    condition = buildReshape(ctx, condition, shape);
+  }
+  FailureOr<Type> branches = broadcastType(ctx, ctx.operands[1], ctx.operands[2]);
+  if (failed(branches))
+    return failure();
+  SmallVector<int64_t> shape;
+  if (failed(mlir::tfaot::broadcastShapes(
+          cast<RankedTensorType>(condition.getType()).getShape(),
+          cast<RankedTensorType>(*branches).getShape(), shape)))
+    return ctx.error("the condition does not broadcast against the values");
+  return buildOp(ctx, "SelectV2", {condition, ctx.operands[1], ctx.operands[2]},
+                 RankedTensorType::get(shape, thenType.getElementType()));
+}
+
 static FailureOr<Value> importAddN(NodeImportContext &ctx) {
   for (unsigned i = 1; i < ctx.operands.size(); ++i)
     if (ctx.typeOf(i) != ctx.typeOf(0))
@@ -1023,6 +1057,23 @@ static const llvm::StringMap<OpSpec> &opTable() {
       {"Maximum", {importBinary, 2, "T", 2}},
       {"Minimum", {importBinary, 2, "T", 2}},
       {"SquaredDifference", {importBinary, 2, "T", 2}},
+      {"FloorDiv", {importBinary, 2, "T", 2}},
+      {"FloorMod", {importBinary, 2, "T", 2}},
+      {"Pow", {importBinary, 2, "T", 2}},
+      {"Greater", {importPredicate, 2, "T", 2}},
+      {"GreaterEqual", {importPredicate, 2, "T", 2}},
+      {"Less", {importPredicate, 2, "T", 2}},
+      {"LessEqual", {importPredicate, 2, "T", 2}},
+      {"Equal", {importPredicate, 2, "T", 2}},
+      {"NotEqual", {importPredicate, 2, "T", 2}},
+      {"LogicalAnd", {importPredicate, 2, "", 0}},
+      {"LogicalOr", {importPredicate, 2, "", 0}},
+      {"LogicalNot", {importSameType, 1, "", 0}},
+      {"Select", {importSelect, 3, "T", 0}},
+      {"SelectV2", {importSelect, 3, "T", 0}},
+      {"Softplus", {importSameType, 1, "T", 1}},
+      {"Selu", {importSameType, 1, "T", 1}},
+      {"Round", {importSameType, 1, "T", 1}},
       {"Prelu", {importSameType, 2, "T", 2}},
       {"AddN", {importAddN, -1, "T", -1}},
       {"Relu", {importSameType, 1, "T", 1}},

@@ -152,6 +152,9 @@ TFAOT_BINARY_VERIFIER(RealDivOp)
 TFAOT_BINARY_VERIFIER(MaximumOp)
 TFAOT_BINARY_VERIFIER(MinimumOp)
 TFAOT_BINARY_VERIFIER(SquaredDifferenceOp)
+TFAOT_BINARY_VERIFIER(FloorDivOp)
+TFAOT_BINARY_VERIFIER(FloorModOp)
+TFAOT_BINARY_VERIFIER(PowOp)
 #undef TFAOT_BINARY_VERIFIER
 
 //===----------------------------------------------------------------------===//
@@ -758,6 +761,25 @@ OpFoldResult MinimumOp::fold(FoldAdaptor a) {
   return foldIntegerBinary(*this, a.getX(), a.getY(),
                            [](int64_t x, int64_t y) { return std::optional(std::min(x, y)); });
 }
+OpFoldResult FloorDivOp::fold(FoldAdaptor a) {
+  return foldIntegerBinary(*this, a.getX(), a.getY(),
+                           [](int64_t x, int64_t y) -> std::optional<int64_t> {
+                             if (y == 0)
+                               return std::nullopt;
+                             int64_t q = x / y;
+                             return (x % y != 0 && ((x < 0) != (y < 0))) ? q - 1 : q;
+                           });
+}
+OpFoldResult FloorModOp::fold(FoldAdaptor a) {
+  return foldIntegerBinary(*this, a.getX(), a.getY(),
+                           [](int64_t x, int64_t y) -> std::optional<int64_t> {
+                             if (y == 0)
+                               return std::nullopt;
+                             int64_t r = x % y;
+                             return (r != 0 && ((r < 0) != (y < 0))) ? r + y : r;
+                           });
+}
+OpFoldResult PowOp::fold(FoldAdaptor) { return {}; }
 OpFoldResult SquaredDifferenceOp::fold(FoldAdaptor a) {
   return foldIntegerBinary(*this, a.getX(), a.getY(),
                            [](int64_t x, int64_t y) { return std::optional((x - y) * (x - y)); });

@@ -180,6 +180,52 @@ def Tfaot_LeakyReluOp : Tfaot_Op<"LeakyRelu", [Pure, AllTypesMatch<["features", 
 }
 
 def Tfaot_SquaredDifferenceOp : Tfaot_BinaryOp<"SquaredDifference", "(x - y)^2">;
+def Tfaot_FloorDivOp : Tfaot_BinaryOp<"FloorDiv", "floor(x / y)">;
+def Tfaot_FloorModOp : Tfaot_BinaryOp<"FloorMod", "x - floor(x / y) * y">;
+def Tfaot_PowOp : Tfaot_BinaryOp<"Pow", "x^y">;
+
+// Comparisons: numeric operands, bool result, NumPy broadcasting.
+class Tfaot_CompareOp<string mnemonic, string desc>
+    : Tfaot_Op<mnemonic, [Pure, AllElementTypesMatch<["x", "y"]>]> {
+  let summary = desc # " (TF's " # mnemonic # "), broadcasting like NumPy";
+  let arguments = (ins Tfaot_NumericTensor:$x, Tfaot_NumericTensor:$y);
+  let results = (outs RankedTensorOf<[I1]>:$z);
+  let assemblyFormat =
+      "$x `,` $y attr-dict `:` functional-type(operands, results)";
+}
+
+def Tfaot_GreaterOp : Tfaot_CompareOp<"Greater", "x > y">;
+def Tfaot_GreaterEqualOp : Tfaot_CompareOp<"GreaterEqual", "x >= y">;
+def Tfaot_LessOp : Tfaot_CompareOp<"Less", "x < y">;
+def Tfaot_LessEqualOp : Tfaot_CompareOp<"LessEqual", "x <= y">;
+def Tfaot_EqualOp : Tfaot_CompareOp<"Equal", "x == y">;
+def Tfaot_NotEqualOp : Tfaot_CompareOp<"NotEqual", "x != y">;
+
+class Tfaot_LogicalOp<string mnemonic, string desc>
+    : Tfaot_Op<mnemonic, [Pure]> {
+  let summary = desc # " (TF's " # mnemonic # "), broadcasting like NumPy";
+  let arguments = (ins RankedTensorOf<[I1]>:$x, RankedTensorOf<[I1]>:$y);
+  let results = (outs RankedTensorOf<[I1]>:$z);
+  let assemblyFormat =
+      "$x `,` $y attr-dict `:` functional-type(operands, results)";
+}
+def Tfaot_LogicalAndOp : Tfaot_LogicalOp<"LogicalAnd", "x and y">;
+def Tfaot_LogicalOrOp : Tfaot_LogicalOp<"LogicalOr", "x or y">;
+def Tfaot_LogicalNotOp : Tfaot_UnaryOp<"LogicalNot", "not x", RankedTensorOf<[I1]>>;
+
+def Tfaot_SelectV2Op : Tfaot_Op<"SelectV2", [Pure, AllElementTypesMatch<["t", "e", "output"]>]> {
+  let summary = "condition ? t : e, all three broadcast (TF's SelectV2)";
+  let arguments = (ins RankedTensorOf<[I1]>:$condition, Tfaot_Tensor:$t,
+                   Tfaot_Tensor:$e);
+  let results = (outs Tfaot_Tensor:$output);
+  let assemblyFormat = [{
+    $condition `,` $t `,` $e attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+def Tfaot_SoftplusOp : Tfaot_UnaryOp<"Softplus", "log(1 + exp(x))", Tfaot_FloatTensor>;
+def Tfaot_SeluOp : Tfaot_UnaryOp<"Selu", "scaled ELU", Tfaot_FloatTensor>;
+def Tfaot_RoundOp : Tfaot_UnaryOp<"Round", "round half to even", Tfaot_FloatTensor>;
 
 def Tfaot_PreluOp : Tfaot_Op<"Prelu", [Pure, AllElementTypesMatch<["x", "alpha", "y"]>,
                                       AllTypesMatch<["x", "y"]>]> {

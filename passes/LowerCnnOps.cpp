@@ -499,29 +499,6 @@ struct ReductionLowering : TfaotPattern<OpTy> {
 // Elementwise ops beyond the MLP set
 //===----------------------------------------------------------------------===//
 
-/// Elementwise op whose scalar body is `body(b, loc, op, originalType, args)`.
-template <typename OpTy>
-struct ElementwiseLowering : TfaotPattern<OpTy> {
-  using Body = Value (*)(OpBuilder &, Location, OpTy, Type, ValueRange);
-  ElementwiseLowering(const TypeConverter &converter, MLIRContext *ctx,
-                      Body body)
-      : TfaotPattern<OpTy>(converter, ctx), body(body) {}
-  LogicalResult
-  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Type original =
-        cast<ShapedType>(op->getOperand(0).getType()).getElementType();
-    Value result = buildBroadcasting(
-        rewriter, op.getLoc(), this->resultType(op), adaptor.getOperands(),
-        [&](OpBuilder &b, Location loc, ValueRange args) {
-          return body(b, loc, op, original, args);
-        });
-    rewriter.replaceOp(op, result);
-    return success();
-  }
-  Body body;
-};
-
 /// x > 0 ? x : negative (float or signed integer).
 static Value selectPositive(OpBuilder &b, Location loc, Type original, Value x,
                             Value negative) {

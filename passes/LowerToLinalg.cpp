@@ -447,6 +447,7 @@ struct LowerToLinalgPass
     patterns.add<UnaryLowering<TanhOp>>(converter, ctx, buildTanh);
     populateCnnLoweringPatterns(patterns, converter);
     populateResizeLoweringPatterns(patterns, converter);
+    populateElementwiseLoweringPatterns(patterns, converter);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
                                                                    converter);
     populateReturnOpTypeConversionPattern(patterns, converter);

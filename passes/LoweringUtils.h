@@ -75,6 +75,34 @@ struct TfaotPattern : OpConversionPattern<OpTy> {
   }
 };
 
+/// Elementwise op whose scalar body is `body(b, loc, op, originalType, args)`.
+template <typename OpTy>
+struct ElementwiseLowering : TfaotPattern<OpTy> {
+  using Body = Value (*)(OpBuilder &, Location, OpTy, Type, ValueRange);
+  ElementwiseLowering(const TypeConverter &converter, MLIRContext *ctx,
+                      Body body)
+      : TfaotPattern<OpTy>(converter, ctx), body(body) {}
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type original =
+        cast<ShapedType>(op->getOperand(0).getType()).getElementType();
+    Value result = buildBroadcasting(
+        rewriter, op.getLoc(), this->resultType(op), adaptor.getOperands(),
+        [&](OpBuilder &b, Location loc, ValueRange args) {
+          return body(b, loc, op, original, args);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+  Body body;
+};
+
+/// Adds the patterns for comparisons, logical ops, Select and the remaining
+/// arithmetic (FloorDiv, FloorMod, Pow, Softplus, Selu, Round).
+void populateElementwiseLoweringPatterns(RewritePatternSet &patterns,
+                                         const TypeConverter &converter);
+
 /// Adds the patterns for convolutions, pools, padding, concatenation,
 /// transposes, reductions and the elementwise ops beyond the MLP set.
 void populateCnnLoweringPatterns(RewritePatternSet &patterns,

@@ -38,6 +38,7 @@ static const char kToLLVMPipeline[] =
     "expand-strided-metadata,"
     "lower-affine,"
     "finalize-memref-to-llvm,"
+    "convert-math-to-funcs,"
     "convert-math-to-llvm,"
     "convert-math-to-libm,"
     "convert-arith-to-llvm,"
