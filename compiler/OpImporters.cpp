@@ -723,6 +723,63 @@ static FailureOr<Value> importTile(NodeImportContext &ctx) {
   return value;
 }
 
+static FailureOr<Value> importGatherV2(NodeImportContext &ctx) {
+  auto axisValues = constantInts(ctx, 2, "the axis");
+  if (failed(axisValues))
+    return failure();
+  const tensorflow::AttrValue *batchDims = ctx.attr("batch_dims");
+  if (batchDims && batchDims->i() != 0)
+    return ctx.error("batch_dims other than 0 is not supported yet");
+  auto params = ctx.typeOf(0), indices = ctx.typeOf(1);
+  FailureOr<int64_t> axis =
+      normalizeAxis(ctx, (*axisValues)[0], params.getRank());
+  if (failed(axis))
+    return failure();
+  SmallVector<int64_t> shape(params.getShape().take_front(*axis));
+  llvm::append_range(shape, indices.getShape());
+  llvm::append_range(shape, params.getShape().drop_front(*axis + 1));
+  return buildOp(ctx, "GatherV2", ctx.operands,
+                 RankedTensorType::get(shape, params.getElementType()));
+}
+
+static FailureOr<Value> importGatherNd(NodeImportContext &ctx) {
+  auto params = ctx.typeOf(0), indices = ctx.typeOf(1);
+  if (indices.getRank() < 1)
+    return ctx.error("indices must have rank >= 1");
+  int64_t k = indices.getShape().back();
+  if (k > params.getRank())
+    return ctx.error("index tuples are longer than the params' rank");
+  SmallVector<int64_t> shape(indices.getShape().drop_back());
+  llvm::append_range(shape, params.getShape().drop_front(k));
+  return buildOp(ctx, "GatherNd", ctx.operands,
+                 RankedTensorType::get(shape, params.getElementType()));
+}
+
+static FailureOr<Value> importBatchMatMul(NodeImportContext &ctx) {
+  auto x = ctx.typeOf(0), y = ctx.typeOf(1);
+  if (x.getRank() < 2 || y.getRank() < 2)
+    return ctx.error("inputs must have rank >= 2");
+  auto flag = [&](const char *name) {
+    const tensorflow::AttrValue *v = ctx.attr(name);
+    return v && v->b();
+  };
+  SmallVector<int64_t> batch;
+  if (failed(mlir::tfaot::broadcastShapes(x.getShape().drop_back(2),
+                                          y.getShape().drop_back(2), batch)))
+    return ctx.error("batch dimensions of " + typeString(x) + " and " +
+                     typeString(y) + " do not broadcast");
+  int64_t m = x.getDimSize(x.getRank() - (flag("adj_x") ? 1 : 2));
+  int64_t kx = x.getDimSize(x.getRank() - (flag("adj_x") ? 2 : 1));
+  int64_t ky = y.getDimSize(y.getRank() - (flag("adj_y") ? 1 : 2));
+  int64_t n = y.getDimSize(y.getRank() - (flag("adj_y") ? 2 : 1));
+  if (kx != ky)
+    return ctx.error(llvm::formatv("inner dimensions differ: {0} and {1}", kx, ky));
+  batch.push_back(m);
+  batch.push_back(n);
+  return buildOp(ctx, "BatchMatMulV2", ctx.operands,
+                 RankedTensorType::get(batch, x.getElementType()));
+}
+
 /// ZerosLike / OnesLike of a static tensor are constants.
 static FailureOr<Value> importFillLike(NodeImportContext &ctx) {
   auto type = ctx.typeOf(0);
@@ -1118,6 +1175,10 @@ static const llvm::StringMap<OpSpec> &opTable() {
       {"SplitV", {importSplitV, 3, "T", 1}},
       {"Unpack", {importUnpack, 1, "T", 1}},
       {"Tile", {importTile, 2, "T", 1}},
+      {"GatherV2", {importGatherV2, 3, "Tparams", 1}},
+      {"GatherNd", {importGatherNd, 2, "Tparams", 1}},
+      {"BatchMatMulV2", {importBatchMatMul, 2, "T", 2}},
+      {"BatchMatMul", {importBatchMatMul, 2, "T", 2}},
       {"ZerosLike", {importFillLike, 1, "T", 1}},
       {"OnesLike", {importFillLike, 1, "T", 1}},
       {"StridedSlice", {importStridedSlice, 4, "T", 1}},

@@ -223,6 +223,42 @@ def Tfaot_SelectV2Op : Tfaot_Op<"SelectV2", [Pure, AllElementTypesMatch<["t", "e
   }];
 }
 
+def Tfaot_GatherV2Op : Tfaot_Op<"GatherV2", [Pure, AllElementTypesMatch<["params", "output"]>]> {
+  let summary = "gathers slices along an axis (TF's GatherV2, batch_dims 0)";
+  let description = [{
+    Indices outside [0, size) are clamped: generated code never reads out of
+    bounds.
+  }];
+  let arguments = (ins Tfaot_Tensor:$params, Tfaot_IndexTensor:$indices,
+                   Tfaot_IndexTensor:$axis);
+  let results = (outs Tfaot_Tensor:$output);
+  let assemblyFormat = [{
+    $params `,` $indices `,` $axis attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+def Tfaot_GatherNdOp : Tfaot_Op<"GatherNd", [Pure, AllElementTypesMatch<["params", "output"]>]> {
+  let summary = "gathers slices by index tuples (TF's GatherNd)";
+  let description = [{
+    Indices outside the params' bounds are clamped, as in GatherV2.
+  }];
+  let arguments = (ins Tfaot_Tensor:$params, Tfaot_IndexTensor:$indices);
+  let results = (outs Tfaot_Tensor:$output);
+  let assemblyFormat = [{
+    $params `,` $indices attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+def Tfaot_BatchMatMulV2Op : Tfaot_Op<"BatchMatMulV2", [Pure, AllElementTypesMatch<["x", "y", "output"]>]> {
+  let summary = "batched matrix product with broadcast batch dimensions (TF's BatchMatMulV2)";
+  let arguments = (ins Tfaot_NumericTensor:$x, Tfaot_NumericTensor:$y,
+                   DefaultValuedAttr<BoolAttr, "false">:$adj_x,
+                   DefaultValuedAttr<BoolAttr, "false">:$adj_y);
+  let results = (outs Tfaot_NumericTensor:$output);
+  let assemblyFormat =
+      "$x `,` $y attr-dict `:` functional-type(operands, results)";
+}
+
 def Tfaot_SoftplusOp : Tfaot_UnaryOp<"Softplus", "log(1 + exp(x))", Tfaot_FloatTensor>;
 def Tfaot_SeluOp : Tfaot_UnaryOp<"Selu", "scaled ELU", Tfaot_FloatTensor>;
 def Tfaot_RoundOp : Tfaot_UnaryOp<"Round", "round half to even", Tfaot_FloatTensor>;

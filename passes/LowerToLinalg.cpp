@@ -448,6 +448,7 @@ struct LowerToLinalgPass
     populateCnnLoweringPatterns(patterns, converter);
     populateResizeLoweringPatterns(patterns, converter);
     populateElementwiseLoweringPatterns(patterns, converter);
+    populateGatherLoweringPatterns(patterns, converter);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
                                                                    converter);
     populateReturnOpTypeConversionPattern(patterns, converter);

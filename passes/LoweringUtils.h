@@ -108,6 +108,10 @@ void populateElementwiseLoweringPatterns(RewritePatternSet &patterns,
 void populateCnnLoweringPatterns(RewritePatternSet &patterns,
                                  const TypeConverter &converter);
 
+/// Adds the patterns for GatherV2, GatherNd and BatchMatMulV2.
+void populateGatherLoweringPatterns(RewritePatternSet &patterns,
+                                    const TypeConverter &converter);
+
 /// Adds the patterns for ResizeBilinear and ResizeNearestNeighbor.
 void populateResizeLoweringPatterns(RewritePatternSet &patterns,
                                     const TypeConverter &converter);
