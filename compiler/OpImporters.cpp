@@ -122,6 +122,15 @@ static Value buildOpWithAttrs(NodeImportContext &ctx, StringRef opName,
   return ctx.builder.create(state)->getResult(0);
 }
 
+/// The constant elements behind `value` (looking through Identity), or null.
+static DenseElementsAttr constantElements(Value value) {
+  while (auto identity = value.getDefiningOp<mlir::tfaot::IdentityOp>())
+    value = identity.getInput();
+  if (auto constant = value.getDefiningOp<mlir::tfaot::ConstOp>())
+    return dyn_cast<DenseElementsAttr>(constant.getValue());
+  return nullptr;
+}
+
 /// A tfaot.Const of `attr`, located at the node.
 static Value buildConst(NodeImportContext &ctx, DenseElementsAttr attr) {
   OperationState state(ctx.loc, "tfaot.Const");
@@ -780,6 +789,51 @@ static FailureOr<Value> importBatchMatMul(NodeImportContext &ctx) {
                  RankedTensorType::get(batch, x.getElementType()));
 }
 
+/// Fill (dims, value): a constant when the value is one, else a broadcast
+/// of the value (an AddV2 with a zero tensor of the target shape).
+static FailureOr<Value> importFill(NodeImportContext &ctx) {
+  auto dims = constantInts(ctx, 0, "the dims");
+  if (failed(dims))
+    return failure();
+  auto valueType = ctx.typeOf(1);
+  if (valueType.getNumElements() != 1)
+    return ctx.error("the value must be a scalar");
+  auto type = RankedTensorType::get(*dims, valueType.getElementType());
+  if (auto constant = constantElements(ctx.operands[1]))
+    return buildConst(ctx, DenseElementsAttr::get(
+                               type, *constant.getValues<Attribute>().begin()));
+  Value zeros = buildConst(ctx, DenseElementsAttr::get(
+                                    type, ctx.builder.getZeroAttr(
+                                              valueType.getElementType())));
+  return buildOpWithAttrs(ctx, "AddV2", {zeros, ctx.operands[1]}, type, {});
+}
+
+/// Range (start, limit, delta), all constants: a constant vector.
+static FailureOr<Value> importRange(NodeImportContext &ctx) {
+  SmallVector<double> v;
+  for (unsigned i = 0; i < 3; ++i) {
+    DenseElementsAttr c = constantElements(ctx.operands[i]);
+    if (!c || c.getNumElements() != 1)
+      return ctx.error("start, limit and delta must be constant scalars");
+    Attribute a = *c.getValues<Attribute>().begin();
+    v.push_back(isa<FloatAttr>(a) ? cast<FloatAttr>(a).getValueAsDouble()
+                                  : double(cast<IntegerAttr>(a).getInt()));
+  }
+  if (v[2] == 0)
+    return ctx.error("delta must not be 0");
+  int64_t count = std::max<int64_t>(0, (int64_t)std::ceil((v[1] - v[0]) / v[2]));
+  Type element = ctx.typeOf(0).getElementType();
+  auto type = RankedTensorType::get({count}, element);
+  SmallVector<Attribute> values;
+  for (int64_t i = 0; i < count; ++i) {
+    double x = v[0] + i * v[2];
+    values.push_back(isa<FloatType>(element)
+                         ? (Attribute)ctx.builder.getFloatAttr(element, x)
+                         : (Attribute)ctx.builder.getIntegerAttr(element, int64_t(x)));
+  }
+  return buildConst(ctx, DenseElementsAttr::get(type, values));
+}
+
 /// ZerosLike / OnesLike of a static tensor are constants.
 static FailureOr<Value> importFillLike(NodeImportContext &ctx) {
   auto type = ctx.typeOf(0);
@@ -865,15 +919,6 @@ static FailureOr<Value> importPool(NodeImportContext &ctx) {
   if (failed(type))
     return failure();
   return buildOp(ctx, ctx.node.op(), ctx.operands, *type);
-}
-
-/// The constant elements behind `value` (looking through Identity), or null.
-static DenseElementsAttr constantElements(Value value) {
-  while (auto identity = value.getDefiningOp<mlir::tfaot::IdentityOp>())
-    value = identity.getInput();
-  if (auto constant = value.getDefiningOp<mlir::tfaot::ConstOp>())
-    return dyn_cast<DenseElementsAttr>(constant.getValue());
-  return nullptr;
 }
 
 /// DepthToSpace (NHWC): a reshape to [N, H, W, b, b, C'], a transpose that
@@ -1175,6 +1220,11 @@ static const llvm::StringMap<OpSpec> &opTable() {
       {"SplitV", {importSplitV, 3, "T", 1}},
       {"Unpack", {importUnpack, 1, "T", 1}},
       {"Tile", {importTile, 2, "T", 1}},
+      {"Fill", {importFill, 2, "T", 0}},
+      {"Range", {importRange, 3, "Tidx", 3}},
+      {"Sin", {importSameType, 1, "T", 1}},
+      {"Cos", {importSameType, 1, "T", 1}},
+      {"Atan2", {importBinary, 2, "T", 2}},
       {"GatherV2", {importGatherV2, 3, "Tparams", 1}},
       {"GatherNd", {importGatherNd, 2, "Tparams", 1}},
       {"BatchMatMulV2", {importBatchMatMul, 2, "T", 2}},

@@ -155,6 +155,7 @@ TFAOT_BINARY_VERIFIER(SquaredDifferenceOp)
 TFAOT_BINARY_VERIFIER(FloorDivOp)
 TFAOT_BINARY_VERIFIER(FloorModOp)
 TFAOT_BINARY_VERIFIER(PowOp)
+TFAOT_BINARY_VERIFIER(Atan2Op)
 #undef TFAOT_BINARY_VERIFIER
 
 //===----------------------------------------------------------------------===//
@@ -780,6 +781,7 @@ OpFoldResult FloorModOp::fold(FoldAdaptor a) {
                            });
 }
 OpFoldResult PowOp::fold(FoldAdaptor) { return {}; }
+OpFoldResult Atan2Op::fold(FoldAdaptor) { return {}; }
 OpFoldResult SquaredDifferenceOp::fold(FoldAdaptor a) {
   return foldIntegerBinary(*this, a.getX(), a.getY(),
                            [](int64_t x, int64_t y) { return std::optional((x - y) * (x - y)); });

@@ -259,6 +259,10 @@ def Tfaot_BatchMatMulV2Op : Tfaot_Op<"BatchMatMulV2", [Pure, AllElementTypesMatc
       "$x `,` $y attr-dict `:` functional-type(operands, results)";
 }
 
+def Tfaot_SinOp : Tfaot_UnaryOp<"Sin", "sine", Tfaot_FloatTensor>;
+def Tfaot_CosOp : Tfaot_UnaryOp<"Cos", "cosine", Tfaot_FloatTensor>;
+def Tfaot_Atan2Op : Tfaot_BinaryOp<"Atan2", "the angle of the point (y, x) = (operand 1, operand 0), i.e. atan(x / y) by quadrant">;
+
 def Tfaot_SoftplusOp : Tfaot_UnaryOp<"Softplus", "log(1 + exp(x))", Tfaot_FloatTensor>;
 def Tfaot_SeluOp : Tfaot_UnaryOp<"Selu", "scaled ELU", Tfaot_FloatTensor>;
 def Tfaot_RoundOp : Tfaot_UnaryOp<"Round", "round half to even", Tfaot_FloatTensor>;
