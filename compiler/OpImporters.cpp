@@ -834,6 +834,45 @@ static FailureOr<Value> importRange(NodeImportContext &ctx) {
   return buildConst(ctx, DenseElementsAttr::get(type, values));
 }
 
+/// SparseToDense with constant operands (what graphs use it for: building
+/// masks and index maps) is evaluated at import into a constant.
+static FailureOr<Value> importSparseToDense(NodeImportContext &ctx) {
+  DenseElementsAttr indices = constantElements(ctx.operands[0]);
+  auto shape = constantInts(ctx, 1, "output_shape");
+  DenseElementsAttr values = constantElements(ctx.operands[2]);
+  DenseElementsAttr fill = constantElements(ctx.operands[3]);
+  if (failed(shape))
+    return failure();
+  if (!indices || !values || !fill)
+    return ctx.error("sparse_indices, sparse_values and default_value must be "
+                     "constants; computed sparse tensors are not supported");
+  int64_t rank = shape->size(), total = 1;
+  for (int64_t d : *shape)
+    total *= d;
+  SmallVector<int64_t> flatIndices;
+  for (const APInt &v : indices.getValues<APInt>())
+    flatIndices.push_back(v.getSExtValue());
+  int64_t n = rank == 0 ? 0 : int64_t(flatIndices.size()) / std::max<int64_t>(rank, 1);
+  auto type = cast<RankedTensorType>(values.getType());
+  SmallVector<Attribute> dense(total, *fill.getValues<Attribute>().begin());
+  SmallVector<Attribute> given(values.getValues<Attribute>());
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t flat = 0;
+    for (int64_t d = 0; d < rank; ++d) {
+      int64_t index = flatIndices[i * rank + d];
+      if (index < 0 || index >= (*shape)[d])
+        return ctx.error(llvm::formatv("sparse index {0} is out of bounds for "
+                                       "dimension {1} of size {2}",
+                                       index, d, (*shape)[d]));
+      flat = flat * (*shape)[d] + index;
+    }
+    dense[flat] = given[given.size() == 1 ? 0 : i];
+  }
+  return buildConst(ctx, DenseElementsAttr::get(
+                             RankedTensorType::get(*shape, type.getElementType()),
+                             dense));
+}
+
 /// ZerosLike / OnesLike of a static tensor are constants.
 static FailureOr<Value> importFillLike(NodeImportContext &ctx) {
   auto type = ctx.typeOf(0);
@@ -1221,6 +1260,7 @@ static const llvm::StringMap<OpSpec> &opTable() {
       {"Unpack", {importUnpack, 1, "T", 1}},
       {"Tile", {importTile, 2, "T", 1}},
       {"Fill", {importFill, 2, "T", 0}},
+      {"SparseToDense", {importSparseToDense, 4, "T", 0}},
       {"Range", {importRange, 3, "Tidx", 3}},
       {"Sin", {importSameType, 1, "T", 1}},
       {"Cos", {importSameType, 1, "T", 1}},

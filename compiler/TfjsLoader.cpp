@@ -664,6 +664,25 @@ void TfjsModelLoader::assignWeight(const WeightSpec &spec,
         continue;
       }
     }
+    // TF.js has no int64: the converter stores int64 constants as int32
+    // weights but keeps the node's int64 dtype. Widen them back so the
+    // graph's types stay what TensorFlow built.
+    auto dtype = node->attr().find("dtype");
+    if (dtype != node->attr().end() &&
+        dtype->second.type() == tensorflow::DT_INT64 &&
+        tensor.dtype() == tensorflow::DT_INT32) {
+      tensorflow::TensorProto wide = tensor;
+      const std::string &narrow = tensor.tensor_content();
+      std::string content(narrow.size() * 2, '\0');
+      for (size_t i = 0; i < narrow.size() / 4; ++i) {
+        int64_t v = int32_t(llvm::support::endian::read32le(narrow.data() + 4 * i));
+        llvm::support::endian::write64le(&content[8 * i], uint64_t(v));
+      }
+      wide.set_dtype(tensorflow::DT_INT64);
+      wide.set_tensor_content(std::move(content));
+      *value.mutable_tensor() = wide;
+      continue;
+    }
     *value.mutable_tensor() = tensor;
   }
 }
