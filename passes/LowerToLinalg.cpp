@@ -61,47 +61,27 @@ struct IdentityLowering : TfaotPattern<IdentityOp> {
   }
 };
 
+/// Adds ElementwiseLowering<OpTy> computing `x kind y` on the operands.
 template <typename OpTy, BinaryKind Kind>
-struct BinaryLowering : TfaotPattern<OpTy> {
-  using TfaotPattern<OpTy>::TfaotPattern;
-  LogicalResult
-  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Type elementType = op.getX().getType().getElementType();
-    Value result = buildBroadcasting(
-        rewriter, op.getLoc(), this->resultType(op),
-        {adaptor.getX(), adaptor.getY()},
-        [&](OpBuilder &b, Location loc, ValueRange args) {
-          return buildBinaryScalar(b, loc, Kind, elementType, args[0],
-                                   args[1]);
-        });
-    rewriter.replaceOp(op, result);
-    return success();
-  }
-};
+static void addBinary(RewritePatternSet &patterns,
+                      const TypeConverter &converter) {
+  patterns.add<ElementwiseLowering<OpTy>>(
+      converter, patterns.getContext(),
+      [](OpBuilder &b, Location l, OpTy, Type t, ValueRange a) {
+        return buildBinaryScalar(b, l, Kind, t, a[0], a[1]);
+      });
+}
 
-/// Unary elementwise op whose scalar body is `buildScalar(b, loc, elemType, x)`.
-template <typename OpTy>
-struct UnaryLowering : TfaotPattern<OpTy> {
-  using ScalarFn = Value (*)(OpBuilder &, Location, Type, Value);
-  UnaryLowering(const TypeConverter &converter, MLIRContext *ctx,
-                ScalarFn buildScalar)
-      : TfaotPattern<OpTy>(converter, ctx), buildScalar(buildScalar) {}
-
-  LogicalResult
-  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Type elementType = op.getX().getType().getElementType();
-    Value result = buildBroadcasting(
-        rewriter, op.getLoc(), this->resultType(op), {adaptor.getX()},
-        [&](OpBuilder &b, Location loc, ValueRange args) {
-          return buildScalar(b, loc, elementType, args[0]);
-        });
-    rewriter.replaceOp(op, result);
-    return success();
-  }
-  ScalarFn buildScalar;
-};
+/// Adds ElementwiseLowering<OpTy> whose body is `Fn(b, loc, type, x)`.
+template <typename OpTy, Value (*Fn)(OpBuilder &, Location, Type, Value)>
+static void addUnary(RewritePatternSet &patterns,
+                     const TypeConverter &converter) {
+  patterns.add<ElementwiseLowering<OpTy>>(
+      converter, patterns.getContext(),
+      [](OpBuilder &b, Location l, OpTy, Type t, ValueRange a) {
+        return Fn(b, l, t, a[0]);
+      });
+}
 
 static Value buildRelu(OpBuilder &b, Location loc, Type type, Value x) {
   Value zero = scalarConstant(b, loc, toSignless(type), 0);
@@ -433,18 +413,18 @@ struct LowerToLinalgPass
     RewritePatternSet patterns(ctx);
     patterns.add<ConstLowering, IdentityLowering, BiasAddLowering,
                  MatMulLowering, SoftmaxLowering, ReshapeLowering,
-                 ArgMaxLowering, CastLowering,
-                 BinaryLowering<AddOp, BinaryKind::Add>,
-                 BinaryLowering<AddV2Op, BinaryKind::Add>,
-                 BinaryLowering<SubOp, BinaryKind::Sub>,
-                 BinaryLowering<MulOp, BinaryKind::Mul>,
-                 BinaryLowering<RealDivOp, BinaryKind::Div>,
-                 BinaryLowering<MaximumOp, BinaryKind::Max>,
-                 BinaryLowering<MinimumOp, BinaryKind::Min>>(converter, ctx);
-    patterns.add<UnaryLowering<ReluOp>>(converter, ctx, buildRelu);
-    patterns.add<UnaryLowering<Relu6Op>>(converter, ctx, buildRelu6);
-    patterns.add<UnaryLowering<SigmoidOp>>(converter, ctx, buildSigmoid);
-    patterns.add<UnaryLowering<TanhOp>>(converter, ctx, buildTanh);
+                 ArgMaxLowering, CastLowering>(converter, ctx);
+    addBinary<AddOp, BinaryKind::Add>(patterns, converter);
+    addBinary<AddV2Op, BinaryKind::Add>(patterns, converter);
+    addBinary<SubOp, BinaryKind::Sub>(patterns, converter);
+    addBinary<MulOp, BinaryKind::Mul>(patterns, converter);
+    addBinary<RealDivOp, BinaryKind::Div>(patterns, converter);
+    addBinary<MaximumOp, BinaryKind::Max>(patterns, converter);
+    addBinary<MinimumOp, BinaryKind::Min>(patterns, converter);
+    addUnary<ReluOp, buildRelu>(patterns, converter);
+    addUnary<Relu6Op, buildRelu6>(patterns, converter);
+    addUnary<SigmoidOp, buildSigmoid>(patterns, converter);
+    addUnary<TanhOp, buildTanh>(patterns, converter);
     populateCnnLoweringPatterns(patterns, converter);
     populateResizeLoweringPatterns(patterns, converter);
     populateElementwiseLoweringPatterns(patterns, converter);
