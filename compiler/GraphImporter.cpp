@@ -106,6 +106,8 @@ private:
   // Stage 3.
   OwningOpRef<ModuleOp> build();
   LogicalResult buildNode(const NodeDef &node);
+  std::string unavailableOutput(const std::string &use,
+                                const std::string &source, int64_t index);
   Value foldToConstant(Value value);
   bool checkTypeAttr(const NodeDef &node, const OpSpec &spec,
                      ArrayRef<Value> operands);
@@ -470,14 +472,33 @@ Value Importer::foldToConstant(Value value) {
   return constant;
 }
 
+/// The message for a use of an output the node's importer did not produce:
+/// ops like FusedBatchNorm have outputs that only training computes.
+std::string Importer::unavailableOutput(const std::string &use,
+                                        const std::string &source,
+                                        int64_t index) {
+  return llvm::formatv("'{0}' uses output {1} of node '{2}' ({3}), which "
+                       "tfaot does not compute: only output 0 of this op is "
+                       "supported (its other outputs exist for training)",
+                       use, index, source, lookup(source)->op())
+      .str();
+}
+
 LogicalResult Importer::buildNode(const NodeDef &node) {
   const OpSpec &spec = *lookupOpSpec(node.op());
   SmallVector<Value> operands;
   for (const std::string &input : node.input()) {
     Edge edge;
     parseEdge(input, edge);
-    if (!edge.control)
-      operands.push_back(values_.at(key(edge.node, edge.index)));
+    if (edge.control)
+      continue;
+    auto it = values_.find(key(edge.node, edge.index));
+    if (it == values_.end()) {
+      diags_.nodeError(node.name(), node.op(),
+                       unavailableOutput(input, edge.node, edge.index));
+      return failure();
+    }
+    operands.push_back(it->second);
   }
   if (!checkTypeAttr(node, spec, operands))
     return failure();
@@ -518,7 +539,15 @@ OwningOpRef<ModuleOp> Importer::build() {
 
   SmallVector<Value> results;
   for (TensorSignature &fetch : signature_.results) {
-    Value value = values_.at(key(fetch.node, fetch.outputIndex));
+    auto it = values_.find(key(fetch.node, fetch.outputIndex));
+    if (it == values_.end()) {
+      diags_.nodeError(fetch.node, lookup(fetch.node)->op(),
+                       unavailableOutput(fetch.node + ":" +
+                                             std::to_string(fetch.outputIndex),
+                                         fetch.node, fetch.outputIndex));
+      return nullptr;
+    }
+    Value value = it->second;
     auto type = cast<RankedTensorType>(value.getType());
     fetch.dtype = convertElementType(type.getElementType());
     fetch.shape.assign(type.getShape().begin(), type.getShape().end());

@@ -76,6 +76,32 @@ SmallVector<int64_t> getI64Values(ArrayAttr attr);
 /// tfaot.Identity, as TF graphs often read constants via "x/read").
 std::optional<SmallVector<int64_t>> getConstantIntValues(Value value);
 
+/// Resolves TF's Slice (one begin and one size per dimension, size -1 meaning
+/// "to the end") against a static input shape into the slice's sizes.
+LogicalResult resolveSlice(ArrayRef<int64_t> inputShape,
+                           ArrayRef<int64_t> begin, ArrayRef<int64_t> size,
+                           SmallVectorImpl<int64_t> &sizes, std::string &why);
+
+/// Result shape of MirrorPad with [rank, 2] `paddings` in `mode`.
+LogicalResult computeMirrorPad(ArrayRef<int64_t> inputShape,
+                               ArrayRef<int64_t> paddings, StringRef mode,
+                               SmallVectorImpl<int64_t> &shape,
+                               std::string &why);
+
+/// Result shape of SpaceToBatchND with `block` ([M]) and `paddings` ([M, 2]).
+LogicalResult computeSpaceToBatch(ArrayRef<int64_t> inputShape,
+                                  ArrayRef<int64_t> block,
+                                  ArrayRef<int64_t> paddings,
+                                  SmallVectorImpl<int64_t> &shape,
+                                  std::string &why);
+
+/// Result shape of BatchToSpaceND with `block` ([M]) and `crops` ([M, 2]).
+LogicalResult computeBatchToSpace(ArrayRef<int64_t> inputShape,
+                                  ArrayRef<int64_t> block,
+                                  ArrayRef<int64_t> crops,
+                                  SmallVectorImpl<int64_t> &shape,
+                                  std::string &why);
+
 } // namespace mlir::tfaot
 
 #endif // TFAOT_IR_OPS_H

@@ -436,4 +436,203 @@ def Tfaot_MaxOp : Tfaot_ReductionOp<"Max", "maximum">;
 def Tfaot_MinOp : Tfaot_ReductionOp<"Min", "minimum">;
 def Tfaot_ProdOp : Tfaot_ReductionOp<"Prod", "product">;
 
+def Tfaot_AnyOp : Tfaot_Op<"Any", [Pure]> {
+  let summary = "logical or over some dimensions (TF's Any)";
+  let arguments = (ins RankedTensorOf<[I1]>:$input,
+                   Tfaot_IndexTensor:$reduction_indices,
+                   DefaultValuedAttr<BoolAttr, "false">:$keep_dims);
+  let results = (outs RankedTensorOf<[I1]>:$output);
+  let assemblyFormat = [{
+    $input `,` $reduction_indices attr-dict `:`
+    functional-type(operands, results)
+  }];
+}
+
+def Tfaot_AllOp : Tfaot_Op<"All", [Pure]> {
+  let summary = "logical and over some dimensions (TF's All)";
+  let arguments = (ins RankedTensorOf<[I1]>:$input,
+                   Tfaot_IndexTensor:$reduction_indices,
+                   DefaultValuedAttr<BoolAttr, "false">:$keep_dims);
+  let results = (outs RankedTensorOf<[I1]>:$output);
+  let assemblyFormat = [{
+    $input `,` $reduction_indices attr-dict `:`
+    functional-type(operands, results)
+  }];
+}
+
+def Tfaot_TopKV2Op : Tfaot_Op<"TopKV2", [Pure, AllElementTypesMatch<["input", "values"]>]> {
+  let summary = "the k largest entries of the last dimension, and where they are (TF's TopKV2)";
+  let description = [{
+    `k` is a constant scalar. Both results have the input's shape with the
+    last dimension replaced by `k`; `values` are sorted in decreasing order
+    and equal values keep their order in the input (the lower index comes
+    first), as in TensorFlow. `sorted` must be true: TF leaves the order
+    unspecified otherwise, and sorted order is a valid answer then too.
+  }];
+  let arguments = (ins Tfaot_NumericTensor:$input, Tfaot_IndexTensor:$k,
+                   DefaultValuedAttr<BoolAttr, "true">:$sorted);
+  let results = (outs Tfaot_NumericTensor:$values,
+                      Tfaot_IndexTensor:$indices);
+  let assemblyFormat =
+      "$input `,` $k attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Data movement: slices, mirrored padding, broadcasts, one-hot encoding and
+// the space <-> batch rearrangements behind dilated convolutions
+//===----------------------------------------------------------------------===//
+
+def Tfaot_SliceOp : Tfaot_Op<"Slice", [Pure, AllElementTypesMatch<["input", "output"]>]> {
+  let summary = "a contiguous block of a tensor (TF's Slice)";
+  let description = [{
+    `begin` and `size` are constant 1-D tensors with one entry per input
+    dimension; a size of -1 takes everything from `begin` to the end.
+  }];
+  let arguments = (ins Tfaot_Tensor:$input, Tfaot_IndexTensor:$begin,
+                   Tfaot_IndexTensor:$size);
+  let results = (outs Tfaot_Tensor:$output);
+  let assemblyFormat = [{
+    $input `,` $begin `,` $size attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+  // Slices of constant shape vectors fold, like StridedSlice's.
+  let hasFolder = 1;
+}
+
+def Tfaot_MirrorPadOp : Tfaot_Op<"MirrorPad", [Pure, AllElementTypesMatch<["input", "output"]>]> {
+  let summary = "pads with a mirror image of the input (TF's MirrorPad)";
+  let description = [{
+    `paddings` is a constant [rank, 2] tensor of (before, after) counts.
+    `mode` "REFLECT" mirrors around the edge element without repeating it
+    (at most size - 1 per side); "SYMMETRIC" repeats it (at most size).
+  }];
+  let arguments = (ins Tfaot_Tensor:$input, Tfaot_IndexTensor:$paddings,
+                   StrAttr:$mode);
+  let results = (outs Tfaot_Tensor:$output);
+  let assemblyFormat = [{
+    $input `,` $paddings attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tfaot_BroadcastToOp : Tfaot_Op<"BroadcastTo", [Pure, AllElementTypesMatch<["input", "output"]>]> {
+  let summary = "broadcasts a tensor to a constant shape (TF's BroadcastTo)";
+  let arguments = (ins Tfaot_Tensor:$input, Tfaot_IndexTensor:$shape);
+  let results = (outs Tfaot_Tensor:$output);
+  let assemblyFormat =
+      "$input `,` $shape attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+def Tfaot_OneHotOp : Tfaot_Op<"OneHot", [Pure, AllElementTypesMatch<["on_value", "off_value", "output"]>]> {
+  let summary = "one-hot encoding of integer indices (TF's OneHot)";
+  let description = [{
+    The result has a new dimension of size `depth` (a constant scalar) at
+    `axis` (-1: last). Entry j along it is `on_value` where the index is j
+    and `off_value` elsewhere, so indices outside [0, depth) give a row of
+    `off_value`.
+  }];
+  let arguments = (ins RankedTensorOf<[Tfaot_Int]>:$indices,
+                   Tfaot_IndexTensor:$depth, Tfaot_Tensor:$on_value,
+                   Tfaot_Tensor:$off_value,
+                   DefaultValuedAttr<I64Attr, "-1">:$axis);
+  let results = (outs Tfaot_Tensor:$output);
+  let assemblyFormat = [{
+    $indices `,` $depth `,` $on_value `,` $off_value attr-dict `:`
+    functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tfaot_SpaceToBatchNDOp : Tfaot_Op<"SpaceToBatchND", [Pure, AllElementTypesMatch<["input", "output"]>]> {
+  let summary = "moves blocks of spatial positions into the batch (TF's SpaceToBatchND)";
+  let description = [{
+    The input is [batch, spatial..., rest...] with M = size(block_shape)
+    spatial dimensions. They are zero-padded by `paddings` ([M, 2]), split
+    into blocks, and the offset inside the block becomes the outer part of
+    the batch: output [prod(block_shape) * batch, padded_i / block_i...,
+    rest...]. `block_shape` and `paddings` are constants.
+  }];
+  let arguments = (ins Tfaot_Tensor:$input, Tfaot_IndexTensor:$block_shape,
+                   Tfaot_IndexTensor:$paddings);
+  let results = (outs Tfaot_Tensor:$output);
+  let assemblyFormat = [{
+    $input `,` $block_shape `,` $paddings attr-dict `:`
+    functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tfaot_BatchToSpaceNDOp : Tfaot_Op<"BatchToSpaceND", [Pure, AllElementTypesMatch<["input", "output"]>]> {
+  let summary = "the inverse of SpaceToBatchND (TF's BatchToSpaceND)";
+  let description = [{
+    The input is [prod(block_shape) * batch, spatial..., rest...]; the outer
+    batch part is interleaved back into the spatial dimensions, which are
+    then cropped by `crops` ([M, 2]). `block_shape` and `crops` are
+    constants.
+  }];
+  let arguments = (ins Tfaot_Tensor:$input, Tfaot_IndexTensor:$block_shape,
+                   Tfaot_IndexTensor:$crops);
+  let results = (outs Tfaot_Tensor:$output);
+  let assemblyFormat = [{
+    $input `,` $block_shape `,` $crops attr-dict `:`
+    functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Normalization, rounding and random numbers
+//===----------------------------------------------------------------------===//
+
+def Tfaot_CeilOp : Tfaot_UnaryOp<"Ceil", "smallest integer >= x", Tfaot_FloatTensor>;
+
+def Tfaot_FusedBatchNormOp : Tfaot_Op<"FusedBatchNorm", [Pure,
+    AllTypesMatch<["x", "y"]>,
+    AllElementTypesMatch<["x", "scale", "offset", "mean", "variance"]>]> {
+  let summary = "inference-mode batch normalization (TF's FusedBatchNorm, V2 and V3)";
+  let description = [{
+    y = (x - mean) * scale / sqrt(variance + epsilon) + offset, with the
+    four 1-D parameters running along the channel dimension of x (last for
+    NHWC, 1 for NCHW). Only TF's output 0 exists here: the batch statistics
+    are outputs of training, and `is_training` must be false.
+  }];
+  let arguments = (ins Tfaot_FloatTensor:$x, Tfaot_FloatTensor:$scale,
+                   Tfaot_FloatTensor:$offset, Tfaot_FloatTensor:$mean,
+                   Tfaot_FloatTensor:$variance,
+                   DefaultValuedAttr<F32Attr, "0.0001f">:$epsilon,
+                   DefaultValuedAttr<StrAttr, "\"NHWC\"">:$data_format,
+                   DefaultValuedAttr<BoolAttr, "false">:$is_training);
+  let results = (outs Tfaot_FloatTensor:$y);
+  let assemblyFormat = [{
+    $x `,` $scale `,` $offset `,` $mean `,` $variance attr-dict `:`
+    functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Dimension of `x` that the parameters run along.
+    int64_t getChannelDim();
+  }];
+}
+
+def Tfaot_RandomUniformOp : Tfaot_Op<"RandomUniform", [Pure]> {
+  let summary = "floats uniformly distributed in [0, 1) (TF's RandomUniform)";
+  let description = [{
+    `shape` is a constant. The numbers are NOT TensorFlow's Philox stream:
+    element i is a 64-bit counter-based hash (SplitMix64's finalizer) of i
+    and a key made from `seed` and `seed2`, whose top bits become a float in
+    [0, 1) exactly. Every run of the compiled function yields the same
+    tensor. When the graph gives no seed (both 0, where TF would pick a
+    random one), the importer derives `seed2` from the node name so that two
+    unseeded generators of one graph differ.
+  }];
+  let arguments = (ins Tfaot_IndexTensor:$shape,
+                   DefaultValuedAttr<I64Attr, "0">:$seed,
+                   DefaultValuedAttr<I64Attr, "0">:$seed2);
+  let results = (outs Tfaot_FloatTensor:$output);
+  let assemblyFormat = "$shape attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
 #endif // TFAOT_IR_OPS_TD

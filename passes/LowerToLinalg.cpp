@@ -429,6 +429,8 @@ struct LowerToLinalgPass
     populateResizeLoweringPatterns(patterns, converter);
     populateElementwiseLoweringPatterns(patterns, converter);
     populateGatherLoweringPatterns(patterns, converter);
+    populateDataMovementLoweringPatterns(patterns, converter);
+    populateMathLoweringPatterns(patterns, converter);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
                                                                    converter);
     populateReturnOpTypeConversionPattern(patterns, converter);

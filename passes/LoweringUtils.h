@@ -116,6 +116,15 @@ void populateGatherLoweringPatterns(RewritePatternSet &patterns,
 void populateResizeLoweringPatterns(RewritePatternSet &patterns,
                                     const TypeConverter &converter);
 
+/// Adds the patterns for Slice, MirrorPad, BroadcastTo, OneHot,
+/// SpaceToBatchND, BatchToSpaceND and TopKV2.
+void populateDataMovementLoweringPatterns(RewritePatternSet &patterns,
+                                          const TypeConverter &converter);
+
+/// Adds the patterns for Ceil, Any, All, FusedBatchNorm and RandomUniform.
+void populateMathLoweringPatterns(RewritePatternSet &patterns,
+                                  const TypeConverter &converter);
+
 } // namespace mlir::tfaot
 
 #endif // TFAOT_PASSES_LOWERINGUTILS_H

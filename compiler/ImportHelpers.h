@@ -1,0 +1,86 @@
+//===- ImportHelpers.h - Building blocks shared by op importers -*- C++ -*-===//
+//
+// Internal to the compiler library. OpImporters.cpp defines these and the
+// core importers; the importers of further op families live in their own
+// files (ImportDataMovementOps.cpp, ImportMathOps.cpp) and are declared at
+// the bottom, so that OpImporters.cpp only lists them in its table.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TFAOT_COMPILER_IMPORTHELPERS_H
+#define TFAOT_COMPILER_IMPORTHELPERS_H
+
+#include "compiler/OpImporters.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+
+#include <string>
+
+namespace tfaot {
+
+/// `type` printed, for error messages.
+std::string typeString(mlir::Type type);
+
+/// Builds "tfaot.<opName>" on `operands` with result `type`, taking the
+/// attributes the op declares (lists of ints, strings, bools, floats) from
+/// the node.
+mlir::Value buildOp(NodeImportContext &ctx, llvm::StringRef opName,
+                    mlir::ValueRange operands, mlir::Type type);
+
+/// A tfaot op with explicitly given attributes (not the node's).
+mlir::Value buildOpWithAttrs(NodeImportContext &ctx, llvm::StringRef opName,
+                             mlir::ValueRange operands, mlir::Type type,
+                             llvm::ArrayRef<mlir::NamedAttribute> attrs);
+
+/// The constant elements behind `value` (looking through Identity), or null.
+mlir::DenseElementsAttr constantElements(mlir::Value value);
+
+/// A tfaot.Const of `attr`, located at the node.
+mlir::Value buildConst(NodeImportContext &ctx, mlir::DenseElementsAttr attr);
+
+/// An i64 tfaot.Const of `shape` holding `values`.
+mlir::Value buildI64Const(NodeImportContext &ctx,
+                          llvm::ArrayRef<int64_t> values,
+                          llvm::ArrayRef<int64_t> shape);
+
+/// A scalar of `elementType` holding `value`.
+mlir::Value buildScalar(NodeImportContext &ctx, mlir::Type elementType,
+                        double value);
+
+/// A constant integer operand as values, or an error naming its role.
+mlir::FailureOr<llvm::SmallVector<int64_t>>
+constantInts(NodeImportContext &ctx, unsigned i, llvm::StringRef role);
+
+/// Normalizes a possibly negative axis against `rank`, or reports an error.
+mlir::FailureOr<int64_t> normalizeAxis(NodeImportContext &ctx, int64_t axis,
+                                       int64_t rank);
+
+/// Reshape to a static `shape`, with the shape as a constant operand.
+mlir::Value buildReshape(NodeImportContext &ctx, mlir::Value input,
+                         llvm::ArrayRef<int64_t> shape);
+
+/// The node's string attribute `name`, or `fallback`.
+std::string stringAttr(NodeImportContext &ctx, const char *name,
+                       const char *fallback);
+
+//===----------------------------------------------------------------------===//
+// Importers defined outside OpImporters.cpp
+//===----------------------------------------------------------------------===//
+
+// ImportDataMovementOps.cpp
+mlir::FailureOr<mlir::Value> importSlice(NodeImportContext &ctx);
+mlir::FailureOr<mlir::Value> importMirrorPad(NodeImportContext &ctx);
+mlir::FailureOr<mlir::Value> importBroadcastTo(NodeImportContext &ctx);
+mlir::FailureOr<mlir::Value> importOneHot(NodeImportContext &ctx);
+mlir::FailureOr<mlir::Value> importSpaceToBatchND(NodeImportContext &ctx);
+mlir::FailureOr<mlir::Value> importBatchToSpaceND(NodeImportContext &ctx);
+mlir::FailureOr<mlir::Value> importTopKV2(NodeImportContext &ctx);
+
+// ImportMathOps.cpp
+mlir::FailureOr<mlir::Value> importFusedBatchNorm(NodeImportContext &ctx);
+mlir::FailureOr<mlir::Value> importRandomUniform(NodeImportContext &ctx);
+mlir::FailureOr<mlir::Value> importEinsum(NodeImportContext &ctx);
+
+} // namespace tfaot
+
+#endif // TFAOT_COMPILER_IMPORTHELPERS_H
