@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/Driver.h"
 #include "compiler/OpImporters.h"
+#include "compiler/OpReport.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
@@ -21,6 +22,17 @@ namespace cl = llvm::cl;
 static cl::OptionCategory compileCategory("tfaot compile options");
 static cl::SubCommand compileCmd(
     "compile", "Compile a TensorFlow graph into an object file and a C++ header");
+
+static cl::OptionCategory opsCategory("tfaot ops options");
+static cl::SubCommand opsCmd(
+    "ops", "List the ops of a TensorFlow graph with their counts and whether "
+           "tfaot compiles them (exit 0: all supported, 2: some are not)");
+
+static cl::opt<std::string> opsGraphFlag(
+    "graph", cl::sub(opsCmd), cl::cat(opsCategory), cl::value_desc("file"),
+    cl::desc("The graph: a binary GraphDef (.pb), a text GraphDef (.pbtxt) or "
+             "a TF.js graph model (model.json). Counts are 'graph+functions' "
+             "where the function library has nodes too."));
 
 static cl::opt<std::string> graphFlag(
     "graph", cl::sub(compileCmd), cl::cat(compileCategory),
@@ -109,18 +121,23 @@ int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   cl::SetVersionPrinter(printVersion);
   // Show only our flags in --help, not the many LLVM registers globally.
-  cl::HideUnrelatedOptions(compileCategory, compileCmd);
   cl::HideUnrelatedOptions(compileCategory);
+  cl::HideUnrelatedOptions(compileCategory, compileCmd);
+  cl::HideUnrelatedOptions(opsCategory, opsCmd);
   if (!cl::ParseCommandLineOptions(
           argc, argv,
           "tfaot: compiles TensorFlow graphs ahead of time into native code.\n\n"
           "  tfaot compile --graph model.pb --config model.config.pbtxt \\\n"
           "      --cpp_class ns::Model --out_header model.h "
           "--out_function_object model.o\n\n"
+          "  tfaot ops --graph model.json      (which ops it uses; are they "
+          "supported?)\n\n"
           "Run 'tfaot compile --help' for the compile flags.\n",
           &llvm::errs()))
     return 1;
 
+  if (opsCmd)
+    return tfaot::reportGraphOps(opsGraphFlag, llvm::outs(), llvm::errs());
   if (!compileCmd) {
     llvm::errs() << "tfaot: error: no command given; run 'tfaot compile "
                     "--help' or 'tfaot --help'\n";
