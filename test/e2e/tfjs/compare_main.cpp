@@ -9,13 +9,14 @@
 //   -DTFAOT_TFJS_WORK_DIR="<scratch dir>"
 //   [-DTFAOT_TFJS_RTOL=r] [-DTFAOT_TFJS_ATOL=a] [-DTFAOT_TFJS_SEED=s]
 //   [-DTFAOT_TFJS_INPUT_LOW=lo -DTFAOT_TFJS_INPUT_HIGH=hi]
-//   [-DTFAOT_TFJS_SENSITIVITY=1]
+//   [-DTFAOT_TFJS_SENSITIVITY=1] [-DTFAOT_TFJS_FIXED_INPUTS="name=v,..."]
 //
 // It knows the model only through the generated class's FunctionInfo
 // (StaticInfo(): names, dtypes, shapes of every argument and result) and:
 //   1. fills every argument with deterministic pseudo-random data (fixed
 //      seed; floats uniform in [0,1), integers uniform in [0,10), bools
-//      0/1, unless INPUT_LOW/HIGH say otherwise);
+//      0/1, unless INPUT_LOW/HIGH say otherwise; FIXED_INPUTS name
+//      arguments that hold one value everywhere);
 //   2. writes them as raw files plus in.json, and runs the TF.js oracle
 //      (node run.js --model ... --inputs in.json --out oracle/) on them,
 //      asking it for the results' names;
@@ -424,7 +425,25 @@ struct Range {
   double lo, hi;
 };
 
-Range inputRange(DType d) {
+// FIXED_INPUTS: "name=value,name=value" (arguments held at one value, e.g.
+// a dropout keep probability of 1, which makes the graph deterministic).
+std::optional<double> fixedInput(const std::string &name) {
+#ifdef TFAOT_TFJS_FIXED_INPUTS
+  std::stringstream list(TFAOT_TFJS_FIXED_INPUTS);
+  for (std::string item; std::getline(list, item, ',');) {
+    size_t eq = item.find('=');
+    if (eq != std::string::npos && item.substr(0, eq) == name)
+      return std::strtod(item.c_str() + eq + 1, nullptr);
+  }
+#else
+  (void)name;
+#endif
+  return std::nullopt;
+}
+
+Range inputRange(const BufferInfo &b) {
+  if (std::optional<double> v = fixedInput(b.name)) return {*v, *v};
+  DType d = b.dtype;
 #if defined(TFAOT_TFJS_INPUT_LOW) && defined(TFAOT_TFJS_INPUT_HIGH)
   (void)d;
   return {static_cast<double>(TFAOT_TFJS_INPUT_LOW),
@@ -437,7 +456,7 @@ Range inputRange(DType d) {
 
 void fillArgument(void *data, const BufferInfo &b, Rng &rng) {
   auto p = static_cast<unsigned char *>(data);
-  Range r = inputRange(b.dtype);
+  Range r = inputRange(b);
   auto store = [&](int64_t i, auto v) { std::memcpy(p + i * sizeof v, &v, sizeof v); };
   for (int64_t i = 0; i < b.num_elements; ++i) {
     double u = r.lo + (r.hi - r.lo) * rng.uniform();
@@ -727,9 +746,12 @@ int main(int argc, char **argv) {
     files.push_back(in_dir / ("arg" + std::to_string(i) + ".bin"));
     if (!writeFile(files.back(), data, b.size_bytes))
       fatal("cannot write " + files.back().string());
-    Range r = inputRange(b.dtype);
-    std::cout << "  arg" << i << "    " << describe(b) << " uniform ["
-              << r.lo << "," << r.hi << ")\n";
+    Range r = inputRange(b);
+    std::cout << "  arg" << i << "    " << describe(b);
+    if (r.lo == r.hi)
+      std::cout << " = " << r.lo << "\n";
+    else
+      std::cout << " uniform [" << r.lo << "," << r.hi << ")\n";
   }
   fs::path in_file = work / "in.json";
   std::string in_text = inputsJson(info, files);
