@@ -8,6 +8,7 @@
 //   graphdef_to_tfjs <graph.pb|graph.pbtxt> <out_dir>
 //     -> out_dir/model.json, out_dir/model.bin
 //
+// An unfed PlaceholderWithDefault becomes an Identity (see below).
 // Only float32, int32 and bool constants are written (TF.js's own dtypes);
 // int64 constants are narrowed to int32 when their values fit, as TF.js's
 // converter does.
@@ -79,6 +80,16 @@ int main(int argc, char **argv) {
         attrs["dilations"].mutable_list()->add_i(1);
     if ((window || op == "BiasAdd") && !attrs.count("data_format"))
       attrs["data_format"].set_s("NHWC");
+    // TF.js 4.22's executor fails ("reading 'backend'") on a
+    // PlaceholderWithDefault that is not fed. Unfed, the op is the identity
+    // of its input, and the oracle never feeds one (the compiled function
+    // takes no argument for it either), so write it as an Identity.
+    if (op == "PlaceholderWithDefault") {
+      tensorflow::AttrValue dtype = attrs["dtype"];
+      attrs.clear();
+      attrs["T"] = dtype;
+      node.set_op("Identity");
+    }
   }
 
   std::string bin;
