@@ -2,7 +2,8 @@
 //
 // Internal to the compiler library. OpImporters.cpp defines these and the
 // core importers; the importers of further op families live in their own
-// files (ImportDataMovementOps.cpp, ImportMathOps.cpp) and are declared at
+// files (ImportDataMovementOps.cpp, ImportMathOps.cpp,
+// ImportQuantizedOps.cpp) and are declared at
 // the bottom, so that OpImporters.cpp only lists them in its table.
 //
 //===----------------------------------------------------------------------===//
@@ -80,6 +81,9 @@ mlir::FailureOr<mlir::Value> importTopKV2(NodeImportContext &ctx);
 mlir::FailureOr<mlir::Value> importFusedBatchNorm(NodeImportContext &ctx);
 mlir::FailureOr<mlir::Value> importRandomUniform(NodeImportContext &ctx);
 mlir::FailureOr<mlir::Value> importEinsum(NodeImportContext &ctx);
+
+// ImportQuantizedOps.cpp
+mlir::FailureOr<mlir::Value> importDequantize(NodeImportContext &ctx);
 
 } // namespace tfaot
 

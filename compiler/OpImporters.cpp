@@ -1236,6 +1236,7 @@ static const llvm::StringMap<OpSpec> &opTable() {
       {"Square", {importSameType, 1, "T", 1}},
       {"Softmax", {importSameType, 1, "T", 1}},
       {"Cast", {importCast, 1, "SrcT", 1}},
+      {"Dequantize", {importDequantize, 3, "", 0}},
       // Contractions, convolutions, pools.
       {"MatMul", {importMatMul, 2, "T", 2}},
       {"_FusedMatMul", {importFusedMatMul, -1, "T", -1}},

@@ -30,6 +30,13 @@ Type tfaot::convertDataType(tensorflow::DataType type, MLIRContext *ctx) {
   case tensorflow::DT_UINT16: return b.getIntegerType(16, false);
   case tensorflow::DT_UINT32: return b.getIntegerType(32, false);
   case tensorflow::DT_UINT64: return b.getIntegerType(64, false);
+  // Quantized tensors are their storage integers; the ops that read them
+  // (Dequantize) carry the meaning.
+  case tensorflow::DT_QINT8: return b.getI8Type();
+  case tensorflow::DT_QUINT8: return b.getIntegerType(8, /*isSigned=*/false);
+  case tensorflow::DT_QINT16: return b.getI16Type();
+  case tensorflow::DT_QUINT16: return b.getIntegerType(16, false);
+  case tensorflow::DT_QINT32: return b.getI32Type();
   default: return nullptr;
   }
 }
@@ -150,11 +157,18 @@ DenseElementsAttr tfaot::convertTensor(const tensorflow::TensorProto &tensor,
     case tensorflow::DT_INT16:
       ok = fillFromField<int16_t>(tensor.int_val(), count, raw, error); break;
     case tensorflow::DT_INT8:
+    case tensorflow::DT_QINT8:
       ok = fillFromField<int8_t>(tensor.int_val(), count, raw, error); break;
     case tensorflow::DT_UINT8:
+    case tensorflow::DT_QUINT8:
       ok = fillFromField<uint8_t>(tensor.int_val(), count, raw, error); break;
     case tensorflow::DT_UINT16:
+    case tensorflow::DT_QUINT16:
       ok = fillFromField<uint16_t>(tensor.int_val(), count, raw, error); break;
+    case tensorflow::DT_QINT16:
+      ok = fillFromField<int16_t>(tensor.int_val(), count, raw, error); break;
+    case tensorflow::DT_QINT32:
+      ok = fillFromField<int32_t>(tensor.int_val(), count, raw, error); break;
     case tensorflow::DT_INT64:
       ok = fillFromField<int64_t>(tensor.int64_val(), count, raw, error); break;
     case tensorflow::DT_UINT32:

@@ -8,7 +8,11 @@
 //   graphdef_to_tfjs <graph.pb|graph.pbtxt> <out_dir>
 //     -> out_dir/model.json, out_dir/model.bin
 //
-// An unfed PlaceholderWithDefault becomes an Identity (see below).
+// An unfed PlaceholderWithDefault becomes an Identity (see below). A
+// Dequantize of a quint8 constant (weight-quantized graphs) becomes a
+// uint8-quantized TF.js weight, {min, scale}, which TF.js dequantizes
+// itself as q * scale + min: so the oracle checks tfaot's Dequantize
+// against TF.js's own arithmetic, not against a copy of tfaot's.
 // Only float32, int32 and bool constants are written (TF.js's own dtypes);
 // int64 constants are narrowed to int32 when their values fit, as TF.js's
 // converter does.
@@ -19,15 +23,25 @@
 #include <google/protobuf/text_format.h>
 #include <google/protobuf/util/json_util.h>
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <map>
+#include <optional>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
 
 namespace {
+
+/// A Dequantize folded into a uint8-quantized TF.js weight.
+struct QuantizedWeight {
+  std::string bytes;   ///< The quint8 values.
+  double min, scale;   ///< value = q * scale + min
+};
 
 int fail(const std::string &message) {
   std::cerr << "graphdef_to_tfjs: error: " << message << "\n";
@@ -50,6 +64,78 @@ template <typename T>
 void appendBytes(std::string &bin, const std::vector<T> &values) {
   bin.append(reinterpret_cast<const char *>(values.data()),
              values.size() * sizeof(T));
+}
+
+
+/// The single float held by Const node `name`, if it is one.
+std::optional<double> floatScalar(const std::map<std::string,
+                                                 tensorflow::NodeDef *> &nodes,
+                                  const std::string &name) {
+  auto it = nodes.find(name);
+  if (it == nodes.end() || it->second->op() != "Const")
+    return std::nullopt;
+  const tensorflow::TensorProto &t = it->second->attr().at("value").tensor();
+  if (t.dtype() != tensorflow::DT_FLOAT)
+    return std::nullopt;
+  if (t.float_val_size() == 1)
+    return t.float_val(0);
+  if (t.tensor_content().size() == 4) {
+    float v;
+    std::memcpy(&v, t.tensor_content().data(), 4);
+    return v;
+  }
+  return std::nullopt;
+}
+
+/// Rewrites each Dequantize(quint8 Const, min, max) in MIN_FIRST or
+/// MIN_COMBINED mode into a float32 Const whose value is the quantized
+/// weight in `folded`; the inputs it no longer needs are removed. In both
+/// modes TensorFlow's step is (max - min) / 255; MIN_FIRST first snaps min
+/// to a multiple of the (float) step.
+void foldDequantize(tensorflow::GraphDef &graph,
+                    std::map<std::string, QuantizedWeight> &folded) {
+  std::map<std::string, tensorflow::NodeDef *> nodes;
+  for (tensorflow::NodeDef &node : *graph.mutable_node())
+    nodes[node.name()] = &node;
+  std::set<std::string> dropped;
+  for (tensorflow::NodeDef &node : *graph.mutable_node()) {
+    if (node.op() != "Dequantize" || node.input_size() != 3)
+      continue;
+    auto attrs = node.attr();
+    std::string mode = attrs.count("mode") ? attrs["mode"].s() : "MIN_COMBINED";
+    auto input = nodes.find(node.input(0));
+    auto min = floatScalar(nodes, node.input(1));
+    auto max = floatScalar(nodes, node.input(2));
+    if ((mode != "MIN_FIRST" && mode != "MIN_COMBINED") ||
+        input == nodes.end() || input->second->op() != "Const" || !min ||
+        !max)
+      continue;
+    const tensorflow::TensorProto &q = input->second->attr().at("value").tensor();
+    if (q.dtype() != tensorflow::DT_QUINT8 || q.tensor_content().empty())
+      continue;
+    double scale = (*max - *min) / 255.0;
+    double lo = *min;
+    if (mode == "MIN_FIRST" && scale > 0) {
+      double stepF = static_cast<float>(scale);
+      lo = std::round(*min / stepF) * stepF;
+    }
+    folded[node.name()] = {q.tensor_content(), lo, scale};
+    tensorflow::TensorProto value;
+    value.set_dtype(tensorflow::DT_FLOAT);
+    *value.mutable_tensor_shape() = q.tensor_shape();
+    node.set_op("Const");
+    node.clear_input();
+    node.mutable_attr()->clear();
+    (*node.mutable_attr())["dtype"].set_type(tensorflow::DT_FLOAT);
+    *(*node.mutable_attr())["value"].mutable_tensor() = value;
+    dropped.insert(input->first);
+  }
+  // Drop the quint8 constants (TF.js cannot hold them); min/max constants
+  // are plain floats and may stay.
+  auto *all = graph.mutable_node();
+  for (int i = all->size() - 1; i >= 0; --i)
+    if (dropped.count(all->Get(i).name()))
+      all->DeleteSubrange(i, 1);
 }
 
 } // namespace
@@ -92,11 +178,28 @@ int main(int argc, char **argv) {
     }
   }
 
+  std::map<std::string, QuantizedWeight> quantized;
+  foldDequantize(graph, quantized);
+
   std::string bin;
   std::string weights = "[";
   for (tensorflow::NodeDef &node : *graph.mutable_node()) {
     if (node.op() != "Const")
       continue;
+    if (auto q = quantized.find(node.name()); q != quantized.end()) {
+      bin += q->second.bytes;
+      std::ostringstream entry;
+      entry.precision(17);
+      entry << "{\"name\":\"" << node.name() << "\",\"shape\":[";
+      const auto &shape = node.attr().at("value").tensor().tensor_shape();
+      for (int i = 0; i < shape.dim_size(); ++i)
+        entry << (i ? "," : "") << shape.dim(i).size();
+      entry << "],\"dtype\":\"float32\",\"quantization\":{\"dtype\":"
+               "\"uint8\",\"min\":" << q->second.min << ",\"scale\":"
+            << q->second.scale << ",\"original_dtype\":\"float32\"}}";
+      weights += (weights.size() > 1 ? "," : "") + entry.str();
+      continue;
+    }
     auto &attrs = *node.mutable_attr();
     tensorflow::TensorProto *tensor = attrs["value"].mutable_tensor();
     int64_t count = 1;
