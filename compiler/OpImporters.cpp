@@ -1126,33 +1126,34 @@ static FailureOr<Value> applyFusedOps(NodeImportContext &ctx, Value value,
         return failure();
       value = buildOp(ctx, "Prelu", {value, *alpha}, value.getType());
     } else if (op == "FusedBatchNorm") {
-      // y = (x - mean) * scale / sqrt(variance + epsilon) + offset, with the
-      // per-channel vectors broadcasting along the last (NHWC) dimension.
-      if (stringAttr(ctx, "data_format", "NHWC") == "NCHW")
-        return ctx.error("fused batch norm in NCHW is not supported yet");
-      SmallVector<Value> params;
+      // The standalone op's semantics (inference, either data format), on
+      // the contraction's result; the node's data_format and epsilon apply.
+      SmallVector<Value> operands = {value};
       for (const char *name : {"scale", "offset", "mean", "variance"}) {
         FailureOr<Value> p = takeArg(name);
         if (failed(p))
           return failure();
-        params.push_back(*p);
+        operands.push_back(*p);
+      }
+      std::string format = stringAttr(ctx, "data_format", "NHWC");
+      int64_t channels = cast<RankedTensorType>(value.getType())
+                             .getDimSize(format == "NCHW" ? 1 : 3);
+      for (Value param : ArrayRef<Value>(operands).drop_front()) {
+        auto type = cast<RankedTensorType>(param.getType());
+        if (type.getRank() != 1 || type.getDimSize(0) != channels ||
+            type.getElementType() != elementType)
+          return ctx.error("fused batch norm parameters must be " +
+                           typeString(RankedTensorType::get({channels},
+                                                            elementType)) +
+                           " (the output channels), got " + typeString(type));
       }
       const tensorflow::AttrValue *eps = ctx.attr("epsilon");
-      Value epsilon = buildScalar(ctx, elementType, eps ? eps->f() : 1e-3);
-      Type paramType = params[3].getType();
-      Value varEps = buildOp(ctx, "AddV2", {params[3], epsilon}, paramType);
-      Value inv = buildOp(ctx, "Rsqrt", {varEps}, paramType);
-      Value multiplier = buildOp(ctx, "Mul", {inv, params[0]}, paramType);
-      FailureOr<Value> centered = buildBinary(ctx, "Sub", value, params[2]);
-      if (failed(centered))
-        return failure();
-      FailureOr<Value> scaled = buildBinary(ctx, "Mul", *centered, multiplier);
-      if (failed(scaled))
-        return failure();
-      FailureOr<Value> shifted = buildBinary(ctx, "AddV2", *scaled, params[1]);
-      if (failed(shifted))
-        return failure();
-      value = *shifted;
+      Builder &b = ctx.builder;
+      value = buildOpWithAttrs(
+          ctx, "FusedBatchNorm", operands, value.getType(),
+          {b.getNamedAttr("epsilon", b.getF32FloatAttr(eps ? eps->f() : 1e-4f)),
+           b.getNamedAttr("data_format", b.getStringAttr(format)),
+           b.getNamedAttr("is_training", b.getBoolAttr(false))});
     } else {
       return ctx.error("fused op '" + op + "' is not supported");
     }
