@@ -1,0 +1,190 @@
+#===- cmake/TfaotLibrary.cmake - tfaot_library() build rule -----------------===#
+#
+# tfaot_library(<name>
+#               GRAPH <file>
+#               CPP_CLASS <ns::Name>
+#               [CONFIG <file>]
+#               [FEEDS <name[:shape[:dtype]]>...]
+#               [FETCHES <name[:index]>...]
+#               [ENTRY_POINT <symbol>]
+#               [TARGET_CPU <cpu>]
+#               [EXTRA_ARGS <arg>...])
+#
+# Runs `tfaot compile` on GRAPH at build time and wraps the result in the
+# static library target <name>:
+#
+#   <binary dir>/tfaot_library/<name>/<name>.h   the generated class
+#   <binary dir>/tfaot_library/<name>/<name>.o   its code and weights
+#
+# Linking <name> gives the object, the tfaot runtime and the include
+# directory, so a program only needs `#include "<name>.h"`.
+#
+# The compile step depends on GRAPH, CONFIG, the tfaot executable and, for a
+# TF.js model.json, on the weight shards its weightsManifest lists; nothing
+# else re-runs it. Relative GRAPH and CONFIG paths are taken relative to the
+# calling CMakeLists.txt's source directory.
+#
+# The file is used two ways: installed next to tfaotConfig.cmake, where
+# tfaot::tfaot and tfaot::runtime are the imported targets, and inside the
+# tfaot build itself, where they are aliases of the in-tree targets.
+#
+#===------------------------------------------------------------------------===#
+include_guard(GLOBAL)
+
+# Paths the weight shards of a TF.js model.json, absolute, into <out_var>.
+# A GraphDef (or a model.json without a manifest) has none.
+function(_tfaot_library_tfjs_shards model out_var)
+  set(shards)
+  file(READ "${model}" json)
+  string(JSON groups ERROR_VARIABLE err GET "${json}" weightsManifest)
+  if(err)
+    set(${out_var} "" PARENT_SCOPE)
+    return()
+  endif()
+  get_filename_component(dir "${model}" DIRECTORY)
+  string(JSON ngroups LENGTH "${groups}")
+  if(ngroups GREATER 0)
+    math(EXPR last_group "${ngroups} - 1")
+    foreach(g RANGE ${last_group})
+      string(JSON npaths ERROR_VARIABLE err LENGTH "${groups}" ${g} paths)
+      if(err OR npaths EQUAL 0)
+        continue()
+      endif()
+      math(EXPR last_path "${npaths} - 1")
+      foreach(p RANGE ${last_path})
+        string(JSON shard GET "${groups}" ${g} paths ${p})
+        list(APPEND shards "${dir}/${shard}")
+      endforeach()
+    endforeach()
+  endif()
+  set(${out_var} "${shards}" PARENT_SCOPE)
+endfunction()
+
+function(tfaot_library name)
+  set(fn "tfaot_library(${name})")
+  if(name STREQUAL "" OR name MATCHES "^(GRAPH|CONFIG|CPP_CLASS|FEEDS|FETCHES|ENTRY_POINT|TARGET_CPU|EXTRA_ARGS)$")
+    message(FATAL_ERROR "tfaot_library: the first argument must be the name "
+                        "of the library target to create")
+  endif()
+  if(NOT name MATCHES "^[A-Za-z0-9_.+-]+$")
+    message(FATAL_ERROR "${fn}: '${name}' is not a valid target name (letters, "
+                        "digits and _ . + - only); it also names <name>.h")
+  endif()
+  if(TARGET ${name})
+    message(FATAL_ERROR "${fn}: a target named '${name}' already exists")
+  endif()
+
+  cmake_parse_arguments(PARSE_ARGV 1 ARG ""
+    "GRAPH;CONFIG;CPP_CLASS;ENTRY_POINT;TARGET_CPU"
+    "FEEDS;FETCHES;EXTRA_ARGS")
+  if(ARG_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "${fn}: unknown arguments: ${ARG_UNPARSED_ARGUMENTS}\n"
+      "Accepted: GRAPH <file> CPP_CLASS <ns::Name> [CONFIG <file>] "
+      "[FEEDS <name[:shape[:dtype]]>...] [FETCHES <name[:index]>...] "
+      "[ENTRY_POINT <symbol>] [TARGET_CPU <cpu>] [EXTRA_ARGS <arg>...]")
+  endif()
+  # FEEDS and FETCHES take every value up to the next known keyword, so a
+  # misspelt or unsupported option (TARGET cuda, BATCH 8) would silently
+  # become a node name. A value that looks like a keyword (five or more
+  # capitals, digits, '_') is rejected; such a node is still reachable as
+  # NAME:0 (fetch) or NAME:<shape> (feed).
+  foreach(value IN LISTS ARG_FEEDS ARG_FETCHES)
+    if(value MATCHES "^[A-Z][A-Z0-9_][A-Z0-9_][A-Z0-9_][A-Z0-9_]+$")
+      message(FATAL_ERROR "${fn}: unknown argument '${value}' (among FEEDS/"
+        "FETCHES). Accepted: GRAPH CPP_CLASS CONFIG FEEDS FETCHES ENTRY_POINT "
+        "TARGET_CPU EXTRA_ARGS. For a node named '${value}' write "
+        "'${value}:0' (fetch) or '${value}:<shape>' (feed).")
+    endif()
+  endforeach()
+  if(ARG_KEYWORDS_MISSING_VALUES)
+    message(FATAL_ERROR "${fn}: no value given for: ${ARG_KEYWORDS_MISSING_VALUES}")
+  endif()
+  if(NOT ARG_GRAPH)
+    message(FATAL_ERROR "${fn}: GRAPH <file> is required (a .pb, .pbtxt or "
+                        "TF.js model.json)")
+  endif()
+  if(NOT ARG_CPP_CLASS)
+    message(FATAL_ERROR "${fn}: CPP_CLASS <ns::Name> is required")
+  endif()
+  if(NOT ARG_CPP_CLASS MATCHES "^(::)?[A-Za-z_][A-Za-z0-9_]*(::[A-Za-z_][A-Za-z0-9_]*)*$")
+    message(FATAL_ERROR "${fn}: CPP_CLASS '${ARG_CPP_CLASS}' is not a C++ "
+                        "class name such as ns::Model")
+  endif()
+  if(NOT ARG_CONFIG AND NOT ARG_FETCHES)
+    message(FATAL_ERROR "${fn}: give FETCHES <name[:index]>... or a CONFIG "
+                        "file naming the outputs to compute")
+  endif()
+
+  if(NOT TARGET tfaot::tfaot OR NOT TARGET tfaot::runtime)
+    message(FATAL_ERROR "${fn}: the targets tfaot::tfaot and tfaot::runtime "
+                        "are not defined; call find_package(tfaot) first")
+  endif()
+
+  get_filename_component(graph "${ARG_GRAPH}" ABSOLUTE
+                         BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+  set(dir "${CMAKE_CURRENT_BINARY_DIR}/tfaot_library/${name}")
+  set(hdr "${dir}/${name}.h")
+  set(obj "${dir}/${name}.o")
+
+  # In-tree tfaot::tfaot is an alias: depend on the real target, which gives
+  # both the file-level and the target-level dependency. An imported
+  # executable is a file that is not built here.
+  get_target_property(tool tfaot::tfaot ALIASED_TARGET)
+  if(NOT tool)
+    set(tool "$<TARGET_FILE:tfaot::tfaot>")
+  endif()
+
+  set(args compile --graph "${graph}" --cpp_class "${ARG_CPP_CLASS}"
+           --out_header "${hdr}" --out_function_object "${obj}")
+  set(deps "${graph}" ${tool})
+  if(ARG_CONFIG)
+    get_filename_component(config "${ARG_CONFIG}" ABSOLUTE
+                           BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+    list(APPEND args --config "${config}")
+    list(APPEND deps "${config}")
+  endif()
+  foreach(feed IN LISTS ARG_FEEDS)
+    list(APPEND args "--feed=${feed}")
+  endforeach()
+  foreach(fetch IN LISTS ARG_FETCHES)
+    list(APPEND args "--fetch=${fetch}")
+  endforeach()
+  if(ARG_ENTRY_POINT)
+    list(APPEND args "--entry_point=${ARG_ENTRY_POINT}")
+  endif()
+  if(ARG_TARGET_CPU)
+    list(APPEND args "--target_cpu=${ARG_TARGET_CPU}")
+  endif()
+  list(APPEND args ${ARG_EXTRA_ARGS})
+
+  # A TF.js graph model keeps its weights in shard files next to model.json.
+  # They are read from the manifest now, and CMake re-runs if the manifest
+  # changes. (A model.json produced during the build is not known yet; its
+  # shards are then not tracked.)
+  if(graph MATCHES "\\.json$" AND EXISTS "${graph}")
+    _tfaot_library_tfjs_shards("${graph}" shards)
+    list(APPEND deps ${shards})
+    set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${graph}")
+  endif()
+
+  get_filename_component(graph_name "${graph}" NAME)
+  file(MAKE_DIRECTORY "${dir}")
+  add_custom_command(
+    OUTPUT "${hdr}" "${obj}"
+    COMMAND "$<TARGET_FILE:tfaot::tfaot>" ${args}
+    DEPENDS ${deps}
+    COMMENT "tfaot: compiling ${graph_name} into ${name} (${ARG_CPP_CLASS})"
+    VERBATIM)
+
+  # A static library holding just the generated object; the header is a
+  # source too, so it exists before anything that includes it is compiled.
+  add_library(${name} STATIC "${obj}" "${hdr}")
+  set_source_files_properties("${obj}" PROPERTIES
+    EXTERNAL_OBJECT TRUE GENERATED TRUE)
+  set_target_properties(${name} PROPERTIES
+    LINKER_LANGUAGE CXX
+    TFAOT_HEADER "${hdr}"
+    TFAOT_OBJECT "${obj}")
+  target_include_directories(${name} PUBLIC "${dir}")
+  target_link_libraries(${name} PUBLIC tfaot::runtime)
+endfunction()

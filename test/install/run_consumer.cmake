@@ -1,0 +1,87 @@
+#===- test/install/run_consumer.cmake - install, then build a consumer -----===#
+#
+# cmake -DTFAOT_BUILD_DIR=... -DCONSUMER_SOURCE_DIR=... -DWORK_DIR=...
+#       -DGRAPH=... -DEXPECTED=... -DGENERATOR=... [-DMAKE_PROGRAM=...]
+#       -DCXX_COMPILER=... [-DCXX_LAUNCHER=...] -P run_consumer.cmake
+#
+# 1. cmake --install TFAOT_BUILD_DIR --prefix WORK_DIR/prefix
+# 2. the installed tfaot runs (tfaot --version)
+# 3. CONSUMER_SOURCE_DIR is configured from scratch in WORK_DIR/build with
+#    -Dtfaot_DIR=WORK_DIR/prefix/lib/cmake/tfaot, built and run
+# 4. its output must equal EXPECTED exactly
+#
+# Any failing step is a FATAL_ERROR, which fails the test.
+#
+#===------------------------------------------------------------------------===#
+cmake_minimum_required(VERSION 3.20)
+
+foreach(var TFAOT_BUILD_DIR CONSUMER_SOURCE_DIR WORK_DIR GRAPH EXPECTED
+            GENERATOR CXX_COMPILER)
+  if(NOT DEFINED ${var} OR "${${var}}" STREQUAL "")
+    message(FATAL_ERROR "run_consumer.cmake: -D${var}=... is required")
+  endif()
+endforeach()
+
+# Runs a command; on failure prints its output and stops.
+function(run_step what)
+  execute_process(COMMAND ${ARGN}
+    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "${what} failed (${rc}):\n  ${ARGN}\n${out}")
+  endif()
+  message(STATUS "${what}: ok")
+  set(step_output "${out}" PARENT_SCOPE)
+endfunction()
+
+set(prefix ${WORK_DIR}/prefix)
+set(build ${WORK_DIR}/build)
+# Fresh every time: nothing from an earlier run may satisfy this one.
+file(REMOVE_RECURSE ${WORK_DIR})
+file(MAKE_DIRECTORY ${WORK_DIR})
+
+run_step("install" ${CMAKE_COMMAND} --install ${TFAOT_BUILD_DIR} --prefix ${prefix})
+foreach(f bin/tfaot lib/libtfaot_runtime.a
+          include/tfaot/runtime/compiled_function.h
+          lib/cmake/tfaot/tfaotConfig.cmake
+          lib/cmake/tfaot/tfaotConfigVersion.cmake
+          lib/cmake/tfaot/tfaotTargets.cmake
+          lib/cmake/tfaot/TfaotLibrary.cmake)
+  if(NOT EXISTS ${prefix}/${f})
+    message(FATAL_ERROR "install: ${prefix}/${f} is missing")
+  endif()
+endforeach()
+
+run_step("installed tfaot --version" ${prefix}/bin/tfaot --version)
+if(NOT step_output MATCHES "^tfaot [0-9]")
+  message(FATAL_ERROR "unexpected tfaot --version output: ${step_output}")
+endif()
+
+set(configure_args -S ${CONSUMER_SOURCE_DIR} -B ${build} -G ${GENERATOR}
+    -DCMAKE_BUILD_TYPE=Release
+    -DCMAKE_CXX_COMPILER=${CXX_COMPILER}
+    -Dtfaot_DIR=${prefix}/lib/cmake/tfaot
+    -DTFAOT_EXAMPLE_GRAPH=${GRAPH}
+    # Only the prefix above may provide tfaot.
+    -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF)
+if(MAKE_PROGRAM)
+  list(APPEND configure_args -DCMAKE_MAKE_PROGRAM=${MAKE_PROGRAM})
+endif()
+if(CXX_LAUNCHER)
+  list(APPEND configure_args -DCMAKE_CXX_COMPILER_LAUNCHER=${CXX_LAUNCHER})
+endif()
+run_step("configure consumer" ${CMAKE_COMMAND} ${configure_args})
+string(FIND "${step_output}" " from ${prefix}/lib/cmake/tfaot" found)
+if(found EQUAL -1)
+  message(FATAL_ERROR "the consumer did not find tfaot in ${prefix}:\n"
+                      "${step_output}")
+endif()
+
+run_step("build consumer" ${CMAKE_COMMAND} --build ${build})
+run_step("run consumer" ${build}/mnist_consumer)
+
+file(READ ${EXPECTED} expected)
+if(NOT step_output STREQUAL expected)
+  message(FATAL_ERROR "consumer output differs from ${EXPECTED}:\n"
+                      "--- expected\n${expected}--- actual\n${step_output}")
+endif()
+message(STATUS "consumer output matches ${EXPECTED}")
