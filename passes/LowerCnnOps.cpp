@@ -435,49 +435,23 @@ struct ReductionLowering : TfaotPattern<OpTy> {
     auto inputType = cast<RankedTensorType>(adaptor.getInput().getType());
     Type original = op.getInput().getType().getElementType();
     Type element = inputType.getElementType();
-    int64_t rank = inputType.getRank();
-    SmallVector<bool> reduced(rank, false);
-    for (int64_t a : *axes)
-      reduced[a < 0 ? a + rank : a] = true;
-
-    SmallVector<int64_t> reducedShape;
-    SmallVector<AffineExpr> outputExprs;
-    SmallVector<utils::IteratorType> iterators;
-    int64_t count = 1;
-    for (int64_t i = 0; i < rank; ++i) {
-      if (reduced[i]) {
-        iterators.push_back(utils::IteratorType::reduction);
-        count *= inputType.getDimSize(i);
-      } else {
-        iterators.push_back(utils::IteratorType::parallel);
-        reducedShape.push_back(inputType.getDimSize(i));
-        outputExprs.push_back(rewriter.getAffineDimExpr(i));
-      }
-    }
-    auto accType = RankedTensorType::get(reducedShape, element);
     Value initValue =
         Kind == ReduceKind::Max   ? extremeValue(rewriter, loc, original, true)
         : Kind == ReduceKind::Min ? extremeValue(rewriter, loc, original, false)
         : scalarConstant(rewriter, loc, element,
                          Kind == ReduceKind::Prod ? 1 : 0);
-    Value init = buildFilled(rewriter, loc, accType, initValue);
-    AffineMap inputMap = rewriter.getMultiDimIdentityMap(rank);
-    AffineMap outputMap =
-        AffineMap::get(rank, 0, outputExprs, rewriter.getContext());
     BinaryKind combine = Kind == ReduceKind::Max   ? BinaryKind::Max
                          : Kind == ReduceKind::Min ? BinaryKind::Min
                          : Kind == ReduceKind::Prod ? BinaryKind::Mul
                                                     : BinaryKind::Add;
-    Value result =
-        linalg::GenericOp::create(
-            rewriter, loc, accType, adaptor.getInput(), init,
-            ArrayRef<AffineMap>{inputMap, outputMap}, iterators,
-            [&](OpBuilder &b, Location l, ValueRange args) {
-              linalg::YieldOp::create(
-                  b, l,
-                  buildBinaryScalar(b, l, combine, original, args[0], args[1]));
-            })
-            .getResult(0);
+    Reduction reduction = buildReduction(
+        rewriter, loc, adaptor.getInput(), *axes, initValue,
+        [&](OpBuilder &b, Location l, Value x, Value acc) {
+          return buildBinaryScalar(b, l, combine, original, x, acc);
+        });
+    Value result = reduction.result;
+    auto accType = cast<RankedTensorType>(result.getType());
+    int64_t count = reduction.count;
     if (Kind == ReduceKind::Mean) {
       Value divisor = scalarConstant(rewriter, loc, element, count);
       result = buildBroadcasting(

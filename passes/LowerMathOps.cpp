@@ -32,45 +32,20 @@ struct BoolReductionLowering : TfaotPattern<OpTy> {
     if (!axes)
       return rewriter.notifyMatchFailure(op, "axes are not constant");
     Location loc = op.getLoc();
-    auto inputType = cast<RankedTensorType>(adaptor.getInput().getType());
-    int64_t rank = inputType.getRank();
-    SmallVector<bool> reduced(rank, false);
-    for (int64_t a : *axes)
-      reduced[a < 0 ? a + rank : a] = true;
-    SmallVector<int64_t> keptShape;
-    SmallVector<AffineExpr> keptExprs;
-    SmallVector<utils::IteratorType> iterators;
-    for (int64_t i = 0; i < rank; ++i) {
-      if (reduced[i]) {
-        iterators.push_back(utils::IteratorType::reduction);
-      } else {
-        iterators.push_back(utils::IteratorType::parallel);
-        keptShape.push_back(inputType.getDimSize(i));
-        keptExprs.push_back(rewriter.getAffineDimExpr(i));
-      }
-    }
-    auto accType = RankedTensorType::get(keptShape, rewriter.getI1Type());
     // The identity of the combination: false for or, true for and (so an
     // empty reduction gives TF's answers, Any([]) = false, All([]) = true).
     Value identity = arith::ConstantOp::create(rewriter, loc,
                                                rewriter.getBoolAttr(IsAll));
-    Value init = buildFilled(rewriter, loc, accType, identity);
-    AffineMap inputMap = rewriter.getMultiDimIdentityMap(rank);
-    AffineMap outputMap =
-        AffineMap::get(rank, 0, keptExprs, rewriter.getContext());
     Value result =
-        linalg::GenericOp::create(
-            rewriter, loc, accType, adaptor.getInput(), init,
-            ArrayRef<AffineMap>{inputMap, outputMap}, iterators,
-            [&](OpBuilder &b, Location l, ValueRange args) {
-              Value combined =
-                  IsAll ? (Value)arith::AndIOp::create(b, l, args[0], args[1])
-                        : (Value)arith::OrIOp::create(b, l, args[0], args[1]);
-              linalg::YieldOp::create(b, l, combined);
-            })
-            .getResult(0);
+        buildReduction(rewriter, loc, adaptor.getInput(), *axes, identity,
+                       [](OpBuilder &b, Location l, Value x, Value acc) {
+                         return IsAll
+                                    ? (Value)arith::AndIOp::create(b, l, x, acc)
+                                    : (Value)arith::OrIOp::create(b, l, x, acc);
+                       })
+            .result;
     RankedTensorType finalType = this->resultType(op);
-    if (finalType != accType) // keep_dims: reinsert the size-1 dimensions.
+    if (finalType != result.getType()) // keep_dims: reinsert size-1 dims.
       result = buildStaticReshape(rewriter, loc, result, finalType);
     rewriter.replaceOp(op, result);
     return success();

@@ -153,3 +153,41 @@ Value buildTranspose(OpBuilder &b, Location loc, Value value,
 }
 
 } // namespace mlir::tfaot
+
+mlir::tfaot::Reduction mlir::tfaot::buildReduction(
+    OpBuilder &b, Location loc, Value input, ArrayRef<int64_t> axes,
+    Value initValue,
+    function_ref<Value(OpBuilder &, Location, Value, Value)> combine) {
+  auto inputType = cast<RankedTensorType>(input.getType());
+  int64_t rank = inputType.getRank();
+  SmallVector<bool> reduced(rank, false);
+  for (int64_t a : axes)
+    reduced[a < 0 ? a + rank : a] = true;
+  SmallVector<int64_t> keptShape;
+  SmallVector<AffineExpr> keptExprs;
+  SmallVector<utils::IteratorType> iterators;
+  int64_t count = 1;
+  for (int64_t i = 0; i < rank; ++i) {
+    if (reduced[i]) {
+      iterators.push_back(utils::IteratorType::reduction);
+      count *= inputType.getDimSize(i);
+    } else {
+      iterators.push_back(utils::IteratorType::parallel);
+      keptShape.push_back(inputType.getDimSize(i));
+      keptExprs.push_back(b.getAffineDimExpr(i));
+    }
+  }
+  auto accType = RankedTensorType::get(keptShape, initValue.getType());
+  Value init = buildFilled(b, loc, accType, initValue);
+  AffineMap inputMap = b.getMultiDimIdentityMap(rank);
+  AffineMap outputMap = AffineMap::get(rank, 0, keptExprs, b.getContext());
+  Value result =
+      linalg::GenericOp::create(
+          b, loc, accType, input, init,
+          ArrayRef<AffineMap>{inputMap, outputMap}, iterators,
+          [&](OpBuilder &nb, Location l, ValueRange args) {
+            linalg::YieldOp::create(nb, l, combine(nb, l, args[0], args[1]));
+          })
+          .getResult(0);
+  return {result, count};
+}

@@ -48,6 +48,21 @@ Value buildBroadcasting(
 Value buildFilled(OpBuilder &b, Location loc, RankedTensorType type,
                   Value value);
 
+/// What buildReduction made: the reduced tensor (reduced dimensions
+/// dropped) and how many input elements fold into each of its elements.
+struct Reduction {
+  Value result;
+  int64_t count;
+};
+
+/// `input` reduced over `axes` (negative counts from the end) by a
+/// linalg.generic: each result element starts at `initValue` and folds in
+/// its inputs with `combine(b, loc, element, accumulator)`.
+Reduction buildReduction(
+    OpBuilder &b, Location loc, Value input, ArrayRef<int64_t> axes,
+    Value initValue,
+    function_ref<Value(OpBuilder &, Location, Value, Value)> combine);
+
 /// `value` reshaped to the static `type` (tensor.reshape with a constant
 /// shape operand).
 Value buildStaticReshape(OpBuilder &b, Location loc, Value value,
