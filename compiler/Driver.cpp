@@ -170,7 +170,8 @@ int tfaot::compile(const CompileOptions &options, llvm::raw_ostream &errs) {
   // nothing back; make sure the lowering produced exactly that ABI.
   auto entry = module->lookupSymbol<mlir::LLVM::LLVMFuncOp>(
       importOptions.functionName);
-  size_t expectedParams = signature.args.size() + signature.results.size();
+  size_t expectedParams = signature.args.size() + signature.results.size() +
+                          (cpu::arenaBytes(*module) ? 1 : 0); // + the arena
   if (!entry || entry.getNumArguments() != expectedParams ||
       !mlir::isa<mlir::LLVM::LLVMVoidType>(
           entry.getFunctionType().getReturnType())) {
@@ -197,6 +198,7 @@ int tfaot::compile(const CompileOptions &options, llvm::raw_ostream &errs) {
     headerOptions.entrySymbol = importOptions.functionName;
     headerOptions.sourceGraph = llvm::sys::path::filename(options.graph).str();
     headerOptions.tempBytes = tempBytes;
+    cpu::readMemoryPlan(*module, headerOptions);
     std::string header;
     if (!cpu::writeHeader(signature, headerOptions, header, error)) {
       diags.error(error);

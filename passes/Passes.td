@@ -70,4 +70,63 @@ def ExpandStridedCopiesPass
   ];
 }
 
+def PlanBuffersPass : Pass<"tfaot-plan-buffers", "mlir::ModuleOp"> {
+  let summary = "place the entry function's temporaries in one arena argument";
+  let description = [{
+    Runs on bufferized code, after `buffer-results-to-out-params` and before
+    `buffer-deallocation-pipeline`. In the module's public entry function it
+    collects the statically shaped `memref.alloc`s of the function body,
+    computes each one's live range over the body's op order (from the alloc
+    to the last use of the buffer or of any view of it: subview, reshape,
+    expand/collapse_shape, cast, any `ViewLikeOpInterface` op, and any other
+    op that returns a memref from it; a use nested in a loop counts at its
+    top-level op), and packs them into one arena: largest first, each into
+    the best-fitting gap among the already placed buffers whose live ranges
+    overlap its own, at offsets aligned to 64 bytes.
+
+    Each planned alloc becomes a `memref.view` of a new trailing argument
+    `memref<Nxi8>` (the arena; only added when N > 0), and its deallocs are
+    erased. Allocs with a dynamic shape, a non-identity layout, a memory
+    space, an element type other than integer/float, or inside a nested
+    region are left alone (and counted), so correctness never depends on
+    the plan.
+
+    ```mlir
+    func.func @f(%x: memref<16xf32>, %out: memref<16xf32>) {
+      %a = memref.alloc() : memref<16xf32>
+      ...
+    }
+    ```
+    becomes
+    ```mlir
+    func.func @f(%x: memref<16xf32>, %out: memref<16xf32>, %arena: memref<64xi8>) {
+      %c0 = arith.constant 0 : index
+      %a = memref.view %arena[%c0][] : memref<64xi8> to memref<16xf32>
+      ...
+    }
+    ```
+    The module gets `tfaot.arena_bytes` (N), `tfaot.naive_temp_bytes` (the
+    sum of the planned buffers), `tfaot.peak_live_bytes` (the most bytes live
+    at once, a lower bound of any plan) and `tfaot.heap_temp_bytes` (static
+    bytes of the allocs left alone) as i64 attributes.
+  }];
+  let dependentDialects = [
+    "mlir::arith::ArithDialect",
+    "mlir::memref::MemRefDialect",
+  ];
+  let statistics = [
+    Statistic<"numPlanned", "buffers-planned",
+              "Number of allocs placed in the arena">,
+    Statistic<"numUnplanned", "buffers-unplanned",
+              "Number of allocs left as heap allocations">,
+    Statistic<"numDeallocsErased", "deallocs-erased",
+              "Number of deallocs of planned buffers erased">,
+    Statistic<"arenaBytes", "arena-bytes", "Size of the arena in bytes">,
+    Statistic<"naiveBytes", "naive-bytes",
+              "Sum of the sizes of the planned buffers">,
+    Statistic<"peakLiveBytes", "peak-live-bytes",
+              "Most bytes of planned buffers live at one op">,
+  ];
+}
+
 #endif // TFAOT_PASSES_TD

@@ -216,10 +216,24 @@ bool cpu::writeHeader(const FunctionSignature &signature,
                       totalBytes(args), args.size())
      << llvm::formatv("//   results:   {0} bytes in {1} buffer(s)\n",
                       totalBytes(results), results.size())
-     << llvm::formatv("//   temporary: at most {0} bytes, heap-allocated "
-                      "during Run()\n",
-                      options.tempBytes)
-     << "//\n// Signature:\n";
+     << llvm::formatv("//   temporary: {0} bytes in one arena (kTempBytes), "
+                      "allocated once per\n"
+                      "//              instance or given with "
+                      "set_temp_buffer()\n",
+                      options.arenaBytes)
+     << llvm::formatv("//              plan: {0} bytes if every temporary had "
+                      "its own buffer,\n"
+                      "//              {1} bytes live at most at once (lower "
+                      "bound)\n",
+                      options.naiveTempBytes, options.peakLiveBytes);
+  uint64_t heapBytes = options.tempBytes > options.arenaBytes
+                           ? options.tempBytes - options.arenaBytes
+                           : 0;
+  if (heapBytes > 0)
+    os << llvm::formatv("//              plus at most {0} bytes heap-allocated "
+                        "during Run()\n",
+                        heapBytes);
+  os << "//\n// Signature:\n";
   for (size_t i = 0; i < args.size(); ++i)
     os << llvm::formatv("//   arg{0}    {1} {2}\n", i, args[i].sig->name,
                         args[i].shapeText);
@@ -230,9 +244,11 @@ bool cpu::writeHeader(const FunctionSignature &signature,
      << "#include <cstddef>\n#include <cstdint>\n\n"
      << "#include \"tfaot/runtime/compiled_function.h\"\n\n";
 
-  // The object's entry point: arguments then results, one pointer each.
+  // The object's entry point: arguments then results, one pointer each, then
+  // the arena of temporaries if the plan made one.
   os << "extern \"C\" void " << options.entrySymbol << "(";
-  size_t total = args.size() + results.size();
+  bool hasArena = options.arenaBytes > 0;
+  size_t total = args.size() + results.size() + (hasArena ? 1 : 0);
   for (size_t i = 0; i < total; ++i)
     os << (i ? ", " : "") << "void*";
   os << ");\n\n";
@@ -247,7 +263,7 @@ bool cpu::writeHeader(const FunctionSignature &signature,
      << llvm::formatv("  static constexpr int kNumResults = {0};\n",
                       results.size())
      << llvm::formatv("  static constexpr size_t kTempBytes = {0};\n\n",
-                      options.tempBytes)
+                      options.arenaBytes)
      << "  explicit " << className
      << "(AllocMode mode = AllocMode::kArgsAndResults)\n"
      << "      : tfaot::CompiledFunction(StaticInfo(), mode) {}\n\n";
@@ -265,16 +281,19 @@ bool cpu::writeHeader(const FunctionSignature &signature,
                       options.cppClass, args.size(),
                       args.empty() ? "nullptr" : "kArgInfos", results.size(),
                       results.empty() ? "nullptr" : "kResultInfos",
-                      options.tempBytes)
+                      "kTempBytes")
      << "    return kInfo;\n  }\n\n"
      << " private:\n"
-     << "  static void Entry(void* const* args, void* const* results) {\n"
-     << "    (void)args;\n    (void)results;\n"
+     << "  static void Entry(void* const* args, void* const* results, "
+        "void* temp) {\n"
+     << "    (void)args;\n    (void)results;\n    (void)temp;\n"
      << "    " << options.entrySymbol << "(";
   for (size_t i = 0; i < args.size(); ++i)
     os << (i ? ", " : "") << "args[" << i << "]";
   for (size_t i = 0; i < results.size(); ++i)
     os << (i + args.size() ? ", " : "") << "results[" << i << "]";
+  if (hasArena)
+    os << (args.size() + results.size() ? ", " : "") << "temp";
   os << ");\n  }\n};\n";
   if (!parts.empty())
     os << "\n";

@@ -20,7 +20,14 @@ struct HeaderOptions {
   std::string cppClass;     ///< "ns::sub::Name" (namespaces optional).
   std::string entrySymbol;  ///< The object's extern "C" function.
   std::string sourceGraph;  ///< Shown in the banner.
+  /// Scratch memory one call needs in all: the arena plus any temporaries
+  /// the plan left as heap allocations made during Run().
   uint64_t tempBytes = 0;
+  /// The planned arena (kTempBytes); when non-zero the entry function takes
+  /// a pointer to it after the results.
+  uint64_t arenaBytes = 0;
+  uint64_t naiveTempBytes = 0;  ///< Sum of the planned buffers' sizes.
+  uint64_t peakLiveBytes = 0;   ///< Most bytes live at once (lower bound).
 };
 
 /// Returns false and sets `error` if cppClass is not a valid C++ name.

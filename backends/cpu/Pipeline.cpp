@@ -26,6 +26,10 @@ static const char kBufferizePipeline[] =
     "function-boundary-type-conversion=identity-layout-map},"
     "buffer-results-to-out-params{hoist-static-allocs modify-public-functions},"
     "canonicalize,"
+    // Before deallocation: planned buffers become views of the arena
+    // argument, which the deallocation pipeline knows it does not own, so
+    // only the allocs the plan left alone get deallocs.
+    "tfaot-plan-buffers,"
     "buffer-deallocation-pipeline";
 
 // Bufferized code -> LLVM dialect. Bare-pointer calling convention: every
@@ -79,8 +83,25 @@ void registerCpuPipelines() {
       [](OpPassManager &pm) { (void)buildToLLVMPipeline(pm); });
 }
 
+static uint64_t moduleBytes(ModuleOp module, StringRef name) {
+  if (auto attr = module->getAttrOfType<IntegerAttr>(name))
+    return static_cast<uint64_t>(attr.getInt());
+  return 0;
+}
+
+uint64_t arenaBytes(ModuleOp module) {
+  return moduleBytes(module, "tfaot.arena_bytes");
+}
+
+void readMemoryPlan(ModuleOp module, HeaderOptions &options) {
+  options.arenaBytes = arenaBytes(module);
+  options.naiveTempBytes = moduleBytes(module, "tfaot.naive_temp_bytes");
+  options.peakLiveBytes = moduleBytes(module, "tfaot.peak_live_bytes");
+}
+
 uint64_t countTempBytes(ModuleOp module) {
-  uint64_t bytes = 0;
+  // Allocs still present after planning are heap allocations made by Run().
+  uint64_t bytes = arenaBytes(module);
   module.walk([&](memref::AllocOp alloc) {
     MemRefType type = alloc.getType();
     if (type.hasStaticShape())

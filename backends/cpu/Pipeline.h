@@ -10,6 +10,8 @@
 #ifndef TFAOT_BACKENDS_CPU_PIPELINE_H
 #define TFAOT_BACKENDS_CPU_PIPELINE_H
 
+#include "backends/cpu/HeaderWriter.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
 
@@ -26,10 +28,19 @@ mlir::LogicalResult buildToLLVMPipeline(mlir::OpPassManager &pm);
 /// Registers both pipelines (and the upstream passes they name).
 void registerCpuPipelines();
 
-/// Bytes of scratch memory a bufferized function allocates per call (the sum
-/// of its static memref.alloc sizes: an upper bound, since buffers are not
-/// yet reused).
+/// Bytes of scratch memory a bufferized function needs per call: the arena
+/// that tfaot-plan-buffers laid out (module attribute tfaot.arena_bytes) plus
+/// the static sizes of the memref.allocs it left as heap allocations.
 uint64_t countTempBytes(mlir::ModuleOp module);
+
+/// The arena size recorded by tfaot-plan-buffers (0 if none): the entry
+/// function then takes one trailing pointer to that many bytes. The module
+/// attributes survive lowering, so this works at any stage.
+uint64_t arenaBytes(mlir::ModuleOp module);
+
+/// Copies the plan's figures (arena, naive sum, peak live bytes) into the
+/// header options, which print them and size kTempBytes from the arena.
+void readMemoryPlan(mlir::ModuleOp module, HeaderOptions &options);
 
 } // namespace tfaot::cpu
 

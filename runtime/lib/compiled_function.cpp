@@ -125,6 +125,12 @@ CompiledFunction::CompiledFunction(const FunctionInfo &info, AllocMode mode)
   args_ = args.release();
   arg_poisoned_ = poisoned.release();
   arg_given_bytes_ = given.release();
+  // The arena of temporaries, allocated once here so that Run() never
+  // allocates. Freed by the destructor, or early by set_temp_buffer().
+  if (info.temp_bytes > 0)
+    owned_temp_ = AllocateBuffer(info.temp_bytes);
+  temp_ = owned_temp_;
+
   owned_args_ = owned_args.release();
   results_ = results.release();
 }
@@ -136,6 +142,40 @@ CompiledFunction::~CompiledFunction() {
   delete[] args_;
   delete[] arg_poisoned_;
   delete[] arg_given_bytes_;
+  std::free(owned_temp_);
+}
+
+bool CompiledFunction::set_temp_buffer(void *data, size_t size_bytes) {
+  error_msg_.clear();
+  if (!data) {
+    // Back to an instance-owned arena; allocate it now, outside Run().
+    temp_error_.clear();
+    if (!owned_temp_ && info_.temp_bytes > 0)
+      owned_temp_ = AllocateBuffer(info_.temp_bytes);
+    temp_ = owned_temp_;
+    return true;
+  }
+  const std::string name = NameOr(info_.class_name, "the function");
+  if (size_bytes < info_.temp_bytes) {
+    temp_error_ = "the temp buffer given to " + name + " has " +
+                  std::to_string(size_bytes) + " bytes but needs at least " +
+                  std::to_string(info_.temp_bytes) + " (kTempBytes)";
+  } else if (reinterpret_cast<uintptr_t>(data) % kTempAlignment != 0) {
+    temp_error_ = "the temp buffer given to " + name + " is not " +
+                  std::to_string(kTempAlignment) + "-byte aligned";
+  } else {
+    temp_error_.clear();
+    temp_ = data;
+    // The caller's arena replaces ours for good (until set back to null).
+    std::free(owned_temp_);
+    owned_temp_ = nullptr;
+    return true;
+  }
+  // Like a bad set_arg_data(): do not silently keep running on the previous
+  // arena, the caller believes theirs is in use.
+  temp_ = nullptr;
+  error_msg_ = temp_error_;
+  return false;
 }
 
 bool CompiledFunction::CheckIndex(int index, int count,
@@ -167,12 +207,16 @@ bool CompiledFunction::Run() {
       return false;
     }
   }
+  if (!temp_error_.empty()) {
+    error_msg_ = temp_error_;
+    return false;
+  }
   if (!info_.entry) {
     error_msg_ = std::string(NameOr(info_.class_name, "the function")) +
                  " has no entry function";
     return false;
   }
-  info_.entry(args_, results_);
+  info_.entry(args_, results_, temp_);
   return true;
 }
 

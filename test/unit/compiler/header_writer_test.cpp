@@ -48,6 +48,9 @@ TEST(HeaderWriter, CollidingAccessorsGetSuffixes) {
   options.entrySymbol = "entry_sym";
   options.sourceGraph = "g.pb";
   options.tempBytes = 40;
+  options.arenaBytes = 40;
+  options.naiveTempBytes = 100;
+  options.peakLiveBytes = 36;
   std::string header, error;
   ASSERT_TRUE(cpu::writeHeader(sig, options, header, error)) << error;
   EXPECT_NE(header.find("float* arg_a_b_data()"), std::string::npos);
@@ -59,11 +62,52 @@ TEST(HeaderWriter, CollidingAccessorsGetSuffixes) {
             std::string::npos);
   EXPECT_NE(header.find("static constexpr size_t kResult0Bytes = 12;"),
             std::string::npos);
-  EXPECT_NE(header.find("extern \"C\" void entry_sym(void*, void*, void*);"),
+  // Two arguments, one result, then the arena.
+  EXPECT_NE(header.find("extern \"C\" void entry_sym(void*, void*, void*, void*);"),
             std::string::npos);
-  EXPECT_NE(header.find("entry_sym(args[0], args[1], results[0]);"),
+  EXPECT_NE(header.find("entry_sym(args[0], args[1], results[0], temp);"),
             std::string::npos);
-  EXPECT_NE(header.find("//   temporary: at most 40 bytes"), std::string::npos);
+  EXPECT_NE(header.find("static constexpr size_t kTempBytes = 40;"),
+            std::string::npos);
+  EXPECT_NE(header.find("//   temporary: 40 bytes in one arena (kTempBytes)"),
+            std::string::npos);
+  EXPECT_NE(header.find("//              plan: 100 bytes if every temporary "
+                        "had its own buffer,\n"
+                        "//              36 bytes live at most at once"),
+            std::string::npos);
+  EXPECT_EQ(header.find("heap-allocated"), std::string::npos);
+}
+
+TEST(HeaderWriter, NoArenaArgumentWithoutTemporaries) {
+  FunctionSignature sig;
+  sig.args.push_back(makeTensor("x", tensorflow::DT_FLOAT, {2}));
+  sig.results.push_back(makeTensor("y", tensorflow::DT_FLOAT, {2}));
+  cpu::HeaderOptions options;
+  options.cppClass = "M";
+  options.entrySymbol = "entry_sym";
+  std::string header, error;
+  ASSERT_TRUE(cpu::writeHeader(sig, options, header, error)) << error;
+  EXPECT_NE(header.find("extern \"C\" void entry_sym(void*, void*);"),
+            std::string::npos);
+  EXPECT_NE(header.find("entry_sym(args[0], results[0]);"), std::string::npos);
+  EXPECT_NE(header.find("static constexpr size_t kTempBytes = 0;"),
+            std::string::npos);
+}
+
+TEST(HeaderWriter, ReportsUnplannedHeapTemporaries) {
+  FunctionSignature sig;
+  sig.results.push_back(makeTensor("y", tensorflow::DT_FLOAT, {2}));
+  cpu::HeaderOptions options;
+  options.cppClass = "M";
+  options.entrySymbol = "entry_sym";
+  options.tempBytes = 96;  // 64 in the arena, 32 left on the heap.
+  options.arenaBytes = 64;
+  std::string header, error;
+  ASSERT_TRUE(cpu::writeHeader(sig, options, header, error)) << error;
+  EXPECT_NE(header.find("static constexpr size_t kTempBytes = 64;"),
+            std::string::npos);
+  EXPECT_NE(header.find("plus at most 32 bytes heap-allocated during Run()"),
+            std::string::npos);
 }
 
 TEST(HeaderWriter, RejectsBadClassAndUnsupportedDtypes) {

@@ -33,7 +33,7 @@ using AllocMode = CompiledFunction::AllocMode;
 // name so that messages are seen to quote names verbatim.
 int g_add_calls = 0;
 
-void AddEntry(void *const *args, void *const *results) {
+void AddEntry(void *const *args, void *const *results, void * /*temp*/) {
   ++g_add_calls;
   const float *x = static_cast<const float *>(args[0]);
   const float *y = static_cast<const float *>(args[1]);
@@ -57,7 +57,7 @@ const FunctionInfo kAddInfo = {"tfaot_test::Add", AddEntry, 2, kAddArgs,
 // empty float[0] result that must still get a valid buffer.
 int g_const_calls = 0;
 
-void ConstEntry(void *const *args, void *const *results) {
+void ConstEntry(void *const *args, void *const *results, void * /*temp*/) {
   ++g_const_calls;
   // The runtime promises a non-null array even when there are no arguments.
   EXPECT_NE(args, nullptr);
@@ -83,7 +83,7 @@ const FunctionInfo kConstInfo = {"tfaot_test::Const", ConstEntry, 0, nullptr,
 void *const *g_mixed_args = nullptr;
 void *const *g_mixed_results = nullptr;
 
-void MixedEntry(void *const *args, void *const *results) {
+void MixedEntry(void *const *args, void *const *results, void * /*temp*/) {
   g_mixed_args = args;
   g_mixed_results = results;
 }
@@ -102,6 +102,27 @@ const BufferInfo kMixedResults[] = {
 };
 const FunctionInfo kMixedInfo = {"tfaot_test::Mixed", MixedEntry, 4, kMixedArgs,
                                  3,                   kMixedResults, 0};
+
+// out[i] = 2 * x[i] through 100 bytes of scratch memory (not a multiple of
+// the 64-byte alignment). The entry records the arena it was given.
+int g_scratch_calls = 0;
+void *g_scratch_temp = nullptr;
+
+void ScratchEntry(void *const *args, void *const *results, void *temp) {
+  ++g_scratch_calls;
+  g_scratch_temp = temp;
+  const float *x = static_cast<const float *>(args[0]);
+  float *scratch = static_cast<float *>(temp);
+  for (int i = 0; i < 4; ++i)
+    scratch[i] = 2.0f * x[i];
+  std::memcpy(results[0], scratch, 16);
+}
+
+const BufferInfo kScratchArgs[] = {{"x", DType::kFloat32, 1, kVec4, 4, 16}};
+const BufferInfo kScratchResults[] = {
+    {"out", DType::kFloat32, 1, kVec4, 4, 16}};
+const FunctionInfo kScratchInfo = {"tfaot_test::Scratch", ScratchEntry,
+                                   1, kScratchArgs, 1, kScratchResults, 100};
 
 // A class shaped like the generated ones (docs/generated-api.md), to check
 // that the base class supports that usage.
@@ -148,6 +169,8 @@ protected:
     g_const_calls = 0;
     g_mixed_args = nullptr;
     g_mixed_results = nullptr;
+    g_scratch_calls = 0;
+    g_scratch_temp = nullptr;
   }
 };
 
@@ -632,6 +655,96 @@ TEST_F(CompiledFunctionTest, ManyInstancesAllocateAndFree) {
   }
   EXPECT_EQ(g_add_calls, 50);
   EXPECT_EQ(g_const_calls, 50);
+}
+
+//===----------------------------------------------------------------------===//
+// Scratch memory (the arena of temporaries)
+//===----------------------------------------------------------------------===//
+
+TEST_F(CompiledFunctionTest, OwnedArenaIsAllocatedOnceAndReused) {
+  CompiledFunction fn(kScratchInfo);
+  EXPECT_EQ(fn.temp_size(), 100u);
+  void *arena = fn.temp_data();
+  ASSERT_NE(arena, nullptr);
+  EXPECT_TRUE(IsAligned64(arena));
+  float *x = static_cast<float *>(fn.arg_data(0));
+  for (int run = 0; run < 3; ++run) {
+    for (int i = 0; i < 4; ++i)
+      x[i] = static_cast<float>(run + i);
+    ASSERT_TRUE(fn.Run()) << fn.error_msg();
+    // Every Run() gets the same block: nothing is allocated per call.
+    EXPECT_EQ(g_scratch_temp, arena);
+    EXPECT_FLOAT_EQ(static_cast<const float *>(fn.result_data(0))[3],
+                    2.0f * (run + 3));
+  }
+  EXPECT_EQ(fn.temp_data(), arena);
+  EXPECT_EQ(g_scratch_calls, 3);
+}
+
+TEST_F(CompiledFunctionTest, NoArenaWhenNoTemporaries) {
+  CompiledFunction fn(kAddInfo);
+  EXPECT_EQ(fn.temp_size(), 0u);
+  EXPECT_EQ(fn.temp_data(), nullptr);
+  EXPECT_TRUE(fn.Run());
+}
+
+TEST_F(CompiledFunctionTest, CallerArenaIsUsed) {
+  alignas(64) static unsigned char arena[128];
+  CompiledFunction fn(kScratchInfo);
+  ASSERT_TRUE(fn.set_temp_buffer(arena, sizeof(arena)));
+  EXPECT_TRUE(fn.error_msg().empty());
+  EXPECT_EQ(fn.temp_data(), arena);
+  ASSERT_TRUE(fn.Run()) << fn.error_msg();
+  ASSERT_TRUE(fn.Run()) << fn.error_msg();
+  EXPECT_EQ(g_scratch_temp, static_cast<void *>(arena));
+
+  // Exactly kTempBytes is enough, and two instances may share one arena.
+  CompiledFunction other(kScratchInfo);
+  ASSERT_TRUE(other.set_temp_buffer(arena, 100));
+  ASSERT_TRUE(other.Run()) << other.error_msg();
+  EXPECT_EQ(g_scratch_temp, static_cast<void *>(arena));
+
+  // Null goes back to an instance-owned, aligned arena.
+  ASSERT_TRUE(fn.set_temp_buffer(nullptr, 0));
+  ASSERT_NE(fn.temp_data(), nullptr);
+  EXPECT_NE(fn.temp_data(), static_cast<void *>(arena));
+  EXPECT_TRUE(IsAligned64(fn.temp_data()));
+  ASSERT_TRUE(fn.Run()) << fn.error_msg();
+  EXPECT_EQ(g_scratch_temp, fn.temp_data());
+}
+
+TEST_F(CompiledFunctionTest, TooSmallArenaIsRejected) {
+  alignas(64) static unsigned char arena[128];
+  CompiledFunction fn(kScratchInfo);
+  EXPECT_FALSE(fn.set_temp_buffer(arena, 99));
+  const std::string expected =
+      "the temp buffer given to tfaot_test::Scratch has 99 bytes but needs at "
+      "least 100 (kTempBytes)";
+  EXPECT_EQ(fn.error_msg(), expected);
+  // Run() refuses, with the same message, without calling the entry.
+  EXPECT_FALSE(fn.Run());
+  EXPECT_EQ(fn.error_msg(), expected);
+  EXPECT_EQ(g_scratch_calls, 0);
+  // A later valid buffer clears the error.
+  ASSERT_TRUE(fn.set_temp_buffer(arena, 100));
+  EXPECT_TRUE(fn.Run()) << fn.error_msg();
+  EXPECT_EQ(g_scratch_calls, 1);
+}
+
+TEST_F(CompiledFunctionTest, MisalignedArenaIsRejected) {
+  alignas(64) static unsigned char arena[256];
+  CompiledFunction fn(kScratchInfo);
+  EXPECT_FALSE(fn.set_temp_buffer(arena + 8, 200));
+  EXPECT_EQ(fn.error_msg(), "the temp buffer given to tfaot_test::Scratch is "
+                            "not 64-byte aligned");
+  EXPECT_EQ(fn.temp_data(), nullptr);
+  EXPECT_FALSE(fn.Run());
+  EXPECT_EQ(fn.error_msg(), "the temp buffer given to tfaot_test::Scratch is "
+                            "not 64-byte aligned");
+  EXPECT_EQ(g_scratch_calls, 0);
+  // Reverting to the owned arena also clears the error.
+  ASSERT_TRUE(fn.set_temp_buffer(nullptr, 0));
+  EXPECT_TRUE(fn.Run()) << fn.error_msg();
 }
 
 } // namespace

@@ -54,8 +54,11 @@ struct BufferInfo {
 };
 
 /// The generated code's entry point, uniform across models: `args[i]` and
-/// `results[i]` point at buffers laid out as the BufferInfo tables say.
-using EntryFunction = void (*)(void *const *args, void *const *results);
+/// `results[i]` point at buffers laid out as the BufferInfo tables say, and
+/// `temp` at FunctionInfo::temp_bytes bytes of 64-byte aligned scratch memory
+/// (the arena holding every temporary; null when temp_bytes is 0).
+using EntryFunction = void (*)(void *const *args, void *const *results,
+                               void *temp);
 
 /// Everything the runtime needs to know about one generated function; the
 /// generated header defines one of these as a static constant.
@@ -66,7 +69,8 @@ struct FunctionInfo {
   const BufferInfo *args;  ///< num_args entries (may be null if 0).
   int32_t num_results;
   const BufferInfo *results;  ///< num_results entries (may be null if 0).
-  size_t temp_bytes;  ///< Upper bound of scratch memory one Run() allocates.
+  /// Size of the arena the entry function's temporaries are planned into.
+  size_t temp_bytes;
 };
 
 /// Owns (or borrows) the argument and result buffers of one compiled function
@@ -89,7 +93,8 @@ public:
 
   /// Runs the function on the current arguments. Returns false, and sets
   /// error_msg(), if an argument is missing or had a bad size; on success
-  /// error_msg() is empty.
+  /// error_msg() is empty. Run() itself allocates nothing: temporaries live
+  /// in the arena set up by the constructor or set_temp_buffer().
   bool Run();
 
   /// Why the last Run() or set_arg_data() failed; empty if it did not.
@@ -105,6 +110,24 @@ public:
   /// argument unset, so that the next Run() fails instead of reading past
   /// the end of the caller's buffer.
   bool set_arg_data(int index, const void *data, size_t size_bytes);
+
+  /// Alignment set_temp_buffer() requires of a caller's arena.
+  static constexpr size_t kTempAlignment = 64;
+
+  /// Gives the function caller-owned scratch memory (the arena holding its
+  /// temporaries) instead of the block the instance allocated; the instance
+  /// then frees its own. `data` must hold at least temp_size() bytes, be
+  /// kTempAlignment-aligned and stay alive, unused by anything else, until
+  /// the last Run() that uses it returns; several instances that never run
+  /// at the same time may share one. Otherwise it returns false, sets
+  /// error_msg(), and Run() fails until a valid buffer is set. Null reverts
+  /// to an instance-owned arena (allocated here, not in Run()).
+  bool set_temp_buffer(void *data, size_t size_bytes);
+
+  /// Bytes of scratch memory Run() needs (the generated class's kTempBytes).
+  size_t temp_size() const { return info_.temp_bytes; }
+  /// The arena Run() will use (null if temp_size() is 0 or it is invalid).
+  void *temp_data() { return temp_; }
 
   /// Current buffer of argument `index` (null if unset in kResultsOnly mode).
   void *arg_data(int index);
@@ -143,6 +166,11 @@ private:
   /// Size the caller passed in the mismatching set_arg_data() call, kept so
   /// that Run() can say what was wrong, not just that something was.
   size_t *arg_given_bytes_ = nullptr;
+  void *owned_temp_ = nullptr;  ///< Arena this instance allocated, if any.
+  void *temp_ = nullptr;        ///< Arena passed to the entry function.
+  /// Set when the caller's last set_temp_buffer() was rejected: its message
+  /// is repeated by Run().
+  std::string temp_error_;
   mutable std::string error_msg_;
 };
 
