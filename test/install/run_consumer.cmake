@@ -15,23 +15,8 @@
 #===------------------------------------------------------------------------===#
 cmake_minimum_required(VERSION 3.20)
 
-foreach(var TFAOT_BUILD_DIR CONSUMER_SOURCE_DIR WORK_DIR GRAPH EXPECTED
-            GENERATOR CXX_COMPILER)
-  if(NOT DEFINED ${var} OR "${${var}}" STREQUAL "")
-    message(FATAL_ERROR "run_consumer.cmake: -D${var}=... is required")
-  endif()
-endforeach()
-
-# Runs a command; on failure prints its output and stops.
-function(run_step what)
-  execute_process(COMMAND ${ARGN}
-    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "${what} failed (${rc}):\n  ${ARGN}\n${out}")
-  endif()
-  message(STATUS "${what}: ok")
-  set(step_output "${out}" PARENT_SCOPE)
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/install_steps.cmake)
+require_vars(run_consumer.cmake TFAOT_BUILD_DIR CONSUMER_SOURCE_DIR WORK_DIR GRAPH EXPECTED GENERATOR CXX_COMPILER)
 
 set(prefix ${WORK_DIR}/prefix)
 set(build ${WORK_DIR}/build)

@@ -1,0 +1,27 @@
+#===- test/install/install_steps.cmake - shared by the consumer tests ------===#
+#
+# Included by run_consumer.cmake and run_bazel_consumer.cmake (cmake -P).
+#
+#===------------------------------------------------------------------------===#
+
+# Stops unless every named variable was given with -D.
+function(require_vars script)
+  foreach(var ${ARGN})
+    if(NOT DEFINED ${var} OR "${${var}}" STREQUAL "")
+      message(FATAL_ERROR "${script}: -D${var}=... is required")
+    endif()
+  endforeach()
+endfunction()
+
+# Runs a command; on failure prints it with its output and stops. The
+# output is left in `step_output` for the caller.
+function(run_step what)
+  execute_process(COMMAND ${ARGN}
+    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
+  if(NOT rc EQUAL 0)
+    string(REPLACE ";" " " cmd "${ARGN}")
+    message(FATAL_ERROR "${what} failed (${rc}):\n  ${cmd}\n${out}")
+  endif()
+  message(STATUS "${what}: ok")
+  set(step_output "${out}" PARENT_SCOPE)
+endfunction()
