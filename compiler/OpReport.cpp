@@ -8,6 +8,8 @@
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
 
 #include <algorithm>
 #include <vector>
@@ -22,8 +24,8 @@ struct OpCount {
 };
 } // namespace
 
-int tfaot::reportGraphOps(const std::string &graphPath, llvm::raw_ostream &out,
-                          llvm::raw_ostream &errs) {
+int tfaot::reportGraphOps(const std::string &graphPath, bool json,
+                          llvm::raw_ostream &out, llvm::raw_ostream &errs) {
   GraphDiagnostics diags(graphPath, errs);
   if (graphPath.empty()) {
     diags.error("no graph: give --graph model.pb");
@@ -60,6 +62,27 @@ int tfaot::reportGraphOps(const std::string &graphPath, llvm::raw_ostream &out,
     if (!lookupOpSpec(row.op))
       unsupported.push_back(row.op);
   std::sort(unsupported.begin(), unsupported.end());
+
+  int exitCode = unsupported.empty() ? 0 : 2;
+  if (json) {
+    llvm::json::Array ops;
+    for (const OpCount &row : rows)
+      ops.push_back(llvm::json::Object{{"op", row.op},
+                                       {"count", row.inGraph},
+                                       {"in_functions", row.inFunctions},
+                                       {"supported", bool(lookupOpSpec(row.op))}});
+    llvm::json::Array missing;
+    for (const std::string &op : unsupported)
+      missing.push_back(op);
+    out << llvm::formatv("{0:2}", llvm::json::Value(llvm::json::Object{
+                                      {"graph", graphPath},
+                                      {"nodes", graph->node_size()},
+                                      {"function_nodes", functionNodes},
+                                      {"ops", std::move(ops)},
+                                      {"unsupported", std::move(missing)}}))
+        << "\n";
+    return exitCode;
+  }
 
   out << graphPath << ": " << graph->node_size() << " nodes";
   if (functionNodes)

@@ -34,6 +34,10 @@ static cl::opt<std::string> opsGraphFlag(
              "a TF.js graph model (model.json). Counts are 'graph+functions' "
              "where the function library has nodes too."));
 
+static cl::opt<bool> opsJsonFlag(
+    "json", cl::sub(opsCmd), cl::cat(opsCategory),
+    cl::desc("Print the report as one JSON object (same exit codes)."));
+
 static cl::opt<std::string> graphFlag(
     "graph", cl::sub(compileCmd), cl::cat(compileCategory),
     cl::value_desc("file"),
@@ -137,7 +141,8 @@ int main(int argc, char **argv) {
     return 1;
 
   if (opsCmd)
-    return tfaot::reportGraphOps(opsGraphFlag, llvm::outs(), llvm::errs());
+    return tfaot::reportGraphOps(opsGraphFlag, opsJsonFlag, llvm::outs(),
+                                 llvm::errs());
   if (!compileCmd) {
     llvm::errs() << "tfaot: error: no command given; run 'tfaot compile "
                     "--help' or 'tfaot --help'\n";
