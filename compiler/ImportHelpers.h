@@ -79,6 +79,15 @@ mlir::FailureOr<mlir::Value> importTopKV2(NodeImportContext &ctx);
 
 // ImportMathOps.cpp
 mlir::FailureOr<mlir::Value> importFusedBatchNorm(NodeImportContext &ctx);
+/// tfaot.FusedBatchNorm (inference) of the rank-4 `input` with `params`
+/// (scale, offset, mean, variance: 1-D over the channels of `format`), after
+/// checking their shapes and element types; shared by FusedBatchNorm and
+/// the FusedBatchNorm step of _FusedConv2D.
+mlir::FailureOr<mlir::Value> buildBatchNorm(NodeImportContext &ctx,
+                                            mlir::Value input,
+                                            mlir::ValueRange params,
+                                            llvm::StringRef format,
+                                            float epsilon);
 mlir::FailureOr<mlir::Value> importRandomUniform(NodeImportContext &ctx);
 mlir::FailureOr<mlir::Value> importEinsum(NodeImportContext &ctx);
 

@@ -34,30 +34,39 @@ FailureOr<Value>(::tfaot::importFusedBatchNorm)(NodeImportContext &ctx) {
   std::string format = stringAttr(ctx, "data_format", "NHWC");
   if (format != "NHWC" && format != "NCHW")
     return ctx.error("data_format must be NHWC or NCHW, got " + format);
-  auto x = ctx.typeOf(0);
+  const tensorflow::AttrValue *epsilon = ctx.attr("epsilon");
+  return buildBatchNorm(ctx, ctx.operands[0], ctx.operands.drop_front(), format,
+                        epsilon ? epsilon->f() : 1e-4f);
+}
+
+FailureOr<Value>(::tfaot::buildBatchNorm)(NodeImportContext &ctx, Value input,
+                                          ValueRange params,
+                                          llvm::StringRef format,
+                                          float epsilon) {
+  auto x = cast<RankedTensorType>(input.getType());
   if (x.getRank() != 4)
     return ctx.error("x must have rank 4, got " + typeString(x));
   int64_t channels = x.getDimSize(format == "NCHW" ? 1 : 3);
   static const char *names[] = {"scale", "offset", "mean", "variance"};
-  for (unsigned i = 1; i < 5; ++i) {
-    auto type = ctx.typeOf(i);
+  for (unsigned i = 0; i < 4; ++i) {
+    auto type = cast<RankedTensorType>(params[i].getType());
     if (type.getElementType() != x.getElementType())
       return ctx.error(llvm::formatv("{0} is {1} but x is {2}; mixed "
                                      "precision batch norm is not supported",
-                                     names[i - 1], typeString(type),
+                                     names[i], typeString(type),
                                      typeString(x)));
     if (type.getRank() != 1 || type.getDimSize(0) != channels)
       return ctx.error(llvm::formatv("{0} must have shape [{1}] (the channels "
                                      "of x in {2}), got {3}",
-                                     names[i - 1], channels, format,
+                                     names[i], channels, format,
                                      typeString(type)));
   }
-  const tensorflow::AttrValue *epsilon = ctx.attr("epsilon");
+  SmallVector<Value> operands = {input};
+  operands.append(params.begin(), params.begin() + 4);
   Builder &b = ctx.builder;
   return buildOpWithAttrs(
-      ctx, "FusedBatchNorm", ctx.operands, x,
-      {b.getNamedAttr("epsilon",
-                      b.getF32FloatAttr(epsilon ? epsilon->f() : 1e-4f)),
+      ctx, "FusedBatchNorm", operands, x,
+      {b.getNamedAttr("epsilon", b.getF32FloatAttr(epsilon)),
        b.getNamedAttr("data_format", b.getStringAttr(format)),
        b.getNamedAttr("is_training", b.getBoolAttr(false))});
 }

@@ -1128,32 +1128,20 @@ static FailureOr<Value> applyFusedOps(NodeImportContext &ctx, Value value,
     } else if (op == "FusedBatchNorm") {
       // The standalone op's semantics (inference, either data format), on
       // the contraction's result; the node's data_format and epsilon apply.
-      SmallVector<Value> operands = {value};
+      SmallVector<Value> params;
       for (const char *name : {"scale", "offset", "mean", "variance"}) {
         FailureOr<Value> p = takeArg(name);
         if (failed(p))
           return failure();
-        operands.push_back(*p);
-      }
-      std::string format = stringAttr(ctx, "data_format", "NHWC");
-      int64_t channels = cast<RankedTensorType>(value.getType())
-                             .getDimSize(format == "NCHW" ? 1 : 3);
-      for (Value param : ArrayRef<Value>(operands).drop_front()) {
-        auto type = cast<RankedTensorType>(param.getType());
-        if (type.getRank() != 1 || type.getDimSize(0) != channels ||
-            type.getElementType() != elementType)
-          return ctx.error("fused batch norm parameters must be " +
-                           typeString(RankedTensorType::get({channels},
-                                                            elementType)) +
-                           " (the output channels), got " + typeString(type));
+        params.push_back(*p);
       }
       const tensorflow::AttrValue *eps = ctx.attr("epsilon");
-      Builder &b = ctx.builder;
-      value = buildOpWithAttrs(
-          ctx, "FusedBatchNorm", operands, value.getType(),
-          {b.getNamedAttr("epsilon", b.getF32FloatAttr(eps ? eps->f() : 1e-4f)),
-           b.getNamedAttr("data_format", b.getStringAttr(format)),
-           b.getNamedAttr("is_training", b.getBoolAttr(false))});
+      FailureOr<Value> normalized =
+          buildBatchNorm(ctx, value, params, stringAttr(ctx, "data_format", "NHWC"),
+                         eps ? eps->f() : 1e-4f);
+      if (failed(normalized))
+        return failure();
+      value = *normalized;
     } else {
       return ctx.error("fused op '" + op + "' is not supported");
     }

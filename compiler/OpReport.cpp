@@ -94,8 +94,7 @@ int tfaot::reportGraphOps(const std::string &graphPath, bool json,
   for (const OpCount &row : rows) {
     std::string count = std::to_string(row.inGraph);
     if (row.inFunctions)
-      count = row.inGraph ? count + "+" + std::to_string(row.inFunctions)
-                          : "0+" + std::to_string(row.inFunctions);
+      count += "+" + std::to_string(row.inFunctions);
     out << llvm::format("%8s  %-32s %s\n", count.c_str(), row.op.c_str(),
                         lookupOpSpec(row.op) ? "yes" : "NO");
   }
@@ -105,7 +104,6 @@ int tfaot::reportGraphOps(const std::string &graphPath, bool json,
       out << " " << op;
     out << "\n(only the ops that the fetches need are compiled: 'tfaot compile' "
            "says which of these stand in the way)\n";
-    return 2;
   }
-  return 0;
+  return exitCode;
 }

@@ -101,8 +101,9 @@ void foldDequantize(tensorflow::GraphDef &graph,
   for (tensorflow::NodeDef &node : *graph.mutable_node()) {
     if (node.op() != "Dequantize" || node.input_size() != 3)
       continue;
-    auto attrs = node.attr();
-    std::string mode = attrs.count("mode") ? attrs["mode"].s() : "MIN_COMBINED";
+    auto modeAttr = node.attr().find("mode");
+    std::string mode =
+        modeAttr != node.attr().end() ? modeAttr->second.s() : "MIN_COMBINED";
     auto input = nodes.find(node.input(0));
     auto min = floatScalar(nodes, node.input(1));
     auto max = floatScalar(nodes, node.input(2));
