@@ -25,3 +25,15 @@ function(run_step what)
   message(STATUS "${what}: ok")
   set(step_output "${out}" PARENT_SCOPE)
 endfunction()
+
+# Runs the built consumer `program` and stops unless its output equals the
+# file `expected` exactly.
+function(run_and_compare program expected)
+  run_step("run consumer" ${program})
+  file(READ ${expected} want)
+  if(NOT step_output STREQUAL want)
+    message(FATAL_ERROR "consumer output differs from ${expected}:\n"
+                        "--- expected\n${want}--- actual\n${step_output}")
+  endif()
+  message(STATUS "consumer output matches ${expected}")
+endfunction()

@@ -84,11 +84,4 @@ foreach(f mnist_model.h mnist_model.o)
   endif()
 endforeach()
 
-run_step("run consumer" ${workspace}/bazel-bin/mnist_consumer)
-
-file(READ ${EXPECTED} expected)
-if(NOT step_output STREQUAL expected)
-  message(FATAL_ERROR "consumer output differs from ${EXPECTED}:\n"
-                      "--- expected\n${expected}--- actual\n${step_output}")
-endif()
-message(STATUS "consumer output matches ${EXPECTED}")
+run_and_compare(${workspace}/bazel-bin/mnist_consumer ${EXPECTED})

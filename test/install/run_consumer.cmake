@@ -62,11 +62,4 @@ if(found EQUAL -1)
 endif()
 
 run_step("build consumer" ${CMAKE_COMMAND} --build ${build})
-run_step("run consumer" ${build}/mnist_consumer)
-
-file(READ ${EXPECTED} expected)
-if(NOT step_output STREQUAL expected)
-  message(FATAL_ERROR "consumer output differs from ${EXPECTED}:\n"
-                      "--- expected\n${expected}--- actual\n${step_output}")
-endif()
-message(STATUS "consumer output matches ${EXPECTED}")
+run_and_compare(${build}/mnist_consumer ${EXPECTED})
