@@ -51,6 +51,11 @@ ScopedGraphDiagnosticHandler::ScopedGraphDiagnosticHandler(
           diags.warning(message);
           return mlir::success();
         }
+        if (diag.getSeverity() == mlir::DiagnosticSeverity::Remark) {
+          diags.remark(message,
+                       nodeNameOf(diag.getLocation()).value_or("?"));
+          return mlir::success();
+        }
         if (diag.getSeverity() != mlir::DiagnosticSeverity::Error)
           return mlir::success();
         // "'tfaot.MatMul' op inner dimensions..." -> op "MatMul".

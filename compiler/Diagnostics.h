@@ -17,6 +17,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <functional>
 #include <string>
 
 namespace tfaot {
@@ -39,11 +40,23 @@ public:
   llvm::StringRef file() const { return file_; }
   /// Switches the file errors are reported against (e.g. to the config).
   void setFile(std::string file) { file_ = std::move(file); }
+  /// Where messages go (also used for --dump_ir_after output).
+  llvm::raw_ostream &stream() { return os_; }
+
+  /// Receives MLIR remarks (what the passes rewrote: message, node name);
+  /// without a sink they are dropped.
+  using RemarkSink = std::function<void(llvm::StringRef, std::string)>;
+  void setRemarkSink(RemarkSink sink) { remarkSink_ = std::move(sink); }
+  void remark(llvm::StringRef message, std::string node) {
+    if (remarkSink_)
+      remarkSink_(message, std::move(node));
+  }
 
 private:
   std::string file_;
   llvm::raw_ostream &os_;
   int errors_ = 0;
+  RemarkSink remarkSink_;
 };
 
 /// While alive, routes MLIR diagnostics through `diags`: a location that is a

@@ -9,10 +9,12 @@
 
 #include "backends/cpu/HeaderWriter.h"
 #include "backends/cpu/Pipeline.h"
+#include "compiler/CompileReport.h"
 #include "compiler/GraphImporter.h"
 #include "compiler/GraphLoader.h"
 #include "compiler/TfjsLoader.h"
 #include "ir/Dialect.h"
+#include "passes/GraphPipeline.h"
 #include "passes/Passes.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -56,16 +58,37 @@ static std::string printModule(mlir::ModuleOp module) {
   return text;
 }
 
+/// Prints the IR to `os` after the passes named in `passNames` (pass
+/// arguments, or "all"), for --dump_ir_after.
+static void enableIRDumps(mlir::PassManager &pm,
+                          const std::vector<std::string> &passNames,
+                          llvm::raw_ostream &os) {
+  if (passNames.empty())
+    return;
+  // Printing whole modules from nested passes needs a single thread.
+  pm.getContext()->disableMultithreading();
+  auto selected = [passNames](mlir::Pass *pass, mlir::Operation *) {
+    return llvm::any_of(passNames, [&](const std::string &name) {
+      return name == "all" || name == pass->getArgument();
+    });
+  };
+  pm.enableIRPrinting([](mlir::Pass *, mlir::Operation *) { return false; },
+                      selected, /*printModuleScope=*/true,
+                      /*printAfterOnlyOnChange=*/false,
+                      /*printAfterOnlyOnFailure=*/false, os);
+}
+
 /// Runs `build`'s pipeline on `module`, reporting failures against the graph.
 static bool runPipeline(
     mlir::ModuleOp module,
     llvm::function_ref<mlir::LogicalResult(mlir::OpPassManager &)> build,
-    GraphDiagnostics &diags) {
+    const CompileOptions &options, GraphDiagnostics &diags) {
   mlir::PassManager pm(module->getContext());
   if (failed(build(pm))) {
     diags.error("internal error: cannot build the lowering pipeline");
     return false;
   }
+  enableIRDumps(pm, options.dumpIrAfter, diags.stream());
   ScopedGraphDiagnosticHandler handler(module->getContext(), diags);
   if (failed(pm.run(module))) {
     if (!diags.hasErrors())
@@ -75,8 +98,51 @@ static bool runPipeline(
   return true;
 }
 
-int tfaot::compile(const CompileOptions &options, llvm::raw_ostream &errs) {
+/// The data layout for --layout on the CPU target ("auto" picks NHWC: the
+/// layout of linalg's named convolutions, and the faster one on CPUs).
+static std::string resolveLayout(const std::string &layout) {
+  return layout == "auto" ? "nhwc" : layout;
+}
+
+static uint64_t moduleBytes(mlir::ModuleOp module, llvm::StringRef name) {
+  auto attr = module->getAttrOfType<mlir::IntegerAttr>(name);
+  return attr ? static_cast<uint64_t>(attr.getInt()) : 0;
+}
+
+/// The memory figures PlanBuffers left on the module.
+static CompileReport::Memory memoryPlanOf(mlir::ModuleOp module) {
+  CompileReport::Memory memory;
+  memory.arenaBytes = moduleBytes(module, "tfaot.arena_bytes");
+  memory.naiveTempBytes = moduleBytes(module, "tfaot.naive_temp_bytes");
+  memory.peakLiveBytes = moduleBytes(module, "tfaot.peak_live_bytes");
+  memory.heapTempBytes = moduleBytes(module, "tfaot.heap_temp_bytes");
+  return memory;
+}
+
+static int compileGraph(const CompileOptions &options, llvm::raw_ostream &errs,
+                        CompileReport &report);
+
+int tfaot::compile(const CompileOptions &options, llvm::raw_ostream &errs,
+                   llvm::raw_ostream &out) {
+  CompileReport report;
+  report.graph = options.graph;
+  report.graphPasses = options.graphPasses;
+  report.layout = resolveLayout(options.layout);
+  int rc = compileGraph(options, errs, report);
+  if (rc == 0 && options.report == CompileOptions::Report::Text)
+    report.print(out);
+  if (rc == 0 && options.report == CompileOptions::Report::Json)
+    report.printJson(out);
+  return rc;
+}
+
+static int compileGraph(const CompileOptions &options, llvm::raw_ostream &errs,
+                        CompileReport &report) {
   GraphDiagnostics diags(options.graph, errs);
+  if (options.report != CompileOptions::Report::None)
+    diags.setRemarkSink([&report](llvm::StringRef message, std::string node) {
+      report.addRemark(message, std::move(node));
+    });
   if (options.graph.empty()) {
     diags.error("no graph: give --graph model.pb");
     return 1;
@@ -93,6 +159,12 @@ int tfaot::compile(const CompileOptions &options, llvm::raw_ostream &errs) {
                     ? "--cpp_class is required to write a header"
                     : "--cpp_class '" + options.cppClass +
                           "' is not a C++ class name like 'ns::Name'");
+    return 1;
+  }
+  if (options.layout != "auto" && options.layout != "nhwc" &&
+      options.layout != "nchw") {
+    diags.error("--layout must be auto, nhwc or nchw, not '" + options.layout +
+                "'");
     return 1;
   }
 
@@ -140,12 +212,26 @@ int tfaot::compile(const CompileOptions &options, llvm::raw_ostream &errs) {
                             signature);
   if (!module)
     return 1;
+  report.opsImported = countTfaotOps(*module);
   auto stopAt = [&](EmitStage stage) {
     return options.emit == stage
                ? (writeOutput(options.outMlir, printModule(*module), diags) ? 0
                                                                            : 1)
                : -1;
   };
+  if (options.graphPasses) {
+    mlir::tfaot::GraphPipelineOptions graphOptions;
+    graphOptions.layout = resolveLayout(options.layout);
+    if (!runPipeline(
+            *module,
+            [&](mlir::OpPassManager &pm) {
+              mlir::tfaot::buildGraphPipeline(pm, graphOptions);
+              return mlir::success();
+            },
+            options, diags))
+      return 1;
+    report.opsAfterGraphPasses = countTfaotOps(*module);
+  }
   if (int rc = stopAt(EmitStage::Tfaot); rc >= 0)
     return rc;
 
@@ -156,15 +242,16 @@ int tfaot::compile(const CompileOptions &options, llvm::raw_ostream &errs) {
           pm.addPass(mlir::tfaot::createLowerToLinalgPass());
           return mlir::success();
         },
-        diags);
+        options, diags);
     return ok ? stopAt(EmitStage::Linalg) : 1;
   }
-  if (!runPipeline(*module, cpu::buildBufferizePipeline, diags))
+  if (!runPipeline(*module, cpu::buildBufferizePipeline, options, diags))
     return 1;
   uint64_t tempBytes = cpu::countTempBytes(*module);
+  report.memory = memoryPlanOf(*module);
   if (int rc = stopAt(EmitStage::Bufferized); rc >= 0)
     return rc;
-  if (!runPipeline(*module, cpu::buildToLLVMPipeline, diags))
+  if (!runPipeline(*module, cpu::buildToLLVMPipeline, options, diags))
     return 1;
   // The header calls the entry with one pointer per argument and result and
   // nothing back; make sure the lowering produced exactly that ABI.

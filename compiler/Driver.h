@@ -37,12 +37,21 @@ struct CompileOptions {
   std::string outObject;             ///< --out_function_object
   EmitStage emit = EmitStage::Object;
   std::string outMlir = "-";         ///< Where IR goes for --emit != obj.
+  bool graphPasses = true;           ///< --graph_passes: run the graph pipeline.
+  std::string layout = "auto";       ///< --layout: auto, nhwc or nchw.
+  /// --dump_ir_after: pass arguments (e.g. tfaot-fold-batch-norm) after
+  /// which the IR is printed to `errs`; "all" prints after every pass.
+  std::vector<std::string> dumpIrAfter;
+  /// --report: print what the compiler did (see CompileReport) to `out`.
+  enum class Report { None, Text, Json } report = Report::None;
   cpu::TargetOptions target;
 };
 
 /// Runs a compilation. Returns the process exit code (0 or 1); every error
-/// has been printed to `errs` in "file: error: ..." form.
-int compile(const CompileOptions &options, llvm::raw_ostream &errs);
+/// has been printed to `errs` in "file: error: ..." form. A requested report
+/// goes to `out` after a successful compilation.
+int compile(const CompileOptions &options, llvm::raw_ostream &errs,
+            llvm::raw_ostream &out = llvm::outs());
 
 /// The default entry symbol for a class: "tfaot_" + its path with "::"
 /// replaced by "_" (unique per class, so several models link together).

@@ -129,4 +129,201 @@ def PlanBuffersPass : Pass<"tfaot-plan-buffers", "mlir::ModuleOp"> {
   ];
 }
 
+def SimplifyPass : Pass<"tfaot-simplify", "mlir::ModuleOp"> {
+  let summary = "exact algebraic clean-ups and constant folding of tfaot ops";
+  let description = [{
+    Runs on the tfaot dialect before lowering, with the greedy pattern
+    driver (the dialect's folders run too: Identity disappears, and the
+    integer/shape folders' results become `tfaot.Const`). No rewrite
+    changes an output bit, except that `x + 0.0` turns -0.0 into +0.0 (the
+    trade TF's Grappler makes too).
+
+    1. Reshape chains collapse, and a Reshape to its operand's type goes:
+       ```mlir
+       %1 = tfaot.Reshape %x, %s1 : (tensor<2x6xf32>, tensor<3xi32>) -> tensor<2x3x2xf32>
+       %2 = tfaot.Reshape %1, %s2 : (tensor<2x3x2xf32>, tensor<1xi32>) -> tensor<12xf32>
+       ```
+       becomes `tfaot.Reshape %x, %s2 : (tensor<2x6xf32>, ...) -> tensor<12xf32>`.
+    2. Neutral elements: `x * 1`, `1 * x`, `x / 1`, `x + 0`, `0 + x` (Add,
+       AddV2) and `x - 0` become `x` when the constant has one value
+       throughout and the op's result type is x's type (broadcasting
+       changes neither shape nor dtype):
+       `tfaot.Mul %x, %one : (tensor<4x3xf32>, tensor<f32>) -> tensor<4x3xf32>`
+       becomes `%x`.
+    3. A Pad by a constant +0.0 (or integer 0) that pads only the spatial
+       dimensions of a Conv2D or DepthwiseConv2dNative input (of its
+       data_format) becomes the convolution's padding: the convolution
+       reads the unpadded input with padding "EXPLICIT" and
+       explicit_paddings = (its own VALID, EXPLICIT or SAME amounts on the
+       padded input) + (the Pad's):
+       ```mlir
+       %p = tfaot.Pad %x, %pads, %zero   // pads [[0,0],[1,1],[2,2],[0,0]]
+       %y = tfaot.Conv2D %p, %w {padding = "VALID", ...}
+       ```
+       becomes `tfaot.Conv2D %x, %w {padding = "EXPLICIT",
+       explicit_paddings = [0, 0, 1, 1, 2, 2, 0, 0], ...}`. The Pad may
+       also reach the convolution through a Transpose that only the
+       convolution uses (NCHW graphs that pad, then transpose to NHWC): the
+       convolution then reads a new Transpose of the unpadded input. The
+       Pad stays while it has other users; pools are left alone.
+    4. Constant folding, computed as the generated code computes it (in the
+       element type; f16/bf16 in float, rounded once): the unary ops Neg,
+       Abs, Sqrt, Rsqrt (1 / sqrt(x)), Reciprocal, Exp, Log, Square, Relu,
+       Relu6, Floor, Ceil; the binary ops Add, AddV2, Sub, Mul, RealDiv,
+       Maximum, Minimum, SquaredDifference with NumPy broadcasting (integer
+       division by zero or overflow is left to run time); Cast between
+       float, integer and bool types (a float out of the target's range is
+       left alone); Transpose and ConcatV2 (any element type and axis).
+       `Rsqrt(Const 4.0)` becomes `Const 0.5`.
+       Results above `max-fold-elements` elements are not folded, nor
+       broadcasts that grow past both 65536 elements and their largest
+       operand.
+    5. No-ops: Cast to the same type, ConcatV2 and AddN of one input,
+       Transpose by the identity permutation, Slice and StridedSlice taking
+       the whole input, Pad and MirrorPad by zero, BroadcastTo the input's
+       own type: each becomes its input.
+  }];
+  let options = [
+    Option<"maxFoldElements", "max-fold-elements", "int64_t",
+           /*default=*/"int64_t(1) << 24",
+           "Largest constant (in elements) that folding may create">,
+  ];
+  let statistics = [
+    Statistic<"numReshapeChains", "reshape-chains-collapsed",
+              "Reshapes of Reshapes that now read the inner operand">,
+    Statistic<"numReshapesRemoved", "reshapes-removed",
+              "Reshapes to their operand's own type removed">,
+    Statistic<"numNeutralRemoved", "neutral-ops-removed",
+              "Mul/RealDiv by 1 and Add/AddV2/Sub of 0 removed">,
+    Statistic<"numPadsFolded", "pads-folded",
+              "Zero Pads folded into a convolution's padding">,
+    Statistic<"numConstantsFolded", "constants-folded",
+              "Elementwise, Cast, Transpose and ConcatV2 ops of constants "
+              "folded">,
+    Statistic<"numFoldsMaterialized", "folds-materialized",
+              "Constant results of the dialect's folders made tfaot.Const">,
+    Statistic<"numFoldsTooLarge", "folds-too-large",
+              "Constant folds skipped for the size of their result">,
+    Statistic<"numIdentitiesRemoved", "identities-removed",
+              "Identity ops removed (by Identity's folder)">,
+    Statistic<"numNoOpsRemoved", "no-ops-removed",
+              "Same-type Casts and other no-op ops removed">,
+  ];
+}
+
+def AssignLayoutPass : Pass<"tfaot-assign-layout", "mlir::ModuleOp"> {
+  let summary = "put convolutions, pools and batch norms in one data layout";
+  let description = [{
+    Runs on the tfaot dialect, on every function of the module, in two
+    steps. Every rewrite is an exact permutation of elements: no number
+    changes.
+
+    1. Every op with a `data_format` (Conv2D, DepthwiseConv2dNative,
+       MaxPool, AvgPool, FusedBatchNorm, and BiasAdd of rank >= 3) that is
+       not in the target layout is rewritten into it: its input goes
+       through a Transpose into the target layout, its 4-element strides,
+       dilations, ksize and explicit_paddings are permuted, and its result
+       goes through a Transpose back. Filters are HWIO/HWCM in both layouts
+       and stay as they are.
+    2. Transposes are then moved through layout-agnostic ops and cancelled.
+       For a transpose with permutation p, the pass takes the connected
+       group of ops that could compute the same values permuted by p:
+       elementwise ops (unary ones, LeakyRelu, Cast, and binary ones whose
+       other operands are transposed too, constants of any broadcastable
+       rank, or scalars), BiasAdd and FusedBatchNorm when the channel lands
+       where the target layout has it, Pad and MirrorPad (paddings rows
+       permuted), ConcatV2 (axis remapped), Slice and StridedSlice (no
+       ellipsis/new-axis/shrink masks) and the reductions Mean, Sum, Max,
+       Min, Prod, Any, All with constant axes (with keep_dims = false the
+       result gets the permutation left of the kept dimensions). It counts
+       the transposes the group would remove (transposes into it by p;
+       transposes out of it that compose with p into the identity) and add
+       (where the group meets other values), and rewrites it when that
+       removes transposes, or moves them towards the results without
+       adding any. Transpose(Transpose(x)) becomes one transpose, an
+       identity transpose goes, and a transpose of a constant becomes a
+       constant.
+
+    What stays: transposes next to the function's arguments and results,
+    and in front of ops that cannot be permuted (a Reshape to another
+    rank, ResizeBilinear, a StridedSlice with masks).
+
+    With `layout=nhwc`:
+    ```mlir
+    %0 = tfaot.Conv2D %x, %w {data_format = "NCHW", padding = "VALID",
+        strides = [1, 1, 2, 2]} : (tensor<1x3x8x8xf32>, tensor<3x3x3x4xf32>)
+        -> tensor<1x4x3x3xf32>
+    %1 = tfaot.Relu %0 : tensor<1x4x3x3xf32>
+    return %1 : tensor<1x4x3x3xf32>
+    ```
+    becomes
+    ```mlir
+    %t = tfaot.Transpose %x, %nchw_to_nhwc  // [0, 2, 3, 1]
+    %0 = tfaot.Conv2D %t, %w {data_format = "NHWC", padding = "VALID",
+        strides = [1, 2, 2, 1]} : (tensor<1x8x8x3xf32>, tensor<3x3x3x4xf32>)
+        -> tensor<1x3x3x4xf32>
+    %1 = tfaot.Relu %0 : tensor<1x3x3x4xf32>
+    %2 = tfaot.Transpose %1, %nhwc_to_nchw  // [0, 3, 1, 2]
+    return %2 : tensor<1x4x3x3xf32>
+    ```
+  }];
+  let options = [
+    Option<"layout", "layout", "std::string", /*default=*/"\"nhwc\"",
+           "target data layout: nhwc or nchw">,
+  ];
+  let statistics = [
+    Statistic<"numOpsRelaidOut", "ops-relaid-out",
+              "Number of ops with a data_format rewritten into the target layout">,
+    Statistic<"numTransposesBefore", "transposes-before",
+              "Number of Transpose ops when the pass starts">,
+    Statistic<"numTransposesInserted", "transposes-inserted",
+              "Number of Transpose ops created">,
+    Statistic<"numTransposesRemoved", "transposes-removed",
+              "Number of Transpose ops erased (cancelled, composed or folded)">,
+    Statistic<"numGroupsMoved", "groups-moved",
+              "Number of groups of ops rewritten to move transposes through them">,
+    Statistic<"numTransposesAtIO", "transposes-at-io",
+              "Transposes left next to a function argument or result">,
+    Statistic<"numTransposesLeft", "transposes-left",
+              "Transposes left elsewhere (in front of ops that cannot be permuted)">,
+  ];
+}
+
+def FoldBatchNormPass : Pass<"tfaot-fold-batch-norm", "mlir::ModuleOp"> {
+  let summary = "fold batch norm and per-channel affine ops into conv/matmul weights";
+  let description = [{
+    Inference batch norm is y = x * s + t per channel. When x is the result
+    of a Conv2D, DepthwiseConv2dNative or MatMul with constant f32 weights
+    (and no other user), the scale goes into the weights of each output
+    channel and the shift into a BiasAdd, so the activations are touched
+    once. Folded ops: FusedBatchNorm (inference; s = scale * rsqrt(variance
+    + epsilon), t = offset - mean * s) and its decomposed forms: Mul by a
+    constant, Add/AddV2/Sub/BiasAdd of a constant, where the constant
+    varies along the channel dimension only ([C], [1,1,1,C], [C,1,1] in
+    NCHW, a scalar). A BiasAdd with a constant bias between the contraction
+    and the op is folded through (bias' = bias * s + t). Chains fold one op
+    at a time until contraction -> BiasAdd remains.
+
+    ```mlir
+    %y = tfaot.Conv2D %x, %w {...} : ...
+    %z = tfaot.FusedBatchNorm %y, %scale, %offset, %mean, %var {epsilon = 1.0e-3 : f32} : ...
+    ```
+    becomes
+    ```mlir
+    %y = tfaot.Conv2D %x, %w_times_s {...} : ...
+    %z = tfaot.BiasAdd %y, %t : ...
+    ```
+    The weights are rewritten in float32, so results move by float rounding
+    (a few ulps), as with TensorFlow's own graph optimizer.
+  }];
+  let statistics = [
+    Statistic<"numBatchNormsFolded", "batch-norms-folded",
+              "Number of FusedBatchNorm ops folded into weights">,
+    Statistic<"numScalesFolded", "scales-folded",
+              "Number of Mul-by-constant ops folded into weights">,
+    Statistic<"numShiftsFolded", "shifts-folded",
+              "Number of added constants folded into a bias">,
+  ];
+}
+
 #endif // TFAOT_PASSES_TD

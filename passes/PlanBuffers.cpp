@@ -20,6 +20,9 @@
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <functional>
+#include <tuple>
+
 namespace mlir::tfaot {
 #define GEN_PASS_DEF_PLANBUFFERSPASS
 #include "passes/Passes.h.inc"
@@ -112,20 +115,14 @@ bool computeLiveRange(Buffer &buf, Block &body,
   return true;
 }
 
-/// Greedy placement: largest first; each buffer goes into the smallest gap
-/// (at an aligned offset) among already placed buffers whose intervals
-/// overlap its own, or after the last of them. Returns the arena size.
-int64_t placeBuffers(MutableArrayRef<Buffer> buffers) {
-  auto byOrder = llvm::to_vector(
-      llvm::seq<unsigned>(0, static_cast<unsigned>(buffers.size())));
-  llvm::stable_sort(byOrder, [&](unsigned a, unsigned b) {
-    if (buffers[a].bytes != buffers[b].bytes)
-      return buffers[a].bytes > buffers[b].bytes;
-    return buffers[a].start < buffers[b].start;
-  });
+/// Greedy placement in the order `order`: each buffer goes into the
+/// smallest gap (at an aligned offset) among already placed buffers whose
+/// intervals overlap its own, or after the last of them. Sets the offsets
+/// and returns the arena size.
+int64_t placeInOrder(MutableArrayRef<Buffer> buffers, ArrayRef<unsigned> order) {
   int64_t arena = 0;
   SmallVector<const Buffer *> placed;
-  for (unsigned index : byOrder) {
+  for (unsigned index : order) {
     Buffer &buf = buffers[index];
     SmallVector<const Buffer *> conflicts;
     for (const Buffer *other : placed)
@@ -151,6 +148,62 @@ int64_t placeBuffers(MutableArrayRef<Buffer> buffers) {
     placed.push_back(&buf);
   }
   return arena;
+}
+
+/// Places the buffers with the greedy best fit in a few orders (largest
+/// first; longest-lived first; largest size x lifetime first; by start) and
+/// keeps the smallest arena: no single order wins on every graph, and each
+/// try costs O(n^2) on a few hundred buffers. Stops at `lowerBound`.
+int64_t placeBuffers(MutableArrayRef<Buffer> buffers, int64_t lowerBound) {
+  auto indices = llvm::to_vector(
+      llvm::seq<unsigned>(0, static_cast<unsigned>(buffers.size())));
+  auto length = [&](unsigned i) {
+    return int64_t(buffers[i].end - buffers[i].start + 1);
+  };
+  using Key = std::function<std::tuple<int64_t, int64_t, int64_t>(unsigned)>;
+  // Keys sort descending; the last element keeps the order deterministic.
+  const Key keys[] = {
+      [&](unsigned i) {
+        return std::make_tuple(buffers[i].bytes, -int64_t(buffers[i].start),
+                               -int64_t(i));
+      },
+      [&](unsigned i) {
+        return std::make_tuple(length(i), buffers[i].bytes, -int64_t(i));
+      },
+      [&](unsigned i) {
+        return std::make_tuple(buffers[i].bytes * length(i), int64_t(0),
+                               -int64_t(i));
+      },
+      [&](unsigned i) {
+        return std::make_tuple(-int64_t(buffers[i].start), buffers[i].bytes,
+                               -int64_t(i));
+      },
+      [&](unsigned i) {
+        return std::make_tuple(int64_t(buffers[i].end), buffers[i].bytes,
+                               -int64_t(i));
+      },
+      [&](unsigned i) {
+        return std::make_tuple(buffers[i].bytes, length(i), -int64_t(i));
+      },
+  };
+  int64_t best = -1;
+  SmallVector<int64_t> bestOffsets;
+  for (const Key &key : keys) {
+    auto order = indices;
+    llvm::sort(order, [&](unsigned a, unsigned b) { return key(a) > key(b); });
+    int64_t arena = placeInOrder(buffers, order);
+    if (best < 0 || arena < best) {
+      best = arena;
+      bestOffsets.clear();
+      for (const Buffer &buf : buffers)
+        bestOffsets.push_back(buf.offset);
+    }
+    if (best <= lowerBound)
+      break;
+  }
+  for (auto [buf, offset] : llvm::zip(buffers, bestOffsets))
+    buf.offset = offset;
+  return best;
 }
 
 /// The most bytes live at any one op index.
@@ -207,8 +260,8 @@ struct PlanBuffersPass
     int64_t naive = 0;
     for (const Buffer &buf : buffers)
       naive += buf.bytes;
-    int64_t arena = placeBuffers(buffers);
     int64_t peak = peakLive(buffers, numOps);
+    int64_t arena = placeBuffers(buffers, peak);
 
     if (arena > 0) {
       MLIRContext *ctx = &getContext();

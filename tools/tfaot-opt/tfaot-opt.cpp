@@ -2,11 +2,13 @@
 //
 // Parses, verifies, round-trips and transforms tfaot IR; every upstream
 // dialect and pass is available too, plus the CPU pipelines
-// (--tfaot-cpu-bufferize, --tfaot-cpu-to-llvm). Used by the lit tests.
+// (--tfaot-graph-pipeline, --tfaot-cpu-bufferize,
+// --tfaot-cpu-to-llvm). Used by the lit tests.
 //
 //===----------------------------------------------------------------------===//
 #include "backends/cpu/Pipeline.h"
 #include "ir/Dialect.h"
+#include "passes/GraphPipeline.h"
 #include "passes/Passes.h"
 
 #include "mlir/InitAllDialects.h"
@@ -20,6 +22,7 @@ int main(int argc, char **argv) {
   mlir::registerAllExtensions(registry);
   registry.insert<mlir::tfaot::TfaotDialect>();
   tfaot::cpu::registerCpuPipelines();
+  mlir::tfaot::registerGraphPipeline();
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "tfaot optimizer driver\n", registry));
 }

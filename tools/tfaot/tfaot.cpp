@@ -112,6 +112,32 @@ static cl::opt<std::string> outputFlag(
     "o", cl::sub(compileCmd), cl::cat(compileCategory), cl::init("-"),
     cl::value_desc("file"),
     cl::desc("Where --emit writes IR (default: standard output)."));
+static cl::opt<bool> graphPassesFlag(
+    "graph_passes", cl::sub(compileCmd), cl::cat(compileCategory),
+    cl::init(true),
+    cl::desc("Run the graph passes (clean-ups, batch-norm folding, layout "
+             "assignment) before lowering; --graph_passes=false "
+             "lowers the graph as imported (default true)."));
+static cl::opt<std::string> layoutFlag(
+    "layout", cl::sub(compileCmd), cl::cat(compileCategory), cl::init("auto"),
+    cl::value_desc("auto|nhwc|nchw"),
+    cl::desc("Data layout of convolutions, pools and batch norm; the graph's "
+             "inputs and outputs keep theirs (transposes are added at the "
+             "boundary only). auto: NHWC on CPU (default auto)."));
+static cl::list<std::string> dumpIrAfterFlag(
+    "dump_ir_after", cl::sub(compileCmd), cl::cat(compileCategory),
+    cl::CommaSeparated, cl::value_desc("pass[,pass...]|all"),
+    cl::desc("Print the IR to standard error after these passes (their "
+             "tfaot-opt names, e.g. tfaot-fold-batch-norm), or after all."));
+static cl::opt<bool> reportFlag(
+    "report", cl::sub(compileCmd), cl::cat(compileCategory),
+    cl::desc("After compiling, print to standard output what the graph "
+             "passes rewrote (per pass, with TF node names), op counts "
+             "before and after them, and the memory plan."));
+static cl::opt<bool> reportJsonFlag(
+    "json", cl::sub(compileCmd), cl::cat(compileCategory),
+    cl::desc("With --report: print it as one JSON object (every rewritten "
+             "node listed)."));
 static cl::opt<bool> listOpsFlag(
     "list_ops", cl::sub(compileCmd), cl::cat(compileCategory),
     cl::desc("Print the TensorFlow ops tfaot can compile, and exit."));
@@ -164,6 +190,16 @@ int main(int argc, char **argv) {
   options.outObject = outObjectFlag;
   options.emit = emitFlag;
   options.outMlir = outputFlag;
+  options.graphPasses = graphPassesFlag;
+  options.layout = layoutFlag;
+  options.dumpIrAfter.assign(dumpIrAfterFlag.begin(), dumpIrAfterFlag.end());
+  if (reportJsonFlag && !reportFlag) {
+    llvm::errs() << "tfaot: error: --json needs --report\n";
+    return 1;
+  }
+  if (reportFlag)
+    options.report = reportJsonFlag ? tfaot::CompileOptions::Report::Json
+                                    : tfaot::CompileOptions::Report::Text;
   options.target.triple = tripleFlag;
   options.target.cpu = cpuFlag;
   options.target.features = featuresFlag;
