@@ -683,34 +683,28 @@ struct ConstantFold : OpRewritePattern<OpTy> {
   const FoldLimits &limits;
 };
 
-template <typename OpTy>
-struct FoldUnary : ConstantFold<OpTy> {
-  FoldUnary(MLIRContext *ctx, Counters &counters, const FoldLimits &limits,
-            UnaryKind kind)
-      : ConstantFold<OpTy>(ctx, counters, limits), kind(kind) {}
-  LogicalResult matchAndRewrite(OpTy op,
-                                PatternRewriter &rewriter) const override {
-    auto operands = this->constants(op->getOperands());
-    auto type = cast<RankedTensorType>(op->getResult(0).getType());
-    if (!operands ||
-        !withinLimits(op, type, *operands, this->limits, this->counters))
-      return failure();
-    UnaryKind k = kind;
-    DenseElementsAttr value = foldElementwise(
-        type, *operands,
-        [k](auto args) { return applyUnary(k, args[0]); },
-        [k](ArrayRef<APInt> args, bool isUnsigned) {
-          return applyUnaryInt(k, args[0], isUnsigned);
-        });
-    return this->replaceWith(op, value, rewriter);
-  }
-  UnaryKind kind;
-};
+/// The arithmetic of a unary or binary kind on one element's operands.
+template <typename Args> auto applyKind(UnaryKind kind, const Args &args) {
+  return applyUnary(kind, args[0]);
+}
+template <typename Args> auto applyKind(BinaryKind kind, const Args &args) {
+  return applyBinary(kind, args[0], args[1]);
+}
+std::optional<APInt> applyKindInt(UnaryKind kind, ArrayRef<APInt> args,
+                                  bool isUnsigned) {
+  return applyUnaryInt(kind, args[0], isUnsigned);
+}
+std::optional<APInt> applyKindInt(BinaryKind kind, ArrayRef<APInt> args,
+                                  bool isUnsigned) {
+  return applyBinaryInt(kind, args[0], args[1], isUnsigned);
+}
 
-template <typename OpTy>
-struct FoldBinary : ConstantFold<OpTy> {
-  FoldBinary(MLIRContext *ctx, Counters &counters, const FoldLimits &limits,
-             BinaryKind kind)
+/// Folds an elementwise op whose operands are all constants; `Kind`
+/// (UnaryKind or BinaryKind) selects the arithmetic.
+template <typename OpTy, typename Kind>
+struct FoldElementwise : ConstantFold<OpTy> {
+  FoldElementwise(MLIRContext *ctx, Counters &counters,
+                  const FoldLimits &limits, Kind kind)
       : ConstantFold<OpTy>(ctx, counters, limits), kind(kind) {}
   LogicalResult matchAndRewrite(OpTy op,
                                 PatternRewriter &rewriter) const override {
@@ -719,17 +713,20 @@ struct FoldBinary : ConstantFold<OpTy> {
     if (!operands ||
         !withinLimits(op, type, *operands, this->limits, this->counters))
       return failure();
-    BinaryKind k = kind;
+    Kind k = kind;
     DenseElementsAttr value = foldElementwise(
-        type, *operands,
-        [k](auto args) { return applyBinary(k, args[0], args[1]); },
+        type, *operands, [k](auto args) { return applyKind(k, args); },
         [k](ArrayRef<APInt> args, bool isUnsigned) {
-          return applyBinaryInt(k, args[0], args[1], isUnsigned);
+          return applyKindInt(k, args, isUnsigned);
         });
     return this->replaceWith(op, value, rewriter);
   }
-  BinaryKind kind;
+  Kind kind;
 };
+template <typename OpTy>
+using FoldUnary = FoldElementwise<OpTy, UnaryKind>;
+template <typename OpTy>
+using FoldBinary = FoldElementwise<OpTy, BinaryKind>;
 
 /// One element of a Cast, as CastLowering's castScalar computes it; nullopt
 /// where the generated code's result is undefined (a float that the target
