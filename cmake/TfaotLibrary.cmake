@@ -8,6 +8,8 @@
 #               [FETCHES <name[:index]>...]
 #               [ENTRY_POINT <symbol>]
 #               [TARGET_CPU <cpu>]
+#               [LAYOUT auto|nhwc|nchw]
+#               [BATCH <n>...]
 #               [EXTRA_ARGS <arg>...])
 #
 # Runs `tfaot compile` on GRAPH at build time and wraps the result in the
@@ -17,7 +19,8 @@
 #   <binary dir>/tfaot_library/<name>/<name>.o   its code and weights
 #
 # Linking <name> gives the object, the tfaot runtime and the include
-# directory, so a program only needs `#include "<name>.h"`.
+# directory, so a program only needs `#include "<name>.h"`. LAYOUT and BATCH
+# are `tfaot compile --layout` and `--batch` (batch buckets, e.g. BATCH 1 8).
 #
 # The compile step depends on GRAPH, CONFIG, the tfaot executable and, for a
 # TF.js model.json, on the weight shards its weightsManifest lists; nothing
@@ -62,7 +65,7 @@ endfunction()
 
 function(tfaot_library name)
   set(fn "tfaot_library(${name})")
-  if(name STREQUAL "" OR name MATCHES "^(GRAPH|CONFIG|CPP_CLASS|FEEDS|FETCHES|ENTRY_POINT|TARGET_CPU|EXTRA_ARGS)$")
+  if(name STREQUAL "" OR name MATCHES "^(GRAPH|CONFIG|CPP_CLASS|FEEDS|FETCHES|ENTRY_POINT|TARGET_CPU|LAYOUT|BATCH|EXTRA_ARGS)$")
     message(FATAL_ERROR "tfaot_library: the first argument must be the name "
                         "of the library target to create")
   endif()
@@ -75,16 +78,17 @@ function(tfaot_library name)
   endif()
 
   cmake_parse_arguments(PARSE_ARGV 1 ARG ""
-    "GRAPH;CONFIG;CPP_CLASS;ENTRY_POINT;TARGET_CPU"
-    "FEEDS;FETCHES;EXTRA_ARGS")
+    "GRAPH;CONFIG;CPP_CLASS;ENTRY_POINT;TARGET_CPU;LAYOUT"
+    "FEEDS;FETCHES;BATCH;EXTRA_ARGS")
   if(ARG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "${fn}: unknown arguments: ${ARG_UNPARSED_ARGUMENTS}\n"
       "Accepted: GRAPH <file> CPP_CLASS <ns::Name> [CONFIG <file>] "
       "[FEEDS <name[:shape[:dtype]]>...] [FETCHES <name[:index]>...] "
-      "[ENTRY_POINT <symbol>] [TARGET_CPU <cpu>] [EXTRA_ARGS <arg>...]")
+      "[ENTRY_POINT <symbol>] [TARGET_CPU <cpu>] [LAYOUT auto|nhwc|nchw] "
+      "[BATCH <n>...] [EXTRA_ARGS <arg>...]")
   endif()
   # FEEDS and FETCHES take every value up to the next known keyword, so a
-  # misspelt or unsupported option (TARGET cuda, BATCH 8) would silently
+  # misspelt or unsupported option (TARGET cuda, BATCHES 8) would silently
   # become a node name. A value that looks like a keyword (five or more
   # capitals, digits, '_') is rejected; such a node is still reachable as
   # NAME:0 (fetch) or NAME:<shape> (feed).
@@ -92,7 +96,7 @@ function(tfaot_library name)
     if(value MATCHES "^[A-Z][A-Z0-9_][A-Z0-9_][A-Z0-9_][A-Z0-9_]+$")
       message(FATAL_ERROR "${fn}: unknown argument '${value}' (among FEEDS/"
         "FETCHES). Accepted: GRAPH CPP_CLASS CONFIG FEEDS FETCHES ENTRY_POINT "
-        "TARGET_CPU EXTRA_ARGS. For a node named '${value}' write "
+        "TARGET_CPU LAYOUT BATCH EXTRA_ARGS. For a node named '${value}' write "
         "'${value}:0' (fetch) or '${value}:<shape>' (feed).")
     endif()
   endforeach()
@@ -154,6 +158,19 @@ function(tfaot_library name)
   endif()
   if(ARG_TARGET_CPU)
     list(APPEND args "--target_cpu=${ARG_TARGET_CPU}")
+  endif()
+  if(ARG_LAYOUT)
+    list(APPEND args "--layout=${ARG_LAYOUT}")
+  endif()
+  if(ARG_BATCH)
+    foreach(batch IN LISTS ARG_BATCH)
+      if(NOT batch MATCHES "^[1-9][0-9]*$")
+        message(FATAL_ERROR "${fn}: BATCH takes batch sizes (positive "
+                            "integers), not '${batch}'")
+      endif()
+    endforeach()
+    string(REPLACE ";" "," batches "${ARG_BATCH}")
+    list(APPEND args "--batch=${batches}")
   endif()
   list(APPEND args ${ARG_EXTRA_ARGS})
 

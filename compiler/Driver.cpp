@@ -136,6 +136,137 @@ int tfaot::compile(const CompileOptions &options, llvm::raw_ostream &errs,
   return rc;
 }
 
+/// One entry function: the graph imported and lowered for one set of feed
+/// shapes (one batch bucket, or the shapes as given).
+struct LoweredEntry {
+  int64_t batch = 0;  ///< 0: not a bucket.
+  std::string symbol;
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  FunctionSignature signature;
+  uint64_t tempBytes = 0;  ///< Arena plus heap temporaries.
+};
+
+/// Imports `graph` for `config` and lowers it to the LLVM dialect, or only
+/// as far as options.emit asks for IR. Returns false after reporting.
+static bool lowerEntry(const tensorflow::GraphDef &graph,
+                       const tensorflow::tf2xla::Config &config,
+                       const CompileOptions &options,
+                       mlir::MLIRContext &context, GraphDiagnostics &diags,
+                       CompileReport &report, LoweredEntry &entry) {
+  ImportOptions importOptions;
+  importOptions.functionName = entry.symbol;
+  entry.module = importGraph(graph, config, importOptions, &context, diags,
+                             entry.signature);
+  if (!entry.module)
+    return false;
+  mlir::ModuleOp module = *entry.module;
+  report.opsImported = countTfaotOps(module);
+  if (options.graphPasses) {
+    mlir::tfaot::GraphPipelineOptions graphOptions;
+    graphOptions.layout = resolveLayout(options.layout);
+    if (!runPipeline(
+            module,
+            [&](mlir::OpPassManager &pm) {
+              mlir::tfaot::buildGraphPipeline(pm, graphOptions);
+              return mlir::success();
+            },
+            options, diags))
+      return false;
+    report.opsAfterGraphPasses = countTfaotOps(module);
+  }
+  if (options.emit == EmitStage::Tfaot)
+    return true;
+  if (options.emit == EmitStage::Linalg)
+    return runPipeline(
+        module,
+        [](mlir::OpPassManager &pm) {
+          pm.addPass(mlir::tfaot::createLowerToLinalgPass());
+          return mlir::success();
+        },
+        options, diags);
+  if (!runPipeline(module, cpu::buildBufferizePipeline, options, diags))
+    return false;
+  entry.tempBytes = cpu::countTempBytes(module);
+  report.memory = memoryPlanOf(module);
+  if (options.emit == EmitStage::Bufferized)
+    return true;
+  if (!runPipeline(module, cpu::buildToLLVMPipeline, options, diags))
+    return false;
+  // The header calls the entry with one pointer per argument and result and
+  // nothing back; make sure the lowering produced exactly that ABI.
+  auto function = module.lookupSymbol<mlir::LLVM::LLVMFuncOp>(entry.symbol);
+  size_t expectedParams = entry.signature.args.size() +
+                          entry.signature.results.size() +
+                          (cpu::arenaBytes(module) ? 1 : 0); // + the arena
+  if (!function || function.getNumArguments() != expectedParams ||
+      !mlir::isa<mlir::LLVM::LLVMVoidType>(
+          function.getFunctionType().getReturnType())) {
+    diags.error("internal error: the lowered entry function does not have the "
+                "expected signature (" +
+                llvm::Twine(expectedParams) + " pointers, no result)");
+    return false;
+  }
+  return true;
+}
+
+/// Gives every feed of `config` the batch `batch` as its first dimension.
+static bool setFeedBatch(tensorflow::tf2xla::Config &config, int64_t batch,
+                         GraphDiagnostics &diags) {
+  for (tensorflow::tf2xla::Feed &feed : *config.mutable_feed()) {
+    if (!feed.has_shape() || feed.shape().dim_size() == 0) {
+      diags.error("--batch: feed '" + feed.id().node_name() +
+                  "' needs a shape whose first dimension is the batch (give "
+                  "--feed " +
+                  feed.id().node_name() + ":N,... or a shape in the config)");
+      return false;
+    }
+    feed.mutable_shape()->mutable_dim(0)->set_size(batch);
+  }
+  return true;
+}
+
+/// Every bucket must have the same arguments and results, each with the
+/// bucket's batch as its first dimension: the generated class shares its
+/// buffers between buckets.
+static bool checkBucketSignatures(const std::vector<LoweredEntry> &entries,
+                                  GraphDiagnostics &diags) {
+  if (entries.size() < 2 && !entries.front().batch)
+    return true;
+  const FunctionSignature &largest = entries.back().signature;
+  for (const LoweredEntry &entry : entries) {
+    auto check = [&](const std::vector<TensorSignature> &tensors,
+                     const std::vector<TensorSignature> &reference,
+                     const char *what) {
+      for (size_t i = 0; i < tensors.size(); ++i) {
+        const std::vector<int64_t> &shape = tensors[i].shape;
+        bool ok = !shape.empty() && shape[0] == entry.batch &&
+                  shape.size() == reference[i].shape.size() &&
+                  std::equal(shape.begin() + 1, shape.end(),
+                             reference[i].shape.begin() + 1);
+        if (!ok) {
+          diags.error(llvm::Twine("--batch: ") + what + " '" +
+                      tensors[i].name +
+                      "' does not have the batch as its first dimension "
+                      "(at batch " +
+                      llvm::Twine(entry.batch) + " its shape is [" +
+                      llvm::join(llvm::map_range(shape,
+                                                 [](int64_t d) {
+                                                   return std::to_string(d);
+                                                 }),
+                                 ",") +
+                      "]); batch buckets need every feed and fetch batched");
+          return false;
+        }
+      }
+      return true;
+    };
+    if (!check(entry.signature.args, largest.args, "feed") ||
+        !check(entry.signature.results, largest.results, "fetch"))
+      return false;
+  }
+  return true;
+}
+
 static int compileGraph(const CompileOptions &options, llvm::raw_ostream &errs,
                         CompileReport &report) {
   GraphDiagnostics diags(options.graph, errs);
@@ -161,6 +292,12 @@ static int compileGraph(const CompileOptions &options, llvm::raw_ostream &errs,
                           "' is not a C++ class name like 'ns::Name'");
     return 1;
   }
+  for (size_t i = 0; i < options.batchBuckets.size(); ++i)
+    if (options.batchBuckets[i] < 1 ||
+        (i && options.batchBuckets[i] <= options.batchBuckets[i - 1])) {
+      diags.error("--batch takes increasing batch sizes >= 1, e.g. 1,8,32");
+      return 1;
+    }
   if (options.layout != "auto" && options.layout != "nhwc" &&
       options.layout != "nchw") {
     diags.error("--layout must be auto, nhwc or nchw, not '" + options.layout +
@@ -202,76 +339,45 @@ static int compileGraph(const CompileOptions &options, llvm::raw_ostream &errs,
   mlir::MLIRContext context(registry);
   context.allowUnregisteredDialects(false);
 
-  ImportOptions importOptions;
   std::string cppClass = options.cppClass.empty() ? "Model" : options.cppClass;
-  importOptions.functionName = options.entryPoint.empty()
-                                   ? defaultEntryPoint(cppClass)
-                                   : options.entryPoint;
-  FunctionSignature signature;
-  auto module = importGraph(*graph, config, importOptions, &context, diags,
-                            signature);
-  if (!module)
-    return 1;
-  report.opsImported = countTfaotOps(*module);
-  auto stopAt = [&](EmitStage stage) {
-    return options.emit == stage
-               ? (writeOutput(options.outMlir, printModule(*module), diags) ? 0
-                                                                           : 1)
-               : -1;
-  };
-  if (options.graphPasses) {
-    mlir::tfaot::GraphPipelineOptions graphOptions;
-    graphOptions.layout = resolveLayout(options.layout);
-    if (!runPipeline(
-            *module,
-            [&](mlir::OpPassManager &pm) {
-              mlir::tfaot::buildGraphPipeline(pm, graphOptions);
-              return mlir::success();
-            },
-            options, diags))
+  std::string symbol = options.entryPoint.empty() ? defaultEntryPoint(cppClass)
+                                                  : options.entryPoint;
+  // One entry per batch bucket (or one for the shapes as given).
+  std::vector<int64_t> batches = options.batchBuckets;
+  if (batches.empty())
+    batches.push_back(0);
+  std::vector<LoweredEntry> entries(batches.size());
+  for (size_t i = 0; i < batches.size(); ++i) {
+    LoweredEntry &entry = entries[i];
+    entry.batch = batches[i];
+    entry.symbol = entry.batch ? symbol + "_batch" + std::to_string(entry.batch)
+                               : symbol;
+    tensorflow::tf2xla::Config entryConfig = config;
+    if (entry.batch && !setFeedBatch(entryConfig, entry.batch, diags))
       return 1;
-    report.opsAfterGraphPasses = countTfaotOps(*module);
+    // The report describes the last (largest) bucket.
+    report.rewrites.clear();
+    if (!lowerEntry(*graph, entryConfig, options, context, diags, report,
+                    entry))
+      return 1;
   }
-  if (int rc = stopAt(EmitStage::Tfaot); rc >= 0)
-    return rc;
+  if (options.emit != EmitStage::Object && options.emit != EmitStage::LLVMIR) {
+    std::string text;
+    for (const LoweredEntry &entry : entries)
+      text += (entry.batch ? "// batch bucket " + std::to_string(entry.batch) +
+                                 "\n"
+                           : "") +
+              printModule(*entry.module);
+    return writeOutput(options.outMlir, text, diags) ? 0 : 1;
+  }
+  if (!checkBucketSignatures(entries, diags))
+    return 1;
 
-  if (options.emit == EmitStage::Linalg) {
-    bool ok = runPipeline(
-        *module,
-        [](mlir::OpPassManager &pm) {
-          pm.addPass(mlir::tfaot::createLowerToLinalgPass());
-          return mlir::success();
-        },
-        options, diags);
-    return ok ? stopAt(EmitStage::Linalg) : 1;
-  }
-  if (!runPipeline(*module, cpu::buildBufferizePipeline, options, diags))
-    return 1;
-  uint64_t tempBytes = cpu::countTempBytes(*module);
-  report.memory = memoryPlanOf(*module);
-  if (int rc = stopAt(EmitStage::Bufferized); rc >= 0)
-    return rc;
-  if (!runPipeline(*module, cpu::buildToLLVMPipeline, options, diags))
-    return 1;
-  // The header calls the entry with one pointer per argument and result and
-  // nothing back; make sure the lowering produced exactly that ABI.
-  auto entry = module->lookupSymbol<mlir::LLVM::LLVMFuncOp>(
-      importOptions.functionName);
-  size_t expectedParams = signature.args.size() + signature.results.size() +
-                          (cpu::arenaBytes(*module) ? 1 : 0); // + the arena
-  if (!entry || entry.getNumArguments() != expectedParams ||
-      !mlir::isa<mlir::LLVM::LLVMVoidType>(
-          entry.getFunctionType().getReturnType())) {
-    diags.error("internal error: the lowered entry function does not have the "
-                "expected signature (" +
-                llvm::Twine(expectedParams) + " pointers, no result)");
-    return 1;
-  }
-  if (int rc = stopAt(EmitStage::LLVMDialect); rc >= 0)
-    return rc;
-
+  std::vector<mlir::ModuleOp> modules;
+  for (LoweredEntry &entry : entries)
+    modules.push_back(*entry.module);
   std::string object, error, llvmIR;
-  if (!cpu::emitObject(*module, options.target, object, error,
+  if (!cpu::emitObject(modules, options.target, object, error,
                        options.emit == EmitStage::LLVMIR ? &llvmIR : nullptr)) {
     diags.error(error);
     return 1;
@@ -280,14 +386,23 @@ static int compileGraph(const CompileOptions &options, llvm::raw_ostream &errs,
     return writeOutput(options.outMlir, llvmIR, diags) ? 0 : 1;
 
   if (!options.outHeader.empty()) {
+    // The buffers are the largest bucket's, and so is the arena: one Run()
+    // uses one bucket.
+    const LoweredEntry &largest = entries.back();
     cpu::HeaderOptions headerOptions;
     headerOptions.cppClass = options.cppClass;
-    headerOptions.entrySymbol = importOptions.functionName;
+    headerOptions.entrySymbol = largest.symbol;
     headerOptions.sourceGraph = llvm::sys::path::filename(options.graph).str();
-    headerOptions.tempBytes = tempBytes;
-    cpu::readMemoryPlan(*module, headerOptions);
+    cpu::readMemoryPlan(*largest.module, headerOptions);
+    for (const LoweredEntry &entry : entries) {
+      headerOptions.tempBytes = std::max(headerOptions.tempBytes, entry.tempBytes);
+      uint64_t arena = cpu::arenaBytes(*entry.module);
+      headerOptions.arenaBytes = std::max(headerOptions.arenaBytes, arena);
+      if (entry.batch)
+        headerOptions.buckets.push_back({entry.batch, entry.symbol, arena > 0});
+    }
     std::string header;
-    if (!cpu::writeHeader(signature, headerOptions, header, error)) {
+    if (!cpu::writeHeader(largest.signature, headerOptions, header, error)) {
       diags.error(error);
       return 1;
     }

@@ -42,6 +42,9 @@ struct CompileOptions {
   /// --dump_ir_after: pass arguments (e.g. tfaot-fold-batch-norm) after
   /// which the IR is printed to `errs`; "all" prints after every pass.
   std::vector<std::string> dumpIrAfter;
+  /// --batch: one entry per batch size (increasing), the first dimension
+  /// of every feed; empty: one entry for the feed shapes as given.
+  std::vector<int64_t> batchBuckets;
   /// --report: print what the compiler did (see CompileReport) to `out`.
   enum class Report { None, Text, Json } report = Report::None;
   cpu::TargetOptions target;

@@ -233,6 +233,16 @@ bool cpu::writeHeader(const FunctionSignature &signature,
     os << llvm::formatv("//              plus at most {0} bytes heap-allocated "
                         "during Run()\n",
                         heapBytes);
+  if (!options.buckets.empty()) {
+    std::vector<std::string> sizes;
+    for (const HeaderOptions::Bucket &bucket : options.buckets)
+      sizes.push_back(std::to_string(bucket.batch));
+    os << "//\n// Batch buckets: " << llvm::join(sizes, ", ")
+       << ". Every buffer holds kMaxBatch rows (the first dimension);\n"
+       << "// set_batch_size(n) says how many are filled, and Run() runs the "
+          "smallest\n// bucket of at least n rows (zeroing the rest of the "
+          "instance's own\n// argument rows). Results have n valid rows.\n";
+  }
   os << "//\n// Signature:\n";
   for (size_t i = 0; i < args.size(); ++i)
     os << llvm::formatv("//   arg{0}    {1} {2}\n", i, args[i].sig->name,
@@ -244,14 +254,19 @@ bool cpu::writeHeader(const FunctionSignature &signature,
      << "#include <cstddef>\n#include <cstdint>\n\n"
      << "#include \"tfaot/runtime/compiled_function.h\"\n\n";
 
-  // The object's entry point: arguments then results, one pointer each, then
-  // the arena of temporaries if the plan made one.
-  os << "extern \"C\" void " << options.entrySymbol << "(";
-  bool hasArena = options.arenaBytes > 0;
-  size_t total = args.size() + results.size() + (hasArena ? 1 : 0);
-  for (size_t i = 0; i < total; ++i)
-    os << (i ? ", " : "") << "void*";
-  os << ");\n\n";
+  // The object's entry points: arguments then results, one pointer each,
+  // then the arena of temporaries if the plan made one.
+  std::vector<HeaderOptions::Bucket> entries = options.buckets;
+  if (entries.empty())
+    entries.push_back({0, options.entrySymbol, options.arenaBytes > 0});
+  for (const HeaderOptions::Bucket &entry : entries) {
+    os << "extern \"C\" void " << entry.entrySymbol << "(";
+    size_t total = args.size() + results.size() + (entry.hasArena ? 1 : 0);
+    for (size_t i = 0; i < total; ++i)
+      os << (i ? ", " : "") << "void*";
+    os << ");\n";
+  }
+  os << "\n";
 
   for (llvm::StringRef ns : parts)
     os << "namespace " << ns << " {\n";
@@ -262,8 +277,19 @@ bool cpu::writeHeader(const FunctionSignature &signature,
      << llvm::formatv("  static constexpr int kNumArgs = {0};\n", args.size())
      << llvm::formatv("  static constexpr int kNumResults = {0};\n",
                       results.size())
-     << llvm::formatv("  static constexpr size_t kTempBytes = {0};\n\n",
-                      options.arenaBytes)
+     << llvm::formatv("  static constexpr size_t kTempBytes = {0};\n",
+                      options.arenaBytes);
+  if (!options.buckets.empty()) {
+    std::vector<std::string> sizes;
+    for (const HeaderOptions::Bucket &bucket : options.buckets)
+      sizes.push_back(std::to_string(bucket.batch));
+    os << llvm::formatv("  static constexpr int kNumBatchBuckets = {0};\n",
+                        sizes.size())
+       << "  static constexpr int64_t kBatchBuckets[] = {"
+       << llvm::join(sizes, ", ") << "};\n"
+       << "  static constexpr int64_t kMaxBatch = " << sizes.back() << ";\n";
+  }
+  os << "\n"
      << "  explicit " << className
      << "(AllocMode mode = AllocMode::kArgsAndResults)\n"
      << "      : tfaot::CompiledFunction(StaticInfo(), mode) {}\n\n";
@@ -276,25 +302,45 @@ bool cpu::writeHeader(const FunctionSignature &signature,
      << "  static const tfaot::FunctionInfo& StaticInfo() {\n";
   writeInfoTable(os, args, "Arg");
   writeInfoTable(os, results, "Result");
+  // The runtime calls entries through one uniform signature; each adapter
+  // spreads the pointer arrays into the object's arguments.
+  auto adapterName = [&](const HeaderOptions::Bucket &entry) {
+    return options.buckets.empty() ? std::string("Entry")
+                                   : "EntryBatch" + std::to_string(entry.batch);
+  };
+  bool bucketed = !options.buckets.empty();
+  if (bucketed) {
+    os << "    static const tfaot::EntryFunction kBatchEntries[] = {";
+    for (size_t i = 0; i < entries.size(); ++i)
+      os << (i ? ", " : "") << "&" << adapterName(entries[i]);
+    os << "};\n";
+  }
   os << llvm::formatv("    static const tfaot::FunctionInfo kInfo = {{\n"
-                      "        \"{0}\", &Entry, {1}, {2}, {3}, {4}, {5}};\n",
-                      options.cppClass, args.size(),
-                      args.empty() ? "nullptr" : "kArgInfos", results.size(),
+                      "        \"{0}\", {1}, {2}, {3}, {4}, {5}, {6}{7}};\n",
+                      options.cppClass, bucketed ? "nullptr" : "&Entry",
+                      args.size(), args.empty() ? "nullptr" : "kArgInfos",
+                      results.size(),
                       results.empty() ? "nullptr" : "kResultInfos",
-                      "kTempBytes")
+                      "kTempBytes",
+                      bucketed ? ",\n        kNumBatchBuckets, kBatchBuckets, "
+                                 "kBatchEntries"
+                               : "")
      << "    return kInfo;\n  }\n\n"
-     << " private:\n"
-     << "  static void Entry(void* const* args, void* const* results, "
-        "void* temp) {\n"
-     << "    (void)args;\n    (void)results;\n    (void)temp;\n"
-     << "    " << options.entrySymbol << "(";
-  for (size_t i = 0; i < args.size(); ++i)
-    os << (i ? ", " : "") << "args[" << i << "]";
-  for (size_t i = 0; i < results.size(); ++i)
-    os << (i + args.size() ? ", " : "") << "results[" << i << "]";
-  if (hasArena)
-    os << (args.size() + results.size() ? ", " : "") << "temp";
-  os << ");\n  }\n};\n";
+     << " private:\n";
+  for (const HeaderOptions::Bucket &entry : entries) {
+    os << "  static void " << adapterName(entry)
+       << "(void* const* args, void* const* results, void* temp) {\n"
+       << "    (void)args;\n    (void)results;\n    (void)temp;\n"
+       << "    " << entry.entrySymbol << "(";
+    for (size_t i = 0; i < args.size(); ++i)
+      os << (i ? ", " : "") << "args[" << i << "]";
+    for (size_t i = 0; i < results.size(); ++i)
+      os << (i + args.size() ? ", " : "") << "results[" << i << "]";
+    if (entry.hasArena)
+      os << (args.size() + results.size() ? ", " : "") << "temp";
+    os << ");\n  }\n";
+  }
+  os << "};\n";
   if (!parts.empty())
     os << "\n";
   for (auto it = parts.rbegin(); it != parts.rend(); ++it)

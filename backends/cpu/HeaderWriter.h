@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace tfaot::cpu {
 
@@ -28,6 +29,16 @@ struct HeaderOptions {
   uint64_t arenaBytes = 0;
   uint64_t naiveTempBytes = 0;  ///< Sum of the planned buffers' sizes.
   uint64_t peakLiveBytes = 0;   ///< Most bytes live at once (lower bound).
+
+  /// One entry of a library with batch buckets (tfaot compile --batch).
+  struct Bucket {
+    int64_t batch = 0;
+    std::string entrySymbol;
+    bool hasArena = false;  ///< The entry takes the arena after the results.
+  };
+  /// In increasing batch order; the signature is the last bucket's. Empty:
+  /// one entry, `entrySymbol`, taking the arena if arenaBytes > 0.
+  std::vector<Bucket> buckets;
 };
 
 /// Returns false and sets `error` if cppClass is not a valid C++ name.

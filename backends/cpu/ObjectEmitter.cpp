@@ -13,12 +13,14 @@
 
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Linker/Linker.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
+#include "llvm/Transforms/IPO/ConstantMerge.h"
 
 using namespace tfaot;
 
@@ -68,23 +70,51 @@ static void optimize(llvm::Module &module, llvm::TargetMachine *machine,
       level == llvm::OptimizationLevel::O0
           ? builder.buildO0DefaultPipeline(level)
           : builder.buildPerModuleDefaultPipeline(level);
+  // Entries of several batch buckets carry the same weights: merge the
+  // identical constants (made unnamed_addr by linkEntries) into one copy.
+  passes.addPass(llvm::ConstantMergePass());
   passes.run(module, mam);
 }
 
-bool cpu::emitObject(mlir::ModuleOp module, const TargetOptions &target,
-                     std::string &object, std::string &error,
-                     std::string *llvmIR) {
-  initializeTargetsOnce();
-  mlir::registerBuiltinDialectTranslation(*module->getContext());
-  mlir::registerLLVMDialectTranslation(*module->getContext());
+/// Translates `modules` and links them into one LLVM module (their private
+/// symbols are renamed apart). Local constants become unnamed_addr, which
+/// is safe because generated code never compares their addresses, and lets
+/// identical ones be merged.
+static std::unique_ptr<llvm::Module>
+linkEntries(llvm::ArrayRef<mlir::ModuleOp> modules, llvm::LLVMContext &context,
+            std::string &error) {
+  std::unique_ptr<llvm::Module> linked;
+  for (mlir::ModuleOp module : modules) {
+    mlir::registerBuiltinDialectTranslation(*module->getContext());
+    mlir::registerLLVMDialectTranslation(*module->getContext());
+    std::unique_ptr<llvm::Module> llvmModule =
+        mlir::translateModuleToLLVMIR(module, context, "tfaot");
+    if (!llvmModule) {
+      error = "translation to LLVM IR failed";
+      return nullptr;
+    }
+    if (!linked) {
+      linked = std::move(llvmModule);
+    } else if (llvm::Linker::linkModules(*linked, std::move(llvmModule))) {
+      error = "linking the batch buckets' code failed";
+      return nullptr;
+    }
+  }
+  for (llvm::GlobalVariable &global : linked->globals())
+    if (global.isConstant() && global.hasLocalLinkage())
+      global.setUnnamedAddr(llvm::GlobalValue::UnnamedAddr::Global);
+  return linked;
+}
 
+bool cpu::emitObject(llvm::ArrayRef<mlir::ModuleOp> modules,
+                     const TargetOptions &target, std::string &object,
+                     std::string &error, std::string *llvmIR) {
+  initializeTargetsOnce();
   llvm::LLVMContext context;
   std::unique_ptr<llvm::Module> llvmModule =
-      mlir::translateModuleToLLVMIR(module, context, "tfaot");
-  if (!llvmModule) {
-    error = "translation to LLVM IR failed";
+      linkEntries(modules, context, error);
+  if (!llvmModule)
     return false;
-  }
 
   llvm::Triple triple(target.triple.empty() ? llvm::sys::getDefaultTargetTriple()
                                             : target.triple);

@@ -9,6 +9,8 @@
 
 #include "mlir/IR/BuiltinOps.h"
 
+#include "llvm/ADT/ArrayRef.h"
+
 #include <string>
 
 namespace tfaot::cpu {
@@ -20,12 +22,13 @@ struct TargetOptions {
   int optLevel = 3;
 };
 
-/// Emits `module` (LLVM dialect) as an object file into `object`. On failure
-/// returns false with a message in `error`. If `llvmIR` is non-null it also
-/// receives the optimized LLVM IR as text.
-bool emitObject(mlir::ModuleOp module, const TargetOptions &target,
-                std::string &object, std::string &error,
-                std::string *llvmIR = nullptr);
+/// Emits `modules` (LLVM dialect; several for batch buckets, one entry
+/// each, linked together with identical constants merged) as one object
+/// file into `object`. On failure returns false with a message in `error`.
+/// If `llvmIR` is non-null it also receives the optimized LLVM IR as text.
+bool emitObject(llvm::ArrayRef<mlir::ModuleOp> modules,
+                const TargetOptions &target, std::string &object,
+                std::string &error, std::string *llvmIR = nullptr);
 
 } // namespace tfaot::cpu
 

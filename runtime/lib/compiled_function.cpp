@@ -133,6 +133,7 @@ CompiledFunction::CompiledFunction(const FunctionInfo &info, AllocMode mode)
 
   owned_args_ = owned_args.release();
   results_ = results.release();
+  batch_ = max_batch_size();
 }
 
 CompiledFunction::~CompiledFunction() {
@@ -211,13 +212,64 @@ bool CompiledFunction::Run() {
     error_msg_ = temp_error_;
     return false;
   }
-  if (!info_.entry) {
+  EntryFunction entry = info_.entry;
+  if (info_.num_buckets > 0) {
+    int bucket = 0;
+    while (info_.bucket_batches[bucket] < batch_)
+      ++bucket; // set_batch_size() keeps batch_ <= the largest bucket.
+    entry = info_.bucket_entries[bucket];
+    ZeroPaddingRows(info_.bucket_batches[bucket]);
+  }
+  if (!entry) {
     error_msg_ = std::string(NameOr(info_.class_name, "the function")) +
                  " has no entry function";
     return false;
   }
-  info_.entry(args_, results_, temp_);
+  entry(args_, results_, temp_);
   return true;
+}
+
+int64_t CompiledFunction::max_batch_size() const {
+  return info_.num_buckets > 0 ? info_.bucket_batches[info_.num_buckets - 1]
+                               : 0;
+}
+
+int64_t CompiledFunction::bucket_for_batch() const {
+  for (int i = 0; i < info_.num_buckets; ++i)
+    if (info_.bucket_batches[i] >= batch_)
+      return info_.bucket_batches[i];
+  return 0;
+}
+
+bool CompiledFunction::set_batch_size(int64_t batch) {
+  error_msg_.clear();
+  int64_t max = max_batch_size();
+  if (max == 0) {
+    error_msg_ = std::string(NameOr(info_.class_name, "the function")) +
+                 " was compiled without batch buckets (tfaot compile "
+                 "--batch); its batch is fixed";
+    return false;
+  }
+  if (batch < 1 || batch > max) {
+    error_msg_ = "batch size " + std::to_string(batch) +
+                 " is out of range: " +
+                 NameOr(info_.class_name, "the function") +
+                 " takes 1 to " + std::to_string(max);
+    return false;
+  }
+  batch_ = batch;
+  return true;
+}
+
+void CompiledFunction::ZeroPaddingRows(int64_t bucket) {
+  int64_t max = max_batch_size();
+  for (int i = 0; i < info_.num_args; ++i) {
+    if (!owned_args_ || args_[i] != owned_args_[i])
+      continue; // The caller's memory is read, never written.
+    size_t row = info_.args[i].size_bytes / static_cast<size_t>(max);
+    std::memset(static_cast<char *>(args_[i]) + row * batch_, 0,
+                row * static_cast<size_t>(bucket - batch_));
+  }
 }
 
 void CompiledFunction::set_arg_data(int index, const void *data) {

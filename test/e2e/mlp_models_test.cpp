@@ -31,6 +31,7 @@
 #include "ae0_b8.h"
 #include "fc_layers_b1.h"
 #include "fc_layers_b8.h"
+#include "fc_layers_buckets.h"
 #include "mnist_b1.h"
 #include "mnist_b16.h"
 #include "mnist_logits_b4.h"
@@ -236,6 +237,65 @@ TEST(FcLayers, Batch1) {
 
 TEST(FcLayers, Batch8) {
   CheckDense<e2e::FcLayersB8>(kFcLayers, 8, kSeed, kLogitAtol, kLogitRtol);
+}
+
+// fc-layers compiled with --batch 1,4,8: one class whose buffers hold 8
+// rows; set_batch_size(n) runs the smallest bucket >= n. Each filled row
+// must match the reference, whatever the padding rows hold.
+TEST(FcLayers, BatchBuckets) {
+  using Fn = e2e::FcLayersBuckets;
+  static_assert(Fn::kNumBatchBuckets == 3 && Fn::kMaxBatch == 8, "1,4,8");
+  static_assert(Fn::kBatchBuckets[0] == 1 && Fn::kBatchBuckets[1] == 4,
+                "increasing");
+  ASSERT_EQ(Fn::kArg0Shape[0], 8);
+  ASSERT_EQ(Fn::kResult0Shape[0], 8);
+  const Model &m = GetModel(kFcLayers, "X", "output");
+  const int64_t out = m.layers.back().out;
+  const std::vector<float> x = tfaot_e2e::UniformInputs(8 * 784, kSeed + 7);
+  const std::vector<double> want = tfaot_e2e::RunDenseChain(m.layers, x, 8);
+  Fn fn;
+  EXPECT_EQ(fn.batch_size(), 8);  // The default: every row.
+  const std::pair<int64_t, int64_t> batch_and_bucket[] = {
+      {1, 1}, {3, 4}, {4, 4}, {5, 8}, {8, 8}, {2, 4}};
+  for (auto [batch, bucket] : batch_and_bucket) {
+    SCOPED_TRACE("batch " + std::to_string(batch));
+    // Own buffer: padding rows hold garbage that Run() must zero first.
+    std::fill(fn.arg_X_data(), fn.arg_X_data() + 8 * 784, 1e30f);
+    std::copy(x.begin(), x.begin() + batch * 784, fn.arg_X_data());
+    ASSERT_TRUE(fn.set_batch_size(batch)) << fn.error_msg();
+    EXPECT_EQ(fn.bucket_for_batch(), bucket);
+    ASSERT_TRUE(fn.Run()) << fn.error_msg();
+    std::vector<double> rows(want.begin(), want.begin() + batch * out);
+    EXPECT_TRUE(AllClose(fn.result_output_data(), batch * out, rows,
+                         kLogitAtol, kLogitRtol));
+    for (int64_t i = batch * 784; i < bucket * 784; ++i)
+      ASSERT_EQ(fn.arg_X_data()[i], 0.0f) << "padding row not zeroed";
+  }
+  // A caller buffer is read, never written, padding rows included.
+  std::vector<float> caller(x);
+  caller[5 * 784] = 1e30f;
+  ASSERT_TRUE(fn.set_arg_data(0, caller.data(), caller.size() * 4));
+  ASSERT_TRUE(fn.set_batch_size(5));
+  ASSERT_TRUE(fn.Run()) << fn.error_msg();
+  EXPECT_EQ(caller[5 * 784], 1e30f);
+  std::vector<double> rows(want.begin(), want.begin() + 5 * out);
+  EXPECT_TRUE(AllClose(fn.result_output_data(), 5 * out, rows, kLogitAtol,
+                       kLogitRtol));
+  // Out of range: rejected, and the previous batch size stays.
+  EXPECT_FALSE(fn.set_batch_size(0));
+  EXPECT_FALSE(fn.set_batch_size(9));
+  EXPECT_NE(fn.error_msg().find("takes 1 to 8"), std::string::npos)
+      << fn.error_msg();
+  EXPECT_EQ(fn.batch_size(), 5);
+}
+
+TEST(FcLayers, NoBucketsMeansFixedBatch) {
+  e2e::FcLayersB8 fn;
+  EXPECT_EQ(fn.max_batch_size(), 0);
+  EXPECT_FALSE(fn.set_batch_size(4));
+  EXPECT_NE(fn.error_msg().find("without batch buckets"), std::string::npos)
+      << fn.error_msg();
+  EXPECT_TRUE(fn.Run()) << fn.error_msg();
 }
 
 TEST(Ae0, GraphStructureAsExpected) {

@@ -129,6 +129,13 @@ static cl::list<std::string> dumpIrAfterFlag(
     cl::CommaSeparated, cl::value_desc("pass[,pass...]|all"),
     cl::desc("Print the IR to standard error after these passes (their "
              "tfaot-opt names, e.g. tfaot-fold-batch-norm), or after all."));
+static cl::list<int64_t> batchFlag(
+    "batch", cl::sub(compileCmd), cl::cat(compileCategory),
+    cl::CommaSeparated, cl::value_desc("n[,n...]"),
+    cl::desc("Batch buckets, e.g. 1,8,32: one library with an entry "
+             "specialized for each batch size (the first dimension of every "
+             "feed and fetch); at run time set_batch_size(n) picks the "
+             "smallest bucket that holds n."));
 static cl::opt<bool> reportFlag(
     "report", cl::sub(compileCmd), cl::cat(compileCategory),
     cl::desc("After compiling, print to standard output what the graph "
@@ -193,6 +200,7 @@ int main(int argc, char **argv) {
   options.graphPasses = graphPassesFlag;
   options.layout = layoutFlag;
   options.dumpIrAfter.assign(dumpIrAfterFlag.begin(), dumpIrAfterFlag.end());
+  options.batchBuckets.assign(batchFlag.begin(), batchFlag.end());
   if (reportJsonFlag && !reportFlag) {
     llvm::errs() << "tfaot: error: --json needs --report\n";
     return 1;

@@ -747,4 +747,85 @@ TEST_F(CompiledFunctionTest, MisalignedArenaIsRejected) {
   EXPECT_TRUE(fn.Run()) << fn.error_msg();
 }
 
+//===----------------------------------------------------------------------===//
+// Batch buckets
+//===----------------------------------------------------------------------===//
+
+// y = 2 * x over rows of two floats, with buckets of 1, 2 and 4 rows; each
+// entry handles exactly its bucket's rows and records which one ran.
+int64_t g_last_bucket = 0;
+
+template <int64_t kRows>
+void DoubleRows(void *const *args, void *const *results, void * /*temp*/) {
+  g_last_bucket = kRows;
+  const float *x = static_cast<const float *>(args[0]);
+  float *y = static_cast<float *>(results[0]);
+  for (int64_t i = 0; i < kRows * 2; ++i)
+    y[i] = 2 * x[i];
+}
+
+constexpr int64_t kRows4x2[] = {4, 2};
+const BufferInfo kRowsArgs[] = {{"x", DType::kFloat32, 2, kRows4x2, 8, 32}};
+const BufferInfo kRowsResults[] = {{"y", DType::kFloat32, 2, kRows4x2, 8, 32}};
+constexpr int64_t kBuckets[] = {1, 2, 4};
+const tfaot::EntryFunction kBucketEntries[] = {DoubleRows<1>, DoubleRows<2>,
+                                               DoubleRows<4>};
+const FunctionInfo kBucketInfo = {
+    "tfaot_test::Buckets", nullptr, 1, kRowsArgs, 1, kRowsResults, 0,
+    3,                     kBuckets, kBucketEntries};
+
+TEST(BatchBucketsTest, SmallestBucketThatHoldsTheBatchRuns) {
+  CompiledFunction fn(kBucketInfo);
+  EXPECT_EQ(fn.max_batch_size(), 4);
+  EXPECT_EQ(fn.batch_size(), 4);  // Every row, by default.
+  const int64_t expected_bucket[] = {0, 1, 2, 4, 4};
+  for (int64_t batch = 1; batch <= 4; ++batch) {
+    float *x = static_cast<float *>(fn.arg_data(0));
+    for (int i = 0; i < 8; ++i)
+      x[i] = 100.0f + i;  // Rows past the batch are garbage to be zeroed.
+    ASSERT_TRUE(fn.set_batch_size(batch)) << fn.error_msg();
+    EXPECT_EQ(fn.bucket_for_batch(), expected_bucket[batch]);
+    ASSERT_TRUE(fn.Run()) << fn.error_msg();
+    EXPECT_EQ(g_last_bucket, expected_bucket[batch]);
+    const float *y = static_cast<const float *>(fn.result_data(0));
+    for (int i = 0; i < batch * 2; ++i)
+      EXPECT_EQ(y[i], 2 * (100.0f + i)) << "batch " << batch << " i " << i;
+    // Padding rows inside the bucket were zeroed before the entry ran.
+    for (int i = batch * 2; i < expected_bucket[batch] * 2; ++i)
+      EXPECT_EQ(y[i], 0.0f) << "batch " << batch << " i " << i;
+  }
+}
+
+TEST(BatchBucketsTest, CallerArgumentsAreNotWritten) {
+  CompiledFunction fn(kBucketInfo);
+  const float x[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+  ASSERT_TRUE(fn.set_arg_data(0, x, sizeof(x)));
+  ASSERT_TRUE(fn.set_batch_size(3));
+  ASSERT_TRUE(fn.Run()) << fn.error_msg();
+  EXPECT_EQ(g_last_bucket, 4);
+  EXPECT_EQ(x[6], 7);  // The padding row is read as it is.
+  EXPECT_EQ(static_cast<const float *>(fn.result_data(0))[7], 16);
+}
+
+TEST(BatchBucketsTest, OutOfRangeBatchIsRejected) {
+  CompiledFunction fn(kBucketInfo);
+  ASSERT_TRUE(fn.set_batch_size(2));
+  EXPECT_FALSE(fn.set_batch_size(5));
+  EXPECT_EQ(fn.error_msg(), "batch size 5 is out of range: "
+                            "tfaot_test::Buckets takes 1 to 4");
+  EXPECT_FALSE(fn.set_batch_size(0));
+  EXPECT_EQ(fn.batch_size(), 2);  // Unchanged by the rejected calls.
+  ASSERT_TRUE(fn.Run()) << fn.error_msg();
+  EXPECT_EQ(g_last_bucket, 2);
+}
+
+TEST(BatchBucketsTest, FunctionsWithoutBucketsHaveAFixedBatch) {
+  CompiledFunction fn(kAddInfo);
+  EXPECT_EQ(fn.max_batch_size(), 0);
+  EXPECT_FALSE(fn.set_batch_size(1));
+  EXPECT_EQ(fn.error_msg(), "tfaot_test::Add was compiled without batch "
+                            "buckets (tfaot compile --batch); its batch is "
+                            "fixed");
+}
+
 } // namespace

@@ -69,8 +69,17 @@ struct FunctionInfo {
   const BufferInfo *args;  ///< num_args entries (may be null if 0).
   int32_t num_results;
   const BufferInfo *results;  ///< num_results entries (may be null if 0).
-  /// Size of the arena the entry function's temporaries are planned into.
+  /// Size of the arena the entry function's temporaries are planned into
+  /// (with batch buckets: the largest bucket's).
   size_t temp_bytes;
+  /// Batch buckets (`tfaot compile --batch 1,8,32`): `num_buckets` batch
+  /// sizes in increasing order and one entry per bucket, specialized for
+  /// it. Every argument and result has the batch as its first dimension and
+  /// the BufferInfo tables describe the largest bucket. 0: one entry
+  /// (`entry`) for the shapes in the tables.
+  int32_t num_buckets = 0;
+  const int64_t *bucket_batches = nullptr;
+  const EntryFunction *bucket_entries = nullptr;
 };
 
 /// Owns (or borrows) the argument and result buffers of one compiled function
@@ -96,6 +105,23 @@ public:
   /// error_msg() is empty. Run() itself allocates nothing: temporaries live
   /// in the arena set up by the constructor or set_temp_buffer().
   bool Run();
+
+  /// With batch buckets: the number of leading rows (batch entries) of
+  /// every argument that hold data, 1 to max_batch_size(); the default is
+  /// max_batch_size(). Run() then runs the smallest bucket that holds them
+  /// and fills that many rows of every result (further rows, up to the
+  /// bucket's size, are computed from padding and mean nothing). Rows past
+  /// the batch size in the instance's own argument buffers are zeroed by
+  /// Run(); caller buffers still hold arg_size() bytes (the largest
+  /// bucket) and their extra rows are read as they are. Returns false and
+  /// sets error_msg() for a size out of range (or without buckets, for any
+  /// size but that of the tables' first dimension).
+  bool set_batch_size(int64_t batch);
+  int64_t batch_size() const { return batch_; }
+  /// The largest bucket (without buckets: 0).
+  int64_t max_batch_size() const;
+  /// The bucket the next Run() will use (without buckets: 0).
+  int64_t bucket_for_batch() const;
 
   /// Why the last Run() or set_arg_data() failed; empty if it did not.
   const std::string &error_msg() const { return error_msg_; }
@@ -156,6 +182,8 @@ private:
   // const so that the const accessors can report a bad index too; it only
   // writes error_msg_, which is mutable for that reason.
   bool CheckIndex(int index, int count, const char *what) const;
+  /// Zeroes rows [batch_, bucket) of the instance's own argument buffers.
+  void ZeroPaddingRows(int64_t bucket);
 
   const FunctionInfo &info_;
   AllocMode mode_;
@@ -172,6 +200,7 @@ private:
   /// is repeated by Run().
   std::string temp_error_;
   mutable std::string error_msg_;
+  int64_t batch_ = 0;  ///< Rows in use (buckets only).
 };
 
 }  // namespace tfaot
