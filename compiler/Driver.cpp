@@ -412,5 +412,19 @@ static int compileGraph(const CompileOptions &options, llvm::raw_ostream &errs,
   if (!options.outObject.empty() &&
       !writeOutput(options.outObject, object, diags))
     return 1;
+  if (!options.outMetadataObject.empty()) {
+    // tfcompile's build rules expect this file; an empty module gives a
+    // valid object for the same target that defines nothing.
+    auto empty = mlir::ModuleOp::create(mlir::UnknownLoc::get(&context));
+    std::string metadata;
+    bool ok = cpu::emitObject({empty}, options.target, metadata, error);
+    empty->erase();
+    if (!ok) {
+      diags.error(error);
+      return 1;
+    }
+    if (!writeOutput(options.outMetadataObject, metadata, diags))
+      return 1;
+  }
   return 0;
 }

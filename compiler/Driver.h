@@ -35,6 +35,9 @@ struct CompileOptions {
   std::string entryPoint;            ///< --entry_point (derived if empty)
   std::string outHeader;             ///< --out_header
   std::string outObject;             ///< --out_function_object
+  /// --out_metadata_object (tfcompile's): written as an object with no
+  /// symbols, since the header carries all the metadata.
+  std::string outMetadataObject;
   EmitStage emit = EmitStage::Object;
   std::string outMlir = "-";         ///< Where IR goes for --emit != obj.
   bool graphPasses = true;           ///< --graph_passes: run the graph pipeline.

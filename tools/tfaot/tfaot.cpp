@@ -75,6 +75,32 @@ static cl::opt<std::string> outObjectFlag(
     "out_function_object", cl::sub(compileCmd), cl::cat(compileCategory),
     cl::value_desc("file"),
     cl::desc("Where to write the object file with the code and weights."));
+static cl::opt<std::string> outMetadataFlag(
+    "out_metadata_object", cl::sub(compileCmd), cl::cat(compileCategory),
+    cl::value_desc("file"),
+    cl::desc("tfcompile's metadata object: written as an object that "
+             "defines nothing (the header carries the metadata), so build "
+             "rules that expect it keep working."));
+
+// tfcompile flags accepted so that its command lines work unchanged; each
+// says when given what tfaot does instead.
+static cl::opt<bool> genNameToIndexFlag(
+    "gen_name_to_index", cl::sub(compileCmd), cl::cat(compileCategory),
+    cl::desc("tfcompile compatibility; name lookups (LookupArgIndex, "
+             "LookupResultIndex) are always generated."));
+static cl::opt<bool> genProgramShapeFlag(
+    "gen_program_shape", cl::sub(compileCmd), cl::cat(compileCategory),
+    cl::desc("tfcompile compatibility, ignored: the header's static tables "
+             "(kArgNShape, StaticInfo()) describe every buffer."));
+static cl::opt<std::string> xlaFlagsFlag(
+    "xla_flags", cl::sub(compileCmd), cl::cat(compileCategory),
+    cl::value_desc("flags"),
+    cl::desc("tfcompile compatibility, ignored (tfaot does not use XLA)."));
+static cl::opt<std::string> mlirComponentsFlag(
+    "mlir_components", cl::sub(compileCmd), cl::cat(compileCategory),
+    cl::value_desc("components"),
+    cl::desc("tfcompile compatibility, ignored (tfaot is MLIR throughout)."));
+
 static cl::opt<std::string> tripleFlag(
     "target_triple", cl::sub(compileCmd), cl::cat(compileCategory),
     cl::value_desc("triple"),
@@ -195,6 +221,19 @@ int main(int argc, char **argv) {
   options.entryPoint = entryPointFlag;
   options.outHeader = outHeaderFlag;
   options.outObject = outObjectFlag;
+  options.outMetadataObject = outMetadataFlag;
+  auto ignored = [](const char *flag, const char *why) {
+    llvm::errs() << "tfaot: warning: " << flag << " is ignored: " << why
+                 << "\n";
+  };
+  if (genProgramShapeFlag)
+    ignored("--gen_program_shape", "the header's static tables describe "
+                                   "every buffer");
+  if (xlaFlagsFlag.getNumOccurrences())
+    ignored("--xla_flags", "tfaot does not use XLA");
+  if (mlirComponentsFlag.getNumOccurrences())
+    ignored("--mlir_components", "tfaot is MLIR throughout");
+  (void)genNameToIndexFlag; // Always on: nothing to do or say.
   options.emit = emitFlag;
   options.outMlir = outputFlag;
   options.graphPasses = graphPassesFlag;
