@@ -6,7 +6,8 @@ the commands come from the build, see corpus_table.py), runs
 `tfaot compile --emit=bufferized --report --json` with --layout=nhwc and
 --layout=nchw and tabulates, from the reports: per-channel affine ops
 (batch norm, Mul/Add by constants) folded into convolution weights, Pads
-folded into convolution padding, Transpose ops imported and left after the
+folded into convolution padding, convolutions/matmuls fused with their
+elementwise epilogue into one loop nest, Transpose ops imported and left after the
 passes (inside the graph, and at its inputs/outputs) for each layout, and
 the arena against its lower bound (the most bytes live at once).
 
@@ -74,16 +75,18 @@ def main():
             return f"{inside} + {boundary}"
 
         folded = count(nhwc, "tfaot-fold-batch-norm", "folded")
+        fused = count(nhwc, "tfaot-fuse-epilogues", "fused")
         pads = count(nhwc, "tfaot-simplify", "folded Pad")
         ratio = memory["arena_bytes"] / max(1, memory["peak_live_bytes"])
-        rows.append(f"| {name} | {folded} | {pads} | {imported} | "
+        rows.append(f"| {name} | {folded} | {pads} | {fused} | {imported} | "
                     f"{left(nhwc)} | {left(nchw)} | "
                     f"{mib(memory['arena_bytes'])} | "
                     f"{mib(memory['peak_live_bytes'])} | {ratio:.3f} |")
-    print("| model | affine ops folded | Pads folded | Transposes imported "
+    print("| model | affine ops folded | Pads folded | epilogues fused "
+          "| Transposes imported "
           "| left, NHWC (inside + at I/O) | left, NCHW (inside + at I/O) "
           "| arena | lower bound | arena / bound |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     print("\n".join(rows))
     if args.json:
         with open(args.json, "w") as out:

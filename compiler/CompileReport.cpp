@@ -53,7 +53,7 @@ void CompileReport::print(llvm::raw_ostream &os) const {
   if (!graphPasses) {
     os << "Graph passes: off (--graph_passes=false)\n";
   } else {
-    os << "Graph passes (layout " << layout << "):\n";
+    os << "Rewrites, by pass (layout " << layout << "):\n";
     Groups groups = groupRewrites(rewrites);
     if (groups.empty())
       os << "  nothing to rewrite\n";

@@ -326,4 +326,62 @@ def FoldBatchNormPass : Pass<"tfaot-fold-batch-norm", "mlir::ModuleOp"> {
   ];
 }
 
+def FuseEpiloguesPass : Pass<"tfaot-fuse-epilogues", "mlir::func::FuncOp"> {
+  let summary = "fuse each convolution or matmul with its elementwise epilogue into one loop nest";
+  let description = [{
+    Runs on linalg on tensors, after `linalg-fuse-elementwise-ops`. For each
+    elementwise `linalg.generic` (all loops parallel, identity output map,
+    output value not read) reading, through identity maps, the result of a
+    `linalg.conv_2d_nhwc_hwcf`, `linalg.depthwise_conv_2d_nhwc_hwc(m)` or
+    `linalg.matmul` of the same type that has no other user and whose
+    accumulator is a `linalg.fill`, the generic is rewritten to compute in
+    place on the contraction's result, then tiled along its outer output
+    dimensions with `scf.for` (one output row per tile for convolutions,
+    the batch too when it is not 1; blocks of whole rows, up to 8192
+    elements and dividing M, for matmul), and the contraction and its fill
+    are fused into the loop through its destination. Each tile is zeroed,
+    accumulated and finished by the epilogue in the same slice of the
+    result, so one-shot bufferization allocates nothing in the loop and the
+    full-size temporary is gone. The padded input (`tensor.pad`) and the
+    epilogue's other operands (bias, residual) stay whole tensors computed
+    before the loop. The contraction's fill is redirected to the epilogue's
+    destination tensor, the buffer bufferization had planned for the
+    result (and a fill that CSE shared among contractions stops being
+    shared by their loops). A multiplier-1 depthwise convolution that is
+    still collapsed from 5-D HWCM to NHWC in front of the epilogue is
+    rewritten as `linalg.depthwise_conv_2d_nhwc_hwc` first.
+
+    ```mlir
+    %f = linalg.fill ins(%zero : f32) outs(%e0 : tensor<1x8x8x16xf32>) -> tensor<1x8x8x16xf32>
+    %c = linalg.conv_2d_nhwc_hwcf ins(%padded, %w : ...) outs(%f : ...) -> tensor<1x8x8x16xf32>
+    %r = linalg.generic {... iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+           ins(%c, %bias : tensor<1x8x8x16xf32>, tensor<16xf32>) outs(%e1 : tensor<1x8x8x16xf32>) {...}
+    ```
+    becomes
+    ```mlir
+    %r = scf.for %h = %c0 to %c8 step %c1 iter_args(%acc = %e0) -> (tensor<1x8x8x16xf32>) {
+      %in = tensor.extract_slice %padded[0, %h, 0, 0] [1, 3, 10, 3] [1, 1, 1, 1] : ...
+      %s = tensor.extract_slice %acc[0, %h, 0, 0] [1, 1, 8, 16] [1, 1, 1, 1] : ...
+      %f = linalg.fill ins(%zero : f32) outs(%s : tensor<1x1x8x16xf32>) -> ...
+      %c = linalg.conv_2d_nhwc_hwcf ins(%in, %w : ...) outs(%f : ...) -> ...
+      %t = linalg.generic {...} ins(%bias : tensor<16xf32>) outs(%c : tensor<1x1x8x16xf32>) {...}
+      %u = tensor.insert_slice %t into %acc[0, %h, 0, 0] [1, 1, 8, 16] [1, 1, 1, 1] : ...
+      scf.yield %u : tensor<1x8x8x16xf32>
+    }
+    ```
+    Each fused group is reported with a remark naming the contraction's
+    node.
+  }];
+  let dependentDialects = [
+    "mlir::affine::AffineDialect",
+    "mlir::linalg::LinalgDialect",
+    "mlir::scf::SCFDialect",
+    "mlir::tensor::TensorDialect",
+  ];
+  let statistics = [
+    Statistic<"numEpiloguesFused", "epilogues-fused",
+              "Number of elementwise epilogues fused with their contraction">,
+  ];
+}
+
 #endif // TFAOT_PASSES_TD

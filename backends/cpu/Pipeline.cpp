@@ -22,6 +22,10 @@ static const char kBufferizePipeline[] =
     "canonicalize,"
     "func.func(linalg-fuse-elementwise-ops),"
     "canonicalize,cse,"
+    // Each conv/matmul with its epilogue becomes one tiled loop nest that
+    // writes the result slice in place (no temporary, no alloc in a loop).
+    "func.func(tfaot-fuse-epilogues),"
+    "canonicalize,"
     "one-shot-bufferize{bufferize-function-boundaries "
     "function-boundary-type-conversion=identity-layout-map},"
     "buffer-results-to-out-params{hoist-static-allocs modify-public-functions},"

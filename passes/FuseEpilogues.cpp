@@ -1,0 +1,333 @@
+//===- FuseEpilogues.cpp - Contractions and their elementwise epilogues ---===//
+//
+// After lowering and elementwise fusion, Conv2D -> BiasAdd -> Relu is a
+// linalg convolution that writes a whole temporary tensor and one
+// elementwise linalg.generic that reads it back. This pass tiles the generic
+// along its outer output dimensions and fuses the contraction (and the
+// linalg.fill that zeroes its accumulator) into the tile loop, so each tile
+// of the product is finished by the epilogue while it is still in cache, and
+// the temporary disappears.
+//
+// The destination is what keeps bufferization free of allocations in the
+// loop. Before tiling, the contraction's zero fill is pointed at the
+// epilogue's destination tensor, and the generic is rewritten to compute in
+// place on the contraction's result (its `outs` becomes the contraction
+// result, the inputs that read it read the output block argument instead).
+// Tiling then makes the contraction a producer of the loop's destination;
+// fusing it (and then the fill) through the destination moves the loop's
+// init back to the epilogue's original destination, and inside the loop
+// fill, contraction and epilogue all work on the one extract_slice of the
+// loop's iter_arg, which bufferizes to a subview of the result buffer.
+//
+//===----------------------------------------------------------------------===//
+#include "passes/Passes.h"
+#include "passes/Remarks.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/TilingInterface.h"
+
+#include <algorithm>
+
+namespace mlir::tfaot {
+#define GEN_PASS_DEF_FUSEEPILOGUESPASS
+#include "passes/Passes.h.inc"
+} // namespace mlir::tfaot
+
+using namespace mlir;
+using namespace mlir::tfaot;
+
+namespace {
+
+/// Output tiles of a matmul epilogue hold at most this many elements (32 KiB
+/// of f32, an L1 data cache): the rows of a tile are written by the product
+/// and read back by the epilogue right away.
+constexpr int64_t kMatmulTileElements = 8192;
+
+/// The contractions whose epilogues are fused.
+bool isContraction(Operation *op) {
+  return isa<linalg::Conv2DNhwcHwcfOp, linalg::DepthwiseConv2DNhwcHwcOp,
+             linalg::DepthwiseConv2DNhwcHwcmOp, linalg::MatmulOp>(op);
+}
+
+/// The op name without its dialect ("conv_2d_nhwc_hwcf").
+std::string shortName(Operation *op) {
+  StringRef name = op->getName().getStringRef();
+  return name.substr(name.find('.') + 1).str();
+}
+
+/// A generic that can absorb `contraction` as its destination: elementwise
+/// (all parallel, identity output map, one output whose block argument the
+/// payload does not read), with every use of the contraction's result among
+/// its inputs, read through identity maps, and the result type unchanged.
+/// The contraction's accumulator must be a linalg.fill (`destinationFill`
+/// gives it the epilogue's destination).
+bool canFuse(linalg::GenericOp generic, linalg::LinalgOp contraction) {
+  if (generic.getNumDpsInits() != 1 || generic->getNumResults() != 1 ||
+      generic.getNumParallelLoops() != generic.getNumLoops() ||
+      !generic.hasPureTensorSemantics())
+    return false;
+  OpOperand *init = generic.getDpsInitOperand(0);
+  if (!generic.getMatchingIndexingMap(init).isIdentity() ||
+      generic.payloadUsesValueFromOperand(init))
+    return false;
+  if (contraction->getNumResults() != 1 ||
+      contraction.getNumDpsInits() != 1 ||
+      !contraction.hasPureTensorSemantics())
+    return false;
+  Value product = contraction->getResult(0);
+  auto type = dyn_cast<RankedTensorType>(product.getType());
+  if (!type || !type.hasStaticShape() ||
+      generic->getResult(0).getType() != type)
+    return false;
+  for (OpOperand &use : product.getUses()) {
+    if (use.getOwner() != generic.getOperation() ||
+        !generic.isDpsInput(&use) ||
+        !generic.getMatchingIndexingMap(&use).isIdentity())
+      return false;
+  }
+  auto fill = contraction.getDpsInitOperand(0)->get().getDefiningOp<
+      linalg::FillOp>();
+  return fill && fill.hasPureTensorSemantics();
+}
+
+/// Makes `contraction` accumulate into `generic`'s own destination: a new
+/// fill of that tensor with the old fill's value replaces the contraction's
+/// init. The epilogue's destination is the one bufferization had planned for
+/// the result (CSE may share a tensor.empty with a later op that can then
+/// run in place on the same buffer); the contraction's own fill may be shared
+/// with other contractions (CSE merges equal fills), which would make the
+/// loops' destinations alias. When the epilogue's destination is not a
+/// tensor.empty of this block, a fresh tensor.empty is used instead.
+linalg::FillOp destinationFill(RewriterBase &rewriter,
+                               linalg::LinalgOp contraction,
+                               linalg::GenericOp generic) {
+  OpOperand *init = contraction.getDpsInitOperand(0);
+  auto fill = init->get().getDefiningOp<linalg::FillOp>();
+  auto type = cast<RankedTensorType>(init->get().getType());
+  Value dest = generic.getDpsInitOperand(0)->get();
+  auto empty = dest.getDefiningOp<tensor::EmptyOp>();
+  rewriter.setInsertionPoint(contraction);
+  if (empty && empty->getBlock() == contraction->getBlock()) {
+    // A static tensor.empty has no operands: it can move up to dominate
+    // the contraction.
+    if (contraction->isBeforeInBlock(empty))
+      rewriter.moveOpBefore(empty, contraction);
+  } else {
+    dest = tensor::EmptyOp::create(rewriter, fill.getLoc(), type.getShape(),
+                                   type.getElementType());
+  }
+  auto fresh = linalg::FillOp::create(
+      rewriter, fill.getLoc(), fill.getDpsInputOperand(0)->get(), dest);
+  rewriter.modifyOpInPlace(contraction,
+                           [&] { init->set(fresh->getResult(0)); });
+  if (fill->use_empty())
+    rewriter.eraseOp(fill);
+  return fresh;
+}
+
+/// Tile sizes for the generic's loops. A convolution epilogue gets one tile
+/// per output row (sizes [1, 1, 0, 0] over N, H, W, C, or [1, 1, 0, 0, 0]
+/// over N, H, W, C, M for a depthwise one; N is left untiled when it is 1,
+/// saving a one-trip loop): the row of the product (W * C
+/// values) is finished while in cache, and the convolution loops inside a
+/// tile are those of the untiled op. A matmul epilogue gets blocks of whole
+/// rows, as many as fit kMatmulTileElements, with a row count that divides
+/// M so every tile has the same static shape.
+SmallVector<int64_t> tileSizesFor(ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> sizes(shape.size(), 0);
+  if (shape.size() >= 4) {
+    sizes[0] = shape[0] == 1 ? 0 : 1;
+    sizes[1] = 1;
+    return sizes;
+  }
+  int64_t rows = std::max<int64_t>(
+      1, std::min(shape[0], kMatmulTileElements / std::max<int64_t>(
+                                                      1, shape[1])));
+  while (shape[0] % rows)
+    --rows;
+  sizes[0] = rows;
+  return sizes;
+}
+
+/// Replaces a multiplier-1 depthwise convolution (NHWC, HWCM filter with
+/// M = 1) whose result is only collapsed to NHWC by the lowering with the
+/// NHWC x HWC form, so its result has the shape of the epilogue. Returns
+/// the new op, or null when `collapse` is not such a collapse.
+linalg::DepthwiseConv2DNhwcHwcOp
+narrowDepthwise(RewriterBase &rewriter, tensor::CollapseShapeOp collapse) {
+  auto depthwise =
+      collapse.getSrc().getDefiningOp<linalg::DepthwiseConv2DNhwcHwcmOp>();
+  if (!depthwise || !depthwise->getResult(0).hasOneUse() ||
+      !depthwise.hasPureTensorSemantics())
+    return nullptr;
+  auto wideType = cast<RankedTensorType>(depthwise->getResult(0).getType());
+  Value filter = depthwise.getDpsInputOperand(1)->get();
+  auto filterType = dyn_cast<RankedTensorType>(filter.getType());
+  if (!wideType.hasStaticShape() || wideType.getDimSize(4) != 1 ||
+      !filterType || filterType.getRank() != 4)
+    return nullptr;
+  auto fill =
+      depthwise.getDpsInitOperand(0)->get().getDefiningOp<linalg::FillOp>();
+  if (!fill)
+    return nullptr;
+
+  Location loc = depthwise.getLoc();
+  rewriter.setInsertionPoint(depthwise);
+  auto resultType = cast<RankedTensorType>(collapse.getType());
+  Value narrowFilter = tensor::CollapseShapeOp::create(
+      rewriter, loc, filter,
+      ArrayRef<ReassociationIndices>{{0}, {1}, {2, 3}});
+  Value empty = tensor::EmptyOp::create(rewriter, loc, resultType.getShape(),
+                                        resultType.getElementType());
+  Value init = linalg::FillOp::create(rewriter, fill.getLoc(),
+                                      fill.getDpsInputOperand(0)->get(), empty)
+                   .getResult(0);
+  auto narrow = linalg::DepthwiseConv2DNhwcHwcOp::create(
+      rewriter, loc, TypeRange{resultType},
+      ValueRange{depthwise.getDpsInputOperand(0)->get(), narrowFilter},
+      ValueRange{init}, depthwise.getStrides(), depthwise.getDilations());
+  rewriter.replaceOp(collapse, narrow->getResults());
+  rewriter.eraseOp(depthwise);
+  if (fill->use_empty())
+    rewriter.eraseOp(fill);
+  return narrow;
+}
+
+/// `generic` rewritten to compute in place on the contraction's result: the
+/// inputs that read `product` are dropped and their block arguments replaced
+/// by the output's, whose initial value is now `product`.
+linalg::GenericOp computeInPlace(RewriterBase &rewriter,
+                                 linalg::GenericOp generic, Value product) {
+  SmallVector<Value> inputs;
+  SmallVector<AffineMap> maps;
+  SmallVector<unsigned> dropped;
+  for (OpOperand *input : generic.getDpsInputOperands()) {
+    if (input->get() == product) {
+      dropped.push_back(input->getOperandNumber());
+      continue;
+    }
+    inputs.push_back(input->get());
+    maps.push_back(generic.getMatchingIndexingMap(input));
+  }
+  maps.push_back(generic.getMatchingIndexingMap(generic.getDpsInitOperand(0)));
+
+  rewriter.setInsertionPoint(generic);
+  auto inPlace = linalg::GenericOp::create(
+      rewriter, generic.getLoc(), generic->getResultTypes(), inputs,
+      ValueRange{product}, maps, generic.getIteratorTypesArray());
+  inPlace->setDiscardableAttrs(generic->getDiscardableAttrDictionary());
+  rewriter.inlineRegionBefore(generic.getRegion(), inPlace.getRegion(),
+                              inPlace.getRegion().end());
+  Block &body = inPlace.getRegion().front();
+  BlockArgument out = body.getArguments().back();
+  for (unsigned index : llvm::reverse(dropped)) {
+    rewriter.replaceAllUsesWith(body.getArgument(index), out);
+    body.eraseArgument(index);
+  }
+  rewriter.replaceOp(generic, inPlace->getResults());
+  return inPlace;
+}
+
+struct FuseEpiloguesPass
+    : mlir::tfaot::impl::FuseEpiloguesPassBase<FuseEpiloguesPass> {
+  using FuseEpiloguesPassBase::FuseEpiloguesPassBase;
+
+  void runOnOperation() override {
+    SmallVector<linalg::GenericOp> generics;
+    getOperation().walk([&](linalg::GenericOp op) { generics.push_back(op); });
+    IRRewriter rewriter(&getContext());
+    for (linalg::GenericOp generic : generics)
+      if (failed(fuse(rewriter, generic)))
+        return signalPassFailure();
+  }
+
+  /// The contraction feeding `generic` that can be fused with it, after
+  /// narrowing a multiplier-1 depthwise convolution; null if none.
+  linalg::LinalgOp findContraction(RewriterBase &rewriter,
+                                   linalg::GenericOp generic) {
+    for (OpOperand *input : generic.getDpsInputOperands()) {
+      Operation *producer = input->get().getDefiningOp();
+      if (!producer)
+        continue;
+      if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(producer)) {
+        // Narrow only when the narrowed op will be fused.
+        if (!collapse->hasOneUse() ||
+            !collapse.getSrc().getDefiningOp<linalg::DepthwiseConv2DNhwcHwcmOp>())
+          continue;
+        OpOperand *init = generic.getDpsInitOperand(0);
+        if (generic.getNumDpsInits() != 1 ||
+            generic.getNumParallelLoops() != generic.getNumLoops() ||
+            !generic.getMatchingIndexingMap(input).isIdentity() ||
+            !generic.getMatchingIndexingMap(init).isIdentity() ||
+            generic->getResult(0).getType() != collapse.getType())
+          continue;
+        producer = narrowDepthwise(rewriter, collapse);
+        if (!producer)
+          continue;
+      }
+      if (!isContraction(producer))
+        continue;
+      auto contraction = cast<linalg::LinalgOp>(producer);
+      if (canFuse(generic, contraction))
+        return contraction;
+    }
+    return nullptr;
+  }
+
+  LogicalResult fuse(RewriterBase &rewriter, linalg::GenericOp generic) {
+    linalg::LinalgOp contraction = findContraction(rewriter, generic);
+    if (!contraction)
+      return success();
+    linalg::FillOp fill = destinationFill(rewriter, contraction, generic);
+    Value product = contraction->getResult(0);
+    auto type = cast<RankedTensorType>(product.getType());
+
+    remarkRewrite(generic.getLoc(), "tfaot-fuse-epilogues",
+                  "fused epilogue into " + shortName(contraction),
+                  "'" + nodeNameOf(contraction.getLoc()) + "'");
+
+    linalg::GenericOp inPlace = computeInPlace(rewriter, generic, product);
+
+    SmallVector<OpFoldResult> tileSizes = getAsIndexOpFoldResult(
+        &getContext(), tileSizesFor(type.getShape()));
+    scf::SCFTileAndFuseOptions options;
+    options.tilingOptions.setTileSizes(tileSizes);
+    // Fuse the contraction and its fill (both reached through the loop's
+    // destination); nothing else: the padded input, the bias and residual
+    // operands stay whole tensors computed before the loop.
+    Operation *contractionOp = contraction.getOperation();
+    Operation *fillOp = fill.getOperation();
+    options.setFusionControlFn(
+        [&](tensor::ExtractSliceOp, OpResult producer,
+            bool) -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
+          if (producer.getOwner() == contractionOp ||
+              producer.getOwner() == fillOp)
+            return scf::SCFTileAndFuseOptions::ControlFnResult{};
+          return std::nullopt;
+        });
+
+    rewriter.setInsertionPoint(inPlace);
+    FailureOr<scf::SCFTileAndFuseResult> result =
+        scf::tileConsumerAndFuseProducersUsingSCF(
+            rewriter, cast<TilingInterface>(inPlace.getOperation()), options);
+    if (failed(result))
+      return inPlace.emitError("tfaot-fuse-epilogues: tiling failed");
+    if (!result->fusedProducers.contains(contractionOp) ||
+        !result->fusedProducers.contains(fillOp))
+      return inPlace.emitError(
+          "tfaot-fuse-epilogues: contraction was not fused into the loop");
+
+    for (OpResult value : inPlace->getResults())
+      rewriter.replaceAllUsesWith(value, result->replacements.lookup(value));
+    for (Operation *op : {inPlace.getOperation(), contractionOp, fillOp})
+      if (op->use_empty())
+        rewriter.eraseOp(op);
+    ++numEpiloguesFused;
+    return success();
+  }
+};
+
+} // namespace
