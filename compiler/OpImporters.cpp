@@ -1093,7 +1093,6 @@ static FailureOr<Value> applyFusedOps(NodeImportContext &ctx, Value value,
     }
     return args[nextArg++];
   };
-  Type elementType = cast<RankedTensorType>(value.getType()).getElementType();
   for (const std::string &op : fused->list().s()) {
     if (op == "BiasAdd") {
       FailureOr<Value> bias = takeArg(op);
