@@ -396,12 +396,15 @@ def Tfaot_StridedSliceOp : Tfaot_Op<"StridedSlice", [Pure, AllElementTypesMatch<
   let hasFolder = 1;
 }
 
+// TF's resize ops take NHWC images only; `data_format` is tfaot's own, set
+// by the layout pass so that NCHW graphs need no transposes around them.
 class Tfaot_ResizeOp<string mnemonic, string desc, Type resultType>
     : Tfaot_Op<mnemonic, [Pure]> {
-  let summary = desc # " of NHWC images (TF's " # mnemonic # ")";
+  let summary = desc # " of NHWC (or NCHW) images (TF's " # mnemonic # ")";
   let arguments = (ins Tfaot_NumericTensor:$images, Tfaot_IndexTensor:$size,
                    DefaultValuedAttr<BoolAttr, "false">:$align_corners,
-                   DefaultValuedAttr<BoolAttr, "false">:$half_pixel_centers);
+                   DefaultValuedAttr<BoolAttr, "false">:$half_pixel_centers,
+                   DefaultValuedAttr<StrAttr, "\"NHWC\"">:$data_format);
   let results = (outs resultType:$resized_images);
   let assemblyFormat =
       "$images `,` $size attr-dict `:` functional-type(operands, results)";

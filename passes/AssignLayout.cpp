@@ -206,7 +206,7 @@ static bool isReduction(Operation *op) {
 /// Ops with a data_format attribute.
 static bool hasDataFormat(Operation *op) {
   return isa<Conv2DOp, DepthwiseConv2dNativeOp, MaxPoolOp, AvgPoolOp, BiasAddOp,
-             FusedBatchNormOp>(op);
+             FusedBatchNormOp, ResizeBilinearOp, ResizeNearestNeighborOp>(op);
 }
 
 static StringRef dataFormatOf(Operation *op) {
@@ -216,10 +216,7 @@ static StringRef dataFormatOf(Operation *op) {
 
 /// Ops that work in one layout and so are where transposes should end:
 /// moving a transpose past the ops in front of them is pointless.
-static bool isLayoutAnchor(Operation *op) {
-  return hasDataFormat(op) ||
-         isa<ResizeBilinearOp, ResizeNearestNeighborOp>(op);
-}
+static bool isLayoutAnchor(Operation *op) { return hasDataFormat(op); }
 
 /// For a Reshape of x = Transpose(x', p): the permutation q with
 /// Reshape(x) = Transpose(Reshape'(x'), q), where Reshape' reshapes x' to

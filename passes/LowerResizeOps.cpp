@@ -97,8 +97,11 @@ struct ResizeLowering : TfaotPattern<OpTy> {
     auto inputType = op.getImages().getType();
     Type original = inputType.getElementType();
     RankedTensorType type = this->resultType(op);
-    int64_t inH = inputType.getDimSize(1), inW = inputType.getDimSize(2);
-    int64_t outH = type.getDimSize(1), outW = type.getDimSize(2);
+    // Dimension positions: NHWC (TF's) or NCHW (set by the layout pass).
+    bool nchw = op.getDataFormat() == "NCHW";
+    int64_t hDim = nchw ? 2 : 1, wDim = nchw ? 3 : 2, cDim = nchw ? 1 : 3;
+    int64_t inH = inputType.getDimSize(hDim), inW = inputType.getDimSize(wDim);
+    int64_t outH = type.getDimSize(hDim), outW = type.getDimSize(wDim);
     bool align = op.getAlignCorners(), half = op.getHalfPixelCenters();
     auto tableOf = Bilinear ? bilinearTable : nearestTable;
     AxisTable rows = tableOf(inH, outH, align, half);
@@ -117,15 +120,17 @@ struct ResizeLowering : TfaotPattern<OpTy> {
         rewriter, loc, type, {}, {},
         [&](OpBuilder &b, Location l, ValueRange) -> Value {
           Value n = linalg::IndexOp::create(b, l, 0);
-          Value y = linalg::IndexOp::create(b, l, 1);
-          Value x = linalg::IndexOp::create(b, l, 2);
-          Value c = linalg::IndexOp::create(b, l, 3);
+          Value y = linalg::IndexOp::create(b, l, hDim);
+          Value x = linalg::IndexOp::create(b, l, wDim);
+          Value c = linalg::IndexOp::create(b, l, cDim);
           auto at = [&](Value table, Value i) -> Value {
             return tensor::ExtractOp::create(b, l, table, ValueRange{i});
           };
           auto pixel = [&](Value row, Value col) -> Value {
-            return tensor::ExtractOp::create(b, l, images,
-                                             ValueRange{n, row, col, c});
+            SmallVector<Value, 4> at = {n, row, col, c};
+            if (nchw)
+              at = {n, c, row, col};
+            return tensor::ExtractOp::create(b, l, images, at);
           };
           if (!Bilinear)
             return pixel(at(rowLower, y), at(colLower, x));

@@ -92,6 +92,32 @@ func.func @onnx_style(%x: tensor<1x4x4x3xf32>, %w1: tensor<1x1x3x2xf32>, %w2: te
 
 // -----
 
+// Tests that ResizeBilinear (NHWC-only in TF) takes the target layout too:
+// in NCHW the conv -> resize -> conv chain needs transposes only at the
+// boundary, and the resize gets data_format = "NCHW" (its `size` operand,
+// [H, W], is the same in both layouts).
+// CHECK-LABEL: func.func @resize_chain
+// CHECK-NOT: tfaot.Transpose
+// CHECK: tfaot.ResizeBilinear %{{.*}}, %{{.*}} {half_pixel_centers = true} : (tensor<1x4x4x2xf32>, tensor<2xi32>) -> tensor<1x8x8x2xf32>
+// NCHW-LABEL: func.func @resize_chain
+// NCHW: tfaot.Transpose %arg0
+// NCHW: tfaot.Conv2D {{.*}}data_format = "NCHW"
+// NCHW-NOT: tfaot.Transpose
+// NCHW: tfaot.ResizeBilinear %{{.*}}, %{{.*}} {data_format = "NCHW", half_pixel_centers = true} : (tensor<1x2x4x4xf32>, tensor<2xi32>) -> tensor<1x2x8x8xf32>
+// NCHW-NOT: tfaot.Transpose
+// NCHW: tfaot.Conv2D {{.*}}data_format = "NCHW"
+// NCHW: tfaot.Transpose
+// NCHW-NEXT: return
+func.func @resize_chain(%x: tensor<1x4x4x2xf32>, %w: tensor<1x1x2x2xf32>) -> tensor<1x8x8x2xf32> {
+  %size = tfaot.Const dense<[8, 8]> : tensor<2xi32>
+  %0 = tfaot.Conv2D %x, %w {padding = "VALID", strides = [1, 1, 1, 1]} : (tensor<1x4x4x2xf32>, tensor<1x1x2x2xf32>) -> tensor<1x4x4x2xf32>
+  %1 = tfaot.ResizeBilinear %0, %size {half_pixel_centers = true} : (tensor<1x4x4x2xf32>, tensor<2xi32>) -> tensor<1x8x8x2xf32>
+  %2 = tfaot.Conv2D %1, %w {padding = "VALID", strides = [1, 1, 1, 1]} : (tensor<1x8x8x2xf32>, tensor<1x1x2x2xf32>) -> tensor<1x8x8x2xf32>
+  return %2 : tensor<1x8x8x2xf32>
+}
+
+// -----
+
 // Tests that with layout=nchw an NHWC chain (Conv2D, BiasAdd, Relu,
 // AvgPool, FusedBatchNorm) turns NCHW with transposes only at the boundary;
 // with layout=nhwc nothing changes.
