@@ -15,6 +15,7 @@
 // dimension p[k] of v'.
 //
 //===----------------------------------------------------------------------===//
+#include "passes/ConstantUtils.h"
 #include "passes/Passes.h"
 #include "passes/Remarks.h"
 
@@ -23,7 +24,6 @@
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/SetVector.h"
 
-#include <cstring>
 
 namespace mlir::tfaot {
 #define GEN_PASS_DEF_ASSIGNLAYOUTPASS
@@ -94,56 +94,6 @@ static std::optional<Perm> permOf(TransposeOp op) {
     seen[v] = true;
   }
   return Perm(values->begin(), values->end());
-}
-
-/// The value of a constant operand, if it is one.
-static DenseElementsAttr constantOf(Value value) {
-  DenseElementsAttr attr;
-  if (matchPattern(value, m_Constant(&attr)))
-    return attr;
-  return {};
-}
-
-/// `attr` transposed by `perm`, element by element.
-static DenseElementsAttr transposeAttr(DenseElementsAttr attr,
-                                       ArrayRef<int64_t> perm) {
-  auto type = cast<RankedTensorType>(attr.getType());
-  auto newType = transposeType(type, perm);
-  if (attr.isSplat() || isIdentity(perm))
-    return attr.isSplat() ? attr.resizeSplat(newType) : attr.reshape(newType);
-  int64_t rank = type.getRank();
-  int64_t count = type.getNumElements();
-  SmallVector<int64_t> inputStrides(rank, 1);
-  for (int64_t d = rank - 2; d >= 0; --d)
-    inputStrides[d] = inputStrides[d + 1] * type.getDimSize(d + 1);
-  // Output element i (row-major) reads input element source[i].
-  SmallVector<int64_t> source(count), index(rank, 0);
-  for (int64_t i = 0; i < count; ++i) {
-    int64_t offset = 0;
-    for (int64_t k = 0; k < rank; ++k)
-      offset += index[k] * inputStrides[perm[k]];
-    source[i] = offset;
-    for (int64_t k = rank - 1; k >= 0; --k) {
-      if (++index[k] < newType.getDimSize(k))
-        break;
-      index[k] = 0;
-    }
-  }
-  if (type.getElementType().isInteger(1)) {
-    auto values = attr.getValues<bool>();
-    SmallVector<bool> result;
-    for (int64_t i = 0; i < count; ++i)
-      result.push_back(values[source[i]]);
-    return DenseElementsAttr::get(newType, result);
-  }
-  // Every other element type tfaot has is a whole number of bytes, stored
-  // densely.
-  size_t bytes = type.getElementType().getIntOrFloatBitWidth() / 8;
-  ArrayRef<char> raw = attr.getRawData();
-  std::vector<char> result(count * bytes);
-  for (int64_t i = 0; i < count; ++i)
-    std::memcpy(&result[i * bytes], &raw[source[i] * bytes], bytes);
-  return DenseElementsAttr::getFromRawBuffer(newType, result);
 }
 
 /// An integer constant of `type` holding `values`.
@@ -370,8 +320,8 @@ Value LayoutRewriter::transpose(OpBuilder &b, Location loc, Value x,
                                 ArrayRef<int64_t> perm) {
   if (isIdentity(perm))
     return x;
-  if (DenseElementsAttr attr = constantOf(x)) {
-    DenseElementsAttr folded = transposeAttr(attr, perm);
+  if (DenseElementsAttr attr = denseConstant(x)) {
+    DenseElementsAttr folded = transposeElements(attr, perm);
     return ConstOp::create(b, loc, folded.getType(), folded);
   }
   SmallVector<int64_t> perm64(perm);
@@ -503,7 +453,7 @@ std::optional<Motion> LayoutRewriter::motionOf(Operation *op,
         motion.permuted.push_back(i);
       else if (operandRank == 0)
         continue; // A scalar broadcasts the same either way.
-      else if (constantOf(operand))
+      else if (denseConstant(operand))
         motion.broadcast.push_back(i);
       else
         return std::nullopt;
@@ -673,7 +623,7 @@ bool LayoutRewriter::worthwhile(const Group &group, ArrayRef<int64_t> p) {
         }
         continue;
       }
-      if (!entries.insert(operand).second || constantOf(operand))
+      if (!entries.insert(operand).second || denseConstant(operand))
         continue;
       if (auto t = dyn_cast_or_null<TransposeOp>(def)) {
         if (std::optional<Perm> q = permOf(t)) {
@@ -778,12 +728,12 @@ void LayoutRewriter::rewrite(Group &group, ArrayRef<int64_t> p) {
       // NumPy broadcasting reads a rank-s constant as [1, ..., 1, shape...]
       // of the full rank; permute that, then drop leading 1s down to rank
       // s again.
-      DenseElementsAttr attr = constantOf(operands[index]);
+      DenseElementsAttr attr = denseConstant(operands[index]);
       auto type = cast<RankedTensorType>(attr.getType());
       SmallVector<int64_t> shape(rank - type.getRank(), 1);
       llvm::append_range(shape, type.getShape());
       DenseElementsAttr full =
-          transposeAttr(attr.reshape(type.clone(shape)), inv);
+          transposeElements(attr.reshape(type.clone(shape)), inv);
       ArrayRef<int64_t> fullShape = full.getType().getShape();
       int64_t drop = 0;
       while (rank - drop > type.getRank() && fullShape[drop] == 1)
@@ -947,7 +897,7 @@ bool LayoutRewriter::foldTransposes() {
     Value x = t.getX();
     auto inner = x.getDefiningOp<TransposeOp>();
     std::optional<Perm> innerPerm = inner ? permOf(inner) : std::nullopt;
-    if (!isIdentity(*perm) && !constantOf(x) && !innerPerm)
+    if (!isIdentity(*perm) && !denseConstant(x) && !innerPerm)
       continue;
     OpBuilder b(t);
     Value replacement = innerPerm ? transpose(b, t.getLoc(), inner.getX(),

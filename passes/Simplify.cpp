@@ -9,6 +9,7 @@
 // folding never moves a result.
 //
 //===----------------------------------------------------------------------===//
+#include "passes/ConstantUtils.h"
 #include "passes/Passes.h"
 #include "passes/Remarks.h"
 
@@ -19,7 +20,6 @@
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 #include <cmath>
-#include <cstring>
 
 namespace mlir::tfaot {
 #define GEN_PASS_DEF_SIMPLIFYPASS
@@ -61,14 +61,6 @@ struct FoldLimits {
 //===----------------------------------------------------------------------===//
 // Helpers
 //===----------------------------------------------------------------------===//
-
-/// The dense value of `value` if a constant defines it.
-DenseElementsAttr denseConstant(Value value) {
-  DenseElementsAttr attr;
-  if (!matchPattern(value, m_Constant(&attr)))
-    return {};
-  return attr;
-}
 
 /// Whether every element of `attr` satisfies `pred` (one check for a splat).
 template <typename T, typename Pred>
@@ -822,52 +814,11 @@ struct FoldTranspose : ConstantFold<TransposeOp> {
     if (!input || !perm || !inputType.hasStaticShape() ||
         !withinLimits(op, type, {input}, limits, counters))
       return failure();
-    if (input.isSplat())
-      return replaceWith(op, input.resizeSplat(type), rewriter);
     int64_t rank = inputType.getRank();
-    if (int64_t(perm->size()) != rank)
+    if (int64_t(perm->size()) != rank ||
+        llvm::any_of(*perm, [&](int64_t p) { return p < 0 || p >= rank; }))
       return failure();
-    // Output index i reads input dimension perm[i].
-    SmallVector<int64_t> inStrides = stridesOf(inputType.getShape());
-    SmallVector<int64_t> steps;
-    for (int64_t p : *perm) {
-      if (p < 0 || p >= rank)
-        return failure();
-      steps.push_back(inStrides[p]);
-    }
-    ArrayRef<int64_t> outShape = type.getShape();
-    int64_t n = type.getNumElements();
-    auto forEach = [&](function_ref<void(int64_t, int64_t)> fn) {
-      SmallVector<int64_t> index(rank, 0);
-      int64_t in = 0;
-      for (int64_t out = 0; out < n; ++out) {
-        fn(out, in);
-        for (int64_t d = rank - 1; d >= 0; --d) {
-          in += steps[d];
-          if (++index[d] < outShape[d])
-            break;
-          in -= steps[d] * outShape[d];
-          index[d] = 0;
-        }
-      }
-    };
-    Type element = type.getElementType();
-    if (element.isInteger(1)) {
-      SmallVector<bool> source(input.getValues<bool>());
-      SmallVector<bool> values(n);
-      forEach([&](int64_t out, int64_t in) { values[out] = source[in]; });
-      return replaceWith(op, DenseElementsAttr::get(type, values), rewriter);
-    }
-    size_t bytes = element.getIntOrFloatBitWidth() / 8;
-    ArrayRef<char> raw = input.getRawData();
-    if (bytes == 0 || raw.size() != size_t(n) * bytes)
-      return failure();
-    std::vector<char> buffer(raw.size());
-    forEach([&](int64_t out, int64_t in) {
-      std::memcpy(&buffer[out * bytes], &raw[in * bytes], bytes);
-    });
-    return replaceWith(op, DenseElementsAttr::getFromRawBuffer(type, buffer),
-                       rewriter);
+    return replaceWith(op, transposeElements(input, *perm), rewriter);
   }
 };
 

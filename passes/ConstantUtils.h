@@ -1,0 +1,26 @@
+//===- ConstantUtils.h - Constant tensors in the graph passes ---*- C++ -*-===//
+//
+// Reading and rearranging the dense constants that tfaot.Const holds,
+// shared by the graph passes (simplify, layout assignment).
+//
+//===----------------------------------------------------------------------===//
+#ifndef TFAOT_PASSES_CONSTANTUTILS_H
+#define TFAOT_PASSES_CONSTANTUTILS_H
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Value.h"
+
+namespace mlir::tfaot {
+
+/// The value of `value` if a constant-like op defines it, else null.
+DenseElementsAttr denseConstant(Value value);
+
+/// `attr` transposed by `perm` (result dimension k is input dimension
+/// perm[k]), element by element. Null for element types that are neither
+/// i1 nor a whole number of bytes.
+DenseElementsAttr transposeElements(DenseElementsAttr attr,
+                                    ArrayRef<int64_t> perm);
+
+} // namespace mlir::tfaot
+
+#endif // TFAOT_PASSES_CONSTANTUTILS_H
