@@ -6,6 +6,8 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/Diagnostics.h"
 
+#include "passes/Remarks.h"
+
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Location.h"
 #include "llvm/Support/Regex.h"
@@ -30,16 +32,7 @@ void GraphDiagnostics::warning(const llvm::Twine &message) {
   os_ << file_ << ": warning: " << message << "\n";
 }
 
-/// The node name carried by `loc`, looking through fused and call sites.
-static std::optional<std::string> nodeNameOf(mlir::Location loc) {
-  if (auto name = llvm::dyn_cast<mlir::NameLoc>(loc))
-    return name.getName().str();
-  if (auto fused = llvm::dyn_cast<mlir::FusedLoc>(loc))
-    for (mlir::Location inner : fused.getLocations())
-      if (auto name = nodeNameOf(inner))
-        return name;
-  return std::nullopt;
-}
+using mlir::tfaot::nodeNameOf;
 
 ScopedGraphDiagnosticHandler::ScopedGraphDiagnosticHandler(
     mlir::MLIRContext *ctx, GraphDiagnostics &diags)

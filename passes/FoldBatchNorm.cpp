@@ -271,11 +271,13 @@ struct FoldChannelAffine : RewritePattern {
       if (isa<BiasAddOp>(root) && !bias)
         return failure();
       count(root);
+      std::string into = contraction->op->getName().stripDialect().str() +
+                         " '" +
+                         nodeNameOf(contraction->op->getLoc()).value_or("?") +
+                         "'";
       remarkRewrite(root->getLoc(), "tfaot-fold-batch-norm",
                     "folded " + root->getName().stripDialect().str(),
-                    "into " +
-                        contraction->op->getName().stripDialect().str() +
-                        " '" + nodeNameOf(contraction->op->getLoc()) + "'");
+                    "into " + into);
       foldInto(rewriter, root, *contraction, bias, *affine);
       return success();
     }

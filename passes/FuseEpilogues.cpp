@@ -287,7 +287,8 @@ struct FuseEpiloguesPass
 
     remarkRewrite(generic.getLoc(), "tfaot-fuse-epilogues",
                   "fused epilogue into " + shortName(contraction),
-                  "'" + nodeNameOf(contraction.getLoc()) + "'");
+                  "'" + nodeNameOf(contraction.getLoc()).value_or("?") +
+                      "'");
 
     linalg::GenericOp inPlace = computeInPlace(rewriter, generic, product);
 

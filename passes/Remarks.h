@@ -12,12 +12,14 @@
 #ifndef TFAOT_PASSES_REMARKS_H
 #define TFAOT_PASSES_REMARKS_H
 
+#include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Location.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/Twine.h"
 
+#include <optional>
 #include <string>
 
 namespace mlir::tfaot {
@@ -32,16 +34,17 @@ inline void remarkRewrite(Location loc, llvm::StringRef pass,
     remark << ": " << detail;
 }
 
-/// The TensorFlow node name a location carries (its first NameLoc), or "?"
-/// for locations without one.
-inline std::string nodeNameOf(Location loc) {
+/// The TensorFlow node name a location carries (its first NameLoc; the
+/// importer locates every op at its node), if any. Also what errors use to
+/// name the node (compiler/Diagnostics.cpp).
+inline std::optional<std::string> nodeNameOf(Location loc) {
   if (auto name = dyn_cast<NameLoc>(loc))
     return name.getName().str();
   if (auto fused = dyn_cast<FusedLoc>(loc))
     for (Location inner : fused.getLocations())
-      if (std::string name = nodeNameOf(inner); name != "?")
+      if (std::optional<std::string> name = nodeNameOf(inner))
         return name;
-  return "?";
+  return std::nullopt;
 }
 
 } // namespace mlir::tfaot
