@@ -9,6 +9,8 @@
 #ifndef TFAOT_COMPILER_COMPILEREPORT_H
 #define TFAOT_COMPILER_COMPILEREPORT_H
 
+#include "backends/cpu/Pipeline.h"
+
 #include "mlir/IR/BuiltinOps.h"
 
 #include "llvm/ADT/MapVector.h"
@@ -32,10 +34,7 @@ struct CompileReport {
   struct Rewrite {
     std::string pass, what, detail, node;
   };
-  struct Memory {
-    uint64_t arenaBytes = 0, naiveTempBytes = 0, peakLiveBytes = 0,
-             heapTempBytes = 0;
-  };
+  using Memory = cpu::MemoryPlan;
 
   std::string graph;
   std::string layout;

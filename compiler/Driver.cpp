@@ -104,21 +104,6 @@ static std::string resolveLayout(const std::string &layout) {
   return layout == "auto" ? "nhwc" : layout;
 }
 
-static uint64_t moduleBytes(mlir::ModuleOp module, llvm::StringRef name) {
-  auto attr = module->getAttrOfType<mlir::IntegerAttr>(name);
-  return attr ? static_cast<uint64_t>(attr.getInt()) : 0;
-}
-
-/// The memory figures PlanBuffers left on the module.
-static CompileReport::Memory memoryPlanOf(mlir::ModuleOp module) {
-  CompileReport::Memory memory;
-  memory.arenaBytes = moduleBytes(module, "tfaot.arena_bytes");
-  memory.naiveTempBytes = moduleBytes(module, "tfaot.naive_temp_bytes");
-  memory.peakLiveBytes = moduleBytes(module, "tfaot.peak_live_bytes");
-  memory.heapTempBytes = moduleBytes(module, "tfaot.heap_temp_bytes");
-  return memory;
-}
-
 static int compileGraph(const CompileOptions &options, llvm::raw_ostream &errs,
                         CompileReport &report);
 
@@ -187,7 +172,7 @@ static bool lowerEntry(const tensorflow::GraphDef &graph,
   if (!runPipeline(module, cpu::buildBufferizePipeline, options, diags))
     return false;
   entry.tempBytes = cpu::countTempBytes(module);
-  report.memory = memoryPlanOf(module);
+  report.memory = cpu::memoryPlanOf(module);
   if (options.emit == EmitStage::Bufferized)
     return true;
   if (!runPipeline(module, cpu::buildToLLVMPipeline, options, diags))

@@ -97,10 +97,20 @@ uint64_t arenaBytes(ModuleOp module) {
   return moduleBytes(module, "tfaot.arena_bytes");
 }
 
+MemoryPlan memoryPlanOf(ModuleOp module) {
+  MemoryPlan plan;
+  plan.arenaBytes = arenaBytes(module);
+  plan.naiveTempBytes = moduleBytes(module, "tfaot.naive_temp_bytes");
+  plan.peakLiveBytes = moduleBytes(module, "tfaot.peak_live_bytes");
+  plan.heapTempBytes = moduleBytes(module, "tfaot.heap_temp_bytes");
+  return plan;
+}
+
 void readMemoryPlan(ModuleOp module, HeaderOptions &options) {
-  options.arenaBytes = arenaBytes(module);
-  options.naiveTempBytes = moduleBytes(module, "tfaot.naive_temp_bytes");
-  options.peakLiveBytes = moduleBytes(module, "tfaot.peak_live_bytes");
+  MemoryPlan plan = memoryPlanOf(module);
+  options.arenaBytes = plan.arenaBytes;
+  options.naiveTempBytes = plan.naiveTempBytes;
+  options.peakLiveBytes = plan.peakLiveBytes;
 }
 
 uint64_t countTempBytes(ModuleOp module) {

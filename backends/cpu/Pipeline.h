@@ -38,6 +38,16 @@ uint64_t countTempBytes(mlir::ModuleOp module);
 /// attributes survive lowering, so this works at any stage.
 uint64_t arenaBytes(mlir::ModuleOp module);
 
+/// The figures tfaot-plan-buffers records as module attributes (0 where
+/// absent).
+struct MemoryPlan {
+  uint64_t arenaBytes = 0;      ///< tfaot.arena_bytes
+  uint64_t naiveTempBytes = 0;  ///< tfaot.naive_temp_bytes
+  uint64_t peakLiveBytes = 0;   ///< tfaot.peak_live_bytes (lower bound)
+  uint64_t heapTempBytes = 0;   ///< tfaot.heap_temp_bytes (not planned)
+};
+MemoryPlan memoryPlanOf(mlir::ModuleOp module);
+
 /// Copies the plan's figures (arena, naive sum, peak live bytes) into the
 /// header options, which print them and size kTempBytes from the arena.
 void readMemoryPlan(mlir::ModuleOp module, HeaderOptions &options);
