@@ -214,9 +214,8 @@ bool CompiledFunction::Run() {
   }
   EntryFunction entry = info_.entry;
   if (info_.num_buckets > 0) {
-    int bucket = 0;
-    while (info_.bucket_batches[bucket] < batch_)
-      ++bucket; // set_batch_size() keeps batch_ <= the largest bucket.
+    // set_batch_size() keeps batch_ <= the largest bucket, so one holds it.
+    const int bucket = BucketIndex();
     entry = info_.bucket_entries[bucket];
     ZeroPaddingRows(info_.bucket_batches[bucket]);
   }
@@ -234,11 +233,16 @@ int64_t CompiledFunction::max_batch_size() const {
                                : 0;
 }
 
-int64_t CompiledFunction::bucket_for_batch() const {
+int CompiledFunction::BucketIndex() const {
   for (int i = 0; i < info_.num_buckets; ++i)
     if (info_.bucket_batches[i] >= batch_)
-      return info_.bucket_batches[i];
-  return 0;
+      return i;
+  return -1;
+}
+
+int64_t CompiledFunction::bucket_for_batch() const {
+  const int bucket = BucketIndex();
+  return bucket < 0 ? 0 : info_.bucket_batches[bucket];
 }
 
 bool CompiledFunction::set_batch_size(int64_t batch) {

@@ -182,6 +182,9 @@ private:
   // const so that the const accessors can report a bad index too; it only
   // writes error_msg_, which is mutable for that reason.
   bool CheckIndex(int index, int count, const char *what) const;
+  /// Index of the smallest bucket holding batch_ rows (-1: none, or no
+  /// buckets).
+  int BucketIndex() const;
   /// Zeroes rows [batch_, bucket) of the instance's own argument buffers.
   void ZeroPaddingRows(int64_t bucket);
 
