@@ -193,6 +193,10 @@ bool cpu::writeHeader(const FunctionSignature &signature,
   llvm::StringRef className = parts.pop_back_val();
   std::vector<BufferFacts> args = collectFacts(signature.args);
   std::vector<BufferFacts> results = collectFacts(signature.results);
+  // The batch sizes of the buckets, for the banner and kBatchBuckets.
+  std::vector<std::string> bucketSizes;
+  for (const HeaderOptions::Bucket &bucket : options.buckets)
+    bucketSizes.push_back(std::to_string(bucket.batch));
   std::string guard = "TFAOT_GENERATED_" +
                       llvm::StringRef(sanitizeIdentifier(options.cppClass)).upper() +
                       "_H";
@@ -233,11 +237,8 @@ bool cpu::writeHeader(const FunctionSignature &signature,
     os << llvm::formatv("//              plus at most {0} bytes heap-allocated "
                         "during Run()\n",
                         heapBytes);
-  if (!options.buckets.empty()) {
-    std::vector<std::string> sizes;
-    for (const HeaderOptions::Bucket &bucket : options.buckets)
-      sizes.push_back(std::to_string(bucket.batch));
-    os << "//\n// Batch buckets: " << llvm::join(sizes, ", ")
+  if (!bucketSizes.empty()) {
+    os << "//\n// Batch buckets: " << llvm::join(bucketSizes, ", ")
        << ". Every buffer holds kMaxBatch rows (the first dimension);\n"
        << "// set_batch_size(n) says how many are filled, and Run() runs the "
           "smallest\n// bucket of at least n rows (zeroing the rest of the "
@@ -279,15 +280,13 @@ bool cpu::writeHeader(const FunctionSignature &signature,
                       results.size())
      << llvm::formatv("  static constexpr size_t kTempBytes = {0};\n",
                       options.arenaBytes);
-  if (!options.buckets.empty()) {
-    std::vector<std::string> sizes;
-    for (const HeaderOptions::Bucket &bucket : options.buckets)
-      sizes.push_back(std::to_string(bucket.batch));
+  if (!bucketSizes.empty()) {
     os << llvm::formatv("  static constexpr int kNumBatchBuckets = {0};\n",
-                        sizes.size())
+                        bucketSizes.size())
        << "  static constexpr int64_t kBatchBuckets[] = {"
-       << llvm::join(sizes, ", ") << "};\n"
-       << "  static constexpr int64_t kMaxBatch = " << sizes.back() << ";\n";
+       << llvm::join(bucketSizes, ", ") << "};\n"
+       << "  static constexpr int64_t kMaxBatch = " << bucketSizes.back()
+       << ";\n";
   }
   os << "\n"
      << "  explicit " << className
