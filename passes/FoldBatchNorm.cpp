@@ -37,13 +37,22 @@ struct ChannelAffine {
   SmallVector<float> shift;
 };
 
-/// The f32 values of `value` if a tfaot.Const defines it.
-static std::optional<SmallVector<float>> constantFloats(Value value) {
+/// The f32 constant defining `value`, if a tfaot.Const of f32 does.
+static DenseFPElementsAttr f32Constant(Value value) {
   auto constant = value.getDefiningOp<ConstOp>();
   if (!constant)
-    return std::nullopt;
+    return {};
   auto dense = dyn_cast<DenseFPElementsAttr>(constant.getValue());
   if (!dense || !dense.getElementType().isF32())
+    return {};
+  return dense;
+}
+
+/// The f32 values of `value` if a tfaot.Const defines it (a copy: checks
+/// that only need to know use f32Constant).
+static std::optional<SmallVector<float>> constantFloats(Value value) {
+  DenseFPElementsAttr dense = f32Constant(value);
+  if (!dense)
     return std::nullopt;
   SmallVector<float> values;
   values.reserve(dense.getNumElements());
@@ -183,7 +192,7 @@ static std::optional<Contraction> matchContraction(Value value) {
     return std::nullopt;
   }
   if (!resultType.getElementType().isF32() ||
-      !constantFloats(contraction.weights->get()))
+      !f32Constant(contraction.weights->get()))
     return std::nullopt;
   return contraction;
 }
@@ -254,7 +263,7 @@ struct FoldChannelAffine : RewritePattern {
       BiasAddOp bias = x.getDefiningOp<BiasAddOp>();
       Value product = x;
       if (bias) {
-        if (!bias->hasOneUse() || !constantFloats(bias.getBias()))
+        if (!bias->hasOneUse() || !f32Constant(bias.getBias()))
           continue;
         product = bias.getValue();
       }
