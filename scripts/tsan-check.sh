@@ -19,6 +19,6 @@ fi
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 clang++-22 -std=c++17 -O1 -g -fsanitize=thread -I"$models" \
-  -I"$root/runtime/include" "$root/test/e2e/tsan/concurrent_runs.cpp" \
+  -I"$root/test/e2e/support" -I"$root/runtime/include" "$root/test/e2e/tsan/concurrent_runs.cpp" \
   "$root"/runtime/lib/*.cpp "$models/api_fc.o" -o "$out/concurrent_runs"
 TSAN_OPTIONS=halt_on_error=1 "$out/concurrent_runs"

@@ -12,13 +12,13 @@
 #include <algorithm>
 #include <cstring>
 #include <string>
-#include <thread>
 #include <type_traits>
 #include <vector>
 
 #include <gtest/gtest.h>
 
 #include "check.h"
+#include "concurrent_runs.h"
 #include "corpus.h"
 #include "graph.h"
 
@@ -215,35 +215,21 @@ TEST(GeneratedApi, TwoInstancesGiveIdenticalResults) {
 // for bit, what one instance computed alone (also the check that runs are
 // deterministic). Meant to be run under TSan too (docs/reliability.md).
 TEST(GeneratedApi, ConcurrentInstancesGiveIdenticalResults) {
-  const std::vector<float> inputs[2] = {Input(), Input(kSeed + 1)};
-  std::vector<float> expected[2];
+  const std::vector<std::vector<float>> inputs = {Input(), Input(kSeed + 1)};
+  std::vector<std::vector<float>> expected;
   {
     Fc alone;
-    for (int k = 0; k < 2; ++k) {
-      std::copy(inputs[k].begin(), inputs[k].end(), alone.arg0_data());
+    for (const std::vector<float> &input : inputs) {
+      std::copy(input.begin(), input.end(), alone.arg0_data());
       ASSERT_TRUE(alone.Run()) << alone.error_msg();
-      expected[k] = Output(alone);
+      expected.push_back(Output(alone));
     }
   }
   ASSERT_NE(expected[0], expected[1]);
-  constexpr int kThreads = 8, kIterations = 1000;
-  int mismatches[kThreads] = {};
-  std::vector<std::thread> threads;
-  for (int t = 0; t < kThreads; ++t)
-    threads.emplace_back([&, t] {
-      Fc fn;
-      for (int i = 0; i < kIterations; ++i) {
-        const int k = (i + t) % 2;
-        std::copy(inputs[k].begin(), inputs[k].end(), fn.arg0_data());
-        if (!fn.Run() || std::memcmp(fn.result0_data(), expected[k].data(),
-                                     Fc::kResult0Bytes) != 0)
-          ++mismatches[t];
-      }
-    });
-  for (std::thread &thread : threads)
-    thread.join();
-  for (int t = 0; t < kThreads; ++t)
-    EXPECT_EQ(mismatches[t], 0) << "thread " << t;
+  EXPECT_EQ(tfaot_e2e::CountConcurrentMismatches<Fc>(inputs, expected,
+                                                     /*threads=*/8,
+                                                     /*iterations=*/1000),
+            0);
 }
 
 TEST(GeneratedApi, ResultsOnlyWithoutArgumentFails) {
