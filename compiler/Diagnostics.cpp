@@ -9,6 +9,7 @@
 #include "passes/Remarks.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Location.h"
 #include "llvm/Support/Regex.h"
 
@@ -33,6 +34,14 @@ void GraphDiagnostics::warning(const llvm::Twine &message) {
 }
 
 using mlir::tfaot::nodeNameOf;
+
+std::string tfaot::showShape(llvm::ArrayRef<int64_t> shape) {
+  std::string s = "[";
+  for (auto [i, d] : llvm::enumerate(shape))
+    s += (i ? "," : "") + (mlir::ShapedType::isDynamic(d) ? std::string("-1")
+                                                          : std::to_string(d));
+  return s + "]";
+}
 
 ScopedGraphDiagnosticHandler::ScopedGraphDiagnosticHandler(
     mlir::MLIRContext *ctx, GraphDiagnostics &diags)

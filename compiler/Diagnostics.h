@@ -14,6 +14,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -21,6 +22,10 @@
 #include <string>
 
 namespace tfaot {
+
+/// A shape as errors show it, "[1,-1,784]" (a dynamic dimension is -1, as
+/// TensorFlow writes it).
+std::string showShape(llvm::ArrayRef<int64_t> shape);
 
 /// Collects and prints errors and warnings about one input file.
 class GraphDiagnostics {

@@ -233,13 +233,9 @@ static bool checkBucketSignatures(const std::vector<LoweredEntry> &entries,
                       tensors[i].name +
                       "' does not have the batch as its first dimension "
                       "(at batch " +
-                      llvm::Twine(entry.batch) + " its shape is [" +
-                      llvm::join(llvm::map_range(shape,
-                                                 [](int64_t d) {
-                                                   return std::to_string(d);
-                                                 }),
-                                 ",") +
-                      "]); batch buckets need every feed and fetch batched");
+                      llvm::Twine(entry.batch) + " its shape is " +
+                      showShape(shape) +
+                      "); batch buckets need every feed and fetch batched");
           return false;
         }
       }

@@ -250,13 +250,6 @@ void Importer::resolveFeeds() {
       declared = convertShape(it->second.shape());
     std::optional<SmallVector<int64_t>> shape =
         feed.has_shape() ? convertShape(feed.shape()) : declared;
-    auto show = [](ArrayRef<int64_t> dims) {
-      std::string s = "[";
-      for (auto [i, d] : llvm::enumerate(dims))
-        s += (i ? "," : "") +
-             (ShapedType::isDynamic(d) ? std::string("-1") : std::to_string(d));
-      return s + "]";
-    };
     if (!shape) {
       diags_.nodeError(name, node->op(),
                        "feed has an unknown shape; give it with --feed " +
@@ -270,15 +263,15 @@ void Importer::resolveFeeds() {
                      (*declared)[i] == (*shape)[i];
       if (!compatible) {
         diags_.nodeError(name, node->op(),
-                         "feed shape " + show(*shape) +
+                         "feed shape " + showShape(*shape) +
                              " does not match the placeholder's shape " +
-                             show(*declared));
+                             showShape(*declared));
         continue;
       }
     }
     if (llvm::any_of(*shape, ShapedType::isDynamic)) {
       diags_.nodeError(name, node->op(),
-                       "feed shape " + show(*shape) +
+                       "feed shape " + showShape(*shape) +
                            " has unknown (-1) dimensions; give a full shape "
                            "with --feed " + name +
                            ":d0,d1,... or in the config's feed shape");

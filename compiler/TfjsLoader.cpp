@@ -173,13 +173,6 @@ struct WeightSpec {
   bool hasMin = false, hasScale = false;
 };
 
-std::string showShape(llvm::ArrayRef<int64_t> shape) {
-  std::string s = "[";
-  for (auto [i, d] : llvm::enumerate(shape))
-    s += (i ? "," : "") + std::to_string(d);
-  return s + "]";
-}
-
 /// "[L:C, byte=B]: msg" (llvm::json's form) -> "line L:C: msg".
 std::string describeParseError(llvm::Error error) {
   std::string text = llvm::toString(std::move(error));
