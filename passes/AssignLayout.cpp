@@ -96,6 +96,23 @@ static std::optional<Perm> permOf(TransposeOp op) {
   return Perm(values->begin(), values->end());
 }
 
+/// Whether Transpose(x, perm) only moves dimensions of size 1, so that it
+/// keeps the row-major order of the elements and is a Reshape.
+static bool movesOnlyUnitDims(TransposeOp op, ArrayRef<int64_t> perm) {
+  auto type = dyn_cast<RankedTensorType>(op.getX().getType());
+  if (!type || !type.hasStaticShape())
+    return false;
+  int64_t last = -1;
+  for (int64_t k : perm) {
+    if (type.getDimSize(k) == 1)
+      continue;
+    if (k < last)
+      return false;
+    last = k;
+  }
+  return true;
+}
+
 /// An integer constant of `type` holding `values`.
 static Value intConstant(OpBuilder &b, Location loc, Type type,
                          ArrayRef<int64_t> values) {
@@ -178,8 +195,8 @@ static bool isLayoutAnchor(Operation *op) { return hasDataFormat(op); }
 /// becomes a run of result dimensions. If every group's input dimensions
 /// are still consecutive (up to size-1 dimensions) and in order in x', x'
 /// is the same groups in another order, and Reshape' gives each group its
-/// result dimensions in that order. Size-1 result dimensions keep their
-/// places.
+/// result dimensions in that order. Size-1 result dimensions go with the
+/// dimension they follow (leading ones stay first).
 static std::optional<Perm> reshapePerm(ReshapeOp reshape, ArrayRef<int64_t> p) {
   auto inputType = reshape.getTensor().getType();
   auto resultType = reshape.getOutput().getType();
@@ -234,16 +251,25 @@ static std::optional<Perm> reshapePerm(ReshapeOp reshape, ArrayRef<int64_t> p) {
     starts.push_back({p[group.in.front()], g});
   }
   llvm::sort(starts);
-  // The size > 1 result dimensions, group by group in x' order, fill the
-  // places that such dimensions have in the result.
+  // The result dimensions in their new order: leading size-1 ones where
+  // they are, then group by group in x' order, each size > 1 dimension
+  // followed by the size-1 ones that follow it in the result. (Keeping a
+  // size-1 dimension next to the one it follows is what lets a Pad that
+  // grows it, as in a zero-interleaving upsampling, move along too.)
+  SmallVector<int64_t> newOrder;
+  int64_t leading = outDims.empty() ? out.size() : outDims.front();
+  for (int64_t k = 0; k < leading; ++k)
+    newOrder.push_back(k);
+  for (auto [position, g] : starts) {
+    for (int64_t k : groups[g].out) {
+      newOrder.push_back(k);
+      for (int64_t u = k + 1; u < int64_t(out.size()) && out[u] == 1; ++u)
+        newOrder.push_back(u);
+    }
+  }
   Perm resultPerm(out.size());
-  for (auto [k, size] : llvm::enumerate(out))
-    if (size == 1)
-      resultPerm[k] = k;
-  size_t slot = 0;
-  for (auto [position, g] : starts)
-    for (int64_t k : groups[g].out)
-      resultPerm[k] = outDims[slot++];
+  for (auto [m, k] : llvm::enumerate(newOrder))
+    resultPerm[k] = m;
   return resultPerm;
 }
 
@@ -302,6 +328,8 @@ private:
   void rewrite(Group &group, ArrayRef<int64_t> p);
   bool tryMove(TransposeOp transpose);
   bool foldTransposes();
+  bool absorbIntoMatMuls(TransposeOp transpose);
+  void unitTransposesToReshapes();
 
   Value transpose(OpBuilder &b, Location loc, Value x, ArrayRef<int64_t> perm);
   void erase(Operation *op);
@@ -913,12 +941,211 @@ bool LayoutRewriter::foldTransposes() {
   return changed;
 }
 
+/// `attr` with its dimension `axis`, the flattening of a tensor y =
+/// Transpose(x, perm) without its first dimension, reordered to flatten x
+/// instead: element j of the new axis is the element of the old one that
+/// holds the same element of x.
+static DenseElementsAttr reorderFlattened(DenseElementsAttr attr, int64_t axis,
+                                          ArrayRef<int64_t> xShape,
+                                          ArrayRef<int64_t> perm) {
+  auto type = cast<RankedTensorType>(attr.getType());
+  int64_t rank = xShape.size();
+  // The axis split into y's dimensions 1..rank-1; x dimension k is y
+  // dimension inv[k].
+  Perm inv = inverse(perm);
+  SmallVector<int64_t> shape(type.getShape().take_front(axis));
+  SmallVector<int64_t> q;
+  for (int64_t d = 0; d < axis; ++d)
+    q.push_back(d);
+  for (int64_t k = 1; k < rank; ++k) {
+    shape.push_back(xShape[perm[k]]);
+    q.push_back(axis + inv[k] - 1);
+  }
+  for (int64_t d = axis + 1; d < type.getRank(); ++d) {
+    q.push_back(shape.size());
+    shape.push_back(type.getDimSize(d));
+  }
+  DenseElementsAttr reordered =
+      transposeElements(attr.reshape(type.clone(shape)), q);
+  return reordered ? reordered.reshape(type) : reordered;
+}
+
+/// Folds y = Transpose(x, perm) into the MatMuls that read it flattened,
+/// Reshape(y) to [batch, K] times constant weights W, possibly through
+/// elementwise ops on the flattened rows (Mul of two branches flattened the
+/// same way, Add of a constant). Flattening x instead orders the K columns
+/// differently; every flattened value keeps that order up to the MatMuls,
+/// whose weight rows (and any [K]-shaped constant on the way) are reordered
+/// to match. The batch dimension stays first (perm[0] = 0). All users of
+/// the transposes and of the values on the way must be part of this, or a
+/// transpose would stay anyway.
+bool LayoutRewriter::absorbIntoMatMuls(TransposeOp transpose) {
+  std::optional<Perm> perm = permOf(transpose);
+  auto xType = dyn_cast<RankedTensorType>(transpose.getX().getType());
+  if (!perm || (*perm)[0] != 0 || !xType || !xType.hasStaticShape() ||
+      transpose->use_empty())
+    return false;
+  ArrayRef<int64_t> xShape = xType.getShape();
+  int64_t batch = xShape[0];
+  // Another transpose flattened exactly the same way joins the group.
+  auto sameFlattening = [&](Value v) -> TransposeOp {
+    auto reshape = v.getDefiningOp<ReshapeOp>();
+    auto t = reshape ? reshape.getTensor().getDefiningOp<TransposeOp>()
+                     : TransposeOp();
+    if (!t || t.getX().getType() != xType || permOf(t) != perm)
+      return {};
+    return t;
+  };
+  auto isFlat = [&](Type type) {
+    auto ranked = dyn_cast<RankedTensorType>(type);
+    return ranked && ranked.hasStaticShape() && ranked.getRank() == 2 &&
+           ranked.getDimSize(0) == batch &&
+           ranked.getNumElements() == xType.getNumElements();
+  };
+  // Values whose columns are in y's flattened order (to become x's).
+  llvm::SetVector<Operation *> transposes, members; // members: reshapes too
+  SmallVector<MatMulOp> matmuls;
+  SmallVector<Operation *> worklist;
+  auto addTranspose = [&](TransposeOp t) {
+    if (!transposes.insert(t))
+      return true;
+    for (Operation *user : t->getUsers()) {
+      auto reshape = dyn_cast<ReshapeOp>(user);
+      if (!reshape || reshape.getTensor() != t.getY() ||
+          !isFlat(reshape.getType()))
+        return false;
+      worklist.push_back(reshape);
+    }
+    return true;
+  };
+  if (!addTranspose(transpose))
+    return false;
+  while (!worklist.empty()) {
+    Operation *op = worklist.pop_back_val();
+    if (!members.insert(op))
+      continue;
+    // Operands of elementwise members: flattened alike, or constant.
+    if (!isa<ReshapeOp>(op)) {
+      for (Value operand : op->getOperands()) {
+        if (Operation *def = operand.getDefiningOp();
+            def && members.contains(def))
+          continue;
+        if (TransposeOp t = sameFlattening(operand)) {
+          if (!addTranspose(t))
+            return false;
+          continue;
+        }
+        auto type = dyn_cast<RankedTensorType>(operand.getType());
+        bool uniform = type && (type.getRank() == 0 ||
+                                type.getDimSize(type.getRank() - 1) == 1);
+        if (!uniform && !denseConstant(operand))
+          return false;
+      }
+    }
+    for (OpOperand &use : op->getResult(0).getUses()) {
+      Operation *user = use.getOwner();
+      if (auto matmul = dyn_cast<MatMulOp>(user)) {
+        if (use.getOperandNumber() != 0 || matmul.getTransposeA() ||
+            !denseConstant(matmul.getB()))
+          return false;
+        if (!llvm::is_contained(matmuls, matmul))
+          matmuls.push_back(matmul);
+        continue;
+      }
+      bool elementwise =
+          isUnaryElementwise(user) ||
+          (isBroadcastingElementwise(user) && !isa<PreluOp>(user));
+      if (!elementwise || user->getNumResults() != 1 ||
+          !isFlat(user->getResult(0).getType()))
+        return false;
+      worklist.push_back(user);
+    }
+  }
+  // Every constant on the way that varies along the columns, then the
+  // weights, reordered; nothing changes unless all of them can be.
+  SmallVector<std::pair<OpOperand *, DenseElementsAttr>> replacements;
+  for (Operation *op : members) {
+    if (isa<ReshapeOp>(op))
+      continue;
+    for (OpOperand &operand : op->getOpOperands()) {
+      auto type = dyn_cast<RankedTensorType>(operand.get().getType());
+      Operation *def = operand.get().getDefiningOp();
+      if ((def && members.contains(def)) || !type || type.getRank() == 0 ||
+          type.getDimSize(type.getRank() - 1) == 1)
+        continue;
+      DenseElementsAttr value = denseConstant(operand.get());
+      value = value ? reorderFlattened(value, type.getRank() - 1, xShape, *perm)
+                    : value;
+      if (!value)
+        return false;
+      replacements.push_back({&operand, value});
+    }
+  }
+  for (MatMulOp matmul : matmuls) {
+    DenseElementsAttr w = reorderFlattened(
+        denseConstant(matmul.getB()), matmul.getTransposeB() ? 1 : 0, xShape,
+        *perm);
+    if (!w)
+      return false;
+    replacements.push_back({&matmul.getBMutable(), w});
+  }
+  llvm::SetVector<Operation *> dead;
+  for (auto [operand, value] : replacements) {
+    OpBuilder b(operand->getOwner());
+    if (Operation *def = operand->get().getDefiningOp())
+      dead.insert(def);
+    operand->set(ConstOp::create(b, operand->get().getLoc(), value.getType(),
+                                 value));
+  }
+  for (Operation *op : members)
+    if (auto reshape = dyn_cast<ReshapeOp>(op))
+      reshape.getTensorMutable().assign(
+          cast<TransposeOp>(reshape.getTensor().getDefiningOp()).getX());
+  for (Operation *t : transposes) {
+    remarkRewrite(t->getLoc(), "tfaot-assign-layout",
+                  "Transpose folded into MatMul weights");
+    eraseKeepingOperands(t, dead);
+  }
+  eraseDead(dead);
+  return true;
+}
+
+/// Transposes left that only move size-1 dimensions become Reshapes
+/// (done last: while transposes still move, such a one can cancel with
+/// another, which a Reshape would prevent).
+void LayoutRewriter::unitTransposesToReshapes() {
+  SmallVector<TransposeOp> transposes(block.getOps<TransposeOp>());
+  for (TransposeOp t : transposes) {
+    std::optional<Perm> perm = permOf(t);
+    if (!perm || isIdentity(*perm) || !movesOnlyUnitDims(t, *perm))
+      continue;
+    OpBuilder b(t);
+    Value x = t.getX();
+    auto type = cast<RankedTensorType>(t.getY().getType());
+    Value shape = intConstant(
+        b, t.getLoc(), RankedTensorType::get({type.getRank()}, b.getI32Type()),
+        type.getShape());
+    Value reshape = type == x.getType()
+                        ? x
+                        : ReshapeOp::create(b, t.getLoc(), type, x, shape);
+    remarkRewrite(t.getLoc(), "tfaot-assign-layout",
+                  "Transpose of size-1 dimensions made a Reshape");
+    t.getY().replaceAllUsesWith(reshape);
+    erase(t);
+  }
+}
+
 void LayoutRewriter::optimize() {
   // Every rewrite removes a transpose or moves transposes down; the bound
   // only guards against a cycle of moves nobody foresaw.
   int64_t budget = 4 * static_cast<int64_t>(block.getOperations().size()) + 64;
   while (budget-- > 0) {
     while (foldTransposes()) {
+    }
+    // (One at a time: absorbing one transpose may erase others.)
+    while (llvm::any_of(block.getOps<TransposeOp>(), [&](TransposeOp t) {
+      return absorbIntoMatMuls(t);
+    })) {
     }
     bool moved = false;
     SmallVector<TransposeOp> transposes(block.getOps<TransposeOp>());
@@ -931,6 +1158,7 @@ void LayoutRewriter::optimize() {
     if (!moved)
       break;
   }
+  unitTransposesToReshapes();
 }
 
 //===----------------------------------------------------------------------===//

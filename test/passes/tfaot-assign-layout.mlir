@@ -269,17 +269,17 @@ func.func @shared_stays(%x: tensor<1x2x2x3xf32>) -> (tensor<1x3x2x2xf32>, tensor
 
 // -----
 
-// Tests a group where a Reshape's result, permuted by its own permutation
-// (not the group's), feeds another member: a transpose between the two
-// ([0, 1, 3, 2]: [N, HW, C, 1] to [N, HW, 1, C]) replaces the three around
-// the group.
+// Tests a group with a Reshape that adds a size-1 dimension: it goes with
+// the dimension it follows (HW in [N, C, HW, 1], so [N, HW, 1, C] in NHWC),
+// the Reshape is done on the NHWC argument directly, and the transposes
+// around the group all go (the one on the keep_dims Mean, [1, 1, 1, C]
+// either way, moves only size-1 dimensions and keeps the shape).
 // CHECK-LABEL: func.func @reshape_inside
-// CHECK: %[[R:.*]] = tfaot.Reshape %arg0, %{{.*}} : (tensor<1x3x4x2xf32>, tensor<4xi32>) -> tensor<1x12x2x1xf32>
+// CHECK-NOT: tfaot.Transpose
+// CHECK: %[[R:.*]] = tfaot.Reshape %arg0, %{{.*}} : (tensor<1x3x4x2xf32>, tensor<4xi32>) -> tensor<1x12x1x2xf32>
 // CHECK: %[[AXES:.*]] = tfaot.Const dense<[1, 2]> : tensor<2xi32>
 // CHECK: %[[M:.*]] = tfaot.Mean %arg0, %[[AXES]] {keep_dims = true} : (tensor<1x3x4x2xf32>, tensor<2xi32>) -> tensor<1x1x1x2xf32>
-// CHECK: %[[P:.*]] = tfaot.Const dense<[0, 1, 3, 2]> : tensor<4xi32>
-// CHECK: %[[T:.*]] = tfaot.Transpose %[[R]], %[[P]] : (tensor<1x12x2x1xf32>, tensor<4xi32>) -> tensor<1x12x1x2xf32>
-// CHECK: %[[A:.*]] = tfaot.Add %[[T]], %[[M]] : (tensor<1x12x1x2xf32>, tensor<1x1x1x2xf32>) -> tensor<1x12x1x2xf32>
+// CHECK: %[[A:.*]] = tfaot.Add %[[R]], %[[M]] : (tensor<1x12x1x2xf32>, tensor<1x1x1x2xf32>) -> tensor<1x12x1x2xf32>
 // CHECK-NOT: tfaot.Transpose
 // CHECK: return %[[A]], %[[M]]
 func.func @reshape_inside(%x: tensor<1x3x4x2xf32>) -> (tensor<1x12x1x2xf32>, tensor<1x1x1x2xf32>) {
@@ -294,4 +294,152 @@ func.func @reshape_inside(%x: tensor<1x3x4x2xf32>) -> (tensor<1x12x1x2xf32>, ten
   %y1 = tfaot.Transpose %a, %to_nhwc : (tensor<1x2x12x1xf32>, tensor<4xi32>) -> tensor<1x12x1x2xf32>
   %y2 = tfaot.Transpose %m, %to_nhwc : (tensor<1x2x1x1xf32>, tensor<4xi32>) -> tensor<1x1x1x2xf32>
   return %y1, %y2 : tensor<1x12x1x2xf32>, tensor<1x1x1x2xf32>
+}
+
+// -----
+
+// Tests the flatten in front of a classifier (Keras Flatten, then Dense):
+// in NCHW the convolution's result must be flattened in NHWC order, so a
+// transpose would stay in front of the Reshape. Instead the Reshape
+// flattens the NCHW value and the MatMul's weight rows are reordered to
+// match: row c*4 + h*2 + w of the new weights is row h*6 + w*3 + c of the
+// old ones (hand-derived; the old row k holds k).
+// CHECK-LABEL: func.func @flatten_into_matmul
+// CHECK-NOT: tfaot.Transpose
+// CHECK: return
+// NCHW-LABEL: func.func @flatten_into_matmul
+// NCHW: tfaot.Transpose %arg0
+// NCHW-NOT: tfaot.Transpose
+// NCHW: %[[C:.*]] = tfaot.Conv2D {{.*}} -> tensor<1x3x2x2xf32>
+// NCHW: %[[B:.*]] = tfaot.BiasAdd %[[C]], {{.*}} {data_format = "NCHW"}
+// NCHW: %[[R:.*]] = tfaot.Relu %[[B]]
+// NCHW: %[[F:.*]] = tfaot.Reshape %[[R]], %{{.*}} : (tensor<1x3x2x2xf32>, tensor<2xi32>) -> tensor<1x12xf32>
+// NCHW: %[[W:.*]] = tfaot.Const dense<{{\[\[}}0.000000e+00], [3.000000e+00], [6.000000e+00], [9.000000e+00], [1.000000e+00], [4.000000e+00], [7.000000e+00], [1.000000e+01], [2.000000e+00], [5.000000e+00], [8.000000e+00], [1.100000e+01]]> : tensor<12x1xf32>
+// NCHW: %[[M:.*]] = tfaot.MatMul %[[F]], %[[W]]
+// NCHW-NOT: tfaot.Transpose
+// NCHW: return %[[M]]
+func.func @flatten_into_matmul(%x: tensor<1x2x2x2xf32>, %f: tensor<1x1x2x3xf32>, %b: tensor<3xf32>) -> tensor<1x1xf32> {
+  %shape = tfaot.Const dense<[-1, 12]> : tensor<2xi32>
+  %w = tfaot.Const dense<[[0.0], [1.0], [2.0], [3.0], [4.0], [5.0], [6.0], [7.0], [8.0], [9.0], [10.0], [11.0]]> : tensor<12x1xf32>
+  %c = tfaot.Conv2D %x, %f {padding = "VALID", strides = [1, 1, 1, 1]} : (tensor<1x2x2x2xf32>, tensor<1x1x2x3xf32>) -> tensor<1x2x2x3xf32>
+  %a = tfaot.BiasAdd %c, %b : (tensor<1x2x2x3xf32>, tensor<3xf32>) -> tensor<1x2x2x3xf32>
+  %r = tfaot.Relu %a : tensor<1x2x2x3xf32>
+  %flat = tfaot.Reshape %r, %shape : (tensor<1x2x2x3xf32>, tensor<2xi32>) -> tensor<1x12xf32>
+  %m = tfaot.MatMul %flat, %w : (tensor<1x12xf32>, tensor<12x1xf32>) -> tensor<1x1xf32>
+  return %m : tensor<1x1xf32>
+}
+
+// -----
+
+// Tests the SSR-Net shape: two branches flattened alike, multiplied, a
+// constant of [K] added, then a MatMul with transpose_b. In NCHW both
+// transposes fold at once; the [K] constant and the weight columns are
+// reordered the same way (hand-derived, as above).
+// NCHW-LABEL: func.func @flattened_branches
+// NCHW: tfaot.Transpose %arg0
+// NCHW: tfaot.Transpose %arg0
+// NCHW-NOT: tfaot.Transpose
+// NCHW: %[[F1:.*]] = tfaot.Reshape {{.*}} : (tensor<1x3x2x2xf32>, tensor<2xi32>) -> tensor<1x12xf32>
+// NCHW: %[[F2:.*]] = tfaot.Reshape {{.*}} : (tensor<1x3x2x2xf32>, tensor<2xi32>) -> tensor<1x12xf32>
+// NCHW: %[[P:.*]] = tfaot.Mul %[[F1]], %[[F2]]
+// NCHW: %[[K:.*]] = tfaot.Const dense<[0.000000e+00, 3.000000e+00, 6.000000e+00, 9.000000e+00, 1.000000e+00, 4.000000e+00, 7.000000e+00, 1.000000e+01, 2.000000e+00, 5.000000e+00, 8.000000e+00, 1.100000e+01]> : tensor<12xf32>
+// NCHW: %[[S:.*]] = tfaot.AddV2 %[[P]], %[[K]]
+// NCHW: %[[W:.*]] = tfaot.Const dense<{{\[\[}}0.000000e+00, 3.000000e+00, 6.000000e+00, 9.000000e+00, 1.000000e+00, 4.000000e+00, 7.000000e+00, 1.000000e+01, 2.000000e+00, 5.000000e+00, 8.000000e+00, 1.100000e+01]]> : tensor<1x12xf32>
+// NCHW: %[[M:.*]] = tfaot.MatMul %[[S]], %[[W]] {transpose_b = true}
+// NCHW-NOT: tfaot.Transpose
+// NCHW: return %[[M]]
+func.func @flattened_branches(%x: tensor<1x2x2x2xf32>, %f1: tensor<1x1x2x3xf32>, %f2: tensor<1x1x2x3xf32>) -> tensor<1x1xf32> {
+  %shape = tfaot.Const dense<[-1, 12]> : tensor<2xi32>
+  %k = tfaot.Const dense<[0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0]> : tensor<12xf32>
+  %w = tfaot.Const dense<[[0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0]]> : tensor<1x12xf32>
+  %c1 = tfaot.Conv2D %x, %f1 {padding = "VALID", strides = [1, 1, 1, 1]} : (tensor<1x2x2x2xf32>, tensor<1x1x2x3xf32>) -> tensor<1x2x2x3xf32>
+  %c2 = tfaot.Conv2D %x, %f2 {padding = "VALID", strides = [1, 1, 1, 1]} : (tensor<1x2x2x2xf32>, tensor<1x1x2x3xf32>) -> tensor<1x2x2x3xf32>
+  %flat1 = tfaot.Reshape %c1, %shape : (tensor<1x2x2x3xf32>, tensor<2xi32>) -> tensor<1x12xf32>
+  %flat2 = tfaot.Reshape %c2, %shape : (tensor<1x2x2x3xf32>, tensor<2xi32>) -> tensor<1x12xf32>
+  %p = tfaot.Mul %flat1, %flat2 : (tensor<1x12xf32>, tensor<1x12xf32>) -> tensor<1x12xf32>
+  %s = tfaot.AddV2 %p, %k : (tensor<1x12xf32>, tensor<12xf32>) -> tensor<1x12xf32>
+  %m = tfaot.MatMul %s, %w {transpose_b = true} : (tensor<1x12xf32>, tensor<1x12xf32>) -> tensor<1x1xf32>
+  return %m : tensor<1x1xf32>
+}
+
+// -----
+
+// Tests that the flatten stays behind its transpose when the flattened
+// value is needed as it is: by a MatMul whose weights are not constant, and
+// by the function's result (through a Relu).
+// NCHW-LABEL: func.func @flatten_must_stay
+// NCHW: tfaot.Transpose %arg0
+// NCHW: %[[T:.*]] = tfaot.Transpose %{{.*}} -> tensor<1x2x2x3xf32>
+// NCHW: %[[F1:.*]] = tfaot.Reshape %[[T]]
+// NCHW: tfaot.MatMul %[[F1]], %arg2
+// NCHW: %[[R:.*]] = tfaot.Relu %[[T]]
+// NCHW: %[[F2:.*]] = tfaot.Reshape %[[R]]
+// NCHW-NOT: tfaot.Transpose
+// NCHW: return %{{.*}}, %{{.*}}, %[[F2]]
+func.func @flatten_must_stay(%x: tensor<1x2x2x2xf32>, %f: tensor<1x1x2x3xf32>, %w: tensor<12x1xf32>) -> (tensor<1x1xf32>, tensor<1x1xf32>, tensor<1x12xf32>) {
+  %shape = tfaot.Const dense<[-1, 12]> : tensor<2xi32>
+  %k = tfaot.Const dense<1.0> : tensor<12x1xf32>
+  %c = tfaot.Conv2D %x, %f {padding = "VALID", strides = [1, 1, 1, 1]} : (tensor<1x2x2x2xf32>, tensor<1x1x2x3xf32>) -> tensor<1x2x2x3xf32>
+  %flat1 = tfaot.Reshape %c, %shape : (tensor<1x2x2x3xf32>, tensor<2xi32>) -> tensor<1x12xf32>
+  %m1 = tfaot.MatMul %flat1, %w : (tensor<1x12xf32>, tensor<12x1xf32>) -> tensor<1x1xf32>
+  %r = tfaot.Relu %c : tensor<1x2x2x3xf32>
+  %flat2 = tfaot.Reshape %r, %shape : (tensor<1x2x2x3xf32>, tensor<2xi32>) -> tensor<1x12xf32>
+  %m2 = tfaot.MatMul %flat2, %k : (tensor<1x12xf32>, tensor<12x1xf32>) -> tensor<1x1xf32>
+  return %m1, %m2, %flat2 : tensor<1x1xf32>, tensor<1x1xf32>, tensor<1x12xf32>
+}
+
+// -----
+
+// Tests a zero-interleaving upsampling (how TF.js converters write
+// conv2d_transpose: Reshape to [N, H, 1, W, 1, C], Pad the size-1
+// dimensions to 2, Reshape to [N, 2H, 2W, C]) between NHWC convolutions:
+// in NCHW the size-1 dimensions go with H and W ([N, C, H, 1, W, 1]), so
+// the Pad and both Reshapes run in NCHW and no transpose is left inside.
+// NCHW-LABEL: func.func @upsample_by_pad
+// NCHW: tfaot.Transpose %arg0
+// NCHW-NOT: tfaot.Transpose
+// NCHW: tfaot.Reshape {{.*}} -> tensor<1x3x2x1x2x1xf32>
+// NCHW: tfaot.Pad {{.*}} -> tensor<1x3x2x2x2x2xf32>
+// NCHW: tfaot.Reshape {{.*}} -> tensor<1x3x4x4xf32>
+// NCHW: tfaot.Conv2D {{.*}} -> tensor<1x3x4x4xf32>
+// NCHW: tfaot.Transpose
+// NCHW-NOT: tfaot.Transpose
+// NCHW: return
+func.func @upsample_by_pad(%x: tensor<1x2x2x3xf32>, %f: tensor<1x1x3x3xf32>) -> tensor<1x4x4x3xf32> {
+  %s6 = tfaot.Const dense<[1, 2, 1, 2, 1, 3]> : tensor<6xi64>
+  %pads = tfaot.Const dense<[[0, 0], [0, 0], [0, 1], [0, 0], [0, 1], [0, 0]]> : tensor<6x2xi64>
+  %s4 = tfaot.Const dense<[1, 4, 4, 3]> : tensor<4xi64>
+  %zero = tfaot.Const dense<0.0> : tensor<f32>
+  %c = tfaot.Conv2D %x, %f {padding = "VALID", strides = [1, 1, 1, 1]} : (tensor<1x2x2x3xf32>, tensor<1x1x3x3xf32>) -> tensor<1x2x2x3xf32>
+  %r = tfaot.Reshape %c, %s6 : (tensor<1x2x2x3xf32>, tensor<6xi64>) -> tensor<1x2x1x2x1x3xf32>
+  %p = tfaot.Pad %r, %pads, %zero : (tensor<1x2x1x2x1x3xf32>, tensor<6x2xi64>, tensor<f32>) -> tensor<1x2x2x2x2x3xf32>
+  %u = tfaot.Reshape %p, %s4 : (tensor<1x2x2x2x2x3xf32>, tensor<4xi64>) -> tensor<1x4x4x3xf32>
+  %y = tfaot.Conv2D %u, %f {padding = "VALID", strides = [1, 1, 1, 1]} : (tensor<1x4x4x3xf32>, tensor<1x1x3x3xf32>) -> tensor<1x4x4x3xf32>
+  return %y : tensor<1x4x4x3xf32>
+}
+
+// -----
+
+// Tests the squeeze-and-excite shape of Keras Dense layers on [N, 1, 1, C]:
+// the transpose that would put the MatMul's result into NCHW only moves
+// size-1 dimensions, so it is a Reshape, and none is left inside.
+// NCHW-LABEL: func.func @squeeze_excite
+// NCHW: tfaot.Transpose %arg0
+// NCHW-NOT: tfaot.Transpose
+// NCHW: %[[G:.*]] = tfaot.Sigmoid %{{.*}} : tensor<1x3x1x1xf32>
+// NCHW: tfaot.Mul %{{.*}}, %[[G]] : (tensor<1x3x2x2xf32>, tensor<1x3x1x1xf32>) -> tensor<1x3x2x2xf32>
+// NCHW: tfaot.Transpose
+// NCHW-NOT: tfaot.Transpose
+// NCHW: return
+func.func @squeeze_excite(%x: tensor<1x2x2x3xf32>, %f: tensor<1x1x3x3xf32>, %w: tensor<3x3xf32>, %b: tensor<3xf32>) -> tensor<1x2x2x3xf32> {
+  %axes = tfaot.Const dense<[1, 2]> : tensor<2xi32>
+  %s4 = tfaot.Const dense<[1, 1, 1, 3]> : tensor<4xi32>
+  %c = tfaot.Conv2D %x, %f {padding = "VALID", strides = [1, 1, 1, 1]} : (tensor<1x2x2x3xf32>, tensor<1x1x3x3xf32>) -> tensor<1x2x2x3xf32>
+  %m = tfaot.Mean %c, %axes : (tensor<1x2x2x3xf32>, tensor<2xi32>) -> tensor<1x3xf32>
+  %d = tfaot.MatMul %m, %w : (tensor<1x3xf32>, tensor<3x3xf32>) -> tensor<1x3xf32>
+  %r = tfaot.Reshape %d, %s4 : (tensor<1x3xf32>, tensor<4xi32>) -> tensor<1x1x1x3xf32>
+  %a = tfaot.BiasAdd %r, %b : (tensor<1x1x1x3xf32>, tensor<3xf32>) -> tensor<1x1x1x3xf32>
+  %g = tfaot.Sigmoid %a : tensor<1x1x1x3xf32>
+  %y = tfaot.Mul %c, %g : (tensor<1x2x2x3xf32>, tensor<1x1x1x3xf32>) -> tensor<1x2x2x3xf32>
+  return %y : tensor<1x2x2x3xf32>
 }
