@@ -1128,8 +1128,15 @@ void LayoutRewriter::unitTransposesToReshapes() {
     Value reshape = type == x.getType()
                         ? x
                         : ReshapeOp::create(b, t.getLoc(), type, x, shape);
+    auto dims = [](ArrayRef<int64_t> shape) {
+      return llvm::join(llvm::map_range(shape,
+                                        [](int64_t d) { return std::to_string(d); }),
+                        "x");
+    };
     remarkRewrite(t.getLoc(), "tfaot-assign-layout",
-                  "Transpose of size-1 dimensions made a Reshape");
+                  "Transpose of size-1 dimensions made a Reshape",
+                  dims(cast<RankedTensorType>(x.getType()).getShape()) +
+                      " to " + dims(type.getShape()));
     t.getY().replaceAllUsesWith(reshape);
     erase(t);
   }
@@ -1209,8 +1216,13 @@ struct AssignLayoutPass
                       "Transpose kept at a graph input or output");
       } else {
         ++numTransposesLeft;
+        // Which ops need the data reordered: the reason it stays.
+        llvm::SetVector<StringRef> readers;
+        for (Operation *user : t->getUsers())
+          readers.insert(user->getName().stripDialect());
         remarkRewrite(t.getLoc(), "tfaot-assign-layout",
-                      "Transpose left inside the graph");
+                      "Transpose left inside the graph",
+                      "read by " + llvm::join(readers, ", "));
       }
     });
   }

@@ -58,39 +58,45 @@ std::string shortName(Operation *op) {
   return name.substr(name.find('.') + 1).str();
 }
 
-/// A generic that can absorb `contraction` as its destination: elementwise
-/// (all parallel, identity output map, one output whose block argument the
-/// payload does not read), with every use of the contraction's result among
-/// its inputs, read through identity maps, and the result type unchanged.
-/// The contraction's accumulator must be a linalg.fill (`destinationFill`
-/// gives it the epilogue's destination).
-bool canFuse(linalg::GenericOp generic, linalg::LinalgOp contraction) {
+/// Why `generic` cannot absorb `contraction` as its destination, or an
+/// empty string when it can: it must be elementwise (all parallel, identity
+/// output map, one output whose block argument the payload does not read),
+/// with every use of the contraction's result among its inputs, read
+/// through identity maps, and the result type unchanged. The contraction's
+/// accumulator must be a linalg.fill (`destinationFill` gives it the
+/// epilogue's destination).
+std::string whyNotFused(linalg::GenericOp generic,
+                        linalg::LinalgOp contraction) {
   if (generic.getNumDpsInits() != 1 || generic->getNumResults() != 1 ||
       generic.getNumParallelLoops() != generic.getNumLoops() ||
       !generic.hasPureTensorSemantics())
-    return false;
+    return "the consumer is not elementwise";
   OpOperand *init = generic.getDpsInitOperand(0);
   if (!generic.getMatchingIndexingMap(init).isIdentity() ||
       generic.payloadUsesValueFromOperand(init))
-    return false;
+    return "the consumer is not elementwise";
   if (contraction->getNumResults() != 1 ||
       contraction.getNumDpsInits() != 1 ||
       !contraction.hasPureTensorSemantics())
-    return false;
+    return "the product is not one tensor";
   Value product = contraction->getResult(0);
   auto type = dyn_cast<RankedTensorType>(product.getType());
   if (!type || !type.hasStaticShape() ||
       generic->getResult(0).getType() != type)
-    return false;
+    return "the consumer's result has another type";
   for (OpOperand &use : product.getUses()) {
-    if (use.getOwner() != generic.getOperation() ||
-        !generic.isDpsInput(&use) ||
+    if (use.getOwner() != generic.getOperation())
+      return "the product is also read by " +
+             use.getOwner()->getName().getStringRef().str();
+    if (!generic.isDpsInput(&use) ||
         !generic.getMatchingIndexingMap(&use).isIdentity())
-      return false;
+      return "the consumer reads the product transposed or broadcast";
   }
   auto fill = contraction.getDpsInitOperand(0)->get().getDefiningOp<
       linalg::FillOp>();
-  return fill && fill.hasPureTensorSemantics();
+  if (!fill || !fill.hasPureTensorSemantics())
+    return "the accumulator is not a zero fill";
+  return "";
 }
 
 /// Makes `contraction` accumulate into `generic`'s own destination: a new
@@ -242,6 +248,30 @@ struct FuseEpiloguesPass
     for (linalg::GenericOp generic : generics)
       if (failed(fuse(rewriter, generic)))
         return signalPassFailure();
+    remarkUnfused();
+  }
+
+  /// Says, for each contraction left outside a loop whose result an
+  /// elementwise op reads, why the two were not fused (so that
+  /// `tfaot compile --report` shows what costs a round trip to memory).
+  void remarkUnfused() {
+    getOperation().walk([&](Operation *op) {
+      if (!isContraction(op) || op->getParentOfType<scf::ForOp>())
+        return;
+      auto contraction = cast<linalg::LinalgOp>(op);
+      for (Operation *user : op->getUsers()) {
+        auto generic = dyn_cast<linalg::GenericOp>(user);
+        if (!generic ||
+            generic.getNumParallelLoops() != generic.getNumLoops())
+          continue;
+        std::string reason = whyNotFused(generic, contraction);
+        if (reason.empty())
+          continue;
+        remarkRewrite(op->getLoc(), "tfaot-fuse-epilogues",
+                      "epilogue not fused into " + shortName(op), reason);
+        return;
+      }
+    });
   }
 
   /// The contraction feeding `generic` that can be fused with it, after
@@ -271,7 +301,7 @@ struct FuseEpiloguesPass
       if (!isContraction(producer))
         continue;
       auto contraction = cast<linalg::LinalgOp>(producer);
-      if (canFuse(generic, contraction))
+      if (whyNotFused(generic, contraction).empty())
         return contraction;
     }
     return nullptr;
