@@ -343,6 +343,8 @@ static int compileGraph(const CompileOptions &options, llvm::raw_ostream &errs,
       return 1;
   }
   if (options.emit != EmitStage::Object && options.emit != EmitStage::LLVMIR) {
+    if (options.outMlir.empty()) // tfaot explain: the report is the output.
+      return 0;
     std::string text;
     for (const LoweredEntry &entry : entries)
       text += (entry.batch ? "// batch bucket " + std::to_string(entry.batch) +

@@ -58,6 +58,19 @@ std::string shortName(Operation *op) {
   return name.substr(name.find('.') + 1).str();
 }
 
+/// Whether `generic` is elementwise in the sense an epilogue must be: all
+/// loops parallel, one output written through the identity map and not
+/// read by the payload.
+bool isElementwise(linalg::GenericOp generic) {
+  if (generic.getNumDpsInits() != 1 || generic->getNumResults() != 1 ||
+      generic.getNumParallelLoops() != generic.getNumLoops() ||
+      !generic.hasPureTensorSemantics())
+    return false;
+  OpOperand *init = generic.getDpsInitOperand(0);
+  return generic.getMatchingIndexingMap(init).isIdentity() &&
+         !generic.payloadUsesValueFromOperand(init);
+}
+
 /// Why `generic` cannot absorb `contraction` as its destination, or an
 /// empty string when it can: it must be elementwise (all parallel, identity
 /// output map, one output whose block argument the payload does not read),
@@ -67,13 +80,7 @@ std::string shortName(Operation *op) {
 /// epilogue's destination).
 std::string whyNotFused(linalg::GenericOp generic,
                         linalg::LinalgOp contraction) {
-  if (generic.getNumDpsInits() != 1 || generic->getNumResults() != 1 ||
-      generic.getNumParallelLoops() != generic.getNumLoops() ||
-      !generic.hasPureTensorSemantics())
-    return "the consumer is not elementwise";
-  OpOperand *init = generic.getDpsInitOperand(0);
-  if (!generic.getMatchingIndexingMap(init).isIdentity() ||
-      generic.payloadUsesValueFromOperand(init))
+  if (!isElementwise(generic))
     return "the consumer is not elementwise";
   if (contraction->getNumResults() != 1 ||
       contraction.getNumDpsInits() != 1 ||
@@ -261,8 +268,7 @@ struct FuseEpiloguesPass
       auto contraction = cast<linalg::LinalgOp>(op);
       for (Operation *user : op->getUsers()) {
         auto generic = dyn_cast<linalg::GenericOp>(user);
-        if (!generic ||
-            generic.getNumParallelLoops() != generic.getNumLoops())
+        if (!generic || !isElementwise(generic))
           continue;
         std::string reason = whyNotFused(generic, contraction);
         if (reason.empty())

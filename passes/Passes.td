@@ -242,11 +242,22 @@ def AssignLayoutPass : Pass<"tfaot-assign-layout", "mlir::ModuleOp"> {
        removes transposes, or moves them towards the results without
        adding any. Transpose(Transpose(x)) becomes one transpose, an
        identity transpose goes, and a transpose of a constant becomes a
-       constant.
+       constant. A Reshape moves when the dimension groups it merges or
+       splits stay consecutive; a size-1 dimension it adds goes with the
+       dimension it follows (so a zero-interleaving upsampling, Reshape to
+       [N, H, 1, W, 1, C], Pad, Reshape, moves as a whole).
+    3. A transpose read only through flattening Reshapes to [N, K] that feed
+       MatMuls with constant weights (directly or through elementwise ops
+       whose other operands are flattened alike or constant; Keras's
+       Flatten + Dense) is folded away: the Reshapes flatten its input and
+       the weight rows (and any [K] constant on the way) are reordered.
+    4. Transposes left that only move size-1 dimensions become Reshapes.
 
     What stays: transposes next to the function's arguments and results,
-    and in front of ops that cannot be permuted (a Reshape to another
-    rank, ResizeBilinear, a StridedSlice with masks).
+    and in front of ops that need the other element order (a Reshape that
+    merges the channel with other dimensions into a non-MatMul consumer,
+    gathers over flattened pixels, ResizeBilinear, a StridedSlice with
+    masks). Each one left says which ops read it in its remark.
 
     With `layout=nhwc`:
     ```mlir

@@ -983,25 +983,54 @@ Value transposeNoOp(TransposeOp op) {
 Value sliceNoOp(SliceOp op) {
   return isZeroConstant(op.getBegin()) ? op.getInput() : Value();
 }
-/// A StridedSlice taking every element in order, into the input's shape.
-Value stridedSliceNoOp(StridedSliceOp op) {
+/// Whether a StridedSlice takes every element of its input in order (its
+/// shrink and new-axis masks may still drop or add size-1 dimensions).
+bool takesEveryElement(StridedSliceOp op) {
   auto input = op.getInput().getType();
   auto begin = getConstantIntValues(op.getBegin());
   auto end = getConstantIntValues(op.getEnd());
   auto strides = getConstantIntValues(op.getStrides());
   if (!begin || !end || !strides || !input.hasStaticShape())
-    return {};
+    return false;
   std::string why;
   auto spec = computeStridedSlice(input.getShape(), *begin, *end, *strides,
                                   op.getBeginMask(), op.getEndMask(),
                                   op.getEllipsisMask(), op.getNewAxisMask(),
                                   op.getShrinkAxisMask(), why);
-  if (failed(spec) || ArrayRef<int64_t>(spec->sizes) != input.getShape() ||
-      llvm::any_of(spec->offsets, [](int64_t o) { return o != 0; }) ||
-      llvm::any_of(spec->strides, [](int64_t s) { return s != 1; }))
-    return {};
-  return op.getInput();
+  return succeeded(spec) &&
+         ArrayRef<int64_t>(spec->sizes) == input.getShape() &&
+         llvm::all_of(spec->offsets, [](int64_t o) { return o == 0; }) &&
+         llvm::all_of(spec->strides, [](int64_t s) { return s == 1; });
 }
+/// A StridedSlice taking every element in order, into the input's shape.
+Value stridedSliceNoOp(StridedSliceOp op) {
+  return takesEveryElement(op) ? op.getInput() : Value();
+}
+
+/// A StridedSlice taking every element in order into another shape (x[0]
+/// of a batch of one, x[..., tf.newaxis]) -> a Reshape, which the layout
+/// pass can move and the Reshape patterns can collapse.
+struct StridedSliceToReshape : OpRewritePattern<StridedSliceOp> {
+  StridedSliceToReshape(MLIRContext *ctx, Counters &counters)
+      : OpRewritePattern(ctx), counters(counters) {}
+  LogicalResult matchAndRewrite(StridedSliceOp op,
+                                PatternRewriter &rewriter) const override {
+    auto type = dyn_cast<RankedTensorType>(op.getType());
+    if (!type || !type.hasStaticShape() ||
+        type == op.getInput().getType() || !takesEveryElement(op))
+      return failure();
+    counters.record(counters.noOpsRemoved, op,
+                    "made StridedSlice of every element a Reshape");
+    auto shapeType =
+        RankedTensorType::get({type.getRank()}, rewriter.getI64Type());
+    Value shape = ConstOp::create(
+        rewriter, op.getLoc(), shapeType,
+        DenseIntElementsAttr::get(shapeType, type.getShape()));
+    rewriter.replaceOpWithNewOp<ReshapeOp>(op, type, op.getInput(), shape);
+    return success();
+  }
+  Counters &counters;
+};
 Value padNoOp(PadOp op) {
   return isZeroConstant(op.getPaddings()) ? op.getInput() : Value();
 }
@@ -1069,6 +1098,7 @@ struct SimplifyPass : public tfaot::impl::SimplifyPassBase<SimplifyPass> {
     patterns.add<RemoveNoOp<TransposeOp>>(ctx, counters, transposeNoOp);
     patterns.add<RemoveNoOp<SliceOp>>(ctx, counters, sliceNoOp);
     patterns.add<RemoveNoOp<StridedSliceOp>>(ctx, counters, stridedSliceNoOp);
+    patterns.add<StridedSliceToReshape>(ctx, counters);
     patterns.add<RemoveNoOp<PadOp>>(ctx, counters, padNoOp);
     patterns.add<RemoveNoOp<MirrorPadOp>>(ctx, counters, mirrorPadNoOp);
     patterns.add<RemoveNoOp<BroadcastToOp>>(ctx, counters, broadcastToNoOp);

@@ -239,7 +239,8 @@ func.func @shared_fill(%a: tensor<4x8xf32>, %w: tensor<8x16xf32>, %v: tensor<8x1
 
 // Not fused: the product has a second user (it is also returned); the
 // epilogue is a reduction; the epilogue broadcasts the product to a larger
-// shape; the epilogue reads its output (an accumulation).
+// shape; the epilogue reads its output (an accumulation). The remarks say
+// why where the consumer is elementwise.
 // CHECK-LABEL: func.func @not_fused
 // CHECK-NOT: scf.for
 // CHECK: %[[MM0:.*]] = linalg.matmul
@@ -257,6 +258,7 @@ func.func @not_fused(%a: tensor<4x8xf32>, %w: tensor<8x16xf32>, %v: tensor<4xf32
   %zero = arith.constant 0.0 : f32
   %e0 = tensor.empty() : tensor<4x16xf32>
   %f0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<4x16xf32>) -> tensor<4x16xf32>
+  // expected-remark @+1 {{[tfaot-fuse-epilogues] epilogue not fused into matmul: the product is also read by func.return}}
   %mm0 = linalg.matmul ins(%a, %w : tensor<4x8xf32>, tensor<8x16xf32>) outs(%f0 : tensor<4x16xf32>) -> tensor<4x16xf32>
   %r0 = linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]}
          ins(%mm0 : tensor<4x16xf32>) outs(%e0 : tensor<4x16xf32>) {
@@ -276,6 +278,7 @@ func.func @not_fused(%a: tensor<4x8xf32>, %w: tensor<8x16xf32>, %v: tensor<4xf32
   } -> tensor<4xf32>
 
   %f2 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<4x16xf32>) -> tensor<4x16xf32>
+  // expected-remark @+1 {{[tfaot-fuse-epilogues] epilogue not fused into matmul: the consumer's result has another type}}
   %mm2 = linalg.matmul ins(%a, %w : tensor<4x8xf32>, tensor<8x16xf32>) outs(%f2 : tensor<4x16xf32>) -> tensor<4x16xf32>
   %e3 = tensor.empty() : tensor<3x4x16xf32>
   %r2 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]}

@@ -613,3 +613,32 @@ func.func @no_ops_not(%i: tensor<2x2xi32>, %x: tensor<2x2xf32>) -> (tensor<2x2xu
   %3 = tfaot.StridedSlice %x, %b0, %end, %strides : (tensor<2x2xf32>, tensor<2xi32>, tensor<2xi32>, tensor<2xi32>) -> tensor<1x2xf32>
   return %0, %1, %2, %3 : tensor<2x2xui32>, tensor<2x2xf32>, tensor<1x2xf32>, tensor<1x2xf32>
 }
+
+// -----
+
+// Tests that a StridedSlice taking every element into another shape is a
+// Reshape: x[0] of a batch of one (shrink_axis_mask), which the Reshape
+// after it then undoes (the chain collapses to a no-op), and a new axis
+// (new_axis_mask) on its own. A shrink of a dimension larger than 1 takes
+// only part of the input and stays.
+// CHECK-LABEL: func.func @strided_slice_reshapes
+// CHECK-DAG: %[[S:.*]] = tfaot.Const dense<[1, 4, 1, 3]> : tensor<4xi64>
+// CHECK-DAG: %[[N:.*]] = tfaot.Reshape %arg0, %[[S]] : (tensor<1x4x3xf32>, tensor<4xi64>) -> tensor<1x4x1x3xf32>
+// CHECK-DAG: %[[P:.*]] = tfaot.StridedSlice %arg1
+// CHECK: return %arg0, %[[N]], %[[P]]
+func.func @strided_slice_reshapes(%x: tensor<1x4x3xf32>, %y: tensor<2x3xf32>) -> (tensor<1x4x3xf32>, tensor<1x4x1x3xf32>, tensor<3xf32>) {
+  %zeros = tfaot.Const dense<0> : tensor<3xi32>
+  %ones = tfaot.Const dense<1> : tensor<3xi32>
+  %full = tfaot.Const dense<[1, 4, 3]> : tensor<3xi32>
+  %z2 = tfaot.Const dense<0> : tensor<2xi32>
+  %o2 = tfaot.Const dense<1> : tensor<2xi32>
+  %shape = tfaot.Const dense<[1, 4, 3]> : tensor<3xi32>
+  %0 = tfaot.StridedSlice %x, %zeros, %full, %ones {shrink_axis_mask = 1 : i64} : (tensor<1x4x3xf32>, tensor<3xi32>, tensor<3xi32>, tensor<3xi32>) -> tensor<4x3xf32>
+  %1 = tfaot.Reshape %0, %shape : (tensor<4x3xf32>, tensor<3xi32>) -> tensor<1x4x3xf32>
+  %b4 = tfaot.Const dense<0> : tensor<4xi32>
+  %e4 = tfaot.Const dense<[0, 0, 0, 0]> : tensor<4xi32>
+  %s4 = tfaot.Const dense<1> : tensor<4xi32>
+  %2 = tfaot.StridedSlice %x, %b4, %e4, %s4 {begin_mask = 15 : i64, end_mask = 15 : i64, new_axis_mask = 4 : i64} : (tensor<1x4x3xf32>, tensor<4xi32>, tensor<4xi32>, tensor<4xi32>) -> tensor<1x4x1x3xf32>
+  %3 = tfaot.StridedSlice %y, %z2, %o2, %o2 {shrink_axis_mask = 1 : i64, end_mask = 2 : i64} : (tensor<2x3xf32>, tensor<2xi32>, tensor<2xi32>, tensor<2xi32>) -> tensor<3xf32>
+  return %1, %2, %3 : tensor<1x4x3xf32>, tensor<1x4x1x3xf32>, tensor<3xf32>
+}

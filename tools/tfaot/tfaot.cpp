@@ -23,6 +23,11 @@ static cl::OptionCategory compileCategory("tfaot compile options");
 static cl::SubCommand compileCmd(
     "compile", "Compile a TensorFlow graph into an object file and a C++ header");
 
+static cl::SubCommand explainCmd(
+    "explain", "Say what the compiler does to a graph: per pass, the rewrites "
+               "with the TF node names, op counts before and after, and the "
+               "memory plan (compile --report without writing files)");
+
 static cl::OptionCategory opsCategory("tfaot ops options");
 static cl::SubCommand opsCmd(
     "ops", "List the ops of a TensorFlow graph with their counts and whether "
@@ -39,23 +44,23 @@ static cl::opt<bool> opsJsonFlag(
     cl::desc("Print the report as one JSON object (same exit codes)."));
 
 static cl::opt<std::string> graphFlag(
-    "graph", cl::sub(compileCmd), cl::cat(compileCategory),
+    "graph", cl::sub(compileCmd), cl::sub(explainCmd), cl::cat(compileCategory),
     cl::value_desc("file"),
     cl::desc("The TensorFlow graph to compile: a binary GraphDef (.pb), a "
              "text GraphDef (.pbtxt) or a TF.js graph model (model.json)."));
 static cl::opt<std::string> configFlag(
-    "config", cl::sub(compileCmd), cl::cat(compileCategory),
+    "config", cl::sub(compileCmd), cl::sub(explainCmd), cl::cat(compileCategory),
     cl::value_desc("file"),
     cl::desc("A tfcompile tf2xla.Config in text format naming the feeds and "
              "fetches (optional if --feed/--fetch are given)."));
 static cl::list<std::string> feedFlags(
-    "feed", cl::sub(compileCmd), cl::cat(compileCategory),
+    "feed", cl::sub(compileCmd), cl::sub(explainCmd), cl::cat(compileCategory),
     cl::value_desc("name[:shape[:dtype]]"),
     cl::desc("An input of the compiled function, e.g. x:1,784:float32; the "
              "shape overrides the placeholder's (needed where it has -1). "
              "Repeatable; added after the config's feeds."));
 static cl::list<std::string> fetchFlags(
-    "fetch", cl::sub(compileCmd), cl::cat(compileCategory),
+    "fetch", cl::sub(compileCmd), cl::sub(explainCmd), cl::cat(compileCategory),
     cl::value_desc("name[:index]"),
     cl::desc("An output of the compiled function. Repeatable; added after the "
              "config's fetches."));
@@ -102,16 +107,16 @@ static cl::opt<std::string> mlirComponentsFlag(
     cl::desc("tfcompile compatibility, ignored (tfaot is MLIR throughout)."));
 
 static cl::opt<std::string> tripleFlag(
-    "target_triple", cl::sub(compileCmd), cl::cat(compileCategory),
+    "target_triple", cl::sub(compileCmd), cl::sub(explainCmd), cl::cat(compileCategory),
     cl::value_desc("triple"),
     cl::desc("LLVM target triple to generate code for (default: the host)."));
 static cl::opt<std::string> cpuFlag(
-    "target_cpu", cl::sub(compileCmd), cl::cat(compileCategory),
+    "target_cpu", cl::sub(compileCmd), cl::sub(explainCmd), cl::cat(compileCategory),
     cl::value_desc("cpu"),
     cl::desc("Target CPU, e.g. x86-64-v3, or 'native' for this machine's "
              "(default: generic)."));
 static cl::opt<std::string> featuresFlag(
-    "target_features", cl::sub(compileCmd), cl::cat(compileCategory),
+    "target_features", cl::sub(compileCmd), cl::sub(explainCmd), cl::cat(compileCategory),
     cl::value_desc("features"),
     cl::desc("LLVM target features, e.g. +avx2,+fma."));
 static cl::opt<int> optLevelFlag(
@@ -139,24 +144,24 @@ static cl::opt<std::string> outputFlag(
     cl::value_desc("file"),
     cl::desc("Where --emit writes IR (default: standard output)."));
 static cl::opt<bool> graphPassesFlag(
-    "graph_passes", cl::sub(compileCmd), cl::cat(compileCategory),
+    "graph_passes", cl::sub(compileCmd), cl::sub(explainCmd), cl::cat(compileCategory),
     cl::init(true),
     cl::desc("Run the graph passes (clean-ups, batch-norm folding, layout "
              "assignment) before lowering; --graph_passes=false "
              "lowers the graph as imported (default true)."));
 static cl::opt<std::string> layoutFlag(
-    "layout", cl::sub(compileCmd), cl::cat(compileCategory), cl::init("auto"),
+    "layout", cl::sub(compileCmd), cl::sub(explainCmd), cl::cat(compileCategory), cl::init("auto"),
     cl::value_desc("auto|nhwc|nchw"),
     cl::desc("Data layout of convolutions, pools and batch norm; the graph's "
              "inputs and outputs keep theirs (transposes are added at the "
              "boundary only). auto: NHWC on CPU (default auto)."));
 static cl::list<std::string> dumpIrAfterFlag(
-    "dump_ir_after", cl::sub(compileCmd), cl::cat(compileCategory),
+    "dump_ir_after", cl::sub(compileCmd), cl::sub(explainCmd), cl::cat(compileCategory),
     cl::CommaSeparated, cl::value_desc("pass[,pass...]|all"),
     cl::desc("Print the IR to standard error after these passes (their "
              "tfaot-opt names, e.g. tfaot-fold-batch-norm), or after all."));
 static cl::list<int64_t> batchFlag(
-    "batch", cl::sub(compileCmd), cl::cat(compileCategory),
+    "batch", cl::sub(compileCmd), cl::sub(explainCmd), cl::cat(compileCategory),
     cl::CommaSeparated, cl::value_desc("n[,n...]"),
     cl::desc("Batch buckets, e.g. 1,8,32: one library with an entry "
              "specialized for each batch size (the first dimension of every "
@@ -168,9 +173,9 @@ static cl::opt<bool> reportFlag(
              "passes rewrote (per pass, with TF node names), op counts "
              "before and after them, and the memory plan."));
 static cl::opt<bool> reportJsonFlag(
-    "json", cl::sub(compileCmd), cl::cat(compileCategory),
-    cl::desc("With --report: print it as one JSON object (every rewritten "
-             "node listed)."));
+    "json", cl::sub(compileCmd), cl::sub(explainCmd), cl::cat(compileCategory),
+    cl::desc("With --report (or explain): print it as one JSON object (every "
+             "rewritten node listed)."));
 static cl::opt<bool> listOpsFlag(
     "list_ops", cl::sub(compileCmd), cl::cat(compileCategory),
     cl::desc("Print the TensorFlow ops tfaot can compile, and exit."));
@@ -186,6 +191,7 @@ int main(int argc, char **argv) {
   // Show only our flags in --help, not the many LLVM registers globally.
   cl::HideUnrelatedOptions(compileCategory);
   cl::HideUnrelatedOptions(compileCategory, compileCmd);
+  cl::HideUnrelatedOptions(compileCategory, explainCmd);
   cl::HideUnrelatedOptions(opsCategory, opsCmd);
   if (!cl::ParseCommandLineOptions(
           argc, argv,
@@ -195,6 +201,7 @@ int main(int argc, char **argv) {
           "--out_function_object model.o\n\n"
           "  tfaot ops --graph model.json      (which ops it uses; are they "
           "supported?)\n\n"
+          "  tfaot explain --graph model.json  (what the passes do to it)\n\n"
           "Run 'tfaot compile --help' for the compile flags.\n",
           &llvm::errs()))
     return 1;
@@ -202,7 +209,7 @@ int main(int argc, char **argv) {
   if (opsCmd)
     return tfaot::reportGraphOps(opsGraphFlag, opsJsonFlag, llvm::outs(),
                                  llvm::errs());
-  if (!compileCmd) {
+  if (!compileCmd && !explainCmd) {
     llvm::errs() << "tfaot: error: no command given; run 'tfaot compile "
                     "--help' or 'tfaot --help'\n";
     return 1;
@@ -240,11 +247,18 @@ int main(int argc, char **argv) {
   options.layout = layoutFlag;
   options.dumpIrAfter.assign(dumpIrAfterFlag.begin(), dumpIrAfterFlag.end());
   options.batchBuckets.assign(batchFlag.begin(), batchFlag.end());
-  if (reportJsonFlag && !reportFlag) {
+  if (reportJsonFlag && !reportFlag && !explainCmd) {
     llvm::errs() << "tfaot: error: --json needs --report\n";
     return 1;
   }
-  if (reportFlag)
+  if (explainCmd) {
+    // The report is the output: lower as far as the memory plan (after
+    // bufferization) and write nothing else.
+    options.emit = tfaot::EmitStage::Bufferized;
+    options.outMlir.clear();
+    options.report = reportJsonFlag ? tfaot::CompileOptions::Report::Json
+                                    : tfaot::CompileOptions::Report::Text;
+  } else if (reportFlag)
     options.report = reportJsonFlag ? tfaot::CompileOptions::Report::Json
                                     : tfaot::CompileOptions::Report::Text;
   options.target.triple = tripleFlag;
