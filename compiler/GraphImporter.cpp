@@ -77,6 +77,27 @@ static std::string describeEdge(const Edge &edge) {
                          : edge.node + ":" + std::to_string(edge.index);
 }
 
+/// The most elements a tensor of the graph may have. Shapes come from the
+/// file (placeholders, constants' shapes, shape operands), so without a
+/// bound their element counts overflow int64 and every later size
+/// computation with them; 2^40 is far beyond what an inference graph holds
+/// and well inside int64 even in bytes.
+static constexpr int64_t kMaxTensorElements = int64_t(1) << 40;
+
+/// Why a static `shape` is too large, or "" when it is not.
+static std::string tooManyElements(ArrayRef<int64_t> shape) {
+  int64_t count = 1;
+  for (int64_t d : shape) {
+    if (ShapedType::isDynamic(d) || d == 0)
+      return "";
+    if (d > kMaxTensorElements / count)
+      return "shape " + showShape(shape) +
+             " has more than 2^40 elements (tfaot's limit for one tensor)";
+    count *= d;
+  }
+  return "";
+}
+
 //===----------------------------------------------------------------------===//
 // Importer
 //===----------------------------------------------------------------------===//
@@ -275,6 +296,10 @@ void Importer::resolveFeeds() {
                            " has unknown (-1) dimensions; give a full shape "
                            "with --feed " + name +
                            ":d0,d1,... or in the config's feed shape");
+      continue;
+    }
+    if (std::string why = tooManyElements(*shape); !why.empty()) {
+      diags_.nodeError(name, node->op(), "feed " + why);
       continue;
     }
     arg.shape.assign(shape->begin(), shape->end());
@@ -499,6 +524,15 @@ LogicalResult Importer::buildNode(const NodeDef &node) {
   FailureOr<Value> output = spec.import(context);
   if (failed(output))
     return failure();
+  // Checked per node, so no importer sees an operand of overflowing size.
+  SmallVector<Value> outputs{*output};
+  outputs.append(context.extraOutputs);
+  for (Value value : outputs)
+    if (auto type = dyn_cast<RankedTensorType>(value.getType()))
+      if (std::string why = tooManyElements(type.getShape()); !why.empty()) {
+        diags_.nodeError(node.name(), node.op(), "result " + why);
+        return failure();
+      }
   values_[key(node.name(), 0)] = foldToConstant(*output);
   for (auto [i, extra] : llvm::enumerate(context.extraOutputs))
     values_[key(node.name(), i + 1)] = extra;

@@ -10,7 +10,10 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
+#include <limits>
+
 #include <google/protobuf/io/tokenizer.h>
+#include <google/protobuf/io/zero_copy_stream_impl_lite.h>
 #include <google/protobuf/text_format.h>
 
 using namespace tfaot;
@@ -42,12 +45,13 @@ static std::optional<std::string> readFile(const std::string &path,
   return (*buffer)->getBuffer().str();
 }
 
-static bool parseText(const std::string &text,
+static bool parseText(llvm::StringRef text,
                       google::protobuf::Message &message, std::string &error) {
   google::protobuf::TextFormat::Parser parser;
   TextErrorCollector collector;
   parser.RecordErrorsTo(&collector);
-  if (parser.ParseFromString(text, &message))
+  google::protobuf::io::ArrayInputStream stream(text.data(), int(text.size()));
+  if (parser.Parse(&stream, &message))
     return true;
   error = collector.first.empty() ? "malformed text" : collector.first;
   return false;
@@ -63,18 +67,32 @@ tfaot::loadGraphDef(const std::string &path, GraphDiagnostics &diags) {
   auto contents = readFile(path, diags);
   if (!contents)
     return std::nullopt;
+  return parseGraphDef(*contents, path, diags);
+}
+
+std::optional<tensorflow::GraphDef>
+tfaot::parseGraphDef(llvm::StringRef contents, llvm::StringRef path,
+                     GraphDiagnostics &diags) {
+  // Protobuf's sizes are int: refuse what it cannot address instead of
+  // letting the size wrap.
+  if (contents.size() > size_t(std::numeric_limits<int>::max())) {
+    diags.error("file is too large for a GraphDef (" +
+                llvm::Twine(contents.size()) + " bytes; the limit is 2 GiB)");
+    return std::nullopt;
+  }
+  llvm::StringRef text = contents;
   tensorflow::GraphDef graph;
   std::string textError;
   if (isTextPath(path)) {
-    if (parseText(*contents, graph, textError))
+    if (parseText(text, graph, textError))
       return graph;
     diags.error("cannot parse text-format GraphDef: " + textError);
     return std::nullopt;
   }
-  if (graph.ParseFromString(*contents))
+  if (graph.ParseFromArray(text.data(), int(text.size())))
     return graph;
   graph.Clear();
-  if (parseText(*contents, graph, textError))
+  if (parseText(text, graph, textError))
     return graph;
   diags.error("cannot parse GraphDef: not a binary GraphDef, and as text: " +
               textError);

@@ -24,6 +24,12 @@ namespace tfaot {
 std::optional<tensorflow::GraphDef> loadGraphDef(const std::string &path,
                                                  GraphDiagnostics &diags);
 
+/// loadGraphDef on bytes already in memory (the fuzzers' entry point):
+/// `path` only picks the format, as above.
+std::optional<tensorflow::GraphDef> parseGraphDef(llvm::StringRef contents,
+                                                  llvm::StringRef path,
+                                                  GraphDiagnostics &diags);
+
 /// Loads a text-format tensorflow.tf2xla.Config.
 std::optional<tensorflow::tf2xla::Config>
 loadConfig(const std::string &path, GraphDiagnostics &diags);

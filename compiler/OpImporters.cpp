@@ -571,8 +571,16 @@ static FailureOr<Value> importShapeQuery(NodeImportContext &ctx) {
   if (op == "Shape")
     shape.push_back(input.getRank());
   SmallVector<APInt> ints;
-  for (int64_t v : values)
-    ints.push_back(APInt(element.getIntOrFloatBitWidth(), v, /*isSigned=*/true));
+  unsigned width = element.getIntOrFloatBitWidth();
+  for (int64_t v : values) {
+    // As TensorFlow does: an int32 result cannot hold a larger size.
+    if (!llvm::isIntN(width, v))
+      return ctx.error(llvm::formatv("{0} {1} does not fit out_type int{2}; "
+                                     "use out_type int64",
+                                     op == "Shape" ? "dimension" : "value", v,
+                                     width));
+    ints.push_back(APInt(width, v, /*isSigned=*/true));
+  }
   return buildConst(ctx, DenseElementsAttr::get(
                              RankedTensorType::get(shape, element), ints));
 }
@@ -709,6 +717,7 @@ static FailureOr<Value> importUnpack(NodeImportContext &ctx) {
 
 /// Tile: the multiples are constant, so the result is a ConcatV2 of copies
 /// along each tiled axis.
+static constexpr int64_t kMaxTileMultiple = 65536;
 static FailureOr<Value> importTile(NodeImportContext &ctx) {
   auto multiples = constantInts(ctx, 1, "the multiples");
   if (failed(multiples))
@@ -720,6 +729,11 @@ static FailureOr<Value> importTile(NodeImportContext &ctx) {
   for (auto [axis, m] : llvm::enumerate(*multiples)) {
     if (m < 0)
       return ctx.error("multiples must not be negative");
+    // Tile becomes a ConcatV2 of m copies: bound m before building them.
+    if (m > kMaxTileMultiple)
+      return ctx.error(llvm::formatv("multiple {0} of axis {1} is larger "
+                                     "than tfaot supports ({2})",
+                                     m, axis, kMaxTileMultiple));
     if (m == 1)
       continue;
     auto type = cast<RankedTensorType>(value.getType());

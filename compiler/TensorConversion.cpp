@@ -69,6 +69,27 @@ tfaot::convertShape(const tensorflow::TensorShapeProto &shape) {
   return dims;
 }
 
+/// The most bytes a constant may expand to from a shorter value list. A
+/// TensorProto may give one value for a tensor of any shape (TF repeats the
+/// last one), so a file of a hundred bytes could otherwise ask for
+/// terabytes. Values given in full are bounded by the file (protobuf's
+/// 2 GiB), so they need no limit of their own.
+static constexpr int64_t kMaxExpandedConstantBytes = int64_t(1) << 30;
+
+/// Whether `count` elements of `elementBytes` each may be expanded from a
+/// list of `given` values; explains in `error` when not.
+static bool checkExpansion(int64_t count, int64_t elementBytes, int given,
+                           std::string &error) {
+  if (count <= given || count <= kMaxExpandedConstantBytes / elementBytes)
+    return true;
+  error = "has " + std::to_string(given) + " value" + (given == 1 ? "" : "s") +
+          " for a shape of " + std::to_string(count) +
+          " elements, which would expand to more than " +
+          std::to_string(kMaxExpandedConstantBytes >> 20) +
+          " MiB (tfaot's limit for a constant not stored in full)";
+  return false;
+}
+
 /// Copies a typed *_val field into `raw` as `count` elements of `Elem`,
 /// repeating the last value as TF does when the list is shorter.
 template <typename Elem, typename Field>
@@ -79,6 +100,8 @@ static bool fillFromField(const Field &field, int64_t count,
             std::to_string(count);
     return false;
   }
+  if (!checkExpansion(count, sizeof(Elem), field.size(), error))
+    return false;
   raw.assign(count * sizeof(Elem), 0);
   Elem *out = reinterpret_cast<Elem *>(raw.data());
   for (int64_t i = 0; i < count; ++i) {
@@ -114,23 +137,22 @@ DenseElementsAttr tfaot::convertTensor(const tensorflow::TensorProto &tensor,
 
   // bool is bit-packed inside DenseElementsAttr, so it takes its own path.
   if (elementType.isInteger(1)) {
-    SmallVector<bool> values(count, false);
-    if (!tensor.tensor_content().empty()) {
-      if ((int64_t)tensor.tensor_content().size() != count) {
-        error = "tensor_content has " +
-                std::to_string(tensor.tensor_content().size()) +
+    // Sizes are checked before anything of `count` elements is allocated.
+    std::vector<char> raw;
+    const std::string &content = tensor.tensor_content();
+    if (!content.empty()) {
+      if ((int64_t)content.size() != count) {
+        error = "tensor_content has " + std::to_string(content.size()) +
                 " bytes, expected " + std::to_string(count);
         return nullptr;
       }
-      for (int64_t i = 0; i < count; ++i)
-        values[i] = tensor.tensor_content()[i] != 0;
-    } else {
-      std::vector<char> raw;
-      if (!fillFromField<char>(tensor.bool_val(), count, raw, error))
-        return nullptr;
-      for (int64_t i = 0; i < count; ++i)
-        values[i] = raw[i] != 0;
+      raw.assign(content.begin(), content.end());
+    } else if (!fillFromField<char>(tensor.bool_val(), count, raw, error)) {
+      return nullptr;
     }
+    SmallVector<bool> values(count, false);
+    for (int64_t i = 0; i < count; ++i)
+      values[i] = raw[i] != 0;
     return DenseElementsAttr::get(type, ArrayRef<bool>(values));
   }
 

@@ -184,6 +184,41 @@ std::string describeParseError(llvm::Error error) {
   return text;
 }
 
+/// llvm::json parses, prints and destroys nested values recursively, so a
+/// model.json of a few hundred thousand '[' would overflow the stack. Real
+/// models nest about ten levels (and protobuf's JSON parser, which reads the
+/// topology, stops at 100), so deeper input is rejected before parsing.
+constexpr int kMaxJsonDepth = 256;
+
+/// The line and column (1-based) where `text` nests deeper than
+/// kMaxJsonDepth, outside strings; nullopt if it never does.
+std::optional<std::pair<size_t, size_t>> findTooDeepJson(StringRef text) {
+  int depth = 0;
+  bool inString = false;
+  size_t line = 1, lineStart = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (c == '\n') {
+      ++line;
+      lineStart = i + 1;
+    }
+    if (inString) {
+      if (c == '\\')
+        ++i; // The escaped character cannot end the string.
+      else if (c == '"')
+        inString = false;
+    } else if (c == '"') {
+      inString = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > kMaxJsonDepth)
+        return std::make_pair(line, i - lineStart + 1);
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+  return std::nullopt;
+}
+
 /// Reads an int64 from a JSON number or a decimal string ("-1", as protobuf
 /// JSON writes int64).
 std::optional<int64_t> getInteger(const json::Value &value) {
@@ -231,11 +266,12 @@ std::optional<int64_t> elementCount(const tensorflow::TensorShapeProto &shape) {
 
 class TfjsModelLoader {
 public:
-  TfjsModelLoader(const std::string &path, GraphDiagnostics &diags)
-      : path_(path), diags_(diags) {}
+  TfjsModelLoader(const std::string &path, const TfjsShardReader &readShard,
+                  GraphDiagnostics &diags)
+      : path_(path), readShard_(readShard), diags_(diags) {}
 
   std::optional<tensorflow::GraphDef>
-  load(tensorflow::tf2xla::Config *signatureConfig);
+  load(StringRef text, tensorflow::tf2xla::Config *signatureConfig);
 
 private:
   bool parseTopology(const json::Object &root);
@@ -254,6 +290,7 @@ private:
   bool truncated(const WeightSpec &spec, size_t offset, size_t size);
 
   std::string path_;
+  const TfjsShardReader &readShard_;
   GraphDiagnostics &diags_;
   tensorflow::GraphDef graph_;
   std::vector<WeightSpec> weights_;
@@ -269,15 +306,16 @@ private:
 } // namespace
 
 std::optional<tensorflow::GraphDef>
-TfjsModelLoader::load(tensorflow::tf2xla::Config *signatureConfig) {
+TfjsModelLoader::load(StringRef text,
+                      tensorflow::tf2xla::Config *signatureConfig) {
   int errorsBefore = diags_.errorCount();
-  auto buffer = llvm::MemoryBuffer::getFile(path_, /*IsText=*/false,
-                                            /*RequiresNullTerminator=*/false);
-  if (!buffer) {
-    diags_.error("cannot read file: " + buffer.getError().message());
+  if (auto at = findTooDeepJson(text)) {
+    diags_.error(llvm::formatv("cannot parse JSON: line {0}:{1}: nested "
+                               "deeper than {2} levels",
+                               at->first, at->second, kMaxJsonDepth)
+                     .str());
     return std::nullopt;
   }
-  StringRef text = (*buffer)->getBuffer();
   auto parsed = json::parse(text);
   if (!parsed) {
     diags_.error("cannot parse JSON: " +
@@ -428,14 +466,14 @@ bool TfjsModelLoader::parseManifest(const json::Object &root) {
 }
 
 bool TfjsModelLoader::readShards() {
+  // Shards are named relative to the model.json's directory.
   llvm::SmallString<256> dir(path_);
   llvm::sys::path::remove_filename(dir);
   bool ok = true;
   for (const std::string &name : shardNames_) {
     llvm::SmallString<256> shard(dir);
     llvm::sys::path::append(shard, name);
-    auto buffer = llvm::MemoryBuffer::getFile(shard, /*IsText=*/false,
-                                              /*RequiresNullTerminator=*/false);
+    auto buffer = readShard_(shard);
     if (!buffer) {
       diags_.error("cannot read weights shard '" + name + "' (" +
                    std::string(shard) + "): " + buffer.getError().message());
@@ -804,7 +842,28 @@ tfaot::loadTfjsModel(const std::string &path, GraphDiagnostics &diags,
                      tensorflow::tf2xla::Config *signatureConfig) {
   if (signatureConfig)
     signatureConfig->Clear();
-  return TfjsModelLoader(path, diags).load(signatureConfig);
+  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                            /*RequiresNullTerminator=*/false);
+  if (!buffer) {
+    diags.error("cannot read file: " + buffer.getError().message());
+    return std::nullopt;
+  }
+  TfjsShardReader readShard = [](StringRef shard) {
+    return llvm::MemoryBuffer::getFile(shard, /*IsText=*/false,
+                                       /*RequiresNullTerminator=*/false);
+  };
+  return TfjsModelLoader(path, readShard, diags)
+      .load((*buffer)->getBuffer(), signatureConfig);
+}
+
+std::optional<tensorflow::GraphDef>
+tfaot::parseTfjsModel(const std::string &path, StringRef json,
+                      const TfjsShardReader &readShard,
+                      GraphDiagnostics &diags,
+                      tensorflow::tf2xla::Config *signatureConfig) {
+  if (signatureConfig)
+    signatureConfig->Clear();
+  return TfjsModelLoader(path, readShard, diags).load(json, signatureConfig);
 }
 
 void tfaot::applyTfjsSignature(const tensorflow::tf2xla::Config &signature,

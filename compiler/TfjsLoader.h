@@ -20,7 +20,12 @@
 #include "compiler/proto/graph.pb.h"
 #include "compiler/proto/tf2xla.pb.h"
 
+#include "llvm/Support/ErrorOr.h"
+#include "llvm/Support/MemoryBuffer.h"
+
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -35,6 +40,20 @@ namespace tfaot {
 std::optional<tensorflow::GraphDef>
 loadTfjsModel(const std::string &path, GraphDiagnostics &diags,
               tensorflow::tf2xla::Config *signatureConfig);
+
+/// Reads a weight shard: its manifest name appended to the model's
+/// directory.
+using TfjsShardReader =
+    std::function<llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>>(
+        llvm::StringRef path)>;
+
+/// loadTfjsModel on a model.json already in memory (the fuzzer's entry
+/// point): `path` names the model in diagnostics and locates the shards,
+/// which `readShard` reads (from memory, for the fuzzer).
+std::optional<tensorflow::GraphDef>
+parseTfjsModel(const std::string &path, llvm::StringRef json,
+               const TfjsShardReader &readShard, GraphDiagnostics &diags,
+               tensorflow::tf2xla::Config *signatureConfig);
 
 /// Combines the model's signature with what the user gave (--config,
 /// --feed, --fetch, already in `config`):

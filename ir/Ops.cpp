@@ -14,6 +14,8 @@
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/TypeUtilities.h"
 
+#include "llvm/Support/MathExtras.h"
+
 using namespace mlir;
 using namespace mlir::tfaot;
 
@@ -62,8 +64,11 @@ LogicalResult mlir::tfaot::resolveReshape(int64_t numElements,
     } else if (d < 0) {
       why = "new shape has a negative dimension " + std::to_string(d);
       return failure();
-    } else {
-      known *= d;
+    } else if (llvm::MulOverflow(known, d, known)) {
+      // Shapes come from graph files: a product past int64 is an error,
+      // not undefined behavior.
+      why = "new shape has more elements than int64 can count";
+      return failure();
     }
   }
   if (inferred >= 0) {

@@ -15,6 +15,7 @@ PACKAGES=(
   libgtest-dev googletest
   cmake ninja-build ccache
   libjpeg62-turbo-dev
+  libclang-rt-22-dev  # libFuzzer and sanitizer runtimes: scripts/fuzz.sh
 )
 
 missing=()
