@@ -260,7 +260,8 @@ static int compileGraph(const CompileOptions &options, llvm::raw_ostream &errs,
     return 1;
   }
   bool emitObject = options.emit == EmitStage::Object;
-  if (emitObject && options.outHeader.empty() && options.outObject.empty()) {
+  if (emitObject && options.outHeader.empty() && options.outObject.empty() &&
+      !options.artifacts) {
     diags.error("nothing to write: give --out_function_object and/or "
                 "--out_header (or --emit to print IR)");
     return 1;
@@ -367,6 +368,18 @@ static int compileGraph(const CompileOptions &options, llvm::raw_ostream &errs,
   }
   if (options.emit == EmitStage::LLVMIR)
     return writeOutput(options.outMlir, llvmIR, diags) ? 0 : 1;
+  if (CompiledArtifacts *artifacts = options.artifacts) {
+    artifacts->object = object;
+    artifacts->entries.clear();
+    for (const LoweredEntry &entry : entries)
+      artifacts->entries.push_back({entry.batch, entry.symbol});
+    artifacts->signature = entries.back().signature;
+    artifacts->tempBytes = 0;
+    for (const LoweredEntry &entry : entries)
+      artifacts->tempBytes =
+          std::max({artifacts->tempBytes, entry.tempBytes,
+                    cpu::arenaBytes(*entry.module)});
+  }
 
   if (!options.outHeader.empty()) {
     // The buffers are the largest bucket's, and so is the arena: one Run()

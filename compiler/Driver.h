@@ -8,6 +8,7 @@
 #define TFAOT_COMPILER_DRIVER_H
 
 #include "backends/cpu/ObjectEmitter.h"
+#include "compiler/GraphImporter.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -24,6 +25,19 @@ enum class EmitStage {
   Bufferized,  ///< After the CPU bufferization pipeline.
   LLVMDialect, ///< After lowering to the LLVM dialect.
   LLVMIR,      ///< Optimized LLVM IR.
+};
+
+/// What a compilation produced, for callers that use it in memory (tfaot
+/// bench) instead of writing files.
+struct CompiledArtifacts {
+  std::string object;  ///< The object file's bytes.
+  struct Entry {
+    int64_t batch = 0;  ///< Batch bucket; 0 for the feed shapes as given.
+    std::string symbol;
+  };
+  std::vector<Entry> entries;   ///< One per batch bucket (or one).
+  FunctionSignature signature;  ///< The largest entry's.
+  uint64_t tempBytes = 0;       ///< Arena bytes the largest entry needs.
 };
 
 struct CompileOptions {
@@ -51,6 +65,9 @@ struct CompileOptions {
   /// --report: print what the compiler did (see CompileReport) to `out`.
   enum class Report { None, Text, Json } report = Report::None;
   cpu::TargetOptions target;
+  /// When set, the object and what describes it are stored here (no
+  /// output file is then required).
+  CompiledArtifacts *artifacts = nullptr;
 };
 
 /// Runs a compilation. Returns the process exit code (0 or 1); every error

@@ -56,7 +56,7 @@ static const char *cppType(tensorflow::DataType type) {
   }
 }
 
-static int64_t elementBytes(tensorflow::DataType type) {
+int64_t cpu::elementBytes(tensorflow::DataType type) {
   switch (type) {
   case tensorflow::DT_DOUBLE: case tensorflow::DT_INT64:
   case tensorflow::DT_UINT64: return 8;
@@ -93,7 +93,7 @@ collectFacts(const std::vector<TensorSignature> &sigs) {
       f.accessor = base + "_" + std::to_string(n);
     for (int64_t d : sig.shape)
       f.elements *= d;
-    f.bytes = f.elements * elementBytes(sig.dtype);
+    f.bytes = f.elements * cpu::elementBytes(sig.dtype);
     f.shapeText = dataTypeName(sig.dtype) + "[";
     for (size_t i = 0; i < sig.shape.size(); ++i)
       f.shapeText += (i ? "," : "") + std::to_string(sig.shape[i]);

@@ -49,6 +49,9 @@ bool writeHeader(const FunctionSignature &signature,
 /// Whether `name` is a valid "ns::Name" class path.
 bool isValidCppClassName(const std::string &name);
 
+/// Bytes of one element of `type` in the generated buffers.
+int64_t elementBytes(tensorflow::DataType type);
+
 /// `name` with every character outside [A-Za-z0-9_] replaced by '_'.
 std::string sanitizeIdentifier(const std::string &name);
 

@@ -5,6 +5,7 @@
 // (bad flags, bad graph, failed compilation).
 //
 //===----------------------------------------------------------------------===//
+#include "compiler/Bench.h"
 #include "compiler/Driver.h"
 #include "compiler/OpImporters.h"
 #include "compiler/OpReport.h"
@@ -28,6 +29,11 @@ static cl::SubCommand explainCmd(
                "with the TF node names, op counts before and after, and the "
                "memory plan (compile --report without writing files)");
 
+static cl::SubCommand benchCmd(
+    "bench", "Compile a graph for each batch size, run it on random inputs "
+             "and report latency (median, p90) and throughput; --sweep says "
+             "which batch size to use");
+
 static cl::OptionCategory opsCategory("tfaot ops options");
 static cl::SubCommand opsCmd(
     "ops", "List the ops of a TensorFlow graph with their counts and whether "
@@ -44,23 +50,23 @@ static cl::opt<bool> opsJsonFlag(
     cl::desc("Print the report as one JSON object (same exit codes)."));
 
 static cl::opt<std::string> graphFlag(
-    "graph", cl::sub(compileCmd), cl::sub(explainCmd), cl::cat(compileCategory),
+    "graph", cl::sub(compileCmd), cl::sub(explainCmd), cl::sub(benchCmd), cl::cat(compileCategory),
     cl::value_desc("file"),
     cl::desc("The TensorFlow graph to compile: a binary GraphDef (.pb), a "
              "text GraphDef (.pbtxt) or a TF.js graph model (model.json)."));
 static cl::opt<std::string> configFlag(
-    "config", cl::sub(compileCmd), cl::sub(explainCmd), cl::cat(compileCategory),
+    "config", cl::sub(compileCmd), cl::sub(explainCmd), cl::sub(benchCmd), cl::cat(compileCategory),
     cl::value_desc("file"),
     cl::desc("A tfcompile tf2xla.Config in text format naming the feeds and "
              "fetches (optional if --feed/--fetch are given)."));
 static cl::list<std::string> feedFlags(
-    "feed", cl::sub(compileCmd), cl::sub(explainCmd), cl::cat(compileCategory),
+    "feed", cl::sub(compileCmd), cl::sub(explainCmd), cl::sub(benchCmd), cl::cat(compileCategory),
     cl::value_desc("name[:shape[:dtype]]"),
     cl::desc("An input of the compiled function, e.g. x:1,784:float32; the "
              "shape overrides the placeholder's (needed where it has -1). "
              "Repeatable; added after the config's feeds."));
 static cl::list<std::string> fetchFlags(
-    "fetch", cl::sub(compileCmd), cl::sub(explainCmd), cl::cat(compileCategory),
+    "fetch", cl::sub(compileCmd), cl::sub(explainCmd), cl::sub(benchCmd), cl::cat(compileCategory),
     cl::value_desc("name[:index]"),
     cl::desc("An output of the compiled function. Repeatable; added after the "
              "config's fetches."));
@@ -107,20 +113,20 @@ static cl::opt<std::string> mlirComponentsFlag(
     cl::desc("tfcompile compatibility, ignored (tfaot is MLIR throughout)."));
 
 static cl::opt<std::string> tripleFlag(
-    "target_triple", cl::sub(compileCmd), cl::sub(explainCmd), cl::cat(compileCategory),
+    "target_triple", cl::sub(compileCmd), cl::sub(explainCmd), cl::sub(benchCmd), cl::cat(compileCategory),
     cl::value_desc("triple"),
     cl::desc("LLVM target triple to generate code for (default: the host)."));
 static cl::opt<std::string> cpuFlag(
-    "target_cpu", cl::sub(compileCmd), cl::sub(explainCmd), cl::cat(compileCategory),
+    "target_cpu", cl::sub(compileCmd), cl::sub(explainCmd), cl::sub(benchCmd), cl::cat(compileCategory),
     cl::value_desc("cpu"),
     cl::desc("Target CPU, e.g. x86-64-v3, or 'native' for this machine's "
              "(default: generic)."));
 static cl::opt<std::string> featuresFlag(
-    "target_features", cl::sub(compileCmd), cl::sub(explainCmd), cl::cat(compileCategory),
+    "target_features", cl::sub(compileCmd), cl::sub(explainCmd), cl::sub(benchCmd), cl::cat(compileCategory),
     cl::value_desc("features"),
     cl::desc("LLVM target features, e.g. +avx2,+fma."));
 static cl::opt<int> optLevelFlag(
-    "O", cl::sub(compileCmd), cl::cat(compileCategory), cl::init(3),
+    "O", cl::sub(compileCmd), cl::sub(benchCmd), cl::cat(compileCategory), cl::init(3),
     cl::Prefix, cl::desc("LLVM optimization level, 0 to 3 (default 3)."));
 static cl::opt<tfaot::EmitStage> emitFlag(
     "emit", cl::sub(compileCmd), cl::cat(compileCategory),
@@ -144,13 +150,13 @@ static cl::opt<std::string> outputFlag(
     cl::value_desc("file"),
     cl::desc("Where --emit writes IR (default: standard output)."));
 static cl::opt<bool> graphPassesFlag(
-    "graph_passes", cl::sub(compileCmd), cl::sub(explainCmd), cl::cat(compileCategory),
+    "graph_passes", cl::sub(compileCmd), cl::sub(explainCmd), cl::sub(benchCmd), cl::cat(compileCategory),
     cl::init(true),
     cl::desc("Run the graph passes (clean-ups, batch-norm folding, layout "
              "assignment) before lowering; --graph_passes=false "
              "lowers the graph as imported (default true)."));
 static cl::opt<std::string> layoutFlag(
-    "layout", cl::sub(compileCmd), cl::sub(explainCmd), cl::cat(compileCategory), cl::init("auto"),
+    "layout", cl::sub(compileCmd), cl::sub(explainCmd), cl::sub(benchCmd), cl::cat(compileCategory), cl::init("auto"),
     cl::value_desc("auto|nhwc|nchw"),
     cl::desc("Data layout of convolutions, pools and batch norm; the graph's "
              "inputs and outputs keep theirs (transposes are added at the "
@@ -161,7 +167,7 @@ static cl::list<std::string> dumpIrAfterFlag(
     cl::desc("Print the IR to standard error after these passes (their "
              "tfaot-opt names, e.g. tfaot-fold-batch-norm), or after all."));
 static cl::list<int64_t> batchFlag(
-    "batch", cl::sub(compileCmd), cl::sub(explainCmd), cl::cat(compileCategory),
+    "batch", cl::sub(compileCmd), cl::sub(explainCmd), cl::sub(benchCmd), cl::cat(compileCategory),
     cl::CommaSeparated, cl::value_desc("n[,n...]"),
     cl::desc("Batch buckets, e.g. 1,8,32: one library with an entry "
              "specialized for each batch size (the first dimension of every "
@@ -173,9 +179,34 @@ static cl::opt<bool> reportFlag(
              "passes rewrote (per pass, with TF node names), op counts "
              "before and after them, and the memory plan."));
 static cl::opt<bool> reportJsonFlag(
-    "json", cl::sub(compileCmd), cl::sub(explainCmd), cl::cat(compileCategory),
+    "json", cl::sub(compileCmd), cl::sub(explainCmd), cl::sub(benchCmd), cl::cat(compileCategory),
     cl::desc("With --report (or explain): print it as one JSON object (every "
              "rewritten node listed)."));
+static cl::opt<int64_t> itersFlag(
+    "iters", cl::sub(benchCmd), cl::cat(compileCategory), cl::init(10),
+    cl::desc("bench: at least this many timed runs per batch size "
+             "(default 10)."));
+static cl::opt<double> minTimeFlag(
+    "min_time", cl::sub(benchCmd), cl::cat(compileCategory), cl::init(1.0),
+    cl::value_desc("seconds"),
+    cl::desc("bench: keep running until this much time was timed per batch "
+             "size (default 1)."));
+static cl::opt<bool> sweepFlag(
+    "sweep", cl::sub(benchCmd), cl::cat(compileCategory),
+    cl::desc("bench: measure batch sizes 1, 2, 4, ..., 64 (unless --batch "
+             "names others) and recommend the one with the most items/s "
+             "within --latency_budget."));
+static cl::opt<double> latencyBudgetFlag(
+    "latency_budget", cl::sub(benchCmd), cl::cat(compileCategory),
+    cl::init(0.0), cl::value_desc("ms"),
+    cl::desc("bench --sweep: only batch sizes whose p90 latency is within "
+             "this many milliseconds qualify (default: no budget)."));
+static cl::opt<std::string> plotFlag(
+    "plot", cl::sub(benchCmd), cl::cat(compileCategory),
+    cl::value_desc("file.svg"),
+    cl::desc("bench: also draw items/s and p90 latency per batch size as "
+             "an SVG."));
+
 static cl::opt<bool> listOpsFlag(
     "list_ops", cl::sub(compileCmd), cl::cat(compileCategory),
     cl::desc("Print the TensorFlow ops tfaot can compile, and exit."));
@@ -192,6 +223,7 @@ int main(int argc, char **argv) {
   cl::HideUnrelatedOptions(compileCategory);
   cl::HideUnrelatedOptions(compileCategory, compileCmd);
   cl::HideUnrelatedOptions(compileCategory, explainCmd);
+  cl::HideUnrelatedOptions(compileCategory, benchCmd);
   cl::HideUnrelatedOptions(opsCategory, opsCmd);
   if (!cl::ParseCommandLineOptions(
           argc, argv,
@@ -202,6 +234,8 @@ int main(int argc, char **argv) {
           "  tfaot ops --graph model.json      (which ops it uses; are they "
           "supported?)\n\n"
           "  tfaot explain --graph model.json  (what the passes do to it)\n\n"
+          "  tfaot bench --graph model.pb --feed x:1,224,224,3 --sweep\n"
+          "      (latency and throughput per batch size; which to use)\n\n"
           "Run 'tfaot compile --help' for the compile flags.\n",
           &llvm::errs()))
     return 1;
@@ -209,7 +243,7 @@ int main(int argc, char **argv) {
   if (opsCmd)
     return tfaot::reportGraphOps(opsGraphFlag, opsJsonFlag, llvm::outs(),
                                  llvm::errs());
-  if (!compileCmd && !explainCmd) {
+  if (!compileCmd && !explainCmd && !benchCmd) {
     llvm::errs() << "tfaot: error: no command given; run 'tfaot compile "
                     "--help' or 'tfaot --help'\n";
     return 1;
@@ -247,7 +281,7 @@ int main(int argc, char **argv) {
   options.layout = layoutFlag;
   options.dumpIrAfter.assign(dumpIrAfterFlag.begin(), dumpIrAfterFlag.end());
   options.batchBuckets.assign(batchFlag.begin(), batchFlag.end());
-  if (reportJsonFlag && !reportFlag && !explainCmd) {
+  if (reportJsonFlag && !reportFlag && !explainCmd && !benchCmd) {
     llvm::errs() << "tfaot: error: --json needs --report\n";
     return 1;
   }
@@ -265,5 +299,20 @@ int main(int argc, char **argv) {
   options.target.cpu = cpuFlag;
   options.target.features = featuresFlag;
   options.target.optLevel = optLevelFlag;
+  if (benchCmd) {
+    tfaot::BenchOptions bench;
+    bench.compile = options;
+    bench.compile.report = tfaot::CompileOptions::Report::None;
+    bench.batches = options.batchBuckets;
+    if (sweepFlag && bench.batches.empty())
+      bench.batches = {1, 2, 4, 8, 16, 32, 64};
+    bench.minIters = itersFlag;
+    bench.minTimeSeconds = minTimeFlag;
+    bench.sweep = sweepFlag;
+    bench.latencyBudgetMs = latencyBudgetFlag;
+    bench.json = reportJsonFlag;
+    bench.plotPath = plotFlag;
+    return tfaot::bench(bench, llvm::outs(), llvm::errs());
+  }
   return tfaot::compile(options, llvm::errs());
 }

@@ -1,0 +1,443 @@
+//===- Bench.cpp - tfaot bench: measure a compiled graph ------------------===//
+//
+// Each batch size is compiled exactly as `tfaot compile --batch N` would
+// (same pipeline, same object), and the object is linked into this process
+// with LLVM's ORC JIT rather than written out and linked by a C++ compiler
+// the machine may not have. The entry function is called the way the
+// runtime's CompiledFunction::Run() calls it: an array of argument
+// pointers, an array of result pointers, and the 64-byte aligned arena.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/Bench.h"
+
+#include "backends/cpu/HeaderWriter.h"
+
+#include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
+#include "llvm/ExecutionEngine/Orc/LLJIT.h"
+#include "llvm/ExecutionEngine/Orc/ThreadSafeModule.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/TargetSelect.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <memory>
+#include <random>
+
+using namespace tfaot;
+
+namespace {
+
+using EntryFunction = void (*)(void *, void *, void *);
+
+/// A 64-byte aligned, zeroed block (what the generated code assumes of the
+/// arena; the argument and result buffers get the same).
+struct AlignedBuffer {
+  explicit AlignedBuffer(uint64_t bytes)
+      : data(bytes ? std::aligned_alloc(64, (bytes + 63) / 64 * 64) : nullptr,
+             &std::free) {
+    if (data)
+      std::memset(data.get(), 0, (bytes + 63) / 64 * 64);
+  }
+  std::unique_ptr<void, decltype(&std::free)> data;
+};
+
+/// One compiled batch size, linked into the process; `entry` is the
+/// wrapper taking arrays of argument and result pointers.
+struct LoadedModel {
+  std::unique_ptr<llvm::orc::LLJIT> jit;
+  EntryFunction entry = nullptr;
+};
+
+/// A module with `void tfaot_bench_call(void **args, void **results,
+/// void *arena)`, which calls `symbol` the way the generated header's
+/// wrapper does: one pointer per argument, one per result, then the arena.
+llvm::orc::ThreadSafeModule callWrapper(const std::string &symbol,
+                                        size_t numArgs, size_t numResults,
+                                        const llvm::DataLayout &layout) {
+  auto context = std::make_unique<llvm::LLVMContext>();
+  auto module = std::make_unique<llvm::Module>("bench_call", *context);
+  module->setDataLayout(layout);
+  llvm::Type *ptr = llvm::PointerType::getUnqual(*context);
+  llvm::Type *voidType = llvm::Type::getVoidTy(*context);
+  std::vector<llvm::Type *> entryParams(numArgs + numResults + 1, ptr);
+  llvm::FunctionCallee entry = module->getOrInsertFunction(
+      symbol, llvm::FunctionType::get(voidType, entryParams, false));
+  auto *wrapper = llvm::Function::Create(
+      llvm::FunctionType::get(voidType, {ptr, ptr, ptr}, false),
+      llvm::Function::ExternalLinkage, "tfaot_bench_call", *module);
+  llvm::IRBuilder<> b(llvm::BasicBlock::Create(*context, "entry", wrapper));
+  std::vector<llvm::Value *> operands;
+  auto loadPointers = [&](llvm::Value *array, size_t count) {
+    for (size_t i = 0; i < count; ++i)
+      operands.push_back(b.CreateLoad(
+          ptr, b.CreateConstGEP1_64(ptr, array, i)));
+  };
+  loadPointers(wrapper->getArg(0), numArgs);
+  loadPointers(wrapper->getArg(1), numResults);
+  operands.push_back(wrapper->getArg(2));
+  b.CreateCall(entry, operands);
+  b.CreateRetVoid();
+  return llvm::orc::ThreadSafeModule(std::move(module), std::move(context));
+}
+
+/// Links `object` into a fresh JIT (resolving libc/libm from this
+/// process) with a wrapper that calls `symbol`.
+llvm::Expected<LoadedModel> load(const std::string &object,
+                                 const std::string &symbol, size_t numArgs,
+                                 size_t numResults) {
+  static bool initialized = [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    return true;
+  }();
+  (void)initialized;
+  auto jit = llvm::orc::LLJITBuilder().create();
+  if (!jit)
+    return jit.takeError();
+  auto process = llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
+      (*jit)->getDataLayout().getGlobalPrefix());
+  if (!process)
+    return process.takeError();
+  (*jit)->getMainJITDylib().addGenerator(std::move(*process));
+  if (llvm::Error err = (*jit)->addObjectFile(
+          llvm::MemoryBuffer::getMemBufferCopy(object, "model.o")))
+    return std::move(err);
+  if (llvm::Error err = (*jit)->addIRModule(callWrapper(
+          symbol, numArgs, numResults, (*jit)->getDataLayout())))
+    return std::move(err);
+  auto address = (*jit)->lookup("tfaot_bench_call");
+  if (!address)
+    return address.takeError();
+  LoadedModel model;
+  model.entry = address->toPtr<EntryFunction>();
+  model.jit = std::move(*jit);
+  return model;
+}
+
+uint64_t bufferBytes(const TensorSignature &sig) {
+  uint64_t elements = 1;
+  for (int64_t d : sig.shape)
+    elements *= static_cast<uint64_t>(d);
+  return elements * cpu::elementBytes(sig.dtype);
+}
+
+/// Random inputs: floats uniform in [0, 1), like normalized pixels; every
+/// other type zero (integer inputs are often indices, which random values
+/// could take out of range).
+void fillInputs(const std::vector<TensorSignature> &args,
+                std::vector<AlignedBuffer> &buffers, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<float> uniform(0.0f, 1.0f);
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i].dtype != tensorflow::DT_FLOAT)
+      continue;
+    float *data = static_cast<float *>(buffers[i].data.get());
+    for (uint64_t k = 0, n = bufferBytes(args[i]) / 4; k < n; ++k)
+      data[k] = uniform(rng);
+  }
+}
+
+double percentile(std::vector<double> sorted, double q) {
+  std::sort(sorted.begin(), sorted.end());
+  double position = q * (sorted.size() - 1);
+  size_t below = static_cast<size_t>(position);
+  size_t above = std::min(below + 1, sorted.size() - 1);
+  return sorted[below] + (position - below) * (sorted[above] - sorted[below]);
+}
+
+/// Compiles, loads and times one batch size (0: the feed shapes as given).
+bool measure(const BenchOptions &options, int64_t batch, BenchPoint &point,
+             llvm::raw_ostream &errs) {
+  CompiledArtifacts artifacts;
+  CompileOptions compile = options.compile;
+  compile.artifacts = &artifacts;
+  compile.batchBuckets.clear();
+  if (batch > 0)
+    compile.batchBuckets.push_back(batch);
+  auto start = std::chrono::steady_clock::now();
+  if (tfaot::compile(compile, errs) != 0)
+    return false;
+  point.compileSeconds = std::chrono::duration<double>(
+                             std::chrono::steady_clock::now() - start)
+                             .count();
+
+  const FunctionSignature &sig = artifacts.signature;
+  auto model = load(artifacts.object, artifacts.entries.back().symbol,
+                    sig.args.size(), sig.results.size());
+  if (!model) {
+    errs << compile.graph << ": error: cannot load the compiled code: "
+         << llvm::toString(model.takeError()) << "\n";
+    return false;
+  }
+  std::vector<AlignedBuffer> args, results;
+  std::vector<void *> argPointers, resultPointers;
+  for (const TensorSignature &arg : sig.args) {
+    args.emplace_back(bufferBytes(arg));
+    argPointers.push_back(args.back().data.get());
+  }
+  for (const TensorSignature &result : sig.results) {
+    results.emplace_back(bufferBytes(result));
+    resultPointers.push_back(results.back().data.get());
+  }
+  fillInputs(sig.args, args, options.seed);
+  AlignedBuffer arena(artifacts.tempBytes);
+  auto run = [&] {
+    model->entry(argPointers.data(), resultPointers.data(), arena.data.get());
+  };
+
+  // Warm up caches and page in the weights: at least 2 runs, or 10% of the
+  // timed budget.
+  using Clock = std::chrono::steady_clock;
+  auto warmEnd = Clock::now() + std::chrono::duration<double>(
+                                    0.1 * options.minTimeSeconds);
+  for (int i = 0; i < 2 || Clock::now() < warmEnd; ++i)
+    run();
+  std::vector<double> ms;
+  auto timedStart = Clock::now();
+  while (static_cast<int64_t>(ms.size()) < options.minIters ||
+         std::chrono::duration<double>(Clock::now() - timedStart).count() <
+             options.minTimeSeconds) {
+    auto t0 = Clock::now();
+    run();
+    ms.push_back(
+        std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
+  }
+  point.batch = batch > 0 ? batch
+                          : (sig.args.empty() || sig.args[0].shape.empty()
+                                 ? 1
+                                 : sig.args[0].shape[0]);
+  point.iterations = ms.size();
+  point.medianMs = percentile(ms, 0.5);
+  point.p90Ms = percentile(ms, 0.9);
+  point.minMs = *std::min_element(ms.begin(), ms.end());
+  point.itemsPerSecond = point.batch * 1000.0 / point.medianMs;
+  point.arenaBytes = artifacts.tempBytes;
+  return true;
+}
+
+void printHeader(llvm::raw_ostream &out) {
+  out << llvm::formatv("{0,6} {1,11} {2,10} {3,10} {4,11} {5,10} {6,6} {7,10}\n",
+                       "batch", "median ms", "p90 ms", "min ms", "items/s",
+                       "arena MiB", "runs", "compile s");
+}
+
+void printRow(const BenchPoint &p, llvm::raw_ostream &out) {
+  // %g: small models run in microseconds, big ones in seconds.
+  out << llvm::format("%6lld %11.4g %10.4g %10.4g %11.5g %10.2f %6lld %10.1f\n",
+                      static_cast<long long>(p.batch), p.medianMs, p.p90Ms,
+                      p.minMs, p.itemsPerSecond, p.arenaBytes / 1048576.0,
+                      static_cast<long long>(p.iterations), p.compileSeconds);
+}
+
+void printJson(const BenchOptions &options,
+               const std::vector<BenchPoint> &points, int64_t recommended,
+               llvm::raw_ostream &out) {
+  llvm::json::Array rows;
+  for (const BenchPoint &p : points)
+    rows.push_back(llvm::json::Object{
+        {"batch", p.batch},
+        {"iterations", p.iterations},
+        {"median_ms", p.medianMs},
+        {"p90_ms", p.p90Ms},
+        {"min_ms", p.minMs},
+        {"items_per_second", p.itemsPerSecond},
+        {"arena_bytes", static_cast<int64_t>(p.arenaBytes)},
+        {"compile_seconds", p.compileSeconds}});
+  llvm::json::Object root{
+      {"graph", options.compile.graph},
+      {"target_cpu", options.compile.target.cpu.empty()
+                         ? std::string("generic")
+                         : options.compile.target.cpu},
+      {"threads", 1},
+      {"points", std::move(rows)}};
+  if (options.sweep) {
+    root["latency_budget_ms"] = options.latencyBudgetMs;
+    if (recommended > 0)
+      root["recommended_batch"] = recommended;
+    else
+      root["recommended_batch"] = nullptr;
+  }
+  out << llvm::formatv("{0:2}", llvm::json::Value(std::move(root))) << "\n";
+}
+
+} // namespace
+
+int64_t tfaot::recommendBatch(const std::vector<BenchPoint> &points,
+                              double latencyBudgetMs) {
+  int64_t best = -1;
+  double bestRate = -1;
+  for (const BenchPoint &p : points) {
+    if (latencyBudgetMs > 0 && p.p90Ms > latencyBudgetMs)
+      continue;
+    // Ties (within 2%, timing noise) go to the smaller batch: same
+    // throughput at lower latency and memory.
+    if (p.itemsPerSecond > bestRate * 1.02) {
+      best = p.batch;
+      bestRate = p.itemsPerSecond;
+    }
+  }
+  return best;
+}
+
+std::string tfaot::plotSvg(const std::vector<BenchPoint> &points,
+                           const std::string &title) {
+  const double width = 640, height = 400, left = 70, right = 70, top = 40,
+               bottom = 50;
+  double plotW = width - left - right, plotH = height - top - bottom;
+  double maxRate = 0, maxLatency = 0;
+  for (const BenchPoint &p : points) {
+    maxRate = std::max(maxRate, p.itemsPerSecond);
+    maxLatency = std::max(maxLatency, p.p90Ms);
+  }
+  maxRate = maxRate > 0 ? maxRate * 1.1 : 1;
+  maxLatency = maxLatency > 0 ? maxLatency * 1.1 : 1;
+  // Batch sizes are spread evenly (they are usually powers of two).
+  auto x = [&](size_t i) {
+    return left + (points.size() < 2 ? plotW / 2
+                                     : plotW * i / (points.size() - 1));
+  };
+  auto yRate = [&](double v) { return top + plotH * (1 - v / maxRate); };
+  auto yLatency = [&](double v) { return top + plotH * (1 - v / maxLatency); };
+  std::string svg;
+  llvm::raw_string_ostream os(svg);
+  os << llvm::formatv("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0}\" "
+                      "height=\"{1}\" font-family=\"sans-serif\" "
+                      "font-size=\"12\">\n",
+                      width, height);
+  os << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
+  std::string escaped;
+  for (char c : title)
+    escaped += c == '<' ? "&lt;" : c == '>' ? "&gt;" : c == '&' ? "&amp;"
+                                                                : std::string(1, c);
+  os << llvm::formatv("<text x=\"{0}\" y=\"24\" text-anchor=\"middle\" "
+                      "font-size=\"14\">{1}</text>\n",
+                      width / 2, escaped);
+  os << llvm::formatv("<rect x=\"{0}\" y=\"{1}\" width=\"{2}\" height=\"{3}\" "
+                      "fill=\"none\" stroke=\"#888\"/>\n",
+                      left, top, plotW, plotH);
+  auto polyline = [&](auto y, auto value, const char *color) {
+    os << "<polyline fill=\"none\" stroke=\"" << color
+       << "\" stroke-width=\"2\" points=\"";
+    for (size_t i = 0; i < points.size(); ++i)
+      os << llvm::formatv("{0:f1},{1:f1} ", x(i), y(value(points[i])));
+    os << "\"/>\n";
+    for (size_t i = 0; i < points.size(); ++i)
+      os << llvm::formatv("<circle cx=\"{0:f1}\" cy=\"{1:f1}\" r=\"3\" "
+                          "fill=\"{2}\"/>\n",
+                          x(i), y(value(points[i])), color);
+  };
+  polyline(yRate, [](const BenchPoint &p) { return p.itemsPerSecond; },
+           "#1f77b4");
+  polyline(yLatency, [](const BenchPoint &p) { return p.p90Ms; }, "#d62728");
+  for (size_t i = 0; i < points.size(); ++i)
+    os << llvm::formatv("<text x=\"{0:f1}\" y=\"{1}\" text-anchor=\"middle\">"
+                        "{2}</text>\n",
+                        x(i), top + plotH + 18, points[i].batch);
+  os << llvm::formatv("<text x=\"{0}\" y=\"{1}\" text-anchor=\"middle\">batch "
+                      "size</text>\n",
+                      left + plotW / 2, height - 10);
+  for (int t = 0; t <= 4; ++t) {
+    double frac = t / 4.0;
+    double y = top + plotH * (1 - frac);
+    os << llvm::formatv("<text x=\"{0}\" y=\"{1:f1}\" text-anchor=\"end\" "
+                        "fill=\"#1f77b4\">{2:f0}</text>\n",
+                        left - 6, y + 4, maxRate * frac);
+    os << llvm::formatv("<text x=\"{0}\" y=\"{1:f1}\" fill=\"#d62728\">"
+                        "{2:f1}</text>\n",
+                        left + plotW + 6, y + 4, maxLatency * frac);
+  }
+  os << llvm::formatv("<text x=\"{0}\" y=\"{1}\" fill=\"#1f77b4\">items/s"
+                      "</text>\n",
+                      left - 60, top - 8);
+  os << llvm::formatv("<text x=\"{0}\" y=\"{1}\" fill=\"#d62728\">p90 ms"
+                      "</text>\n",
+                      left + plotW + 6, top - 8);
+  os << "</svg>\n";
+  return svg;
+}
+
+int tfaot::bench(const BenchOptions &options, llvm::raw_ostream &out,
+                 llvm::raw_ostream &errs) {
+  if (options.compile.graph.empty()) {
+    errs << "tfaot bench: error: no graph: give --graph model.pb\n";
+    return 1;
+  }
+  for (size_t i = 0; i < options.batches.size(); ++i)
+    if (options.batches[i] < 1 ||
+        (i && options.batches[i] <= options.batches[i - 1])) {
+      errs << "tfaot bench: error: --batch takes increasing batch sizes >= 1, "
+              "e.g. 1,8,32\n";
+      return 1;
+    }
+  if (options.minIters < 1 || options.minTimeSeconds < 0 ||
+      options.latencyBudgetMs < 0) {
+    errs << "tfaot bench: error: --iters must be >= 1, --min_time and "
+            "--latency_budget >= 0\n";
+    return 1;
+  }
+  std::vector<int64_t> batches = options.batches;
+  if (batches.empty())
+    batches.push_back(0);
+  std::vector<BenchPoint> points;
+  std::string cpu = options.compile.target.cpu.empty()
+                        ? std::string("generic")
+                        : options.compile.target.cpu;
+  if (!options.json)
+    out << "tfaot bench: " << llvm::sys::path::filename(options.compile.graph)
+        << " (target cpu " << cpu << ", 1 thread; latency per Run())\n";
+  for (int64_t batch : batches) {
+    BenchPoint point;
+    if (!measure(options, batch, point, errs))
+      return 1;
+    points.push_back(point);
+    if (!options.json) {
+      // Print as we go: a sweep over large batches takes a while.
+      if (points.size() == 1)
+        printHeader(out);
+      printRow(point, out);
+      out.flush();
+    }
+  }
+  int64_t recommended = recommendBatch(points, options.latencyBudgetMs);
+  if (options.json) {
+    printJson(options, points, recommended, out);
+  } else if (options.sweep) {
+    if (recommended < 0) {
+      out << llvm::formatv("no batch size meets the {0} ms p90 latency "
+                           "budget\n",
+                           options.latencyBudgetMs);
+    } else {
+      const BenchPoint &p = *llvm::find_if(
+          points, [&](const BenchPoint &q) { return q.batch == recommended; });
+      out << "recommended batch size: " << recommended << " ("
+          << llvm::format("%.5g items/s, p90 %.4g ms", p.itemsPerSecond,
+                          p.p90Ms);
+      if (options.latencyBudgetMs > 0)
+        out << llvm::formatv(", within the {0} ms budget",
+                             options.latencyBudgetMs);
+      out << ")\n";
+    }
+  }
+  if (!options.plotPath.empty()) {
+    std::ofstream file(options.plotPath);
+    file << plotSvg(points, "tfaot bench: " +
+                                llvm::sys::path::filename(options.compile.graph)
+                                    .str());
+    if (!file) {
+      errs << "tfaot bench: error: cannot write '" << options.plotPath
+           << "'\n";
+      return 1;
+    }
+  }
+  return 0;
+}
