@@ -1268,6 +1268,7 @@ static const llvm::StringMap<OpSpec> &opTable() {
       {"SparseToDense", {importSparseToDense, 4, "T", 0}},
       {"Range", {importRange, 3, "Tidx", 3}},
       {"Sin", {importSameType, 1, "T", 1}},
+      {"Erf", {importSameType, 1, "T", 1}},
       {"Cos", {importSameType, 1, "T", 1}},
       {"Atan2", {importBinary, 2, "T", 2}},
       {"GatherV2", {importGatherV2, 3, "Tparams", 1}},

@@ -260,6 +260,7 @@ def Tfaot_BatchMatMulV2Op : Tfaot_Op<"BatchMatMulV2", [Pure, AllElementTypesMatc
 }
 
 def Tfaot_SinOp : Tfaot_UnaryOp<"Sin", "sine", Tfaot_FloatTensor>;
+def Tfaot_ErfOp : Tfaot_UnaryOp<"Erf", "Gauss error function (exact Gelu is x * (1 + erf(x / sqrt(2))) / 2)", Tfaot_FloatTensor>;
 def Tfaot_CosOp : Tfaot_UnaryOp<"Cos", "cosine", Tfaot_FloatTensor>;
 def Tfaot_Atan2Op : Tfaot_BinaryOp<"Atan2", "the angle of the point (y, x) = (operand 1, operand 0), i.e. atan(x / y) by quadrant">;
 

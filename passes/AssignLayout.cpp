@@ -154,7 +154,7 @@ struct Motion {
 static bool isUnaryElementwise(Operation *op) {
   return isa<IdentityOp, ReluOp, Relu6Op, SigmoidOp, TanhOp, ExpOp, LogOp,
              SqrtOp, RsqrtOp, ReciprocalOp, FloorOp, CeilOp, RoundOp, NegOp,
-             AbsOp, SquareOp, EluOp, SeluOp, SoftplusOp, SinOp, CosOp,
+             AbsOp, SquareOp, EluOp, SeluOp, SoftplusOp, SinOp, CosOp, ErfOp,
              LeakyReluOp, LogicalNotOp, CastOp>(op);
 }
 

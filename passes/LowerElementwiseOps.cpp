@@ -140,6 +140,10 @@ void mlir::tfaot::populateElementwiseLoweringPatterns(
         Value picked = arith::SelectOp::create(b, l, positive, a[0], negative);
         return (Value)arith::MulFOp::create(b, l, scale, picked);
       });
+  patterns.add<ElementwiseLowering<ErfOp>>(
+      converter, ctx, [](OpBuilder &b, Location l, ErfOp, Type, ValueRange a) {
+        return (Value)math::ErfOp::create(b, l, a[0]);
+      });
   patterns.add<ElementwiseLowering<SinOp>>(
       converter, ctx, [](OpBuilder &b, Location l, SinOp, Type, ValueRange a) {
         return (Value)math::SinOp::create(b, l, a[0]);
