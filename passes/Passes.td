@@ -70,6 +70,28 @@ def ExpandStridedCopiesPass
   ];
 }
 
+def OrderContractionLoopsPass
+    : Pass<"tfaot-order-contraction-loops", "mlir::func::FuncOp"> {
+  let summary = "make the contiguous output dimension the innermost loop of convolutions, pools and matmuls";
+  let description = [{
+    Linalg's named convolutions, pools and matmuls list their reduction
+    loops last, so lowered as they are the innermost loop runs over input
+    channels (or the matmul's K) with a large stride through the filter:
+    nothing to vectorize. This pass generalizes each of them and moves the
+    loop of the output's last dimension of size > 1 (output channels, the
+    matmul's N; it is contiguous in the output and the filter) innermost,
+    after the reductions, so the innermost loop is an axpy LLVM's loop
+    vectorizer turns into SIMD code. Each output element still accumulates
+    its terms in the same order: results are unchanged.
+
+    ```mlir
+    linalg.conv_2d_nhwc_hwcf ins(%in, %w : ...) outs(%out : ...)
+    ```
+    becomes a linalg.generic with loops (n, oh, ow, kh, kw, c, f).
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect"];
+}
+
 def PlanBuffersPass : Pass<"tfaot-plan-buffers", "mlir::ModuleOp"> {
   let summary = "place the entry function's temporaries in one arena argument";
   let description = [{

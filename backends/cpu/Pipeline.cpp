@@ -40,7 +40,8 @@ static const char kBufferizePipeline[] =
 // buffer crosses the ABI as one plain pointer, which is what the generated
 // header passes.
 static const char kToLLVMPipeline[] =
-    "func.func(tfaot-expand-strided-copies,convert-linalg-to-loops),"
+    "func.func(tfaot-expand-strided-copies,tfaot-order-contraction-loops,"
+    "convert-linalg-to-loops),"
     "lower-affine,"
     "convert-scf-to-cf,"
     "expand-strided-metadata,"

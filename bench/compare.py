@@ -1,0 +1,160 @@
+#!/usr/bin/env python3
+"""Times the same models with `tfaot bench` and with TensorFlow.js (its
+WebAssembly backend, XNNPACK with SIMD, and its pure-JavaScript CPU backend)
+in one run on this machine, one thread each, batch 1, and prints the
+ratios.
+
+    bench/compare.py [--build build] [--min-time 1] [--only a,b]
+                     [--target-cpu native] [--json out.json]
+
+The models are those the e2e.tfjs tests compile with default flags (the
+corpus TF.js models, and the generated ResNet-50, MobileNetV2, MLP and BERT
+layer of bench/models, which the build converts to TF.js for the oracle):
+the feeds and fetches come from the build's own `tfaot compile` commands,
+so a model is timed exactly as it is tested. Inputs are random (floats
+uniform in [0, 1)) in both.
+
+Needs a build with the tests (scripts/test.sh) and the peer packages:
+`npm ci --ignore-scripts --prefix bench/peers` (see bench/README.md).
+Output: a Markdown table on stdout, progress on stderr; --json also writes
+every figure.
+"""
+import argparse
+import datetime
+import json
+import os
+import platform
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from corpus_table import comparisons  # noqa: E402
+
+GENERATED = ("gen-resnet50", "gen-mobilenet_v2", "gen-mlp", "gen-bert_layer")
+
+
+def flag_values(cmd, flag):
+    return [cmd[i + 1] for i, a in enumerate(cmd) if a == flag]
+
+
+def tfjs_model(build, name, graph):
+    """The TF.js model.json for a comparison: the corpus file itself, or the
+    build's conversion of a frozen GraphDef."""
+    if graph.endswith(".json"):
+        return graph
+    return os.path.join(build, "test", "e2e", "tfjs", "converted", name,
+                        "model.json")
+
+
+def tfaot_bench(cmd, min_time, target_cpu):
+    args = [cmd[0], "bench"]
+    skip = {"--cpp_class", "--out_header", "--out_function_object"}
+    rest = cmd[2:]
+    i = 0
+    while i < len(rest):
+        if rest[i] in skip:
+            i += 2
+            continue
+        args.append(rest[i])
+        i += 1
+    args += ["--json", f"--min_time={min_time}", f"--target_cpu={target_cpu}"]
+    proc = subprocess.run(args, capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise RuntimeError(proc.stderr.strip().splitlines()[-1])
+    return json.loads(proc.stdout)["points"][0]
+
+
+def tfjs_time(script, model, feeds, fetches, backend, min_time, iters):
+    args = ["node", script, "--model", model, "--backend", backend,
+            "--min_time", str(min_time), "--iters", str(iters)]
+    for feed in feeds:
+        args += ["--feed", feed]
+    for fetch in fetches:
+        args += ["--fetch", fetch]
+    proc = subprocess.run(args, capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise RuntimeError(proc.stderr.strip().splitlines()[-1])
+    # TF.js may print a banner first; the figures are the last line.
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def cpu_name():
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def main():
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--build", default=os.path.join(root, "build"))
+    parser.add_argument("--min-time", type=float, default=1.0)
+    parser.add_argument("--only", help="comma-separated model names")
+    parser.add_argument("--target-cpu", default="native")
+    parser.add_argument("--json", help="also write every figure here")
+    args = parser.parse_args()
+    script = os.path.join(root, "bench", "peers", "tfjs_time.js")
+    if not os.path.isdir(os.path.join(root, "bench", "peers", "node_modules")):
+        sys.exit("compare: the TF.js peer is not installed: run "
+                 "`npm ci --ignore-scripts --prefix bench/peers`")
+    tests = comparisons(args.build)
+    if not tests:
+        sys.exit(f"compare: no e2e.tfjs comparisons in {args.build}; build "
+                 "the tests first (scripts/test.sh)")
+    only = set(args.only.split(",")) if args.only else None
+    rows, raw = [], []
+    for name, (cmd, _) in sorted(tests.items()):
+        graph = cmd[cmd.index("--graph") + 1]
+        default_flags = not any(
+            a.startswith(("--layout", "--graph_passes", "--batch"))
+            for a in cmd)
+        if not default_flags or (only and name not in only):
+            continue
+        if "/corpus/tfjs/" not in graph and name not in GENERATED:
+            continue
+        feeds, fetches = flag_values(cmd, "--feed"), flag_values(cmd, "--fetch")
+        print(f"compare: {name}", file=sys.stderr, flush=True)
+        try:
+            tfaot = tfaot_bench(cmd, args.min_time, args.target_cpu)
+            model = tfjs_model(args.build, name, graph)
+            wasm = tfjs_time(script, model, feeds, fetches, "wasm",
+                             args.min_time, 10)
+            # The JavaScript backend takes seconds per run on the larger
+            # models: fewer runs, so that the comparison stays minutes.
+            js = tfjs_time(script, model, feeds, fetches, "cpu",
+                           args.min_time, 3)
+        except RuntimeError as e:
+            print(f"compare: {name}: skipped: {e}", file=sys.stderr)
+            continue
+        raw.append({"model": name, "tfaot": tfaot, "tfjs_wasm": wasm,
+                    "tfjs_cpu": js})
+        rows.append(
+            f"| {name} | {tfaot['median_ms']:.3g} | {wasm['median_ms']:.3g} | "
+            f"{js['median_ms']:.3g} | "
+            f"{tfaot['median_ms'] / wasm['median_ms']:.2f} | "
+            f"{tfaot['median_ms'] / js['median_ms']:.2f} |")
+    print(f"Median ms per Run() at batch 1, one thread, measured in one run "
+          f"({datetime.date.today()}, {cpu_name()}, {os.cpu_count()} cores; "
+          f"tfaot --target_cpu={args.target_cpu}; TF.js 4.22 wasm with SIMD "
+          f"and its JavaScript cpu backend). Ratio < 1: tfaot is faster.\n")
+    print("| model | tfaot ms | TF.js wasm ms | TF.js cpu ms "
+          "| tfaot / wasm | tfaot / cpu |")
+    print("|---|---|---|---|---|---|")
+    print("\n".join(rows))
+    if args.json:
+        os.makedirs(os.path.dirname(os.path.abspath(args.json)), exist_ok=True)
+        with open(args.json, "w") as out:
+            json.dump({"date": str(datetime.date.today()), "cpu": cpu_name(),
+                       "cores": os.cpu_count(),
+                       "tfaot_target_cpu": args.target_cpu,
+                       "min_time_s": args.min_time, "models": raw},
+                      out, indent=1)
+
+
+if __name__ == "__main__":
+    main()
