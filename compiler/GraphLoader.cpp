@@ -14,6 +14,7 @@
 
 #include <google/protobuf/io/tokenizer.h>
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
+#include <google/protobuf/stubs/logging.h>
 #include <google/protobuf/text_format.h>
 
 using namespace tfaot;
@@ -89,8 +90,13 @@ tfaot::parseGraphDef(llvm::StringRef contents, llvm::StringRef path,
     diags.error("cannot parse text-format GraphDef: " + textError);
     return std::nullopt;
   }
-  if (graph.ParseFromArray(text.data(), int(text.size())))
-    return graph;
+  {
+    // Protobuf logs its own "ERROR ..." line for some malformed input (a
+    // string field that is not UTF-8); the error below says it for us.
+    google::protobuf::LogSilencer quiet;
+    if (graph.ParseFromArray(text.data(), int(text.size())))
+      return graph;
+  }
   graph.Clear();
   if (parseText(text, graph, textError))
     return graph;
