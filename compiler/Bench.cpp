@@ -147,8 +147,8 @@ void fillInputs(const std::vector<TensorSignature> &args,
   }
 }
 
-double percentile(std::vector<double> sorted, double q) {
-  std::sort(sorted.begin(), sorted.end());
+/// The q-quantile of `sorted` (ascending), interpolated.
+double percentile(const std::vector<double> &sorted, double q) {
   double position = q * (sorted.size() - 1);
   size_t below = static_cast<size_t>(position);
   size_t above = std::min(below + 1, sorted.size() - 1);
@@ -216,10 +216,11 @@ bool measure(const BenchOptions &options, int64_t batch, BenchPoint &point,
                           : (sig.args.empty() || sig.args[0].shape.empty()
                                  ? 1
                                  : sig.args[0].shape[0]);
+  std::sort(ms.begin(), ms.end());
   point.iterations = ms.size();
   point.medianMs = percentile(ms, 0.5);
   point.p90Ms = percentile(ms, 0.9);
-  point.minMs = *std::min_element(ms.begin(), ms.end());
+  point.minMs = ms.front();
   point.itemsPerSecond = point.batch * 1000.0 / point.medianMs;
   point.arenaBytes = artifacts.tempBytes;
   return true;

@@ -1122,12 +1122,14 @@ void LayoutRewriter::unitTransposesToReshapes() {
     OpBuilder b(t);
     Value x = t.getX();
     auto type = cast<RankedTensorType>(t.getY().getType());
-    Value shape = intConstant(
-        b, t.getLoc(), RankedTensorType::get({type.getRank()}, b.getI32Type()),
-        type.getShape());
-    Value reshape = type == x.getType()
-                        ? x
-                        : ReshapeOp::create(b, t.getLoc(), type, x, shape);
+    Value reshape = x;
+    if (type != x.getType()) {
+      Value shape = intConstant(
+          b, t.getLoc(),
+          RankedTensorType::get({type.getRank()}, b.getI32Type()),
+          type.getShape());
+      reshape = ReshapeOp::create(b, t.getLoc(), type, x, shape);
+    }
     auto dims = [](ArrayRef<int64_t> shape) {
       return llvm::join(llvm::map_range(shape,
                                         [](int64_t d) { return std::to_string(d); }),
