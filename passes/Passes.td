@@ -92,6 +92,42 @@ def OrderContractionLoopsPass
   let dependentDialects = ["mlir::linalg::LinalgDialect"];
 }
 
+def VectorizeContractionsPass
+    : Pass<"tfaot-vectorize-contractions", "mlir::func::FuncOp"> {
+  let summary = "register-blocked vector code for convolutions and matmuls on buffers";
+  let description = [{
+    Runs on bufferized code, before `tfaot-order-contraction-loops` (which
+    handles what this pass leaves). Each statically shaped
+    `linalg.conv_2d_nhwc_hwcf`, `linalg.depthwise_conv_2d_nhwc_hwc`,
+    `linalg.matmul` and `linalg.batch_matmul` is tiled so one tile's outputs
+    fit in vector registers: up to two vectors of output channels (or N)
+    times up to 8 output pixels (or rows of M), the kernel window one tap at
+    a time and the input channels (or K) 8 at a time. Tile sizes divide
+    their dimensions, so every tile is static. A 2-D convolution tile is
+    rewritten as the 1-D convolution linalg vectorizes, the tile becomes
+    vector code, the accumulator's load and store are hoisted out of the
+    reduction loops, and `vector.contract` is lowered to outer products, i.e.
+    one FMA of a filter row by a broadcast input element per output pixel.
+
+    Each output element still adds its terms in the same order as the
+    scalar loops (window rows, columns, then channels); only the multiply
+    and add become one fused multiply-add.
+
+    The vector width comes from `vector-bits` (512 for AVX-512, 256 for
+    AVX2).
+  }];
+  let options = [
+    Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"512",
+           "width of the target's vector registers in bits">,
+  ];
+  let dependentDialects = [
+    "mlir::linalg::LinalgDialect", "mlir::scf::SCFDialect",
+    "mlir::vector::VectorDialect", "mlir::affine::AffineDialect",
+    "mlir::arith::ArithDialect", "mlir::memref::MemRefDialect",
+    "mlir::ub::UBDialect",
+  ];
+}
+
 def PlanBuffersPass : Pass<"tfaot-plan-buffers", "mlir::ModuleOp"> {
   let summary = "place the entry function's temporaries in one arena argument";
   let description = [{

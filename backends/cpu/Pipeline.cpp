@@ -40,12 +40,15 @@ static const char kBufferizePipeline[] =
 // buffer crosses the ABI as one plain pointer, which is what the generated
 // header passes.
 static const char kToLLVMPipeline[] =
-    "func.func(tfaot-expand-strided-copies,tfaot-order-contraction-loops,"
-    "convert-linalg-to-loops),"
+    "func.func(tfaot-expand-strided-copies,tfaot-vectorize-contractions,"
+    "tfaot-order-contraction-loops,convert-linalg-to-loops,"
+    "convert-vector-to-scf{full-unroll=true}),"
     "lower-affine,"
     "convert-scf-to-cf,"
     "expand-strided-metadata,"
     "lower-affine,"
+    "convert-vector-to-llvm,"
+    "convert-ub-to-llvm,"
     "finalize-memref-to-llvm,"
     "convert-math-to-funcs,"
     "convert-math-to-llvm,"

@@ -1,0 +1,417 @@
+//===- VectorizeContractions.cpp - Register-blocked conv/matmul kernels ---===//
+//
+// --tfaot-vectorize-contractions (see the pass description in Passes.td).
+//
+// The recipe is the classic one for buffers: tile each contraction so one
+// tile's outputs fit in vector registers, shrink the 2-D convolution tile to
+// a 1-D one (its kernel window is tiled to 1x1), vectorize the tile, then
+// hoist the accumulator's load and store out of the reduction loops so it
+// stays in registers while every filter tap and input channel is added in.
+//
+//===----------------------------------------------------------------------===//
+#include "passes/Passes.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
+#include "mlir/Dialect/Vector/Transforms/VectorTransforms.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
+
+namespace mlir::tfaot {
+#define GEN_PASS_DEF_VECTORIZECONTRACTIONSPASS
+#include "passes/Passes.h.inc"
+} // namespace mlir::tfaot
+
+using namespace mlir;
+
+namespace {
+
+/// How many accumulator vectors a tile may keep live. x86-64 has 16 (AVX2)
+/// or 32 (AVX-512) vector registers; half of them leaves room for the filter
+/// row and the broadcast input.
+constexpr int64_t kAccumulatorRegisters = 16;
+/// Reduction elements (input channels, K) handled per loop iteration: enough
+/// independent work per iteration, a body LLVM still schedules quickly.
+constexpr int64_t kReductionUnroll = 8;
+/// Output pixels (or matrix rows) per tile.
+constexpr int64_t kMaxRowsPerTile = 8;
+
+/// The largest divisor of `size` that is at most `limit`. Tiles that divide
+/// their dimension keep every tile static, so the vectorizer needs no masks.
+int64_t largestDivisorAtMost(int64_t size, int64_t limit) {
+  for (int64_t d = std::min(size, limit); d > 1; --d)
+    if (size % d == 0)
+      return d;
+  return 1;
+}
+
+/// Tile size for the contiguous output dimension (output channels, N): at
+/// most two vectors of `lanes`, in whole vectors where the size allows.
+int64_t columnTile(int64_t size, int64_t lanes) {
+  int64_t limit = 2 * lanes;
+  if (size <= limit)
+    return size;
+  for (int64_t t = limit; t >= lanes; t -= lanes)
+    if (size % t == 0)
+      return t;
+  return largestDivisorAtMost(size, limit);
+}
+
+/// Rows (output pixels, M) per tile so that rows x vectors-per-row
+/// accumulators fit the register budget.
+int64_t rowTile(int64_t size, int64_t columns, int64_t lanes) {
+  int64_t vectorsPerRow = (columns + lanes - 1) / lanes;
+  int64_t limit =
+      std::max<int64_t>(1, std::min(kMaxRowsPerTile,
+                                    kAccumulatorRegisters / vectorsPerRow));
+  return largestDivisorAtMost(size, limit);
+}
+
+OpFoldResult indexAttr(Builder &b, int64_t v) { return b.getIndexAttr(v); }
+
+/// Tile sizes for each loop of `op` (in its loop order), or an empty vector
+/// when the op is not one this pass handles.
+SmallVector<int64_t> tileSizesFor(linalg::LinalgOp op, int64_t lanes) {
+  if (op.hasDynamicShape() || !op.hasPureBufferSemantics())
+    return {};
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  if (auto conv = dyn_cast<linalg::Conv2DNhwcHwcfOp>(op.getOperation())) {
+    // Loops: n, oh, ow, f, kh, kw, c.
+    int64_t f = columnTile(ranges[3], lanes);
+    return {1, 1, rowTile(ranges[2], f, lanes), f, 1, 1,
+            largestDivisorAtMost(ranges[6], kReductionUnroll)};
+  }
+  if (isa<linalg::DepthwiseConv2DNhwcHwcOp>(op.getOperation())) {
+    // Loops: n, oh, ow, c, kh, kw. Channels are the vector; each output
+    // pixel is one accumulator per vector of channels.
+    int64_t c = columnTile(ranges[3], lanes);
+    return {1, 1, rowTile(ranges[2], c, lanes), c, 1, 1};
+  }
+  if (auto matmul = dyn_cast<linalg::MatmulOp>(op.getOperation())) {
+    if (matmul.hasUserDefinedMaps())
+      return {};
+    // Loops: m, n, k.
+    int64_t n = columnTile(ranges[1], lanes);
+    return {rowTile(ranges[0], n, lanes), n,
+            largestDivisorAtMost(ranges[2], kReductionUnroll)};
+  }
+  if (auto batched = dyn_cast<linalg::BatchMatmulOp>(op.getOperation())) {
+    if (batched.hasUserDefinedMaps())
+      return {};
+    // Loops: b, m, n, k.
+    int64_t n = columnTile(ranges[2], lanes);
+    return {1, rowTile(ranges[1], n, lanes), n,
+            largestDivisorAtMost(ranges[3], kReductionUnroll)};
+  }
+  return {};
+}
+
+/// `value` (a buffer with unit dimensions at `dropped`) as a rank-reduced
+/// view without them.
+Value dropUnitDims(OpBuilder &b, Location loc, Value value,
+                   ArrayRef<unsigned> dropped) {
+  ArrayRef<int64_t> shape = cast<MemRefType>(value.getType()).getShape();
+  SmallVector<int64_t> kept;
+  for (auto [i, size] : llvm::enumerate(shape))
+    if (!llvm::is_contained(dropped, i))
+      kept.push_back(size);
+  return memref::createCanonicalRankReducingSubViewOp(b, loc, value, kept);
+}
+
+DenseIntElementsAttr elementAt(Builder &b, DenseIntElementsAttr attr,
+                               unsigned index) {
+  int64_t value = attr.getValues<int64_t>()[index];
+  return b.getI64TensorAttr({value});
+}
+
+/// Rewrites a 2-D convolution tile of output height 1 whose window is one
+/// row high as the 1-D convolution the vectorizer knows (linalg's own
+/// rewrite of this kind only handles tensors). Returns null, leaving the
+/// tile as it is, for any other op.
+Operation *narrowToConv1D(RewriterBase &rewriter, Operation *tile) {
+  rewriter.setInsertionPoint(tile);
+  Location loc = tile->getLoc();
+  auto conv = dyn_cast<linalg::Conv2DNhwcHwcfOp>(tile);
+  auto depthwise = dyn_cast<linalg::DepthwiseConv2DNhwcHwcOp>(tile);
+  if (!conv && !depthwise)
+    return nullptr;
+  auto linalgOp = cast<linalg::LinalgOp>(tile);
+  // Both ops: input N,H,W,C; filter KH,KW,...; output N,OH,OW,...
+  Value input = linalgOp.getDpsInputOperand(0)->get();
+  Value filter = linalgOp.getDpsInputOperand(1)->get();
+  Value output = linalgOp.getDpsInitOperand(0)->get();
+  if (cast<MemRefType>(input.getType()).getDimSize(1) != 1 ||
+      cast<MemRefType>(filter.getType()).getDimSize(0) != 1 ||
+      cast<MemRefType>(output.getType()).getDimSize(1) != 1)
+    return nullptr;
+  Value input1D = dropUnitDims(rewriter, loc, input, {1});
+  Value filter1D = dropUnitDims(rewriter, loc, filter, {0});
+  Value output1D = dropUnitDims(rewriter, loc, output, {1});
+  auto strides = cast<DenseIntElementsAttr>(tile->getAttr("strides"));
+  auto dilations = cast<DenseIntElementsAttr>(tile->getAttr("dilations"));
+  Attribute stride = elementAt(rewriter, strides, 1);
+  Attribute dilation = elementAt(rewriter, dilations, 1);
+  Operation *narrow;
+  if (conv)
+    narrow = linalg::Conv1DNwcWcfOp::create(
+        rewriter, loc, TypeRange{}, ValueRange{input1D, filter1D},
+        ValueRange{output1D}, stride, dilation);
+  else
+    narrow = linalg::DepthwiseConv1DNwcWcOp::create(
+        rewriter, loc, TypeRange{}, ValueRange{input1D, filter1D},
+        ValueRange{output1D}, stride, dilation);
+  rewriter.eraseOp(tile);
+  return narrow;
+}
+
+/// Whether two index lists are the same values or equal constants.
+bool sameIndices(ValueRange a, ValueRange b) {
+  return a.size() == b.size() &&
+         llvm::all_of(llvm::zip(a, b), [](auto pair) {
+           return isEqualConstantIntOrValue(std::get<0>(pair),
+                                            std::get<1>(pair));
+         });
+}
+
+/// The transfer_read/transfer_write pair of the accumulator in the body of
+/// `loop`: a write and a read of the same buffer at the same indices, both
+/// unmasked and with identity maps.
+std::pair<vector::TransferReadOp, vector::TransferWriteOp>
+findAccumulator(scf::ForOp loop) {
+  vector::TransferWriteOp write;
+  for (auto op : loop.getBody()->getOps<vector::TransferWriteOp>()) {
+    if (write)
+      return {};
+    write = op;
+  }
+  if (!write || write.getMask() || !write.getPermutationMap().isIdentity())
+    return {};
+  for (auto read : loop.getBody()->getOps<vector::TransferReadOp>())
+    if (read.getBase() == write.getBase() &&
+        sameIndices(read.getIndices(), write.getIndices()) &&
+        read.getVectorType() == write.getVectorType() && !read.getMask() &&
+        read.getPermutationMap().isIdentity())
+      return {read, write};
+  return {};
+}
+
+/// The positions of the 1-D rows of an n-D vector type, in order.
+SmallVector<SmallVector<int64_t>> rowPositions(VectorType type) {
+  ArrayRef<int64_t> outer = type.getShape().drop_back();
+  SmallVector<SmallVector<int64_t>> positions(1);
+  for (int64_t size : outer) {
+    SmallVector<SmallVector<int64_t>> next;
+    for (const SmallVector<int64_t> &prefix : positions)
+      for (int64_t i = 0; i < size; ++i) {
+        next.push_back(prefix);
+        next.back().push_back(i);
+      }
+    positions = std::move(next);
+  }
+  return positions;
+}
+
+/// The indices of `position`'s row in a transfer starting at `indices`.
+SmallVector<Value> rowIndices(OpBuilder &b, Location loc, ValueRange indices,
+                              ArrayRef<int64_t> position) {
+  SmallVector<Value> result(indices.begin(), indices.end());
+  for (auto [i, offset] : llvm::enumerate(position))
+    if (offset != 0)
+      result[i] = arith::AddIOp::create(
+          b, loc, result[i], arith::ConstantIndexOp::create(b, loc, offset));
+  return result;
+}
+
+/// Reads the rows of `read`'s vector one 1-D transfer each.
+SmallVector<Value> readRows(OpBuilder &b, vector::TransferReadOp read) {
+  VectorType type = read.getVectorType();
+  auto rowType = VectorType::get(type.getShape().back(),
+                                 type.getElementType());
+  SmallVector<Value> rows;
+  for (const SmallVector<int64_t> &position : rowPositions(type)) {
+    SmallVector<Value> indices =
+        rowIndices(b, read.getLoc(), read.getIndices(), position);
+    rows.push_back(vector::TransferReadOp::create(
+        b, read.getLoc(), rowType, read.getBase(), indices,
+        read.getPadding(), ArrayRef<bool>{true}));
+  }
+  return rows;
+}
+
+/// Writes `rows` where `write` would write its vector, one 1-D transfer
+/// each.
+void writeRows(OpBuilder &b, vector::TransferWriteOp write, ValueRange rows) {
+  VectorType type = write.getVectorType();
+  for (auto [row, position] : llvm::zip(rows, rowPositions(type))) {
+    SmallVector<Value> indices =
+        rowIndices(b, write.getLoc(), write.getIndices(), position);
+    vector::TransferWriteOp::create(b, write.getLoc(), row, write.getBase(),
+                                    indices, ArrayRef<bool>{true});
+  }
+}
+
+/// Splits `value` into its 1-D rows.
+SmallVector<Value> splitRows(OpBuilder &b, Location loc, Value value) {
+  auto type = cast<VectorType>(value.getType());
+  SmallVector<Value> rows;
+  for (const SmallVector<int64_t> &position : rowPositions(type))
+    rows.push_back(type.getRank() == 1
+                       ? value
+                       : vector::ExtractOp::create(b, loc, value, position)
+                             .getResult());
+  return rows;
+}
+
+/// Rebuilds a vector of `type` from its 1-D rows.
+Value joinRows(OpBuilder &b, Location loc, VectorType type, ValueRange rows) {
+  if (type.getRank() == 1)
+    return rows.front();
+  Value result = ub::PoisonOp::create(b, loc, type);
+  for (auto [row, position] : llvm::zip(rows, rowPositions(type)))
+    result = vector::InsertOp::create(b, loc, row, result, position);
+  return result;
+}
+
+/// Keeps the accumulator of a vectorized tile in registers across the tile
+/// loops `loops` (outermost first) that do not move it, i.e. the reduction
+/// loops: its load moves before them, its store after, and the loops carry
+/// it as one 1-D vector per row. (An n-D vector would reach LLVM as an
+/// array, which it keeps in memory; linalg's own hoisting also refuses
+/// buffers reached through subviews, which is all a tile has. Here the
+/// buffer is the tile's output, which nothing else in these loops touches.)
+void hoistAccumulator(RewriterBase &rewriter, ArrayRef<scf::ForOp> loops) {
+  if (loops.empty())
+    return;
+  for (scf::ForOp loop : llvm::reverse(loops))
+    moveLoopInvariantCode(cast<LoopLikeOpInterface>(loop.getOperation()));
+  scf::ForOp innermost = loops.back();
+  auto [read, write] = findAccumulator(innermost);
+  if (!read || read.getMask() || write.getMask())
+    return;
+  // The loops the accumulator's location does not depend on.
+  auto invariantIn = [&](scf::ForOp loop) {
+    auto outside = [&](Value v) { return loop.isDefinedOutsideOfLoop(v); };
+    return outside(write.getBase()) && outside(read.getPadding()) &&
+           llvm::all_of(write.getIndices(), outside);
+  };
+  SmallVector<scf::ForOp> nest;
+  for (scf::ForOp loop : llvm::reverse(loops)) {
+    if (!invariantIn(loop))
+      break;
+    nest.insert(nest.begin(), loop);
+  }
+  if (nest.empty())
+    return;
+  scf::ForOp outer = nest.front();
+  VectorType shape = read.getVectorType();
+  Location loc = read.getLoc();
+  rewriter.setInsertionPoint(outer);
+  SmallVector<Value> initial = readRows(rewriter, read);
+
+  // Inside, the body sees the rows joined again; the join's operands become
+  // the innermost loop's new block arguments below. The fold of extract
+  // (insert) then leaves only 1-D vectors.
+  rewriter.setInsertionPointToStart(innermost.getBody());
+  Value joined = joinRows(rewriter, loc, shape, initial);
+  rewriter.replaceAllUsesWith(read.getResult(), joined);
+  rewriter.setInsertionPoint(write);
+  SmallVector<Value> carried =
+      splitRows(rewriter, loc, write.getValueToStore());
+  scf::ForOp newOuter;
+  for (scf::ForOp loop : llvm::reverse(nest)) {
+    FailureOr<LoopLikeOpInterface> replaced = loop.replaceWithAdditionalYields(
+        rewriter, initial, /*replaceInitOperandUsesInLoop=*/true,
+        [&](OpBuilder &, Location, ArrayRef<BlockArgument>) {
+          return carried;
+        });
+    newOuter = cast<scf::ForOp>(replaced->getOperation());
+    ValueRange results = newOuter.getResults().take_back(initial.size());
+    carried.assign(results.begin(), results.end());
+  }
+  rewriter.setInsertionPointAfter(newOuter);
+  writeRows(rewriter, write, carried);
+  rewriter.eraseOp(write);
+  rewriter.eraseOp(read);
+}
+
+/// Tiles, narrows and vectorizes one contraction. Leaves `op` untouched
+/// (for the scalar loop path) when any step does not apply.
+LogicalResult vectorizeContraction(RewriterBase &rewriter,
+                                   linalg::LinalgOp op, int64_t lanes) {
+  SmallVector<int64_t> sizes = tileSizesFor(op, lanes);
+  if (sizes.empty())
+    return failure();
+  SmallVector<OpFoldResult> tileSizes;
+  for (int64_t size : sizes)
+    tileSizes.push_back(indexAttr(rewriter, size));
+  scf::SCFTilingOptions options;
+  options.setTileSizes(tileSizes);
+  rewriter.setInsertionPoint(op);
+  FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
+      rewriter, cast<TilingInterface>(op.getOperation()), options);
+  if (failed(tiled) || tiled->tiledOps.size() != 1)
+    return failure();
+  Operation *tile = tiled->tiledOps.front();
+  SmallVector<scf::ForOp> tileLoops;
+  for (LoopLikeOpInterface loop : tiled->loops)
+    tileLoops.push_back(cast<scf::ForOp>(loop.getOperation()));
+  rewriter.eraseOp(op);
+  Operation *narrow = tile;
+  if (isa<linalg::Conv2DNhwcHwcfOp, linalg::DepthwiseConv2DNhwcHwcOp>(tile)) {
+    narrow = narrowToConv1D(rewriter, tile);
+    if (!narrow)
+      return success(); // Tiled; the scalar loops handle the tile.
+  }
+  rewriter.setInsertionPoint(narrow);
+  FailureOr<linalg::VectorizationResult> vectorized =
+      linalg::vectorize(rewriter, narrow, /*inputVectorSizes=*/{},
+                        /*inputScalableVecDims=*/{},
+                        /*vectorizeNDExtract=*/false,
+                        /*flatten1DDepthwiseConv=*/false,
+                        /*assumeDynamicDimsMatchVecSizes=*/false,
+                        /*createNamedContraction=*/true);
+  if (failed(vectorized))
+    return success(); // Tiled; the scalar loops handle the tile.
+  rewriter.eraseOp(narrow);
+  hoistAccumulator(rewriter, tileLoops);
+  return success();
+}
+
+struct VectorizeContractionsPass
+    : public tfaot::impl::VectorizeContractionsPassBase<
+          VectorizeContractionsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    int64_t lanes = std::max<int64_t>(1, vectorBits / 32);
+    SmallVector<linalg::LinalgOp> ops;
+    func.walk([&](linalg::LinalgOp op) {
+      if (!tileSizesFor(op, lanes).empty())
+        ops.push_back(op);
+    });
+    IRRewriter rewriter(&getContext());
+    for (linalg::LinalgOp op : ops)
+      (void)vectorizeContraction(rewriter, op, lanes);
+
+    // vector.contract -> outer products -> FMAs with a broadcast input.
+    RewritePatternSet patterns(&getContext());
+    vector::populateVectorContractLoweringPatterns(
+        patterns, vector::VectorContractLowering::OuterProduct);
+    vector::populateVectorOuterProductLoweringPatterns(patterns);
+    vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
+    vector::populateVectorReductionToContractPatterns(patterns);
+    if (failed(applyPatternsGreedily(func, std::move(patterns))))
+      return signalPassFailure();
+  }
+};
+
+} // namespace

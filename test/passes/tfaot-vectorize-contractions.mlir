@@ -1,0 +1,82 @@
+// RUN: tfaot-opt %s --pass-pipeline='builtin.module(func.func(tfaot-vectorize-contractions,canonicalize))' | FileCheck %s
+// RUN: tfaot-opt %s --pass-pipeline='builtin.module(func.func(tfaot-vectorize-contractions{vector-bits=256},canonicalize))' | FileCheck %s --check-prefix=AVX2
+
+// Tests the register-blocked kernels: each tile's accumulator is read once
+// (one 1-D vector per output pixel or row), carried through the reduction
+// loops, updated by FMAs of a filter row by a broadcast input element, and
+// written once after them.
+
+// One output row of a 3x3 convolution, 16 -> 32 channels: a tile is all 8
+// pixels x 32 channels (8 vectors of 32), the reduction loops are the
+// window's rows, its columns and the input channels 8 at a time.
+// CHECK-LABEL: func.func @conv
+// CHECK-COUNT-8: vector.transfer_read %{{.*}} {in_bounds = [true]} : memref<1x8x32xf32, strided<[256, 32, 1]>>, vector<32xf32>
+// CHECK: scf.for %[[KH:.*]] = %c0 to %c3 step %c1 iter_args({{.*}}) -> (vector<32xf32>, vector<32xf32>, vector<32xf32>, vector<32xf32>, vector<32xf32>, vector<32xf32>, vector<32xf32>, vector<32xf32>)
+// CHECK: scf.for %[[KW:.*]] = %c0 to %c3 step %c1 iter_args(
+// CHECK: scf.for %[[C:.*]] = %c0 to %c16 step %c8 iter_args(
+// CHECK: memref.subview %arg0[0, %[[KH]], %[[KW]], %[[C]]] [1, 1, 8, 8]
+// CHECK: memref.subview %arg1[%[[KH]], %[[KW]], %[[C]], 0] [1, 1, 8, 32]
+// CHECK-NOT: vector.transfer_write
+// 8 input channels x 8 pixels.
+// CHECK-COUNT-64: vector.fma {{.*}} : vector<32xf32>
+// CHECK-NOT: vector.fma
+// CHECK: scf.yield
+// CHECK: scf.yield
+// CHECK: scf.yield
+// CHECK-COUNT-8: vector.transfer_write %{{.*}} {in_bounds = [true]} : vector<32xf32>, memref<1x8x32xf32, strided<[256, 32, 1]>>
+// CHECK-NEXT: return
+// 256-bit vectors: tiles of 16 channels (two 8-wide vectors) by 8 pixels.
+// AVX2-LABEL: func.func @conv
+// AVX2: scf.for %{{.*}} = %c0 to %c32 step %c16
+// AVX2-COUNT-8: vector.transfer_read {{.*}} vector<16xf32>
+func.func @conv(%in: memref<1x3x10x16xf32>, %w: memref<3x3x16x32xf32>, %out: memref<1x1x8x32xf32>) {
+  linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%in, %w : memref<1x3x10x16xf32>, memref<3x3x16x32xf32>) outs(%out : memref<1x1x8x32xf32>)
+  return
+}
+
+// A 4x64 by 64x48 product: N = 48 in tiles of 16 (48 is no multiple of 32),
+// all 4 rows at once, K 8 at a time.
+// CHECK-LABEL: func.func @matmul
+// CHECK: scf.for %[[N:.*]] = %c0 to %c48 step %c16 {
+// CHECK: %[[OUT:.*]] = memref.subview %arg2[0, %[[N]]] [4, 16] [1, 1]
+// CHECK-COUNT-4: vector.transfer_read %[[OUT]]{{.*}} vector<16xf32>
+// CHECK: scf.for %[[K:.*]] = %c0 to %c64 step %c8 iter_args(%[[A0:.*]] = %{{.*}}, %[[A1:.*]] = %{{.*}}, %[[A2:.*]] = %{{.*}}, %[[A3:.*]] = %{{.*}}) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
+// The first K step: one B row, one FMA per row of A, into each accumulator.
+// CHECK: vector.fma %{{.*}}, %[[B0:.*]], %[[A0]] : vector<16xf32>
+// CHECK: vector.fma %{{.*}}, %[[B0]], %[[A1]] : vector<16xf32>
+// CHECK: vector.fma %{{.*}}, %[[B0]], %[[A2]] : vector<16xf32>
+// CHECK: vector.fma %{{.*}}, %[[B0]], %[[A3]] : vector<16xf32>
+// CHECK-COUNT-4: vector.transfer_write %{{.*}}, %[[OUT]]
+func.func @matmul(%a: memref<4x64xf32>, %b: memref<64x48xf32>, %c: memref<4x48xf32>) {
+  linalg.matmul ins(%a, %b : memref<4x64xf32>, memref<64x48xf32>) outs(%c : memref<4x48xf32>)
+  return
+}
+
+// A stride-2 depthwise row: channels are the vector (2 tiles of 32), 8
+// output pixels per tile, and each filter tap is one FMA per pixel of the
+// tap's channels by the input pixel's channels (no broadcast).
+// CHECK-LABEL: func.func @depthwise
+// CHECK: scf.for %{{.*}} = %c0 to %c16 step %c8 {
+// CHECK: scf.for %{{.*}} = %c0 to %c64 step %c32 {
+// CHECK-COUNT-8: vector.transfer_read {{.*}} vector<32xf32>
+// CHECK: scf.for {{.*}} iter_args(
+// CHECK: scf.for {{.*}} iter_args(
+// CHECK-COUNT-8: vector.fma
+// CHECK-NOT: vector.fma
+// CHECK: scf.yield
+// CHECK: scf.yield
+// CHECK-COUNT-8: vector.transfer_write {{.*}} vector<32xf32>
+func.func @depthwise(%in: memref<1x3x33x64xf32>, %w: memref<3x3x64xf32>, %out: memref<1x1x16x64xf32>) {
+  linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+    ins(%in, %w : memref<1x3x33x64xf32>, memref<3x3x64xf32>) outs(%out : memref<1x1x16x64xf32>)
+  return
+}
+
+// Dynamic shapes keep the scalar path.
+// CHECK-LABEL: func.func @dynamic
+// CHECK-NEXT: linalg.matmul
+func.func @dynamic(%a: memref<?x64xf32>, %b: memref<64x48xf32>, %c: memref<?x48xf32>) {
+  linalg.matmul ins(%a, %b : memref<?x64xf32>, memref<64x48xf32>) outs(%c : memref<?x48xf32>)
+  return
+}
