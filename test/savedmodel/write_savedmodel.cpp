@@ -14,7 +14,10 @@
 //                saver and Assign nodes around;
 //   multishard   tf1 with W and b in two data shards;
 //   truncated, badcrc, badindex, missingshard, sliced, missingvar:
-//                tf1 (missingshard: multishard) with one defect each.
+//                tf1 (missingshard: multishard) with one defect each;
+//   bundle       only DIR/variables, TF2-style, for a saved_model.pb from
+//                elsewhere: each further argument NAME=v0,v1,... stores the
+//                float[n] variable NAME under NAME/.ATTRIBUTES/VARIABLE_VALUE.
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/TensorBundle.h"
@@ -323,25 +326,29 @@ static tensorflow::SavedModel tf2Model() {
   return model;
 }
 
-/// The checkpoint's object graph: root -> layer -> kernel, bias, whose
-/// VARIABLE_VALUE keys differ from the variables' names.
-static std::string tf2ObjectGraph() {
+/// A checkpoint object graph: the root's children are the variables
+/// (variable name -> bundle key), under `path` when one is given.
+static std::string
+objectGraph(const std::vector<std::pair<std::string, std::string>> &variables,
+            const std::string &path = "") {
   tensorflow::TrackableObjectGraph graph;
-  auto *root = graph.add_nodes();
-  auto *child = root->add_children();
-  child->set_node_id(1);
-  child->set_local_name("layer_with_weights-0");
-  auto *layer = graph.add_nodes();
-  const char *names[] = {"kernel", "bias"};
-  for (int i = 0; i < 2; ++i) {
-    auto *ref = layer->add_children();
-    ref->set_node_id(2 + i);
-    ref->set_local_name(names[i]);
+  graph.add_nodes();
+  auto *parent = graph.mutable_nodes(0);
+  if (!path.empty()) {
+    auto *child = parent->add_children();
+    child->set_node_id(1);
+    child->set_local_name(path);
+    graph.add_nodes();
+    parent = graph.mutable_nodes(1);
+  }
+  for (const auto &[name, key] : variables) {
+    auto *ref = parent->add_children();
+    ref->set_node_id(graph.nodes_size());
+    ref->set_local_name(name);
     auto *attribute = graph.add_nodes()->add_attributes();
     attribute->set_name("VARIABLE_VALUE");
-    attribute->set_full_name(std::string("dense/") + names[i]);
-    attribute->set_checkpoint_key(std::string("layer_with_weights-0/") +
-                                  names[i] + "/.ATTRIBUTES/VARIABLE_VALUE");
+    attribute->set_full_name(name);
+    attribute->set_checkpoint_key(key);
   }
   return graph.SerializeAsString();
 }
@@ -357,21 +364,47 @@ static StoredTensor stringTensor(const std::string &value) {
 }
 
 int main(int argc, char **argv) {
-  if (argc != 3) {
-    std::fprintf(stderr, "usage: %s KIND DIR\n", argv[0]);
+  std::string kind = argc >= 3 ? argv[1] : "";
+  if (argc < 3 || (argc > 3 && kind != "bundle")) {
+    std::fprintf(stderr, "usage: %s KIND DIR | bundle DIR NAME=v0,v1,...\n",
+                 argv[0]);
     return 1;
   }
-  std::string kind = argv[1];
   std::filesystem::path dir = argv[2];
   std::filesystem::create_directories(dir);
   std::map<std::string, StoredTensor> tensors;
   tensorflow::SavedModel model;
   int numShards = 1;
+  const std::string valueKey = "/.ATTRIBUTES/VARIABLE_VALUE";
+  if (kind == "bundle") {
+    std::vector<std::pair<std::string, std::string>> variables;
+    for (int i = 3; i < argc; ++i) {
+      std::string spec = argv[i];
+      size_t eq = spec.find('=');
+      std::string name = spec.substr(0, eq), bytes;
+      for (size_t pos = eq; pos != std::string::npos;
+           pos = spec.find(',', pos + 1)) {
+        float value = std::stof(spec.substr(pos + 1));
+        bytes.append(reinterpret_cast<const char *>(&value), sizeof(value));
+      }
+      tensors[name + valueKey] = {tensorflow::DT_FLOAT,
+                                  {int64_t(bytes.size() / 4)}, bytes};
+      variables.push_back({name, name + valueKey});
+    }
+    tensors["_CHECKPOINTABLE_OBJECT_GRAPH"] =
+        stringTensor(objectGraph(variables));
+    writeBundle(dir, tensors, 1);
+    return 0;
+  }
   if (kind == "tf2") {
     model = tf2Model();
-    tensors["layer_with_weights-0/kernel/.ATTRIBUTES/VARIABLE_VALUE"] = kernel();
-    tensors["layer_with_weights-0/bias/.ATTRIBUTES/VARIABLE_VALUE"] = bias();
-    tensors["_CHECKPOINTABLE_OBJECT_GRAPH"] = stringTensor(tf2ObjectGraph());
+    std::string layer = "layer_with_weights-0/";
+    tensors[layer + "kernel" + valueKey] = kernel();
+    tensors[layer + "bias" + valueKey] = bias();
+    tensors["_CHECKPOINTABLE_OBJECT_GRAPH"] = stringTensor(
+        objectGraph({{"dense/kernel", layer + "kernel" + valueKey},
+                     {"dense/bias", layer + "bias" + valueKey}},
+                    "layer_with_weights-0"));
   } else {
     model = tf1Model();
     tensors["W"] = kernel();
