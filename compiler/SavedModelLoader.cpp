@@ -48,6 +48,15 @@ static void prune(tensorflow::GraphDef &graph,
     std::string name = work.back();
     work.pop_back();
     auto it = byName.find(name);
+    // A fetch of a node inside a call not yet inlined ("call/node") needs
+    // the call.
+    for (llvm::StringRef scope = name; it == byName.end() &&
+                                       scope.contains('/');) {
+      scope = scope.rsplit('/').first;
+      it = byName.find(scope);
+    }
+    if (it != byName.end())
+      name = it->getKey().str();
     if (it == byName.end() || !kept.insert(name).second)
       continue;
     for (const std::string &input : it->second->input())
@@ -213,12 +222,55 @@ static void resolveFetches(tensorflow::tf2xla::Config &config,
   }
 }
 
+static bool isVariable(const NodeDef &node) {
+  return node.op() == "VarHandleOp" || node.op() == "VariableV2" ||
+         node.op() == "Variable";
+}
+
+/// Variable nodes of the (not yet inlined) graph -> the ids of the objects
+/// they stand for: a call of a TF2 concrete function passes the variables it
+/// captures as its last inputs, in the order of the function's bound_inputs.
+/// This holds where names do not (two variables saved under one name).
+static llvm::StringMap<int>
+capturedObjectIds(const tensorflow::GraphDef &graph,
+                  const tensorflow::SavedObjectGraph &objects) {
+  llvm::StringMap<const NodeDef *> byName;
+  for (const NodeDef &node : graph.node())
+    byName[node.name()] = &node;
+  llvm::StringMap<int> ids;
+  for (const NodeDef &call : graph.node()) {
+    auto f = call.attr().find("f");
+    if (f == call.attr().end())
+      continue;
+    auto fn = objects.concrete_functions().find(f->second.func().name());
+    if (fn == objects.concrete_functions().end())
+      continue;
+    std::vector<std::string> args;
+    for (const std::string &input : call.input())
+      if (!llvm::StringRef(input).starts_with("^"))
+        args.push_back(nodeOf(input));
+    const auto &bound = fn->second.bound_inputs();
+    if (args.size() < size_t(bound.size()))
+      continue;
+    for (int j = 0; j < bound.size(); ++j) {
+      auto arg = byName.find(args[args.size() - bound.size() + j]);
+      if (arg != byName.end() && isVariable(*arg->second))
+        ids[arg->getKey()] = bound[j];
+    }
+  }
+  return ids;
+}
+
 namespace {
 /// Replaces variables by constants read from the SavedModel's bundle.
 class VariableFreezer {
 public:
-  VariableFreezer(std::string dir, GraphDiagnostics &diags)
-      : dir_(std::move(dir)), diags_(diags) {}
+  /// `capturedObjects` maps variable nodes to their object ids (see
+  /// capturedObjectIds).
+  VariableFreezer(std::string dir, llvm::StringMap<int> capturedObjects,
+                  GraphDiagnostics &diags)
+      : dir_(std::move(dir)), capturedObjects_(std::move(capturedObjects)),
+        diags_(diags) {}
 
   bool run(tensorflow::GraphDef &graph);
 
@@ -227,16 +279,25 @@ private:
   std::optional<std::string> keyOf(const NodeDef &variable);
 
   std::string dir_;
+  llvm::StringMap<int> capturedObjects_;
   GraphDiagnostics &diags_;
   std::optional<TensorBundle> bundle_;
-  /// Variable name -> bundle key, from the checkpoint's object graph.
+  /// From the checkpoint's object graph: variable name -> bundle key, and
+  /// object id -> bundle key ("" for objects that are no variable).
   llvm::StringMap<std::string> objectKeys_;
+  std::vector<std::string> objectIdKeys_;
 };
 } // namespace
 
-static bool isVariable(const NodeDef &node) {
-  return node.op() == "VarHandleOp" || node.op() == "VariableV2" ||
-         node.op() == "Variable";
+/// The dimensions of `shape`, or nullopt when any is unknown.
+static std::optional<llvm::SmallVector<int64_t>>
+knownShape(const tensorflow::TensorShapeProto &shape) {
+  llvm::SmallVector<int64_t> dims;
+  for (const auto &dim : shape.dim())
+    dims.push_back(dim.size());
+  if (shape.unknown_rank() || llvm::is_contained(dims, -1))
+    return std::nullopt;
+  return dims;
 }
 
 bool VariableFreezer::openBundle() {
@@ -257,16 +318,25 @@ bool VariableFreezer::openBundle() {
                    objectGraphKey + "' is not a TrackableObjectGraph");
     return false;
   }
-  for (const auto &object : objects.nodes())
+  objectIdKeys_.resize(objects.nodes_size());
+  for (auto [id, object] : llvm::enumerate(objects.nodes()))
     for (const auto &attribute : object.attributes())
-      if (attribute.name() == "VARIABLE_VALUE")
+      if (attribute.name() == "VARIABLE_VALUE") {
         objectKeys_[attribute.full_name()] = attribute.checkpoint_key();
+        objectIdKeys_[id] = attribute.checkpoint_key();
+      }
   return true;
 }
 
-/// The bundle key holding `variable`'s value: via the object graph, else
+/// The bundle key holding `variable`'s value: through the object the
+/// SavedModel captures it as, else the object graph's variable names, else
 /// the shared_name or node name as TF1 checkpoints key them.
 std::optional<std::string> VariableFreezer::keyOf(const NodeDef &variable) {
+  if (auto it = capturedObjects_.find(variable.name());
+      it != capturedObjects_.end() && it->second >= 0 &&
+      size_t(it->second) < objectIdKeys_.size() &&
+      !objectIdKeys_[it->second].empty())
+    return objectIdKeys_[it->second];
   std::vector<std::string> names;
   if (auto it = variable.attr().find("shared_name");
       it != variable.attr().end() && !it->second.s().empty())
@@ -305,6 +375,19 @@ bool VariableFreezer::run(tensorflow::GraphDef &graph) {
                            " but its checkpoint value '" + *key + "' has " +
                            tensorflow::DataType_Name(value->dtype()));
       return false;
+    }
+    if (auto shape = node.attr().find("shape"); shape != node.attr().end()) {
+      std::optional<llvm::SmallVector<int64_t>> declared =
+          knownShape(shape->second.shape());
+      std::optional<llvm::SmallVector<int64_t>> stored =
+          knownShape(value->tensor_shape());
+      if (declared && stored && *declared != *stored) {
+        diags_.nodeError(node.name(), node.op(),
+                         "variable has shape " + showShape(*declared) +
+                             " but its checkpoint value '" + *key +
+                             "' has shape " + showShape(*stored));
+        return false;
+      }
     }
     NodeDef constant;
     constant.set_name(node.name());
@@ -377,6 +460,8 @@ tfaot::loadSavedModel(const std::string &dir, const std::string &signature,
 
   tensorflow::GraphDef graph = meta->graph_def();
   prune(graph, pruneRoots(config, fromSignature));
+  llvm::StringMap<int> capturedObjects =
+      capturedObjectIds(graph, meta->object_graph_def());
   InlinedOutputs outputs;
   if (!inlineFunctionCalls(graph, &meta->meta_info_def().stripped_op_list(),
                            diags, outputs))
@@ -384,7 +469,7 @@ tfaot::loadSavedModel(const std::string &dir, const std::string &signature,
   resolveFetches(config, outputs);
   resolveFetches(fromSignature, outputs);
   prune(graph, pruneRoots(config, fromSignature));
-  if (!VariableFreezer(dir, diags).run(graph))
+  if (!VariableFreezer(dir, std::move(capturedObjects), diags).run(graph))
     return std::nullopt;
   if (signatureConfig)
     *signatureConfig = std::move(fromSignature);

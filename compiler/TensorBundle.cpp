@@ -164,15 +164,15 @@ std::string tfaot::readSSTable(llvm::StringRef contents,
 // TensorBundle
 //===----------------------------------------------------------------------===//
 
-static std::optional<std::string> readWholeFile(const std::string &path,
-                                                GraphDiagnostics &diags) {
+static std::unique_ptr<llvm::MemoryBuffer>
+openFile(const std::string &path, GraphDiagnostics &diags) {
   auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
                                             /*RequiresNullTerminator=*/false);
   if (!buffer) {
     diags.error("cannot read '" + path + "': " + buffer.getError().message());
-    return std::nullopt;
+    return nullptr;
   }
-  return (*buffer)->getBuffer().str();
+  return std::move(*buffer);
 }
 
 std::optional<TensorBundle> TensorBundle::open(const std::string &prefix,
@@ -180,7 +180,7 @@ std::optional<TensorBundle> TensorBundle::open(const std::string &prefix,
   TensorBundle bundle;
   bundle.prefix_ = prefix;
   bundle.indexPath_ = prefix + ".index";
-  auto contents = readWholeFile(bundle.indexPath_, diags);
+  auto contents = openFile(bundle.indexPath_, diags);
   if (!contents)
     return std::nullopt;
   auto fail = [&](const llvm::Twine &message) {
@@ -188,7 +188,8 @@ std::optional<TensorBundle> TensorBundle::open(const std::string &prefix,
     return std::nullopt;
   };
   std::map<std::string, std::string> raw;
-  if (std::string error = readSSTable(*contents, raw); !error.empty())
+  if (std::string error = readSSTable(contents->getBuffer(), raw);
+      !error.empty())
     return fail(error);
   tensorflow::BundleHeaderProto header;
   auto headerIt = raw.find("");
@@ -235,12 +236,12 @@ TensorBundle::readBytes(const std::string &key,
       << "-of-" << llvm::format("%05d", numShards_);
   auto shard = shards_.find(entry.shard_id());
   if (shard == shards_.end()) {
-    auto contents = readWholeFile(shardPath, diags);
+    auto contents = openFile(shardPath, diags);
     if (!contents)
       return std::nullopt;
-    shard = shards_.emplace(entry.shard_id(), std::move(*contents)).first;
+    shard = shards_.emplace(entry.shard_id(), std::move(contents)).first;
   }
-  const std::string &data = shard->second;
+  llvm::StringRef data = shard->second->getBuffer();
   uint64_t offset = entry.offset(), size = entry.size();
   if (entry.offset() < 0 || entry.size() < 0 || offset > data.size() ||
       size > data.size() - offset)
@@ -249,7 +250,7 @@ TensorBundle::readBytes(const std::string &key,
                                " lie past the end of the file (" +
                                llvm::Twine(data.size()) +
                                " bytes; truncated?)");
-  std::string bytes = data.substr(offset, size);
+  std::string bytes = data.substr(offset, size).str();
   if (maskCrc32c(crc32c(bytes)) != entry.crc32c())
     return fail(shardPath, "checksum mismatch (corrupt data)");
   return bytes;

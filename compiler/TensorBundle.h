@@ -16,9 +16,11 @@
 #include "compiler/proto/tensor_bundle.pb.h"
 
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/MemoryBuffer.h"
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -70,7 +72,8 @@ private:
   std::string prefix_, indexPath_;
   int32_t numShards_ = 1;
   std::map<std::string, tensorflow::BundleEntryProto> entries_;
-  std::map<int32_t, std::string> shards_; ///< Shard id -> its bytes.
+  /// Shard id -> its file, mapped rather than copied: shards can be large.
+  std::map<int32_t, std::unique_ptr<llvm::MemoryBuffer>> shards_;
 };
 
 } // namespace tfaot

@@ -9,7 +9,12 @@
 // KIND:
 //   tf2          TF2 layout: VarHandleOps captured by a StatefulPartitionedCall
 //                of a signature wrapper that calls the layer's function; the
-//                bundle keys come from the checkpoint's object graph;
+//                SavedModel's object graph says which objects the wrapper
+//                captures, the checkpoint's which keys those objects have
+//                (the handles' shared_names, "dense/kernel_1", match
+//                nothing, as when TF uniquifies a repeated variable name);
+//   tf2-names    tf2 without the SavedModel's object graph: the handles'
+//                shared_names are the variables' names in the checkpoint's;
 //   tf1          TF1 layout: VariableV2 + Identity, keys are variable names,
 //                saver and Assign nodes around;
 //   multishard   tf1 with W and b in two data shards;
@@ -17,7 +22,8 @@
 //                tf1 (missingshard: multishard) with one defect each;
 //   bundle       only DIR/variables, TF2-style, for a saved_model.pb from
 //                elsewhere: each further argument NAME=v0,v1,... stores the
-//                float[n] variable NAME under NAME/.ATTRIBUTES/VARIABLE_VALUE.
+//                float[n] variable NAME under NAME/.ATTRIBUTES/VARIABLE_VALUE
+//                (NAME[]=v: a scalar).
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/TensorBundle.h"
@@ -257,7 +263,7 @@ static void setCall(NodeDef &call, const std::string &function) {
 /// TF2: the outer graph holds placeholders, VarHandleOps and a call of the
 /// signature wrapper, which calls the layer's function; variables are
 /// passed in as resource arguments.
-static tensorflow::SavedModel tf2Model() {
+static tensorflow::SavedModel tf2Model(bool withObjectGraph) {
   tensorflow::SavedModel model;
   tensorflow::MetaGraphDef &meta = *model.add_meta_graphs();
   meta.mutable_meta_info_def()->add_tags("serve");
@@ -274,7 +280,16 @@ static tensorflow::SavedModel tf2Model() {
   for (const char *var : {"dense/kernel", "dense/bias"}) {
     NodeDef &v = addNode(nodes, var, "VarHandleOp");
     setType(v, "dtype");
-    setString(v, "shared_name", var);
+    setString(v, "shared_name",
+              withObjectGraph ? std::string(var) + "_1" : var);
+  }
+  if (withObjectGraph) {
+    // Object ids as tf2 numbers them in the checkpoint: root 0, the layer
+    // 1, its kernel 2 and bias 3.
+    auto &functions =
+        *meta.mutable_object_graph_def()->mutable_concrete_functions();
+    functions["__inference_signature_wrapper_42"].add_bound_inputs(2);
+    functions["__inference_signature_wrapper_42"].add_bound_inputs(3);
   }
   setCall(addNode(nodes, "StatefulPartitionedCall", "StatefulPartitionedCall",
                   {"serving_default_x", "dense/kernel", "dense/bias"}),
@@ -382,13 +397,18 @@ int main(int argc, char **argv) {
       std::string spec = argv[i];
       size_t eq = spec.find('=');
       std::string name = spec.substr(0, eq), bytes;
+      bool scalar = llvm::StringRef(name).ends_with("[]");
+      if (scalar)
+        name.resize(name.size() - 2);
       for (size_t pos = eq; pos != std::string::npos;
            pos = spec.find(',', pos + 1)) {
         float value = std::stof(spec.substr(pos + 1));
         bytes.append(reinterpret_cast<const char *>(&value), sizeof(value));
       }
-      tensors[name + valueKey] = {tensorflow::DT_FLOAT,
-                                  {int64_t(bytes.size() / 4)}, bytes};
+      std::vector<int64_t> shape;
+      if (!scalar)
+        shape.push_back(bytes.size() / 4);
+      tensors[name + valueKey] = {tensorflow::DT_FLOAT, shape, bytes};
       variables.push_back({name, name + valueKey});
     }
     tensors["_CHECKPOINTABLE_OBJECT_GRAPH"] =
@@ -396,8 +416,8 @@ int main(int argc, char **argv) {
     writeBundle(dir, tensors, 1);
     return 0;
   }
-  if (kind == "tf2") {
-    model = tf2Model();
+  if (kind == "tf2" || kind == "tf2-names") {
+    model = tf2Model(kind == "tf2");
     std::string layer = "layer_with_weights-0/";
     tensors[layer + "kernel" + valueKey] = kernel();
     tensors[layer + "bias" + valueKey] = bias();
