@@ -156,53 +156,46 @@ TEST_F(FunctionInlinerTest, InlinesNestedCalls) {
 }
 
 TEST_F(FunctionInlinerTest, ReportsWhatItCannotInline) {
-  EXPECT_FALSE(inlineText(R"pb(
-    node {
-      name: "call" op: "PartitionedCall"
-      attr { key: "f" value { func { name: "missing" } } }
-    }
-  )pb"));
-  EXPECT_NE(messages.find("node 'call' (PartitionedCall): calls function "
-                          "'missing', which the function library does not "
-                          "define"),
-            std::string::npos)
-      << messages;
-
-  messages.clear();
-  graph.Clear();
-  EXPECT_FALSE(inlineText(R"pb(
-    node {
-      name: "call" op: "PartitionedCall"
-      attr { key: "f" value { func { name: "h" } } }
-    }
-    library {
-      function {
-        signature { name: "h" output_arg { name: "out" } }
-        node_def { name: "w" op: "Mystery" }
-        ret { key: "out" value: "w:second:0" }
-      }
-    }
-  )pb"));
-  EXPECT_NE(messages.find("node 'w' (Mystery): in function 'h': the output "
-                          "layout of op 'Mystery' is unknown"),
-            std::string::npos)
-      << messages;
-
-  messages.clear();
-  graph.Clear();
-  EXPECT_FALSE(inlineText(R"pb(
-    node { name: "call" op: "self" }
-    library {
-      function {
-        signature { name: "self" output_arg { name: "out" } }
-        node_def { name: "again" op: "self" }
-        ret { key: "out" value: "again:out:0" }
-      }
-    }
-  )pb"));
-  EXPECT_NE(messages.find("recursive functions are not supported"),
-            std::string::npos)
-      << messages;
+  auto reports = [&](const std::string &text, const std::string &error) {
+    messages.clear();
+    graph.Clear();
+    EXPECT_FALSE(inlineText(text));
+    EXPECT_NE(messages.find(error), std::string::npos) << messages;
+  };
+  reports(R"pb(
+            node {
+              name: "call" op: "PartitionedCall"
+              attr { key: "f" value { func { name: "missing" } } }
+            }
+          )pb",
+          "node 'call' (PartitionedCall): calls function 'missing', which "
+          "the function library does not define");
+  reports(R"pb(
+            node {
+              name: "call" op: "PartitionedCall"
+              attr { key: "f" value { func { name: "h" } } }
+            }
+            library {
+              function {
+                signature { name: "h" output_arg { name: "out" } }
+                node_def { name: "w" op: "Mystery" }
+                ret { key: "out" value: "w:second:0" }
+              }
+            }
+          )pb",
+          "node 'w' (Mystery): in function 'h': the output layout of op "
+          "'Mystery' is unknown");
+  reports(R"pb(
+            node { name: "call" op: "self" }
+            library {
+              function {
+                signature { name: "self" output_arg { name: "out" } }
+                node_def { name: "again" op: "self" }
+                ret { key: "out" value: "again:out:0" }
+              }
+            }
+          )pb",
+          "recursive functions are not supported");
 }
 
 } // namespace

@@ -8,13 +8,9 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/TensorBundle.h"
 
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/Path.h"
-
-#include <gtest/gtest.h>
+#include "TempDirTest.h"
 
 #include <cstring>
-#include <fstream>
 
 using namespace tfaot;
 
@@ -99,22 +95,9 @@ TEST(TensorBundleTest, RejectsDamagedTables) {
             std::string::npos);
 }
 
-class TensorBundleFileTest : public ::testing::Test {
+class TensorBundleFileTest : public TempDirTest {
 protected:
-  TensorBundleFileTest() : os(messages) {}
-  void SetUp() override {
-    ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("tfaot-bundle-test", dir));
-  }
-  void TearDown() override { llvm::sys::fs::remove_directories(dir); }
-
-  std::string path(const std::string &name) {
-    llvm::SmallString<128> p(dir);
-    llvm::sys::path::append(p, name);
-    return std::string(p);
-  }
-  void write(const std::string &name, const std::string &contents) {
-    std::ofstream(path(name), std::ios::binary) << contents;
-  }
+  TensorBundleFileTest() : TempDirTest("tfaot-bundle-test") {}
   /// Writes vars.index and vars.data-00000-of-00001 holding "w" = `values`
   /// (float[2]); `crcDelta` damages the stored checksum.
   void writeBundle(const float (&values)[2], uint32_t crcDelta = 0) {
@@ -133,10 +116,6 @@ protected:
     write("vars.index", table(block, "w"));
     write("vars.data-00000-of-00001", data);
   }
-
-  std::string messages;
-  llvm::raw_string_ostream os;
-  llvm::SmallString<128> dir;
 };
 
 TEST_F(TensorBundleFileTest, ReadsATensor) {
