@@ -303,16 +303,15 @@ static int compileGraph(const CompileOptions &options, llvm::raw_ostream &errs,
   if (diags.hasErrors())
     return 1;
 
-  // A TF.js graph model (model.json + weight shards) brings its own
-  // signature, which fills in whatever feeds and fetches the user left out.
-  bool tfjs = llvm::StringRef(options.graph).ends_with_insensitive(".json");
+  // A TF.js graph model (model.json + weight shards) and a SavedModel bring
+  // their own signature, which fills in whatever feeds and fetches the user
+  // left out.
   tensorflow::tf2xla::Config signatureConfig;
-  auto graph = tfjs ? loadTfjsModel(options.graph, diags, &signatureConfig)
-                    : loadGraphDef(options.graph, diags);
+  auto graph = loadModel(options.graph, options.signature, config, diags,
+                         &signatureConfig);
   if (!graph)
     return 1;
-  if (tfjs)
-    applyTfjsSignature(signatureConfig, config, diags);
+  applyTfjsSignature(signatureConfig, config, diags);
 
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);
@@ -388,7 +387,10 @@ static int compileGraph(const CompileOptions &options, llvm::raw_ostream &errs,
     cpu::HeaderOptions headerOptions;
     headerOptions.cppClass = options.cppClass;
     headerOptions.entrySymbol = largest.symbol;
-    headerOptions.sourceGraph = llvm::sys::path::filename(options.graph).str();
+    // rtrim: a SavedModel directory given as "model/" is still "model".
+    headerOptions.sourceGraph =
+        llvm::sys::path::filename(llvm::StringRef(options.graph).rtrim('/'))
+            .str();
     cpu::readMemoryPlan(*largest.module, headerOptions);
     for (const LoweredEntry &entry : entries) {
       headerOptions.tempBytes = std::max(headerOptions.tempBytes, entry.tempBytes);

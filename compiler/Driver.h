@@ -42,6 +42,7 @@ struct CompiledArtifacts {
 
 struct CompileOptions {
   std::string graph;                 ///< --graph
+  std::string signature;             ///< --signature (SavedModel only)
   std::string config;                ///< --config (may be empty)
   std::vector<std::string> feeds;    ///< --feed name[:shape[:dtype]]
   std::vector<std::string> fetches;  ///< --fetch name[:index]

@@ -5,8 +5,12 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/GraphLoader.h"
 
+#include "compiler/SavedModelLoader.h"
+#include "compiler/TfjsLoader.h"
+
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
@@ -103,6 +107,22 @@ tfaot::parseGraphDef(llvm::StringRef contents, llvm::StringRef path,
   diags.error("cannot parse GraphDef: not a binary GraphDef, and as text: " +
               textError);
   return std::nullopt;
+}
+
+std::optional<tensorflow::GraphDef>
+tfaot::loadModel(const std::string &path, const std::string &signature,
+                 tensorflow::tf2xla::Config &config, GraphDiagnostics &diags,
+                 tensorflow::tf2xla::Config *signatureConfig) {
+  if (llvm::sys::fs::is_directory(path))
+    return loadSavedModel(path, signature, config, diags, signatureConfig);
+  if (!signature.empty()) {
+    diags.error("--signature '" + signature +
+                "' needs a SavedModel directory as --graph");
+    return std::nullopt;
+  }
+  if (llvm::StringRef(path).ends_with_insensitive(".json"))
+    return loadTfjsModel(path, diags, signatureConfig);
+  return loadGraphDef(path, diags);
 }
 
 std::optional<tensorflow::tf2xla::Config>

@@ -30,6 +30,15 @@ std::optional<tensorflow::GraphDef> parseGraphDef(llvm::StringRef contents,
                                                   llvm::StringRef path,
                                                   GraphDiagnostics &diags);
 
+/// Loads what --graph names: a SavedModel directory (see SavedModelLoader.h;
+/// `signature` is --signature, `config` the user's feeds and fetches), a
+/// TF.js model.json, or a GraphDef file. `signatureConfig` (may be null)
+/// receives the model's own signature, left empty for a plain GraphDef.
+std::optional<tensorflow::GraphDef>
+loadModel(const std::string &path, const std::string &signature,
+          tensorflow::tf2xla::Config &config, GraphDiagnostics &diags,
+          tensorflow::tf2xla::Config *signatureConfig);
+
 /// Loads a text-format tensorflow.tf2xla.Config.
 std::optional<tensorflow::tf2xla::Config>
 loadConfig(const std::string &path, GraphDiagnostics &diags);

@@ -4,7 +4,6 @@
 #include "compiler/Diagnostics.h"
 #include "compiler/GraphLoader.h"
 #include "compiler/OpImporters.h"
-#include "compiler/TfjsLoader.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Format.h"
@@ -24,16 +23,16 @@ struct OpCount {
 };
 } // namespace
 
-int tfaot::reportGraphOps(const std::string &graphPath, bool json,
+int tfaot::reportGraphOps(const std::string &graphPath,
+                          const std::string &signature, bool json,
                           llvm::raw_ostream &out, llvm::raw_ostream &errs) {
   GraphDiagnostics diags(graphPath, errs);
   if (graphPath.empty()) {
     diags.error("no graph: give --graph model.pb");
     return 1;
   }
-  bool tfjs = llvm::StringRef(graphPath).ends_with_insensitive(".json");
-  auto graph = tfjs ? loadTfjsModel(graphPath, diags, nullptr)
-                    : loadGraphDef(graphPath, diags);
+  tensorflow::tf2xla::Config noConfig;
+  auto graph = loadModel(graphPath, signature, noConfig, diags, nullptr);
   if (!graph)
     return 1;
 

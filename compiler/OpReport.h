@@ -14,14 +14,16 @@
 
 namespace tfaot {
 
-/// Prints the op table of `graphPath` (GraphDef .pb/.pbtxt or TF.js
-/// model.json) to `out`, errors to `errs`. Returns the exit code: 0 when
+/// Prints the op table of `graphPath` (GraphDef .pb/.pbtxt, TF.js
+/// model.json, or a SavedModel directory: its signature `signature`, frozen
+/// and inlined as `tfaot compile` sees it) to `out`, errors to `errs`. Returns the exit code: 0 when
 /// tfaot supports every op, 2 when some op is unsupported, 1 when the graph
 /// cannot be read. With `json`, the same as one JSON object:
 ///   {"graph": ..., "nodes": N, "function_nodes": M,
 ///    "ops": [{"op": ..., "count": ..., "in_functions": ..., "supported": b}],
 ///    "unsupported": [...]}
-int reportGraphOps(const std::string &graphPath, bool json,
+int reportGraphOps(const std::string &graphPath, const std::string &signature,
+                   bool json,
                    llvm::raw_ostream &out, llvm::raw_ostream &errs);
 
 } // namespace tfaot

@@ -55,7 +55,8 @@ parseTfjsModel(const std::string &path, llvm::StringRef json,
                const TfjsShardReader &readShard, GraphDiagnostics &diags,
                tensorflow::tf2xla::Config *signatureConfig);
 
-/// Combines the model's signature with what the user gave (--config,
+/// Combines the model's signature (a TF.js model's or a SavedModel's) with
+/// what the user gave (--config,
 /// --feed, --fetch, already in `config`):
 ///  - no fetches given: the signature's outputs;
 ///  - no feeds given: the signature's inputs;

@@ -41,9 +41,14 @@ static cl::SubCommand opsCmd(
 
 static cl::opt<std::string> opsGraphFlag(
     "graph", cl::sub(opsCmd), cl::cat(opsCategory), cl::value_desc("file"),
-    cl::desc("The graph: a binary GraphDef (.pb), a text GraphDef (.pbtxt) or "
-             "a TF.js graph model (model.json). Counts are 'graph+functions' "
-             "where the function library has nodes too."));
+    cl::desc("The graph: a binary GraphDef (.pb), a text GraphDef (.pbtxt), "
+             "a TF.js graph model (model.json) or a SavedModel directory "
+             "(listed as compiled: inlined and frozen). Counts are "
+             "'graph+functions' where the function library has nodes too."));
+static cl::opt<std::string> opsSignatureFlag(
+    "signature", cl::sub(opsCmd), cl::cat(opsCategory), cl::value_desc("name"),
+    cl::desc("For a SavedModel: the signature to list (default "
+             "serving_default, or the only one)."));
 
 static cl::opt<bool> opsJsonFlag(
     "json", cl::sub(opsCmd), cl::cat(opsCategory),
@@ -53,7 +58,16 @@ static cl::opt<std::string> graphFlag(
     "graph", cl::sub(compileCmd), cl::sub(explainCmd), cl::sub(benchCmd), cl::cat(compileCategory),
     cl::value_desc("file"),
     cl::desc("The TensorFlow graph to compile: a binary GraphDef (.pb), a "
-             "text GraphDef (.pbtxt) or a TF.js graph model (model.json)."));
+             "text GraphDef (.pbtxt), a TF.js graph model (model.json) or a "
+             "SavedModel directory (saved_model.pb + variables/; variables "
+             "are frozen, functions inlined)."));
+static cl::opt<std::string> signatureFlag(
+    "signature", cl::sub(compileCmd), cl::sub(explainCmd), cl::sub(benchCmd),
+    cl::cat(compileCategory), cl::value_desc("name"),
+    cl::desc("For a SavedModel: the SignatureDef to compile (default "
+             "serving_default, else the only one). Its inputs and outputs "
+             "are the feeds and fetches unless --config/--feed/--fetch give "
+             "them; header accessors are named by the signature's keys."));
 static cl::opt<std::string> configFlag(
     "config", cl::sub(compileCmd), cl::sub(explainCmd), cl::sub(benchCmd), cl::cat(compileCategory),
     cl::value_desc("file"),
@@ -241,8 +255,8 @@ int main(int argc, char **argv) {
     return 1;
 
   if (opsCmd)
-    return tfaot::reportGraphOps(opsGraphFlag, opsJsonFlag, llvm::outs(),
-                                 llvm::errs());
+    return tfaot::reportGraphOps(opsGraphFlag, opsSignatureFlag, opsJsonFlag,
+                                 llvm::outs(), llvm::errs());
   if (!compileCmd && !explainCmd && !benchCmd) {
     llvm::errs() << "tfaot: error: no command given; run 'tfaot compile "
                     "--help' or 'tfaot --help'\n";
@@ -255,6 +269,7 @@ int main(int argc, char **argv) {
   }
   tfaot::CompileOptions options;
   options.graph = graphFlag;
+  options.signature = signatureFlag;
   options.config = configFlag;
   options.feeds.assign(feedFlags.begin(), feedFlags.end());
   options.fetches.assign(fetchFlags.begin(), fetchFlags.end());

@@ -10,6 +10,8 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/TfjsLoader.h"
 
+#include "TempDirTest.h"
+
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
@@ -72,23 +74,9 @@ std::string constNode(const std::string &name, const std::string &dtype,
          dtype + "\",\"tensorShape\":{\"dim\":[" + shape + "]}}}}}";
 }
 
-class TfjsLoaderTest : public ::testing::Test {
+class TfjsLoaderTest : public TempDirTest {
 protected:
-  TfjsLoaderTest() : os(messages) {}
-  void SetUp() override {
-    ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("tfaot-tfjs-test", dir));
-  }
-  void TearDown() override { llvm::sys::fs::remove_directories(dir); }
-
-  std::string path(const std::string &name) {
-    llvm::SmallString<128> p(dir);
-    llvm::sys::path::append(p, name);
-    return std::string(p);
-  }
-  void write(const std::string &name, const std::string &contents) {
-    std::ofstream out(path(name), std::ios::binary);
-    out << contents;
-  }
+  TfjsLoaderTest() : TempDirTest("tfaot-tfjs-test") {}
   std::optional<tensorflow::GraphDef>
   load(const std::string &json,
        tensorflow::tf2xla::Config *signature = nullptr) {
@@ -124,9 +112,6 @@ protected:
     return b;
   }
 
-  llvm::SmallString<128> dir;
-  std::string messages;
-  llvm::raw_string_ostream os;
   int errors = 0;
 };
 

@@ -1,0 +1,348 @@
+//===- FunctionInliner.cpp - Inline function-library calls ----------------===//
+//
+// Inside a function, inputs read "arg" (a function argument),
+// "node:output_arg:i" (the i-th tensor of one named output of a body node)
+// or "^node". In a graph, outputs are numbered across all output args, so
+// translating a body reference needs the op's output layout: the meta graph's
+// stripped_op_list has it for every op a SavedModel uses; the library's own
+// signatures cover nested calls; a short table covers the multi-output ops
+// tfaot compiles when neither is there.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/FunctionInliner.h"
+
+#include "compiler/OpImporters.h"
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+
+using namespace tfaot;
+using tensorflow::FunctionDef;
+using tensorflow::NodeDef;
+using tensorflow::OpDef;
+
+/// Splits "node:3" into its node and index (0 when absent).
+static std::pair<std::string, int64_t> splitTensor(llvm::StringRef tensor) {
+  int64_t index = 0;
+  if (size_t colon = tensor.rfind(':'); colon != llvm::StringRef::npos &&
+                                        !tensor.substr(colon + 1).getAsInteger(
+                                            10, index))
+    return {tensor.substr(0, colon).str(), index};
+  return {tensor.str(), 0};
+}
+
+static std::string tensorName(llvm::StringRef node, int64_t index) {
+  return index ? (node + ":" + llvm::Twine(index)).str() : node.str();
+}
+
+std::string InlinedOutputs::resolve(llvm::StringRef tensor) const {
+  std::string current = tensor.str();
+  // Nested calls alias one another; a cycle cannot arise (each alias points
+  // into a body renamed under its call), but stay bounded all the same.
+  for (size_t step = 0; step <= aliases.size(); ++step) {
+    auto [node, index] = splitTensor(current);
+    auto it = aliases.find(node + ":" + std::to_string(index));
+    if (it == aliases.end())
+      return current;
+    current = it->second;
+  }
+  return current;
+}
+
+/// Output layouts of the multi-output ops tfaot compiles, for graphs whose
+/// meta graph carries no stripped_op_list. A list-valued arg is last or
+/// alone in each, so its length never shifts another arg.
+static const OpDef *builtinOpDef(llvm::StringRef op) {
+  static const llvm::StringMap<OpDef> table = [] {
+    llvm::StringMap<OpDef> defs;
+    auto add = [&](llvm::StringRef name,
+                   std::initializer_list<const char *> args) {
+      OpDef &def = defs[name];
+      def.set_name(name.str());
+      for (const char *arg : args)
+        def.add_output_arg()->set_name(arg);
+    };
+    for (const char *bn : {"FusedBatchNorm", "FusedBatchNormV2"})
+      add(bn, {"y", "batch_mean", "batch_variance", "reserve_space_1",
+               "reserve_space_2"});
+    add("FusedBatchNormV3", {"y", "batch_mean", "batch_variance",
+                             "reserve_space_1", "reserve_space_2",
+                             "reserve_space_3"});
+    add("TopKV2", {"values", "indices"});
+    add("Unique", {"y", "idx"});
+    for (const char *listOp : {"Split", "SplitV", "Unpack", "IdentityN",
+                               "PartitionedCall", "StatefulPartitionedCall"})
+      add(listOp, {"output"});
+    return defs;
+  }();
+  auto it = table.find(op);
+  return it == table.end() ? nullptr : &it->second;
+}
+
+namespace {
+/// Inlines the calls of one graph; see inlineFunctionCalls.
+class Inliner {
+public:
+  Inliner(tensorflow::GraphDef &graph, const tensorflow::OpList *opDefs,
+          GraphDiagnostics &diags, InlinedOutputs &outputs)
+      : graph_(graph), diags_(diags), outputs_(outputs) {
+    for (const FunctionDef &fn : graph.library().function())
+      functions_[fn.signature().name()] = &fn;
+    if (opDefs)
+      for (const OpDef &op : opDefs->op())
+        opDefs_[op.name()] = &op;
+  }
+
+  bool run();
+
+private:
+  const FunctionDef *calledFunction(const NodeDef &node);
+  bool expand(const NodeDef &call, const FunctionDef &fn,
+              google::protobuf::RepeatedPtrField<NodeDef> &out);
+  std::optional<int64_t> outputOffset(const FunctionDef &fn,
+                                      const NodeDef &node,
+                                      llvm::StringRef arg);
+
+  tensorflow::GraphDef &graph_;
+  GraphDiagnostics &diags_;
+  InlinedOutputs &outputs_;
+  llvm::StringMap<const FunctionDef *> functions_;
+  llvm::StringMap<const OpDef *> opDefs_;
+  llvm::StringSet<> inlinedCalls_;
+  bool failed_ = false;
+};
+} // namespace
+
+/// The function `node` calls, or null when it is no call. A call of a
+/// function the library lacks is reported.
+const FunctionDef *Inliner::calledFunction(const NodeDef &node) {
+  std::string name;
+  if (node.op() == "PartitionedCall" || node.op() == "StatefulPartitionedCall") {
+    auto f = node.attr().find("f");
+    name = f == node.attr().end() ? "" : f->second.func().name();
+    if (name.empty()) {
+      diags_.nodeError(node.name(), node.op(), "call names no function ('f')");
+      failed_ = true;
+      return nullptr;
+    }
+  } else if (functions_.count(node.op())) {
+    name = node.op();
+  } else {
+    return nullptr;
+  }
+  auto it = functions_.find(name);
+  if (it == functions_.end()) {
+    diags_.nodeError(node.name(), node.op(),
+                     "calls function '" + name +
+                         "', which the function library does not define");
+    failed_ = true;
+    return nullptr;
+  }
+  return it->second;
+}
+
+/// Where output arg `arg` of body node `node` starts among the node's
+/// outputs as a graph numbers them.
+std::optional<int64_t> Inliner::outputOffset(const FunctionDef &fn,
+                                             const NodeDef &node,
+                                             llvm::StringRef arg) {
+  const OpDef *def = nullptr;
+  if (auto it = functions_.find(node.op()); it != functions_.end())
+    def = &it->second->signature();
+  else if (auto it = opDefs_.find(node.op()); it != opDefs_.end())
+    def = it->second;
+  else
+    def = builtinOpDef(node.op());
+  if (!def) {
+    // Any single-output op: whatever its output is called, it is output 0.
+    if (numOutputsOf(node) == std::optional<int64_t>(1))
+      return 0;
+    diags_.nodeError(node.name(), node.op(),
+                     "in function '" + fn.signature().name() +
+                         "': the output layout of op '" + node.op() +
+                         "' is unknown (the SavedModel has no "
+                         "stripped_op_list entry for it)");
+    return std::nullopt;
+  }
+  int64_t offset = 0;
+  for (const OpDef::ArgDef &out : def->output_arg()) {
+    if (out.name() == arg)
+      return offset;
+    int64_t count = 1;
+    if (!out.number_attr().empty()) {
+      auto it = node.attr().find(out.number_attr());
+      count = it != node.attr().end() ? it->second.i() : 1;
+    } else if (!out.type_list_attr().empty()) {
+      auto it = node.attr().find(out.type_list_attr());
+      count = it != node.attr().end() ? it->second.list().type_size() : 1;
+    }
+    offset += count;
+  }
+  diags_.nodeError(node.name(), node.op(),
+                   "in function '" + fn.signature().name() + "': op '" +
+                       node.op() + "' has no output named '" + arg + "'");
+  return std::nullopt;
+}
+
+/// Appends the body of `fn`, called by `call`, to `out`, and records where
+/// the call's outputs went.
+bool Inliner::expand(const NodeDef &call, const FunctionDef &fn,
+                     google::protobuf::RepeatedPtrField<NodeDef> &out) {
+  const std::string prefix = call.name() + "/";
+  const std::string &fname = fn.signature().name();
+  auto error = [&](llvm::StringRef node, llvm::StringRef op,
+                   const llvm::Twine &message) {
+    diags_.nodeError(node, op, "in function '" + fname + "': " + message);
+    return false;
+  };
+
+  llvm::SmallVector<std::string> args;
+  for (const std::string &input : call.input())
+    if (!llvm::StringRef(input).starts_with("^"))
+      args.push_back(input);
+  if (int64_t(args.size()) != fn.signature().input_arg_size())
+    return error(call.name(), call.op(),
+                 "the call passes " + llvm::Twine(args.size()) +
+                     " inputs, the function takes " +
+                     llvm::Twine(fn.signature().input_arg_size()));
+  llvm::StringMap<std::string> argTensors;
+  for (auto [i, arg] : llvm::enumerate(fn.signature().input_arg()))
+    argTensors[arg.name()] = args[i];
+  llvm::StringMap<const NodeDef *> body;
+  for (const NodeDef &node : fn.node_def())
+    body[node.name()] = &node;
+
+  // Attributes a polymorphic body takes from the call ("placeholder").
+  const google::protobuf::Map<std::string, tensorflow::AttrValue> *callAttrs =
+      &call.attr();
+  if (auto f = call.attr().find("f"); f != call.attr().end())
+    callAttrs = &f->second.func().attr();
+
+  // A body reference as a graph input; empty (with an error) when invalid.
+  auto translate = [&](llvm::StringRef ref, const NodeDef &user,
+                       std::string &result) {
+    if (ref.consume_front("^")) {
+      auto arg = argTensors.find(ref);
+      result = "^" + (arg != argTensors.end()
+                          ? splitTensor(arg->second).first
+                          : prefix + ref.str());
+      return true;
+    }
+    llvm::SmallVector<llvm::StringRef, 3> parts;
+    ref.split(parts, ':');
+    if (parts.size() == 1) {
+      auto arg = argTensors.find(ref);
+      result = arg != argTensors.end() ? arg->second : prefix + ref.str();
+      return true;
+    }
+    int64_t index;
+    if (parts.size() != 3 || parts[2].getAsInteger(10, index) || index < 0) {
+      if (parts.size() == 2 && !parts[1].getAsInteger(10, index)) {
+        result = tensorName(prefix + parts[0].str(), index);
+        return true;
+      }
+      return error(user.name(), user.op(),
+                   "malformed reference '" + ref + "'");
+    }
+    auto source = body.find(parts[0]);
+    if (source == body.end())
+      return error(user.name(), user.op(),
+                   "reference '" + ref + "' names no node of the function");
+    auto offset = outputOffset(fn, *source->second, parts[1]);
+    if (!offset)
+      return false;
+    result = tensorName(prefix + parts[0].str(), *offset + index);
+    return true;
+  };
+
+  for (const NodeDef &node : fn.node_def()) {
+    NodeDef inlined = node;
+    inlined.set_name(prefix + node.name());
+    inlined.clear_device();
+    inlined.clear_input();
+    for (const std::string &input : node.input())
+      if (!translate(input, node, *inlined.add_input()))
+        return false;
+    for (auto &[name, value] : *inlined.mutable_attr()) {
+      if (value.value_case() != tensorflow::AttrValue::kPlaceholder)
+        continue;
+      auto bound = callAttrs->find(value.placeholder());
+      if (bound == callAttrs->end())
+        return error(node.name(), node.op(),
+                     "attribute '" + name + "' refers to '" +
+                         value.placeholder() + "', which the call does not " +
+                         "set");
+      value = bound->second;
+    }
+    *out.Add() = std::move(inlined);
+  }
+  for (auto [k, arg] : llvm::enumerate(fn.signature().output_arg())) {
+    auto ret = fn.ret().find(arg.name());
+    if (ret == fn.ret().end())
+      return error(call.name(), call.op(),
+                   "output '" + arg.name() + "' has no return value");
+    std::string tensor;
+    if (!translate(ret->second, call, tensor))
+      return false;
+    outputs_.aliases[call.name() + ":" + std::to_string(k)] = tensor;
+  }
+  inlinedCalls_.insert(call.name());
+  return true;
+}
+
+bool Inliner::run() {
+  // Each round inlines the calls present at its start; calls inside bodies
+  // appear in the next round. Deeper than this is recursion.
+  constexpr int maxDepth = 64;
+  for (int depth = 0;; ++depth) {
+    google::protobuf::RepeatedPtrField<NodeDef> next;
+    bool changed = false;
+    for (NodeDef &node : *graph_.mutable_node()) {
+      const FunctionDef *fn = calledFunction(node);
+      if (failed_)
+        return false;
+      if (!fn) {
+        *next.Add() = std::move(node);
+        continue;
+      }
+      if (depth == maxDepth) {
+        diags_.nodeError(node.name(), node.op(),
+                         "calls of '" + fn->signature().name() +
+                             "' nest more than " + llvm::Twine(maxDepth) +
+                             " deep (recursive functions are not supported)");
+        return false;
+      }
+      if (!expand(node, *fn, next))
+        return false;
+      changed = true;
+    }
+    graph_.mutable_node()->Swap(&next);
+    if (!changed)
+      break;
+  }
+  // Rewire consumers of call outputs; control edges on a call have nothing
+  // left to wait for once its body is part of the graph.
+  for (NodeDef &node : *graph_.mutable_node()) {
+    google::protobuf::RepeatedPtrField<std::string> inputs;
+    for (const std::string &input : node.input()) {
+      llvm::StringRef ref = input;
+      if (ref.starts_with("^")) {
+        if (!inlinedCalls_.contains(ref.drop_front()))
+          *inputs.Add() = input;
+        continue;
+      }
+      *inputs.Add() = outputs_.resolve(ref);
+    }
+    node.mutable_input()->Swap(&inputs);
+  }
+  graph_.mutable_library()->Clear();
+  return true;
+}
+
+bool tfaot::inlineFunctionCalls(tensorflow::GraphDef &graph,
+                                const tensorflow::OpList *opDefs,
+                                GraphDiagnostics &diags,
+                                InlinedOutputs &outputs) {
+  return Inliner(graph, opDefs, diags, outputs).run();
+}
