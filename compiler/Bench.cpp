@@ -172,6 +172,15 @@ bool measure(const BenchOptions &options, int64_t batch, BenchPoint &point,
                              .count();
 
   const FunctionSignature &sig = artifacts.signature;
+  // Random bytes are no JPEG, and the JIT links libc/libm only, not the
+  // runtime's decoder: benchmark the model behind the decode instead.
+  for (const TensorSignature &arg : sig.args)
+    if (arg.dtype == tensorflow::DT_STRING) {
+      errs << compile.graph << ": error: bench does not run graphs with "
+           << "string arguments ('" << arg.name << "'); feed the decoded "
+           << "image instead (--feed of the decode's consumer)\n";
+      return false;
+    }
   auto model = load(artifacts.object, artifacts.entries.back().symbol,
                     sig.args.size(), sig.results.size());
   if (!model) {

@@ -98,6 +98,19 @@ static bool runPipeline(
   return true;
 }
 
+/// Parses --jpeg_size "HxW" into [H, W]; false (and `size` empty) if it is
+/// not two positive integers.
+static bool parseJpegSize(llvm::StringRef text, std::vector<int64_t> &size) {
+  size.clear();
+  auto [h, w] = text.split('x');
+  int64_t height = 0, width = 0;
+  if (h.getAsInteger(10, height) || w.getAsInteger(10, width) || height < 1 ||
+      width < 1)
+    return false;
+  size = {height, width};
+  return true;
+}
+
 /// The data layout for --layout on the CPU target ("auto" picks NHWC: the
 /// layout of linalg's named convolutions, and the faster one on CPUs).
 static std::string resolveLayout(const std::string &layout) {
@@ -140,6 +153,7 @@ static bool lowerEntry(const tensorflow::GraphDef &graph,
                        CompileReport &report, LoweredEntry &entry) {
   ImportOptions importOptions;
   importOptions.functionName = entry.symbol;
+  parseJpegSize(options.jpegSize, importOptions.jpegSize);
   entry.module = importGraph(graph, config, importOptions, &context, diags,
                              entry.signature);
   if (!entry.module)
@@ -280,6 +294,12 @@ static int compileGraph(const CompileOptions &options, llvm::raw_ostream &errs,
       diags.error("--batch takes increasing batch sizes >= 1, e.g. 1,8,32");
       return 1;
     }
+  if (std::vector<int64_t> size;
+      !options.jpegSize.empty() && !parseJpegSize(options.jpegSize, size)) {
+    diags.error("--jpeg_size takes the image's height and width as HxW, e.g. "
+                "480x640, not '" + options.jpegSize + "'");
+    return 1;
+  }
   if (options.layout != "auto" && options.layout != "nhwc" &&
       options.layout != "nchw") {
     diags.error("--layout must be auto, nhwc or nchw, not '" + options.layout +

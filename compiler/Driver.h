@@ -57,6 +57,7 @@ struct CompileOptions {
   std::string outMlir = "-";         ///< Where IR goes for --emit != obj.
   bool graphPasses = true;           ///< --graph_passes: run the graph pipeline.
   std::string layout = "auto";       ///< --layout: auto, nhwc or nchw.
+  std::string jpegSize;              ///< --jpeg_size HxW (may be empty).
   /// --dump_ir_after: pass arguments (e.g. tfaot-fold-batch-norm) after
   /// which the IR is printed to `errs`; "all" prints after every pass.
   std::vector<std::string> dumpIrAfter;

@@ -127,6 +127,7 @@ private:
   // Stage 3.
   OwningOpRef<ModuleOp> build();
   LogicalResult buildNode(const NodeDef &node);
+  Type argumentType(const TensorSignature &arg);
   std::string unavailableOutput(const std::string &use,
                                 const std::string &source, int64_t index);
   Value foldToConstant(Value value);
@@ -258,7 +259,8 @@ void Importer::resolveFeeds() {
                            dataTypeName(nodeType));
       continue;
     }
-    if (!convertDataType(arg.dtype, ctx_)) {
+    const bool bytes = arg.dtype == tensorflow::DT_STRING;
+    if (!bytes && !convertDataType(arg.dtype, ctx_)) {
       diags_.nodeError(name, node->op(),
                        "feed dtype " + dataTypeName(arg.dtype) +
                            " is not supported");
@@ -289,6 +291,13 @@ void Importer::resolveFeeds() {
                              showShape(*declared));
         continue;
       }
+    }
+    if (bytes && !shape->empty()) {
+      diags_.nodeError(name, node->op(),
+                       "string feed shape " + showShape(*shape) +
+                           " is not supported: a string argument is one "
+                           "scalar (the bytes of one file)");
+      continue;
     }
     if (llvm::any_of(*shape, ShapedType::isDynamic)) {
       diags_.nodeError(name, node->op(),
@@ -390,7 +399,14 @@ void Importer::checkSupport() {
       continue;
     const OpSpec *spec = lookupOpSpec(node->op());
     if (!spec) {
-      diags_.nodeError(node->name(), node->op(), "unsupported op");
+      llvm::StringRef op = node->op();
+      bool image = op == "DecodeImage" || op == "DecodePng" ||
+                   op == "DecodeGif" || op == "DecodeBmp";
+      diags_.nodeError(node->name(), node->op(),
+                       image ? "unsupported op: tfaot decodes JPEG only "
+                               "(DecodeJpeg, DecodeAndCropJpeg); decode other "
+                               "formats before feeding the model"
+                             : "unsupported op");
       unsupported.insert(node->op());
       continue;
     }
@@ -521,6 +537,7 @@ LogicalResult Importer::buildNode(const NodeDef &node) {
   if (!checkTypeAttr(node, spec, operands))
     return failure();
   NodeImportContext context(node, operands, builder_, diags_);
+  context.options = &options_;
   FailureOr<Value> output = spec.import(context);
   if (failed(output))
     return failure();
@@ -539,14 +556,22 @@ LogicalResult Importer::buildNode(const NodeDef &node) {
   return success();
 }
 
+/// The function argument type of a feed. A (scalar) string is the generated
+/// API's bytes descriptor, {data pointer, byte count}, as two i64: the
+/// argument's slot points at a tfaot::Bytes (runtime/compiled_function.h).
+Type Importer::argumentType(const TensorSignature &arg) {
+  if (arg.dtype == tensorflow::DT_STRING)
+    return RankedTensorType::get({2}, builder_.getI64Type());
+  return RankedTensorType::get(arg.shape, convertDataType(arg.dtype, ctx_));
+}
+
 OwningOpRef<ModuleOp> Importer::build() {
   OwningOpRef<ModuleOp> module = ModuleOp::create(UnknownLoc::get(ctx_));
   builder_.setInsertionPointToEnd(module->getBody());
 
   SmallVector<Type> argTypes;
   for (const TensorSignature &arg : signature_.args)
-    argTypes.push_back(RankedTensorType::get(arg.shape,
-                                             convertDataType(arg.dtype, ctx_)));
+    argTypes.push_back(argumentType(arg));
   auto func = func::FuncOp::create(builder_, UnknownLoc::get(ctx_),
                                    options_.functionName,
                                    builder_.getFunctionType(argTypes, {}));
@@ -554,6 +579,8 @@ OwningOpRef<ModuleOp> Importer::build() {
   for (auto [i, arg] : llvm::enumerate(signature_.args)) {
     values_[key(arg.node, 0)] = body->getArgument(i);
     func.setArgAttr(i, "tfaot.feed", builder_.getStringAttr(arg.name));
+    if (arg.dtype == tensorflow::DT_STRING)
+      func.setArgAttr(i, "tfaot.bytes", builder_.getUnitAttr());
   }
   builder_.setInsertionPointToEnd(body);
 

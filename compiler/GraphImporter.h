@@ -37,6 +37,9 @@ struct FunctionSignature {
 struct ImportOptions {
   /// Name of the generated func.func (and of the object's entry symbol).
   std::string functionName = "entry";
+  /// --jpeg_size: [height, width] of every image DecodeJpeg decodes (after
+  /// its `ratio`), or empty.
+  std::vector<int64_t> jpegSize;
 };
 
 /// Imports `graph`. Returns null after reporting every problem found to

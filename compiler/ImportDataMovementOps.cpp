@@ -16,13 +16,6 @@
 using namespace mlir;
 using namespace ::tfaot;
 
-/// The node's integer attribute `name`, or `fallback`.
-static int64_t intAttr(NodeImportContext &ctx, const char *name,
-                       int64_t fallback) {
-  const tensorflow::AttrValue *v = ctx.attr(name);
-  return v ? v->i() : fallback;
-}
-
 FailureOr<Value>(::tfaot::importSlice)(NodeImportContext &ctx) {
   auto begin = constantInts(ctx, 1, "begin");
   if (failed(begin))

@@ -2,7 +2,7 @@
 //
 // Internal to the compiler library. OpImporters.cpp defines these and the
 // core importers; the importers of further op families live in their own
-// files (ImportDataMovementOps.cpp, ImportMathOps.cpp,
+// files (ImportDataMovementOps.cpp, ImportMathOps.cpp, ImportImageOps.cpp,
 // ImportQuantizedOps.cpp) and are declared at
 // the bottom, so that OpImporters.cpp only lists them in its table.
 //
@@ -60,6 +60,9 @@ mlir::FailureOr<int64_t> normalizeAxis(NodeImportContext &ctx, int64_t axis,
 mlir::Value buildReshape(NodeImportContext &ctx, mlir::Value input,
                          llvm::ArrayRef<int64_t> shape);
 
+/// The node's integer attribute `name`, or `fallback`.
+int64_t intAttr(NodeImportContext &ctx, const char *name, int64_t fallback);
+
 /// The node's string attribute `name`, or `fallback`.
 std::string stringAttr(NodeImportContext &ctx, const char *name,
                        const char *fallback);
@@ -90,6 +93,10 @@ mlir::FailureOr<mlir::Value> buildBatchNorm(NodeImportContext &ctx,
                                             float epsilon);
 mlir::FailureOr<mlir::Value> importRandomUniform(NodeImportContext &ctx);
 mlir::FailureOr<mlir::Value> importEinsum(NodeImportContext &ctx);
+
+// ImportImageOps.cpp
+mlir::FailureOr<mlir::Value> importDecodeJpeg(NodeImportContext &ctx);
+mlir::FailureOr<mlir::Value> importDecodeAndCropJpeg(NodeImportContext &ctx);
 
 // ImportQuantizedOps.cpp
 mlir::FailureOr<mlir::Value> importDequantize(NodeImportContext &ctx);

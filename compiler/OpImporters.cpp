@@ -918,6 +918,12 @@ std::string(::tfaot::stringAttr)(NodeImportContext &ctx, const char *name,
   return v ? v->s() : fallback;
 }
 
+int64_t(::tfaot::intAttr)(NodeImportContext &ctx, const char *name,
+                         int64_t fallback) {
+  const tensorflow::AttrValue *v = ctx.attr(name);
+  return v ? v->i() : fallback;
+}
+
 /// Result type of a window op on `input` with the node's attributes.
 static FailureOr<Type> windowType(NodeImportContext &ctx, Value input,
                                   int64_t windowH, int64_t windowW,
@@ -1292,6 +1298,9 @@ static const llvm::StringMap<OpSpec> &opTable() {
       {"Prod", {importReduction, 2, "T", 1}},
       {"Any", {importReduction, 2, "", 0}},
       {"All", {importReduction, 2, "", 0}},
+      // Image decoding (ImportImageOps.cpp); contents is a string.
+      {"DecodeJpeg", {importDecodeJpeg, 1, "", 0}},
+      {"DecodeAndCropJpeg", {importDecodeAndCropJpeg, 2, "", 0}},
       // Data movement (ImportDataMovementOps.cpp).
       {"Slice", {importSlice, 3, "T", 1}},
       {"MirrorPad", {importMirrorPad, 2, "T", 1}},

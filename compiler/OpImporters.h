@@ -19,6 +19,8 @@
 
 namespace tfaot {
 
+struct ImportOptions;
+
 /// What an op importer gets: the node, its data inputs already imported, a
 /// builder positioned where the ops go, and the error sink.
 class NodeImportContext {
@@ -31,6 +33,8 @@ public:
   llvm::ArrayRef<mlir::Value> operands;
   mlir::OpBuilder &builder;
   mlir::Location loc;  ///< NameLoc of the node: errors name it.
+  /// The command line's import options (--jpeg_size), or null.
+  const ImportOptions *options = nullptr;
 
   /// Reports an error about this node; always returns failure().
   mlir::LogicalResult error(const llvm::Twine &message) const;

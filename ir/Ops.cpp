@@ -1148,3 +1148,43 @@ LogicalResult RandomUniformOp::verify() {
 
 #define GET_OP_CLASSES
 #include "ir/Ops.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// DecodeJpeg
+//===----------------------------------------------------------------------===//
+
+LogicalResult DecodeJpegOp::verify() {
+  if (getContents().getType().getShape() != ArrayRef<int64_t>{2})
+    return emitOpError("expects the contents as a tensor<2xi64> bytes "
+                       "descriptor, got ")
+           << getContents().getType();
+  int64_t channels = getChannels();
+  if (channels != 1 && channels != 3)
+    return emitOpError("channels must be 1 or 3, got ") << channels;
+  int64_t ratio = getRatio();
+  if (ratio != 1 && ratio != 2 && ratio != 4 && ratio != 8)
+    return emitOpError("ratio must be 1, 2, 4 or 8, got ") << ratio;
+  StringRef dct = getDctMethod();
+  if (dct != "" && dct != "INTEGER_FAST" && dct != "INTEGER_ACCURATE")
+    return emitOpError("dct_method must be \"\", \"INTEGER_FAST\" or "
+                       "\"INTEGER_ACCURATE\", got \"")
+           << dct << "\"";
+  auto image = getImage().getType();
+  if (image.getRank() != 3 || !image.hasStaticShape() ||
+      image.getDimSize(2) != channels || image.getDimSize(0) < 1 ||
+      image.getDimSize(1) < 1)
+    return emitOpError("expects a static height x width x ")
+           << channels << " image, got " << image;
+  if (Value crop = getCropWindow();
+      crop && cast<RankedTensorType>(crop.getType()).getShape() !=
+                  ArrayRef<int64_t>{4})
+    return emitOpError("expects crop_window as tensor<4xi32> [y, x, h, w]");
+  if (auto size = getImageSize()) {
+    if (size->size() != 2 || (*size)[0] < 1 || (*size)[1] < 1)
+      return emitOpError("image_size must be [height, width], both positive");
+    if (!getCropWindow() && ArrayRef<int64_t>(*size) != image.getShape().take_front(2))
+      return emitOpError("image_size differs from the result's size without a "
+                         "crop window");
+  }
+  return success();
+}

@@ -639,4 +639,36 @@ def Tfaot_RandomUniformOp : Tfaot_Op<"RandomUniform", [Pure]> {
   let hasVerifier = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// Image decoding
+//===----------------------------------------------------------------------===//
+
+def Tfaot_DecodeJpegOp : Tfaot_Op<"DecodeJpeg"> {
+  let summary = "decodes a JPEG (TF's DecodeJpeg and DecodeAndCropJpeg)";
+  let description = [{
+    `contents` is a string (bytes) argument, as the function receives it: a
+    tensor<2xi64> standing for the {data pointer, byte count} descriptor of
+    the generated API. The result is always static, height x width x
+    channels uint8: without `crop_window` the whole image is decoded and
+    must have that size (checked at run time); with it ([y, x, h, w],
+    int32, h and w equal to the result's) only that window of the image is
+    decoded, and `image_size`, when present, is the size the whole image
+    must have. Sizes are those after scaling by 1/`ratio`. `dct_method` is
+    TF's: "" and "INTEGER_FAST" are libjpeg's IFAST, "INTEGER_ACCURATE" its
+    ISLOW. Not Pure: a bad image makes the function report an error.
+  }];
+  let arguments = (ins RankedTensorOf<[I64]>:$contents,
+                   Optional<RankedTensorOf<[I32]>>:$crop_window,
+                   I64Attr:$channels,
+                   DefaultValuedAttr<I64Attr, "1">:$ratio,
+                   DefaultValuedAttr<BoolAttr, "true">:$fancy_upscaling,
+                   DefaultValuedAttr<StrAttr, "\"\"">:$dct_method,
+                   OptionalAttr<DenseI64ArrayAttr>:$image_size);
+  let results = (outs RankedTensorOf<[UI8]>:$image);
+  let assemblyFormat = [{
+    $contents (`crop` $crop_window^)? attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // TFAOT_IR_OPS_TD

@@ -19,6 +19,8 @@ using namespace mlir;
 void mlir::tfaot::buildGraphPipeline(OpPassManager &pm,
                                      const GraphPipelineOptions &options) {
   pm.addPass(createSimplifyPass());
+  // After the clean-ups, which make the Slice bounds constants.
+  pm.addNestedPass<func::FuncOp>(createFuseDecodeCropPass());
   pm.addPass(createFoldBatchNormPass());
   AssignLayoutPassOptions layoutOptions;
   layoutOptions.layout = options.layout;

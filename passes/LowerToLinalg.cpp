@@ -14,8 +14,10 @@
 
 #include "ir/Ops.h"
 
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Func/Transforms/FuncConversions.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Utils/StructuredOpsUtils.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
@@ -399,11 +401,15 @@ struct LowerToLinalgPass
     converter.addConversion(
         [](RankedTensorType type) -> Type { return toSignless(type); });
 
+    declareImageRuntime(module);
     ConversionTarget target(*ctx);
     target.addIllegalDialect<TfaotDialect>();
-    target.addLegalOp<ModuleOp>();
+    target.addLegalOp<ModuleOp, func::CallOp>();
+    // DecodeJpeg's runtime call works on buffers (LowerImageOps.cpp).
     target.addLegalDialect<arith::ArithDialect, linalg::LinalgDialect,
-                           math::MathDialect, tensor::TensorDialect>();
+                           math::MathDialect, tensor::TensorDialect,
+                           bufferization::BufferizationDialect,
+                           memref::MemRefDialect>();
     target.addDynamicallyLegalOp<func::FuncOp>([&](func::FuncOp op) {
       return converter.isSignatureLegal(op.getFunctionType());
     });
@@ -431,6 +437,7 @@ struct LowerToLinalgPass
     populateGatherLoweringPatterns(patterns, converter);
     populateDataMovementLoweringPatterns(patterns, converter);
     populateMathLoweringPatterns(patterns, converter);
+    populateImageLoweringPatterns(patterns, converter);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
                                                                    converter);
     populateReturnOpTypeConversionPattern(patterns, converter);

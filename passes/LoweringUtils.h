@@ -140,6 +140,14 @@ void populateDataMovementLoweringPatterns(RewritePatternSet &patterns,
 void populateMathLoweringPatterns(RewritePatternSet &patterns,
                                   const TypeConverter &converter);
 
+/// Adds the pattern for DecodeJpeg (a call into the runtime).
+void populateImageLoweringPatterns(RewritePatternSet &patterns,
+                                   const TypeConverter &converter);
+
+/// Declares the runtime function DecodeJpeg lowers to, if the module has a
+/// DecodeJpeg (before the conversion, which cannot add it concurrently).
+void declareImageRuntime(ModuleOp module);
+
 } // namespace mlir::tfaot
 
 #endif // TFAOT_PASSES_LOWERINGUTILS_H

@@ -36,8 +36,10 @@ def LowerToLinalgPass : Pass<"tfaot-lower-to-linalg", "mlir::ModuleOp"> {
   }];
   let dependentDialects = [
     "mlir::arith::ArithDialect",
+    "mlir::bufferization::BufferizationDialect",
     "mlir::linalg::LinalgDialect",
     "mlir::math::MathDialect",
+    "mlir::memref::MemRefDialect",
     "mlir::tensor::TensorDialect",
   ];
   let statistics = [
@@ -185,6 +187,29 @@ def PlanBuffersPass : Pass<"tfaot-plan-buffers", "mlir::ModuleOp"> {
     Statistic<"peakLiveBytes", "peak-live-bytes",
               "Most bytes of planned buffers live at one op">,
   ];
+}
+
+def FuseDecodeCropPass
+    : Pass<"tfaot-fuse-decode-crop", "mlir::func::FuncOp"> {
+  let summary = "decode only the window of a JPEG that a Slice keeps";
+  let description = [{
+    A whole-image DecodeJpeg (size from --jpeg_size) whose only user is a
+    Slice with constant begin and size over height and width (all
+    channels) becomes one DecodeJpeg of that window: libjpeg then skips the
+    rows above it, decompresses only the iMCU columns it covers and stops
+    after its last row. The whole image's size stays checked at run time
+    (`image_size`), so a wrongly sized image fails as before.
+
+    ```mlir
+    %0 = tfaot.DecodeJpeg %c {channels = 3 : i64} : (tensor<2xi64>) -> tensor<37x53x3xui8>
+    %1 = tfaot.Slice %0, %begin, %size : (...) -> tensor<16x20x3xui8>   // begin [5, 7, 0]
+    ```
+    becomes
+    ```mlir
+    %w = tfaot.Const dense<[5, 7, 16, 20]> : tensor<4xi32>
+    %1 = tfaot.DecodeJpeg %c crop %w {channels = 3 : i64, image_size = array<i64: 37, 53>} : (...) -> tensor<16x20x3xui8>
+    ```
+  }];
 }
 
 def SimplifyPass : Pass<"tfaot-simplify", "mlir::ModuleOp"> {

@@ -14,7 +14,8 @@ PACKAGES=(
   protobuf-compiler libprotobuf-dev
   libgtest-dev googletest
   cmake ninja-build ccache
-  libjpeg62-turbo-dev
+  libjpeg62-turbo-dev   # DecodeJpeg's runtime decoder
+  libjpeg-turbo-progs   # cjpeg/djpeg: the JPEG tests' images and references
   libclang-rt-22-dev  # libFuzzer and sanitizer runtimes: scripts/fuzz.sh
 )
 

@@ -52,6 +52,8 @@ static const char *cppType(tensorflow::DataType type) {
   // 16-bit floats are exposed as their raw bits.
   case tensorflow::DT_HALF:
   case tensorflow::DT_BFLOAT16: return "uint16_t";
+  // A scalar string argument: its buffer is the {data, size} descriptor.
+  case tensorflow::DT_STRING: return "tfaot::Bytes";
   default: return "void";
   }
 }
@@ -60,6 +62,7 @@ int64_t cpu::elementBytes(tensorflow::DataType type) {
   switch (type) {
   case tensorflow::DT_DOUBLE: case tensorflow::DT_INT64:
   case tensorflow::DT_UINT64: return 8;
+  case tensorflow::DT_STRING: return 16; // sizeof(tfaot::Bytes)
   case tensorflow::DT_FLOAT: case tensorflow::DT_INT32:
   case tensorflow::DT_UINT32: return 4;
   case tensorflow::DT_INT16: case tensorflow::DT_UINT16:
@@ -137,7 +140,16 @@ static void writeAccessors(llvm::raw_ostream &os, const BufferFacts &f,
                       kind, index, f.elements);
   os << llvm::formatv("  static constexpr size_t k{0}{1}Bytes = {2};\n", kind,
                       index, f.bytes);
-  if (isArg) {
+  if (isArg && f.sig->dtype == tensorflow::DT_STRING) {
+    // Bytes: the caller's pointer and length, stored in the instance's
+    // descriptor (tfaot::Bytes), which is what the entry function reads.
+    os << llvm::formatv(
+        "  bool set_arg{0}_data(const void* data, size_t size) {{\n"
+        "    return set_arg_bytes({0}, data, size);\n  }\n"
+        "  bool set_arg_{1}_data(const void* data, size_t size) {{\n"
+        "    return set_arg_bytes({0}, data, size);\n  }\n",
+        index, f.accessor);
+  } else if (isArg) {
     os << llvm::formatv(
         "  void set_arg{0}_data(const void* data) {{ set_arg_data({0}, data); }\n"
         "  bool set_arg{0}_data(const void* data, size_t size_bytes) {{\n"
@@ -181,9 +193,15 @@ bool cpu::writeHeader(const FunctionSignature &signature,
             "' is not a C++ class name like 'ns::Name'";
     return false;
   }
-  for (const auto &sigs : {signature.args, signature.results})
-    for (const TensorSignature &sig : sigs)
-      if (llvm::StringRef(cppType(sig.dtype)) == "void") {
+  // A string is only ever a (scalar) argument: the bytes a decode reads.
+  auto unsupported = [](const TensorSignature &sig, bool isArg) {
+    return llvm::StringRef(cppType(sig.dtype)) == "void" ||
+           (sig.dtype == tensorflow::DT_STRING && !isArg);
+  };
+  for (bool isArg : {true, false})
+    for (const TensorSignature &sig :
+         isArg ? signature.args : signature.results)
+      if (unsupported(sig, isArg)) {
         error = "'" + sig.name + "' has dtype " + dataTypeName(sig.dtype) +
                 ", which the generated API does not support";
         return false;
@@ -210,7 +228,9 @@ bool cpu::writeHeader(const FunctionSignature &signature,
         "needed.\n//\n"
      << "// Usage:\n"
      << "//   " << options.cppClass << " fn;\n";
-  if (!args.empty())
+  if (!args.empty() && args[0].sig->dtype == tensorflow::DT_STRING)
+    os << "//   fn.set_arg0_data(jpeg_bytes, jpeg_size);\n";
+  else if (!args.empty())
     os << "//   std::copy(input, input + fn.kArg0Elements, fn.arg0_data());\n";
   os << "//   if (!fn.Run()) { std::cerr << fn.error_msg(); }\n";
   if (!results.empty())
@@ -244,6 +264,16 @@ bool cpu::writeHeader(const FunctionSignature &signature,
           "smallest\n// bucket of at least n rows (zeroing the rest of the "
           "instance's own\n// argument rows). Results have n valid rows.\n";
   }
+  if (llvm::any_of(args, [](const BufferFacts &f) {
+        return f.sig->dtype == tensorflow::DT_STRING;
+      }))
+    os << "//\n// String arguments (string[], e.g. the JPEG a DecodeJpeg "
+          "reads) take the\n// bytes with set_arg_<name>_data(data, size); "
+          "they are read, not copied,\n// during Run(). The entry function "
+          "gets a pointer to a tfaot::Bytes\n// {data, size} for each. "
+          "Run() returns false with error_msg() set when\n// an image is "
+          "corrupt, truncated, CMYK, of another size than compiled\n// "
+          "for, or its crop window is outside it.\n";
   os << "//\n// Signature:\n";
   for (size_t i = 0; i < args.size(); ++i)
     os << llvm::formatv("//   arg{0}    {1} {2}\n", i, args[i].sig->name,

@@ -12,6 +12,8 @@
 
 #include "tfaot/runtime/compiled_function.h"
 
+#include "run_status.h"
+
 #include <cstdlib>
 #include <cstring>
 #include <limits>
@@ -94,6 +96,10 @@ std::string DescribeArg(const FunctionInfo &info, int index) {
          NameOr(info.args[index].name, "") + "')";
 }
 
+bool IsBytes(const FunctionInfo &info, int index) {
+  return info.args[index].dtype == DType::kString;
+}
+
 } // namespace
 
 CompiledFunction::CompiledFunction(const FunctionInfo &info, AllocMode mode)
@@ -117,14 +123,17 @@ CompiledFunction::CompiledFunction(const FunctionInfo &info, AllocMode mode)
   std::unique_ptr<void *[]> args(new void *[num_args]());
   std::unique_ptr<bool[]> poisoned(new bool[num_args]());
   std::unique_ptr<size_t[]> given(new size_t[num_args]());
+  std::unique_ptr<Bytes[]> bytes(new Bytes[num_args]());
   // Initially every argument points at its owned buffer (null, i.e. unset,
-  // in kResultsOnly mode).
+  // in kResultsOnly mode). String arguments start unset in both modes: no
+  // default content would mean anything.
   for (size_t i = 0; i < num_args; ++i)
-    args[i] = owned_args.get()[i];
+    args[i] = IsBytes(info, int(i)) ? nullptr : owned_args.get()[i];
 
   args_ = args.release();
   arg_poisoned_ = poisoned.release();
   arg_given_bytes_ = given.release();
+  bytes_ = bytes.release();
   // The arena of temporaries, allocated once here so that Run() never
   // allocates. Freed by the destructor, or early by set_temp_buffer().
   if (info.temp_bytes > 0)
@@ -143,6 +152,7 @@ CompiledFunction::~CompiledFunction() {
   delete[] args_;
   delete[] arg_poisoned_;
   delete[] arg_given_bytes_;
+  delete[] bytes_;
   std::free(owned_temp_);
 }
 
@@ -204,7 +214,9 @@ bool CompiledFunction::Run() {
     }
     if (!args_[i]) {
       error_msg_ = DescribeArg(info_, i) + " is not set: call set_arg" +
-                   std::to_string(i) + "_data() before Run()";
+                   std::to_string(i) +
+                   (IsBytes(info_, i) ? "_data(data, size)" : "_data()") +
+                   " before Run()";
       return false;
     }
   }
@@ -224,7 +236,13 @@ bool CompiledFunction::Run() {
                  " has no entry function";
     return false;
   }
+  internal::ClearRunError();
   entry(args_, results_, temp_);
+  if (!internal::RunError().empty()) {
+    error_msg_ = internal::RunError();
+    internal::ClearRunError();
+    return false;
+  }
   return true;
 }
 
@@ -287,9 +305,25 @@ void CompiledFunction::set_arg_data(int index, const void *data) {
   if (data)
     args_[index] = const_cast<void *>(data);
   else
-    args_[index] =
-        mode_ == AllocMode::kArgsAndResults ? owned_args_[index] : nullptr;
+    args_[index] = mode_ == AllocMode::kArgsAndResults && !IsBytes(info_, index)
+                       ? owned_args_[index]
+                       : nullptr;
   error_msg_.clear();
+}
+
+bool CompiledFunction::set_arg_bytes(int index, const void *data,
+                                     size_t size) {
+  if (!CheckIndex(index, info_.num_args, "argument"))
+    return false;
+  if (!IsBytes(info_, index)) {
+    error_msg_ = DescribeArg(info_, index) + " is " +
+                 DTypeName(info_.args[index].dtype) +
+                 ", not a string: set it with set_arg_data()";
+    return false;
+  }
+  bytes_[index] = Bytes{data, static_cast<int64_t>(size)};
+  set_arg_data(index, &bytes_[index]);
+  return true;
 }
 
 bool CompiledFunction::set_arg_data(int index, const void *data,

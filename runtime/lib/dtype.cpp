@@ -25,6 +25,8 @@ size_t DTypeSize(DType dtype) {
     return 2;
   case DType::kInt8:
     return 1;
+  case DType::kString:
+    return sizeof(Bytes);
   case DType::kInt64:
     return 8;
   case DType::kBool:
@@ -60,6 +62,8 @@ const char *DTypeName(DType dtype) {
     return "int16";
   case DType::kInt8:
     return "int8";
+  case DType::kString:
+    return "string";
   case DType::kInt64:
     return "int64";
   case DType::kBool:

@@ -175,6 +175,13 @@ static cl::opt<std::string> layoutFlag(
     cl::desc("Data layout of convolutions, pools and batch norm; the graph's "
              "inputs and outputs keep theirs (transposes are added at the "
              "boundary only). auto: NHWC on CPU (default auto)."));
+static cl::opt<std::string> jpegSizeFlag(
+    "jpeg_size", cl::sub(compileCmd), cl::sub(explainCmd), cl::cat(compileCategory),
+    cl::value_desc("HxW"),
+    cl::desc("Height and width of every image the graph's DecodeJpeg nodes "
+             "decode (after their `ratio`), e.g. 480x640: code generation "
+             "needs the size, and Run() fails on an image of another size. "
+             "Not needed for DecodeAndCropJpeg with a constant-size window."));
 static cl::list<std::string> dumpIrAfterFlag(
     "dump_ir_after", cl::sub(compileCmd), cl::sub(explainCmd), cl::cat(compileCategory),
     cl::CommaSeparated, cl::value_desc("pass[,pass...]|all"),
@@ -294,6 +301,7 @@ int main(int argc, char **argv) {
   options.outMlir = outputFlag;
   options.graphPasses = graphPassesFlag;
   options.layout = layoutFlag;
+  options.jpegSize = jpegSizeFlag;
   options.dumpIrAfter.assign(dumpIrAfterFlag.begin(), dumpIrAfterFlag.end());
   options.batchBuckets.assign(batchFlag.begin(), batchFlag.end());
   if (reportJsonFlag && !reportFlag && !explainCmd && !benchCmd) {

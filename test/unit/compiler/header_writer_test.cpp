@@ -124,4 +124,33 @@ TEST(HeaderWriter, RejectsBadClassAndUnsupportedDtypes) {
   EXPECT_EQ(error, "'s' has dtype DT_STRING, which the generated API does not support");
 }
 
+TEST(HeaderWriter, StringArgumentsTakeBytes) {
+  FunctionSignature sig;
+  sig.args.push_back(makeTensor("contents", tensorflow::DT_STRING, {}));
+  sig.results.push_back(makeTensor("image", tensorflow::DT_UINT8, {2, 2, 3}));
+  cpu::HeaderOptions options;
+  options.cppClass = "M";
+  options.entrySymbol = "entry_sym";
+  std::string header, error;
+  ASSERT_TRUE(cpu::writeHeader(sig, options, header, error)) << error;
+  // Pointer and length, stored by the base class; the buffer is the
+  // 16-byte tfaot::Bytes descriptor, dtype 7 (DT_STRING).
+  EXPECT_NE(header.find("  bool set_arg_contents_data(const void* data, "
+                        "size_t size) {\n    return set_arg_bytes(0, data, "
+                        "size);\n  }"),
+            std::string::npos);
+  EXPECT_NE(header.find("static constexpr size_t kArg0Bytes = 16;"),
+            std::string::npos);
+  EXPECT_NE(header.find("tfaot::Bytes* arg_contents_data()"),
+            std::string::npos);
+  EXPECT_NE(header.find("{\"contents\", static_cast<tfaot::DType>(7), 0"),
+            std::string::npos);
+  EXPECT_NE(header.find("// String arguments (string[]"), std::string::npos);
+  EXPECT_NE(header.find("//   fn.set_arg0_data(jpeg_bytes, jpeg_size);"),
+            std::string::npos);
+  // No single-pointer setter: it would read like setting the bytes.
+  EXPECT_EQ(header.find("void set_arg_contents_data(const void* data)"),
+            std::string::npos);
+}
+
 } // namespace

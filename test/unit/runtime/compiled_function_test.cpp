@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tfaot/runtime/compiled_function.h"
+#include "tfaot/runtime/jpeg.h"
 
 #include <gtest/gtest.h>
 
@@ -826,6 +827,61 @@ TEST(BatchBucketsTest, FunctionsWithoutBucketsHaveAFixedBatch) {
   EXPECT_EQ(fn.error_msg(), "tfaot_test::Add was compiled without batch "
                             "buckets (tfaot compile --batch); its batch is "
                             "fixed");
+}
+
+// A function taking a string (bytes) argument, shaped like a compiled
+// DecodeJpeg: the entry passes the descriptor on to the runtime's decoder,
+// which reports a bad image through the per-thread error slot that Run()
+// turns into false + error_msg().
+const tfaot::Bytes *g_seen_bytes = nullptr;
+
+void DecodeEntry(void *const *args, void *const *results, void *) {
+  g_seen_bytes = static_cast<const tfaot::Bytes *>(args[0]);
+  tfaot_rt_decode_jpeg(args[0], nullptr, static_cast<uint8_t *>(results[0]),
+                       "DecodeJpeg 'd'", 2, 2, 1, 1, 0, 0, 0);
+}
+
+const BufferInfo kBytesArgs[] = {{"jpeg", DType::kString, 0, kVec0, 1, 16}};
+const int64_t kImage[] = {2, 2, 1};
+const BufferInfo kBytesResults[] = {{"image", DType::kUInt8, 3, kImage, 4, 4}};
+const FunctionInfo kBytesInfo = {"tfaot_test::Decode", DecodeEntry, 1,
+                                 kBytesArgs, 1, kBytesResults, 0};
+
+TEST(BytesArgumentTest, UnsetUntilGivenInBothModes) {
+  for (AllocMode mode : {AllocMode::kArgsAndResults, AllocMode::kResultsOnly}) {
+    CompiledFunction fn(kBytesInfo, mode);
+    EXPECT_FALSE(fn.Run());
+    EXPECT_EQ(fn.error_msg(), "argument 0 ('jpeg') is not set: call "
+                              "set_arg0_data(data, size) before Run()");
+  }
+}
+
+TEST(BytesArgumentTest, TheEntryGetsTheDescriptor) {
+  CompiledFunction fn(kBytesInfo);
+  const char data[] = "not a jpeg";
+  ASSERT_TRUE(fn.set_arg_bytes(0, data, 10));
+  EXPECT_FALSE(fn.Run());
+  ASSERT_NE(g_seen_bytes, nullptr);
+  EXPECT_EQ(g_seen_bytes->data, data);
+  EXPECT_EQ(g_seen_bytes->size, 10);
+  EXPECT_EQ(fn.error_msg(), "DecodeJpeg 'd': JPEG is corrupt: Not a JPEG "
+                            "file: starts with 0x6e 0x6f");
+  // A caller-owned descriptor through set_arg_data() works the same way.
+  tfaot::Bytes empty{data, 0};
+  fn.set_arg_data(0, &empty);
+  EXPECT_FALSE(fn.Run());
+  EXPECT_EQ(g_seen_bytes, &empty);
+  EXPECT_EQ(fn.error_msg(), "DecodeJpeg 'd': JPEG is empty (0 bytes)");
+  EXPECT_FALSE(fn.set_arg_bytes(1, data, 10));
+  EXPECT_EQ(fn.error_msg(), "argument index 1 is out of range: "
+                            "tfaot_test::Decode has 1 argument");
+}
+
+TEST(BytesArgumentTest, OnlyStringArgumentsTakeBytes) {
+  CompiledFunction fn(kAddInfo);
+  EXPECT_FALSE(fn.set_arg_bytes(0, "x", 1));
+  EXPECT_EQ(fn.error_msg(), "argument 0 ('x') is float32, not a string: set "
+                            "it with set_arg_data()");
 }
 
 } // namespace

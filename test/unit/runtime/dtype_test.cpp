@@ -32,6 +32,8 @@ const DTypeCase kCases[] = {
     {DType::kFloat32, 1, 4, "float32"},   {DType::kFloat64, 2, 8, "float64"},
     {DType::kInt32, 3, 4, "int32"},       {DType::kUInt8, 4, 1, "uint8"},
     {DType::kInt16, 5, 2, "int16"},       {DType::kInt8, 6, 1, "int8"},
+    // A string argument's buffer is its {data, size} descriptor.
+    {DType::kString, 7, 16, "string"},
     {DType::kInt64, 9, 8, "int64"},       {DType::kBool, 10, 1, "bool"},
     {DType::kBFloat16, 14, 2, "bfloat16"}, {DType::kUInt16, 17, 2, "uint16"},
     {DType::kFloat16, 19, 2, "float16"},  {DType::kUInt32, 22, 4, "uint32"},
@@ -65,9 +67,9 @@ TEST(DTypeTest, NameOfEveryDType) {
 }
 
 TEST(DTypeTest, UnknownValues) {
-  // 0 is DT_INVALID in TensorFlow; 7 is DT_STRING, 8 DT_COMPLEX64, which the
-  // runtime does not support; 99 and -1 are not TensorFlow types at all.
-  for (int v : {0, 7, 8, 99, -1}) {
+  // 0 is DT_INVALID in TensorFlow; 8 is DT_COMPLEX64, which the runtime
+  // does not support; 99 and -1 are not TensorFlow types at all.
+  for (int v : {0, 8, 99, -1}) {
     DType d = static_cast<DType>(v);
     EXPECT_EQ(DTypeSize(d), 0u) << v;
     EXPECT_STREQ(DTypeName(d), "unknown") << v;

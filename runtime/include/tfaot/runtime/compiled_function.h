@@ -28,6 +28,8 @@ enum class DType : int32_t {
   kUInt8 = 4,
   kInt16 = 5,
   kInt8 = 6,
+  /// A scalar string (bytes) argument: its buffer is one tfaot::Bytes.
+  kString = 7,
   kInt64 = 9,
   kBool = 10,
   kBFloat16 = 14,
@@ -42,6 +44,14 @@ size_t DTypeSize(DType dtype);
 
 /// TensorFlow's name of `dtype` ("float32", "int64", ...).
 const char *DTypeName(DType dtype);
+
+/// What the generated code receives for a string (bytes) argument: the
+/// argument's slot points at one of these. The bytes are read during Run()
+/// only and never written.
+struct Bytes {
+  const void *data;
+  int64_t size;
+};
 
 /// Describes one argument or result buffer of a compiled function.
 struct BufferInfo {
@@ -101,9 +111,13 @@ public:
   CompiledFunction &operator=(const CompiledFunction &) = delete;
 
   /// Runs the function on the current arguments. Returns false, and sets
-  /// error_msg(), if an argument is missing or had a bad size; on success
+  /// error_msg(), if an argument is missing or had a bad size, or if the
+  /// generated code reported bad input data (a corrupt JPEG, a crop window
+  /// outside the image: the results are then unspecified); on success
   /// error_msg() is empty. Run() itself allocates nothing: temporaries live
-  /// in the arena set up by the constructor or set_temp_buffer().
+  /// in the arena set up by the constructor or set_temp_buffer(). (A model
+  /// that decodes JPEGs is the exception: libjpeg allocates its working
+  /// memory per image.)
   bool Run();
 
   /// With batch buckets: the number of leading rows (batch entries) of
@@ -136,6 +150,13 @@ public:
   /// argument unset, so that the next Run() fails instead of reading past
   /// the end of the caller's buffer.
   bool set_arg_data(int index, const void *data, size_t size_bytes);
+
+  /// Sets a string (bytes) argument, e.g. the JPEG file a DecodeJpeg reads:
+  /// `size` bytes at `data`, not copied, which must stay alive until Run()
+  /// returns. Returns false and sets error_msg() if argument `index` is not
+  /// a string. (set_arg_data() on a string argument takes a pointer to a
+  /// caller-owned tfaot::Bytes instead.)
+  bool set_arg_bytes(int index, const void *data, size_t size);
 
   /// Alignment set_temp_buffer() requires of a caller's arena.
   static constexpr size_t kTempAlignment = 64;
@@ -197,6 +218,9 @@ private:
   /// Size the caller passed in the mismatching set_arg_data() call, kept so
   /// that Run() can say what was wrong, not just that something was.
   size_t *arg_given_bytes_ = nullptr;
+  /// Descriptors set_arg_bytes() fills in (one per argument, used by the
+  /// string ones).
+  Bytes *bytes_ = nullptr;
   void *owned_temp_ = nullptr;  ///< Arena this instance allocated, if any.
   void *temp_ = nullptr;        ///< Arena passed to the entry function.
   /// Set when the caller's last set_temp_buffer() was rejected: its message
