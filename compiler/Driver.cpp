@@ -189,7 +189,13 @@ static bool lowerEntry(const tensorflow::GraphDef &graph,
   report.memory = cpu::memoryPlanOf(module);
   if (options.emit == EmitStage::Bufferized)
     return true;
-  if (!runPipeline(module, cpu::buildToLLVMPipeline, options, diags))
+  unsigned vectorBits = cpu::vectorBitsFor(options.target);
+  if (!runPipeline(
+          module,
+          [&](mlir::OpPassManager &pm) {
+            return cpu::buildToLLVMPipeline(pm, vectorBits);
+          },
+          options, diags))
     return false;
   // The header calls the entry with one pointer per argument and result and
   // nothing back; make sure the lowering produced exactly that ABI.

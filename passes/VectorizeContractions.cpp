@@ -34,10 +34,12 @@ using namespace mlir;
 
 namespace {
 
-/// How many accumulator vectors a tile may keep live. x86-64 has 16 (AVX2)
-/// or 32 (AVX-512) vector registers; half of them leaves room for the filter
-/// row and the broadcast input.
-constexpr int64_t kAccumulatorRegisters = 16;
+/// How many accumulator vectors a tile may keep live: x86-64 has 32 vector
+/// registers with AVX-512 and 16 before it; the rest hold the filter row and
+/// the broadcast input.
+int64_t accumulatorRegisters(int64_t vectorBits) {
+  return vectorBits >= 512 ? 16 : 12;
+}
 /// Reduction elements (input channels, K) handled per loop iteration: enough
 /// independent work per iteration, a body LLVM still schedules quickly.
 constexpr int64_t kReductionUnroll = 8;
@@ -53,26 +55,40 @@ int64_t largestDivisorAtMost(int64_t size, int64_t limit) {
   return 1;
 }
 
-/// Tile size for the contiguous output dimension (output channels, N): at
-/// most two vectors of `lanes`, in whole vectors where the size allows.
-int64_t columnTile(int64_t size, int64_t lanes) {
-  int64_t limit = 2 * lanes;
-  if (size <= limit)
-    return size;
-  for (int64_t t = limit; t >= lanes; t -= lanes)
-    if (size % t == 0)
-      return t;
-  return largestDivisorAtMost(size, limit);
-}
-
-/// Rows (output pixels, M) per tile so that rows x vectors-per-row
-/// accumulators fit the register budget.
-int64_t rowTile(int64_t size, int64_t columns, int64_t lanes) {
-  int64_t vectorsPerRow = (columns + lanes - 1) / lanes;
-  int64_t limit =
-      std::max<int64_t>(1, std::min(kMaxRowsPerTile,
-                                    kAccumulatorRegisters / vectorsPerRow));
-  return largestDivisorAtMost(size, limit);
+/// The output tile: how many rows (output pixels, M) by how many columns
+/// (output channels, N; the contiguous dimension, one to two vectors of
+/// `lanes`) one tile computes. Each step of the reduction loads one
+/// broadcast input per row and one filter vector per column vector, and
+/// does rows x vectors FMAs; filter loads count double, since the weights
+/// of a large layer stream from memory while the input row stays in cache.
+/// Among tiles that divide both dimensions and fit the accumulator budget,
+/// the one with the most FMAs per load wins (on ties, the wider one).
+std::pair<int64_t, int64_t> outputTile(int64_t rows, int64_t columns,
+                                       int64_t lanes) {
+  SmallVector<int64_t> widths;
+  if (columns <= 2 * lanes)
+    widths.push_back(columns);
+  for (int64_t width : {2 * lanes, lanes})
+    if (width < columns && columns % width == 0)
+      widths.push_back(width);
+  if (widths.empty())
+    widths.push_back(largestDivisorAtMost(columns, 2 * lanes));
+  std::pair<int64_t, int64_t> best{1, widths.front()};
+  double bestScore = -1;
+  for (int64_t width : widths) {
+    int64_t vectors = (width + lanes - 1) / lanes;
+    int64_t limit = std::max<int64_t>(
+        1, std::min(kMaxRowsPerTile,
+                    accumulatorRegisters(lanes * 32) / vectors));
+    int64_t height = largestDivisorAtMost(rows, limit);
+    double fmas = static_cast<double>(height * width) / lanes;
+    double score = fmas / static_cast<double>(height + 2 * vectors);
+    if (score > bestScore) {
+      bestScore = score;
+      best = {height, width};
+    }
+  }
+  return best;
 }
 
 OpFoldResult indexAttr(Builder &b, int64_t v) { return b.getIndexAttr(v); }
@@ -85,31 +101,29 @@ SmallVector<int64_t> tileSizesFor(linalg::LinalgOp op, int64_t lanes) {
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   if (auto conv = dyn_cast<linalg::Conv2DNhwcHwcfOp>(op.getOperation())) {
     // Loops: n, oh, ow, f, kh, kw, c.
-    int64_t f = columnTile(ranges[3], lanes);
-    return {1, 1, rowTile(ranges[2], f, lanes), f, 1, 1,
+    auto [ow, f] = outputTile(ranges[2], ranges[3], lanes);
+    return {1, 1, ow, f, 1, 1,
             largestDivisorAtMost(ranges[6], kReductionUnroll)};
   }
   if (isa<linalg::DepthwiseConv2DNhwcHwcOp>(op.getOperation())) {
     // Loops: n, oh, ow, c, kh, kw. Channels are the vector; each output
     // pixel is one accumulator per vector of channels.
-    int64_t c = columnTile(ranges[3], lanes);
-    return {1, 1, rowTile(ranges[2], c, lanes), c, 1, 1};
+    auto [ow, c] = outputTile(ranges[2], ranges[3], lanes);
+    return {1, 1, ow, c, 1, 1};
   }
   if (auto matmul = dyn_cast<linalg::MatmulOp>(op.getOperation())) {
     if (matmul.hasUserDefinedMaps())
       return {};
     // Loops: m, n, k.
-    int64_t n = columnTile(ranges[1], lanes);
-    return {rowTile(ranges[0], n, lanes), n,
-            largestDivisorAtMost(ranges[2], kReductionUnroll)};
+    auto [m, n] = outputTile(ranges[0], ranges[1], lanes);
+    return {m, n, largestDivisorAtMost(ranges[2], kReductionUnroll)};
   }
   if (auto batched = dyn_cast<linalg::BatchMatmulOp>(op.getOperation())) {
     if (batched.hasUserDefinedMaps())
       return {};
     // Loops: b, m, n, k.
-    int64_t n = columnTile(ranges[2], lanes);
-    return {1, rowTile(ranges[1], n, lanes), n,
-            largestDivisorAtMost(ranges[3], kReductionUnroll)};
+    auto [m, n] = outputTile(ranges[1], ranges[2], lanes);
+    return {1, m, n, largestDivisorAtMost(ranges[3], kReductionUnroll)};
   }
   return {};
 }

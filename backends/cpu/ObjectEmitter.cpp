@@ -18,6 +18,7 @@
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
 #include "llvm/Transforms/IPO/ConstantMerge.h"
@@ -106,23 +107,19 @@ linkEntries(llvm::ArrayRef<mlir::ModuleOp> modules, llvm::LLVMContext &context,
   return linked;
 }
 
-bool cpu::emitObject(llvm::ArrayRef<mlir::ModuleOp> modules,
-                     const TargetOptions &target, std::string &object,
-                     std::string &error, std::string *llvmIR) {
+/// The code generator for `target`, or null with `error` set.
+static std::unique_ptr<llvm::TargetMachine>
+createTargetMachine(const cpu::TargetOptions &target, llvm::Triple &triple,
+                    std::string &error) {
   initializeTargetsOnce();
-  llvm::LLVMContext context;
-  std::unique_ptr<llvm::Module> llvmModule =
-      linkEntries(modules, context, error);
-  if (!llvmModule)
-    return false;
-
-  llvm::Triple triple(target.triple.empty() ? llvm::sys::getDefaultTargetTriple()
-                                            : target.triple);
+  triple = llvm::Triple(target.triple.empty()
+                            ? llvm::sys::getDefaultTargetTriple()
+                            : target.triple);
   const llvm::Target *llvmTarget =
       llvm::TargetRegistry::lookupTarget(triple, error);
   if (!llvmTarget) {
     error = "unknown target triple '" + triple.str() + "': " + error;
-    return false;
+    return nullptr;
   }
   std::string cpuName, features;
   resolveCpu(target, cpuName, features);
@@ -131,10 +128,41 @@ bool cpu::emitObject(llvm::ArrayRef<mlir::ModuleOp> modules,
       triple, cpuName, features, options, llvm::Reloc::PIC_, std::nullopt,
       target.optLevel >= 2 ? llvm::CodeGenOptLevel::Aggressive
                            : llvm::CodeGenOptLevel::Default));
-  if (!machine) {
+  if (!machine)
     error = "cannot create a code generator for '" + triple.str() + "'";
-    return false;
+  return machine;
+}
+
+unsigned cpu::vectorBitsFor(const TargetOptions &target) {
+  llvm::Triple triple;
+  std::string error;
+  std::unique_ptr<llvm::TargetMachine> machine =
+      createTargetMachine(target, triple, error);
+  if (!machine)
+    return 128; // emitObject reports the error.
+  const llvm::MCSubtargetInfo *info = machine->getMCSubtargetInfo();
+  if (triple.isX86()) {
+    if (info->checkFeatures("+avx512f"))
+      return 512;
+    if (info->checkFeatures("+avx"))
+      return 256;
   }
+  return 128; // SSE2, NEON and the like.
+}
+
+bool cpu::emitObject(llvm::ArrayRef<mlir::ModuleOp> modules,
+                     const TargetOptions &target, std::string &object,
+                     std::string &error, std::string *llvmIR) {
+  llvm::LLVMContext context;
+  std::unique_ptr<llvm::Module> llvmModule =
+      linkEntries(modules, context, error);
+  if (!llvmModule)
+    return false;
+  llvm::Triple triple;
+  std::unique_ptr<llvm::TargetMachine> machine =
+      createTargetMachine(target, triple, error);
+  if (!machine)
+    return false;
   llvmModule->setTargetTriple(triple);
   llvmModule->setDataLayout(machine->createDataLayout());
 

@@ -22,6 +22,10 @@ struct TargetOptions {
   int optLevel = 3;
 };
 
+/// Width in bits of the vector registers the contraction kernels should
+/// fill on `target`: 512 with AVX-512, 256 with AVX, else 128.
+unsigned vectorBitsFor(const TargetOptions &target);
+
 /// Emits `modules` (LLVM dialect; several for batch buckets, one entry
 /// each, linked together with identical constants merged) as one object
 /// file into `object`. On failure returns false with a message in `error`.

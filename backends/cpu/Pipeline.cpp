@@ -39,24 +39,28 @@ static const char kBufferizePipeline[] =
 // Bufferized code -> LLVM dialect. Bare-pointer calling convention: every
 // buffer crosses the ABI as one plain pointer, which is what the generated
 // header passes.
-static const char kToLLVMPipeline[] =
-    "func.func(tfaot-expand-strided-copies,tfaot-vectorize-contractions,"
-    "tfaot-order-contraction-loops,convert-linalg-to-loops,"
-    "convert-vector-to-scf{full-unroll=true}),"
-    "lower-affine,"
-    "convert-scf-to-cf,"
-    "expand-strided-metadata,"
-    "lower-affine,"
-    "convert-vector-to-llvm,"
-    "convert-ub-to-llvm,"
-    "finalize-memref-to-llvm,"
-    "convert-math-to-funcs,"
-    "convert-math-to-llvm,"
-    "convert-math-to-libm,"
-    "convert-arith-to-llvm,"
-    "convert-func-to-llvm{use-bare-ptr-memref-call-conv},"
-    "convert-cf-to-llvm,"
-    "reconcile-unrealized-casts";
+static std::string toLLVMPipeline(unsigned vectorBits) {
+  return "func.func(tfaot-expand-strided-copies,"
+         "tfaot-vectorize-contractions{vector-bits=" +
+         std::to_string(vectorBits) +
+         "},"
+         "tfaot-order-contraction-loops,convert-linalg-to-loops,"
+         "convert-vector-to-scf{full-unroll=true}),"
+         "lower-affine,"
+         "convert-scf-to-cf,"
+         "expand-strided-metadata,"
+         "lower-affine,"
+         "convert-vector-to-llvm,"
+         "convert-ub-to-llvm,"
+         "finalize-memref-to-llvm,"
+         "convert-math-to-funcs,"
+         "convert-math-to-llvm,"
+         "convert-math-to-libm,"
+         "convert-arith-to-llvm,"
+         "convert-func-to-llvm{use-bare-ptr-memref-call-conv},"
+         "convert-cf-to-llvm,"
+         "reconcile-unrealized-casts";
+}
 
 static void registerUpstreamPassesOnce() {
   static bool done = [] {
@@ -74,9 +78,9 @@ LogicalResult buildBufferizePipeline(OpPassManager &pm) {
   return parsePassPipeline(kBufferizePipeline, pm);
 }
 
-LogicalResult buildToLLVMPipeline(OpPassManager &pm) {
+LogicalResult buildToLLVMPipeline(OpPassManager &pm, unsigned vectorBits) {
   registerUpstreamPassesOnce();
-  return parsePassPipeline(kToLLVMPipeline, pm);
+  return parsePassPipeline(toLLVMPipeline(vectorBits), pm);
 }
 
 void registerCpuPipelines() {
@@ -88,7 +92,7 @@ void registerCpuPipelines() {
   PassPipelineRegistration<>(
       "tfaot-cpu-to-llvm",
       "Lower bufferized code to the LLVM dialect (bare-pointer ABI)",
-      [](OpPassManager &pm) { (void)buildToLLVMPipeline(pm); });
+      [](OpPassManager &pm) { (void)buildToLLVMPipeline(pm, 512); });
 }
 
 static uint64_t moduleBytes(ModuleOp module, StringRef name) {

@@ -22,8 +22,11 @@ namespace tfaot::cpu {
 /// Adds tfaot -> bufferized memref code to `pm`.
 mlir::LogicalResult buildBufferizePipeline(mlir::OpPassManager &pm);
 
-/// Adds bufferized code -> LLVM dialect to `pm`.
-mlir::LogicalResult buildToLLVMPipeline(mlir::OpPassManager &pm);
+/// Adds bufferized code -> LLVM dialect to `pm`. `vectorBits` is the width of
+/// the target's vector registers (cpu::vectorBitsFor), which sizes the
+/// contraction kernels' tiles.
+mlir::LogicalResult buildToLLVMPipeline(mlir::OpPassManager &pm,
+                                        unsigned vectorBits);
 
 /// Registers both pipelines (and the upstream passes they name).
 void registerCpuPipelines();
