@@ -9,6 +9,9 @@
 
 #include "backends/cpu/HeaderWriter.h"
 #include "backends/cpu/Pipeline.h"
+#include "backends/gpu/DeviceImage.h"
+#include "backends/gpu/HostLaunch.h"
+#include "backends/gpu/Pipeline.h"
 #include "compiler/CompileReport.h"
 #include "compiler/GraphImporter.h"
 #include "compiler/GraphLoader.h"
@@ -142,7 +145,65 @@ struct LoweredEntry {
   mlir::OwningOpRef<mlir::ModuleOp> module;
   FunctionSignature signature;
   uint64_t tempBytes = 0;  ///< Arena plus heap temporaries.
+  std::string ptx;         ///< --target=cuda: the kernels' PTX.
 };
+
+/// --target=cuda, from the tfaot dialect: kernels to PTX (and a cubin when
+/// ptxas is installed), host code to the LLVM dialect calling the CUDA
+/// runtime (backends/gpu/HostLaunch.h).
+static bool lowerEntryForCuda(const CompileOptions &options,
+                              GraphDiagnostics &diags, CompileReport &report,
+                              LoweredEntry &entry) {
+  mlir::ModuleOp module = *entry.module;
+  if (!runPipeline(module, gpu::buildBufferizePipeline, options, diags))
+    return false;
+  entry.tempBytes = cpu::countTempBytes(module);
+  report.memory = cpu::memoryPlanOf(module);
+  if (options.emit == EmitStage::Bufferized)
+    return true;
+  if (!runPipeline(module, gpu::buildKernelPipeline, options, diags))
+    return false;
+  if (options.emit == EmitStage::GpuKernels)
+    return true;
+  if (!runPipeline(
+          module,
+          [&](mlir::OpPassManager &pm) {
+            return gpu::buildToNVVMPipeline(pm, options.gpuArch);
+          },
+          options, diags))
+    return false;
+  std::string error;
+  if (!gpu::extractPtx(module, entry.ptx, error)) {
+    diags.error(error);
+    return false;
+  }
+  if (options.emit == EmitStage::Ptx || options.emit == EmitStage::LLVMDialect)
+    return true;
+  std::string cubin, ptxas = gpu::findPtxas();
+  if (ptxas.empty()) {
+    if (options.verbose)
+      diags.stream() << options.graph << ": note: no ptxas (set TFAOT_PTXAS or "
+                     << "install the CUDA toolkit): embedding PTX only, which "
+                     << "the driver compiles when the model is first run\n";
+  } else if (!entry.ptx.empty()) {
+    if (!gpu::assembleCubin(ptxas, entry.ptx, options.gpuArch, cubin, error)) {
+      diags.error(error);
+      return false;
+    }
+    if (options.verbose)
+      diags.stream() << options.graph << ": note: " << ptxas << " assembled "
+                     << cubin.size() << " bytes of " << options.gpuArch
+                     << " code; embedding it with the PTX\n";
+  }
+  if (!gpu::lowerHostLaunches(
+          module, gpu::packImage(options.gpuArch, cubin, entry.ptx), error)) {
+    diags.error(error);
+    return false;
+  }
+  module->setAttr("tfaot.cuda_cubin",
+                  mlir::BoolAttr::get(module.getContext(), !cubin.empty()));
+  return true;
+}
 
 /// Imports `graph` for `config` and lowers it to the LLVM dialect, or only
 /// as far as options.emit asks for IR. Returns false after reporting.
@@ -183,20 +244,27 @@ static bool lowerEntry(const tensorflow::GraphDef &graph,
           return mlir::success();
         },
         options, diags);
-  if (!runPipeline(module, cpu::buildBufferizePipeline, options, diags))
-    return false;
-  entry.tempBytes = cpu::countTempBytes(module);
-  report.memory = cpu::memoryPlanOf(module);
-  if (options.emit == EmitStage::Bufferized)
-    return true;
-  unsigned vectorBits = cpu::vectorBitsFor(options.target);
-  if (!runPipeline(
-          module,
-          [&](mlir::OpPassManager &pm) {
-            return cpu::buildToLLVMPipeline(pm, vectorBits);
-          },
-          options, diags))
-    return false;
+  if (options.targetKind == "cuda") {
+    if (!lowerEntryForCuda(options, diags, report, entry))
+      return false;
+    if (options.emit != EmitStage::Object && options.emit != EmitStage::LLVMIR)
+      return true;
+  } else {
+    if (!runPipeline(module, cpu::buildBufferizePipeline, options, diags))
+      return false;
+    entry.tempBytes = cpu::countTempBytes(module);
+    report.memory = cpu::memoryPlanOf(module);
+    if (options.emit == EmitStage::Bufferized)
+      return true;
+    unsigned vectorBits = cpu::vectorBitsFor(options.target);
+    if (!runPipeline(
+            module,
+            [&](mlir::OpPassManager &pm) {
+              return cpu::buildToLLVMPipeline(pm, vectorBits);
+            },
+            options, diags))
+      return false;
+  }
   // The header calls the entry with one pointer per argument and result and
   // nothing back; make sure the lowering produced exactly that ABI.
   auto function = module.lookupSymbol<mlir::LLVM::LLVMFuncOp>(entry.symbol);
@@ -312,6 +380,27 @@ static int compileGraph(const CompileOptions &options, llvm::raw_ostream &errs,
                 "'");
     return 1;
   }
+  if (options.targetKind != "cpu" && options.targetKind != "cuda") {
+    diags.error("--target must be cpu or cuda, not '" + options.targetKind +
+                "'");
+    return 1;
+  }
+  bool cuda = options.targetKind == "cuda";
+  if (cuda && !gpu::isSupportedArch(options.gpuArch)) {
+    diags.error("--gpu_arch must be one of " + gpu::supportedArchList() +
+                ", not '" + options.gpuArch + "'");
+    return 1;
+  }
+  if (cuda && !options.batchBuckets.empty()) {
+    diags.error("--batch is not supported with --target=cuda yet; compile "
+                "one library per batch size");
+    return 1;
+  }
+  if (!cuda && (options.emit == EmitStage::GpuKernels ||
+                options.emit == EmitStage::Ptx)) {
+    diags.error("--emit gpu and --emit ptx need --target=cuda");
+    return 1;
+  }
 
   // Feeds and fetches: the config first, then flags, in that order.
   tensorflow::tf2xla::Config config;
@@ -343,6 +432,8 @@ static int compileGraph(const CompileOptions &options, llvm::raw_ostream &errs,
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
   registry.insert<mlir::tfaot::TfaotDialect>();
+  if (cuda)
+    gpu::registerGpuTranslations(registry);
   mlir::MLIRContext context(registry);
   context.allowUnregisteredDialects(false);
 
@@ -372,6 +463,11 @@ static int compileGraph(const CompileOptions &options, llvm::raw_ostream &errs,
     if (options.outMlir.empty()) // tfaot explain: the report is the output.
       return 0;
     std::string text;
+    if (options.emit == EmitStage::Ptx) {
+      for (const LoweredEntry &entry : entries)
+        text += entry.ptx;
+      return writeOutput(options.outMlir, text, diags) ? 0 : 1;
+    }
     for (const LoweredEntry &entry : entries)
       text += (entry.batch ? "// batch bucket " + std::to_string(entry.batch) +
                                  "\n"
@@ -413,6 +509,20 @@ static int compileGraph(const CompileOptions &options, llvm::raw_ostream &errs,
     cpu::HeaderOptions headerOptions;
     headerOptions.cppClass = options.cppClass;
     headerOptions.entrySymbol = largest.symbol;
+    if (cuda) {
+      bool cubin = false;
+      if (auto attr = (*largest.module)->getAttrOfType<mlir::BoolAttr>(
+              "tfaot.cuda_cubin"))
+        cubin = attr.getValue();
+      headerOptions.cuda = true;
+      headerOptions.cudaNote =
+          "CUDA (" + options.gpuArch + "): the kernels are embedded as " +
+          (cubin ? options.gpuArch + " code (cubin) and PTX, which newer GPUs "
+                                     "compile when the model is loaded"
+                 : std::string("PTX only (no ptxas was found when compiling), "
+                               "which the driver compiles when the model is "
+                               "loaded"));
+    }
     // rtrim: a SavedModel directory given as "model/" is still "model".
     headerOptions.sourceGraph =
         llvm::sys::path::filename(llvm::StringRef(options.graph).rtrim('/'))

@@ -25,6 +25,8 @@ enum class EmitStage {
   Bufferized,  ///< After the CPU bufferization pipeline.
   LLVMDialect, ///< After lowering to the LLVM dialect.
   LLVMIR,      ///< Optimized LLVM IR.
+  GpuKernels,  ///< --target=cuda: after mapping loops to outlined kernels.
+  Ptx,         ///< --target=cuda: the kernels' PTX.
 };
 
 /// What a compilation produced, for callers that use it in memory (tfaot
@@ -67,6 +69,11 @@ struct CompileOptions {
   /// --report: print what the compiler did (see CompileReport) to `out`.
   enum class Report { None, Text, Json } report = Report::None;
   cpu::TargetOptions target;
+  /// --target: "cpu" (default) or "cuda" (PTX kernels + a host launcher,
+  /// see backends/gpu/); `target` then describes the host.
+  std::string targetKind = "cpu";
+  std::string gpuArch = "sm_90";  ///< --gpu_arch, for --target=cuda.
+  bool verbose = false;           ///< --verbose: say what was done.
   /// When set, the object and what describes it are stored here (no
   /// output file is then required).
   CompiledArtifacts *artifacts = nullptr;

@@ -39,6 +39,12 @@ struct HeaderOptions {
   /// In increasing batch order; the signature is the last bucket's. Empty:
   /// one entry, `entrySymbol`, taking the arena if arenaBytes > 0.
   std::vector<Bucket> buckets;
+  /// --target=cuda: the class derives from tfaot::CudaCompiledFunction
+  /// (runtime/lib/cuda), whose Run() runs the entry on the GPU; the arena
+  /// (kTempBytes) is then device memory. `cudaNote` says how the kernels
+  /// are embedded.
+  bool cuda = false;
+  std::string cudaNote;
 };
 
 /// Returns false and sets `error` if cppClass is not a valid C++ name.

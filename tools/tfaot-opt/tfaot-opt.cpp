@@ -3,10 +3,12 @@
 // Parses, verifies, round-trips and transforms tfaot IR; every upstream
 // dialect and pass is available too, plus the CPU pipelines
 // (--tfaot-graph-pipeline, --tfaot-cpu-bufferize,
-// --tfaot-cpu-to-llvm). Used by the lit tests.
+// --tfaot-cpu-to-llvm) and the GPU ones (--tfaot-gpu-bufferize,
+// --tfaot-gpu-kernels, --tfaot-gpu-to-nvvm). Used by the lit tests.
 //
 //===----------------------------------------------------------------------===//
 #include "backends/cpu/Pipeline.h"
+#include "backends/gpu/Pipeline.h"
 #include "ir/Dialect.h"
 #include "passes/GraphPipeline.h"
 #include "passes/Passes.h"
@@ -22,6 +24,8 @@ int main(int argc, char **argv) {
   mlir::registerAllExtensions(registry);
   registry.insert<mlir::tfaot::TfaotDialect>();
   tfaot::cpu::registerCpuPipelines();
+  tfaot::gpu::registerGpuPipelines();
+  tfaot::gpu::registerGpuTranslations(registry);
   mlir::tfaot::registerGraphPipeline();
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "tfaot optimizer driver\n", registry));

@@ -139,6 +139,20 @@ static cl::opt<std::string> featuresFlag(
     "target_features", cl::sub(compileCmd), cl::sub(explainCmd), cl::sub(benchCmd), cl::cat(compileCategory),
     cl::value_desc("features"),
     cl::desc("LLVM target features, e.g. +avx2,+fma."));
+static cl::opt<std::string> targetKindFlag(
+    "target", cl::sub(compileCmd), cl::cat(compileCategory), cl::init("cpu"),
+    cl::value_desc("cpu|cuda"),
+    cl::desc("What runs the model: cpu (default), or cuda: PTX kernels (and "
+             "a cubin when ptxas is installed) with a host launcher; the "
+             "class then derives from tfaot::CudaCompiledFunction."));
+static cl::opt<std::string> gpuArchFlag(
+    "gpu_arch", cl::sub(compileCmd), cl::cat(compileCategory),
+    cl::init("sm_90"), cl::value_desc("sm_80|sm_89|sm_90"),
+    cl::desc("GPU architecture for --target=cuda (default sm_90)."));
+static cl::opt<bool> verboseFlag(
+    "verbose", cl::sub(compileCmd), cl::cat(compileCategory),
+    cl::desc("Say what the compiler did beyond errors (for --target=cuda: "
+             "whether a cubin was assembled)."));
 static cl::opt<int> optLevelFlag(
     "O", cl::sub(compileCmd), cl::sub(benchCmd), cl::cat(compileCategory), cl::init(3),
     cl::Prefix, cl::desc("LLVM optimization level, 0 to 3 (default 3)."));
@@ -158,7 +172,11 @@ static cl::opt<tfaot::EmitStage> emitFlag(
         clEnumValN(tfaot::EmitStage::LLVMDialect, "llvm",
                    "the LLVM dialect"),
         clEnumValN(tfaot::EmitStage::LLVMIR, "llvm-ir",
-                   "optimized LLVM IR")));
+                   "optimized LLVM IR (for cuda: the host code)"),
+        clEnumValN(tfaot::EmitStage::GpuKernels, "gpu",
+                   "--target=cuda: after mapping loops to GPU kernels"),
+        clEnumValN(tfaot::EmitStage::Ptx, "ptx",
+                   "--target=cuda: the kernels' PTX")));
 static cl::opt<std::string> outputFlag(
     "o", cl::sub(compileCmd), cl::cat(compileCategory), cl::init("-"),
     cl::value_desc("file"),
@@ -322,6 +340,9 @@ int main(int argc, char **argv) {
   options.target.cpu = cpuFlag;
   options.target.features = featuresFlag;
   options.target.optLevel = optLevelFlag;
+  options.targetKind = targetKindFlag;
+  options.gpuArch = gpuArchFlag;
+  options.verbose = verboseFlag;
   if (benchCmd) {
     tfaot::BenchOptions bench;
     bench.compile = options;

@@ -1,0 +1,50 @@
+//===- HostLaunch.h - Kernel launches as calls into the runtime -*- C++ -*-===//
+//
+// The host half of a CUDA entry, after --tfaot-gpu-to-nvvm, is an LLVM
+// dialect function that computes addresses and holds gpu.launch_func ops.
+// Upstream would translate those into calls of MLIR's mgpu* wrappers with a
+// global constructor loading every module at program start. tfaot instead
+// calls its own small ABI, implemented in runtime/lib/cuda:
+//
+//   void  tfaot_rt_cuda_launch(const void *image, const char *kernel,
+//                              i64 grid_x, grid_y, grid_z,
+//                              i64 block_x, block_y, block_z,
+//                              i32 shared_bytes, void **params);
+//   void *tfaot_rt_cuda_constant(const void *host, i64 bytes);
+//   void *tfaot_rt_cuda_alloc(i64 bytes);   void tfaot_rt_cuda_free(void *);
+//
+// Why our own: nothing runs at load time (a program linking a CUDA model
+// starts, and reports "no CUDA driver" from Run(), on machines without
+// one); the image is loaded lazily into the context of the instance that
+// runs it, with its cubin or PTX picked for the device; every failure
+// lands in that instance's error_msg() instead of aborting; and the calls
+// carry no CUDA types, so the object links against nothing CUDA-specific.
+// The runtime knows which instance is running from Run() (thread-local).
+//
+// Weights (constant globals the kernels read) stay in the host object; each
+// use goes through tfaot_rt_cuda_constant, which uploads it on the instance's
+// first Run() and returns the device copy afterwards. Heap temporaries the
+// buffer plan did not place in the arena use tfaot_rt_cuda_alloc/free.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TFAOT_BACKENDS_GPU_HOSTLAUNCH_H
+#define TFAOT_BACKENDS_GPU_HOSTLAUNCH_H
+
+#include "mlir/IR/BuiltinOps.h"
+
+#include <string>
+
+namespace tfaot::gpu {
+
+/// Rewrites `module` (host code in the LLVM dialect plus its gpu.binary) into
+/// plain LLVM dialect: embeds `image` (packImage's bytes), turns launches,
+/// weight references and heap allocations into the runtime calls above and
+/// drops the gpu.binary. False, with `error` set, if host code does anything
+/// else with memory (an internal error: tfaot-gpu-check-host-code should
+/// have caught it).
+bool lowerHostLaunches(mlir::ModuleOp module, const std::string &image,
+                       std::string &error);
+
+} // namespace tfaot::gpu
+
+#endif // TFAOT_BACKENDS_GPU_HOSTLAUNCH_H

@@ -1,0 +1,306 @@
+//===- KernelPasses.cpp - Shape bufferized code into GPU kernels ----------===//
+//
+// The passes between bufferization and the upstream GPU mapping:
+//
+//  tfaot-gpu-copies-to-linalg     memref.copy -> linalg.copy, so that copies
+//                                 become parallel loops (kernels) as well;
+//  tfaot-gpu-wrap-host-work       memory-touching code outside any parallel
+//                                 loop (0-d ops, full reductions) goes into a
+//                                 one-iteration scf.parallel: one thread runs it;
+//  tfaot-gpu-flatten-parallel-loops
+//                                 every outermost scf.parallel becomes a 1-D
+//                                 (blocks x 256 threads) nest with a bounds
+//                                 guard, so gpu-map-parallel-loops gives each
+//                                 kernel a full thread block whatever the rank;
+//  tfaot-gpu-merge-kernel-modules one gpu.module per entry (one PTX image);
+//  tfaot-gpu-check-host-code      the host function may only compute addresses
+//                                 and launch kernels: everything else would
+//                                 dereference device memory on the CPU.
+//
+//===----------------------------------------------------------------------===//
+#include "backends/gpu/KernelPasses.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+#include "mlir/Pass/Pass.h"
+
+using namespace mlir;
+
+namespace {
+
+/// Ops that only compute values (constants, index arithmetic) or name memory
+/// without touching it: they may stay in host code.
+bool isAddressOnly(Operation *op) {
+  if (isa<ViewLikeOpInterface, memref::AllocOp, memref::DeallocOp,
+          memref::GetGlobalOp, memref::AssumeAlignmentOp, func::ReturnOp>(op))
+    return true;
+  return op->getNumRegions() == 0 && isPure(op);
+}
+
+struct CopiesToLinalgPass
+    : PassWrapper<CopiesToLinalgPass, OperationPass<func::FuncOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(CopiesToLinalgPass)
+  StringRef getArgument() const override { return "tfaot-gpu-copies-to-linalg"; }
+  StringRef getDescription() const override {
+    return "Turn memref.copy into linalg.copy so that copies become kernels";
+  }
+  void getDependentDialects(DialectRegistry &registry) const override {
+    registry.insert<linalg::LinalgDialect>();
+  }
+  void runOnOperation() override {
+    SmallVector<memref::CopyOp> copies;
+    getOperation().walk([&](memref::CopyOp copy) { copies.push_back(copy); });
+    for (memref::CopyOp copy : copies) {
+      OpBuilder builder(copy);
+      linalg::CopyOp::create(builder, copy.getLoc(), copy.getSource(),
+                             copy.getTarget());
+      copy.erase();
+    }
+  }
+};
+
+struct WrapHostWorkPass
+    : PassWrapper<WrapHostWorkPass, OperationPass<func::FuncOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(WrapHostWorkPass)
+  StringRef getArgument() const override { return "tfaot-gpu-wrap-host-work"; }
+  StringRef getDescription() const override {
+    return "Put memory-touching code outside parallel loops into a "
+           "one-iteration scf.parallel (run by one GPU thread)";
+  }
+  void getDependentDialects(DialectRegistry &registry) const override {
+    registry.insert<scf::SCFDialect, arith::ArithDialect>();
+  }
+
+  /// The maximal runs of top-level ops that touch memory, with the pure ops
+  /// between them (they feed the stores). Runs end at parallel loops and at
+  /// ops that only name memory.
+  static SmallVector<SmallVector<Operation *>> hostWorkRuns(Block &block) {
+    SmallVector<SmallVector<Operation *>> runs;
+    SmallVector<Operation *> current;
+    auto close = [&] {
+      // Trailing pure ops belong to whatever follows.
+      while (!current.empty() && isAddressOnly(current.back()))
+        current.pop_back();
+      if (!current.empty())
+        runs.push_back(current);
+      current.clear();
+    };
+    for (Operation &op : block) {
+      bool work = !isAddressOnly(&op) && !isa<scf::ParallelOp>(op);
+      bool pure = op.getNumRegions() == 0 && isPure(&op) &&
+                  !isa<ViewLikeOpInterface>(op);
+      if (work || (pure && !current.empty()))
+        current.push_back(&op);
+      else
+        close();
+    }
+    close();
+    return runs;
+  }
+
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    if (func.isExternal())
+      return;
+    for (SmallVector<Operation *> &run : hostWorkRuns(func.getBody().front())) {
+      llvm::SmallPtrSet<Operation *, 16> inRun(run.begin(), run.end());
+      Block &body = func.getBody().front();
+      bool escapes = llvm::any_of(run, [&](Operation *op) {
+        return llvm::any_of(op->getUsers(), [&](Operation *user) {
+          return !inRun.contains(body.findAncestorOpInBlock(*user));
+        });
+      });
+      if (escapes)
+        continue; // tfaot-gpu-check-host-code reports it.
+      OpBuilder builder(run.front());
+      Location loc = run.front()->getLoc();
+      Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
+      Value one = arith::ConstantIndexOp::create(builder, loc, 1);
+      auto loop = scf::ParallelOp::create(builder, loc, ValueRange{zero},
+                                          ValueRange{one}, ValueRange{one});
+      Operation *terminator = loop.getBody()->getTerminator();
+      for (Operation *op : run)
+        op->moveBefore(terminator);
+    }
+  }
+};
+
+/// Threads per block of every kernel: a multiple of the warp size that keeps
+/// enough blocks in flight on small tensors and is within every sm_80+ limit.
+constexpr int64_t kThreadsPerBlock = 256;
+
+struct FlattenParallelLoopsPass
+    : PassWrapper<FlattenParallelLoopsPass, OperationPass<func::FuncOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(FlattenParallelLoopsPass)
+  StringRef getArgument() const override {
+    return "tfaot-gpu-flatten-parallel-loops";
+  }
+  StringRef getDescription() const override {
+    return "Rewrite every outermost scf.parallel as a 1-D blocks x threads "
+           "nest over its linearized iteration space, with a bounds guard";
+  }
+  void getDependentDialects(DialectRegistry &registry) const override {
+    registry.insert<scf::SCFDialect, arith::ArithDialect>();
+  }
+
+  static void flatten(scf::ParallelOp loop) {
+    OpBuilder builder(loop);
+    Location loc = loop.getLoc();
+    auto index = [&](int64_t v) -> Value {
+      return arith::ConstantIndexOp::create(builder, loc, v);
+    };
+    // Trip count of each dimension, and their product.
+    SmallVector<Value> counts;
+    Value total = index(1);
+    for (auto [lb, ub, step] : llvm::zip(loop.getLowerBound(),
+                                         loop.getUpperBound(), loop.getStep())) {
+      Value extent = arith::SubIOp::create(builder, loc, ub, lb);
+      Value count = arith::CeilDivSIOp::create(builder, loc, extent, step);
+      counts.push_back(count);
+      total = arith::MulIOp::create(builder, loc, total, count);
+    }
+    Value threads = index(kThreadsPerBlock);
+    Value blocks = arith::CeilDivSIOp::create(builder, loc, total, threads);
+    auto blockLoop = scf::ParallelOp::create(builder, loc, ValueRange{index(0)},
+                                             ValueRange{blocks},
+                                             ValueRange{index(1)});
+    builder.setInsertionPoint(blockLoop.getBody()->getTerminator());
+    auto threadLoop = scf::ParallelOp::create(
+        builder, loc, ValueRange{index(0)}, ValueRange{threads},
+        ValueRange{index(1)});
+    builder.setInsertionPoint(threadLoop.getBody()->getTerminator());
+    Value linear = arith::AddIOp::create(
+        builder, loc,
+        arith::MulIOp::create(builder, loc,
+                              blockLoop.getInductionVars()[0], threads),
+        threadLoop.getInductionVars()[0]);
+    Value inRange = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::slt,
+                                          linear, total);
+    auto guard = scf::IfOp::create(builder, loc, inRange, /*withElse=*/false);
+    builder.setInsertionPoint(guard.thenBlock()->getTerminator());
+    // Row-major delinearization: the last dimension varies fastest, so
+    // neighbouring threads touch neighbouring elements (coalesced).
+    IRMapping mapping;
+    Value rest = linear;
+    for (int64_t d = loop.getNumLoops() - 1; d >= 0; --d) {
+      Value position = d ? arith::RemUIOp::create(builder, loc, rest, counts[d])
+                               .getResult()
+                         : rest;
+      if (d)
+        rest = arith::DivUIOp::create(builder, loc, rest, counts[d]);
+      Value iv = arith::AddIOp::create(
+          builder, loc, loop.getLowerBound()[d],
+          arith::MulIOp::create(builder, loc, position, loop.getStep()[d]));
+      mapping.map(loop.getInductionVars()[d], iv);
+    }
+    for (Operation &op : loop.getBody()->without_terminator())
+      builder.clone(op, mapping);
+    loop.erase();
+  }
+
+  void runOnOperation() override {
+    SmallVector<scf::ParallelOp> outermost;
+    getOperation().walk([&](scf::ParallelOp loop) {
+      if (!loop->getParentOfType<scf::ParallelOp>() && loop.getNumResults() == 0)
+        outermost.push_back(loop);
+    });
+    for (scf::ParallelOp loop : outermost)
+      flatten(loop);
+  }
+};
+
+struct MergeKernelModulesPass
+    : PassWrapper<MergeKernelModulesPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(MergeKernelModulesPass)
+  StringRef getArgument() const override {
+    return "tfaot-gpu-merge-kernel-modules";
+  }
+  StringRef getDescription() const override {
+    return "Move every outlined kernel into one gpu.module (one PTX image per "
+           "entry), each named after the module it came from";
+  }
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<mlir::gpu::GPUModuleOp> kernelModules(
+        module.getOps<mlir::gpu::GPUModuleOp>());
+    if (kernelModules.empty())
+      return;
+    OpBuilder builder(kernelModules.front());
+    auto merged = mlir::gpu::GPUModuleOp::create(builder, module.getLoc(),
+                                           "tfaot_kernels");
+    SymbolTable symbols(module);
+    symbols.insert(merged);
+    // Old kernel reference (module::function) -> new one.
+    DenseMap<Attribute, SymbolRefAttr> renamed;
+    Block &body = merged.getBodyRegion().front();
+    for (mlir::gpu::GPUModuleOp old : kernelModules) {
+      for (Operation &op : llvm::make_early_inc_range(old.getBody()->getOperations())) {
+        auto kernel = dyn_cast<mlir::gpu::GPUFuncOp>(op);
+        if (!kernel) {
+          old.emitError("kernel module holds more than kernels; cannot merge");
+          return signalPassFailure();
+        }
+        // Outlined module names are unique; kernels inside repeat names.
+        std::string name = old.getName().str();
+        auto oldRef = SymbolRefAttr::get(
+            old.getNameAttr(), {FlatSymbolRefAttr::get(kernel.getNameAttr())});
+        kernel.setName(name);
+        kernel->moveBefore(&body, body.end());
+        renamed[oldRef] = SymbolRefAttr::get(
+            merged.getNameAttr(), {FlatSymbolRefAttr::get(kernel.getContext(), name)});
+      }
+    }
+    module.walk([&](mlir::gpu::LaunchFuncOp launch) {
+      auto it = renamed.find(launch.getKernel());
+      if (it != renamed.end())
+        launch.setKernelAttr(it->second);
+    });
+    for (mlir::gpu::GPUModuleOp old : kernelModules)
+      old.erase();
+  }
+};
+
+struct CheckHostCodePass
+    : PassWrapper<CheckHostCodePass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(CheckHostCodePass)
+  StringRef getArgument() const override { return "tfaot-gpu-check-host-code"; }
+  StringRef getDescription() const override {
+    return "Fail on any op left in host functions that would touch tensor "
+           "memory (which lives on the device)";
+  }
+  void runOnOperation() override {
+    bool failed = false;
+    for (func::FuncOp func : getOperation().getOps<func::FuncOp>()) {
+      if (func.isExternal())
+        continue;
+      for (Operation &op : func.getBody().getOps()) {
+        if (isAddressOnly(&op) || isa<mlir::gpu::LaunchFuncOp>(op))
+          continue;
+        op.emitError() << "cannot run on the GPU: '" << op.getName()
+                       << "' is left in host code (it would read or write "
+                          "device memory from the CPU)";
+        failed = true;
+      }
+    }
+    if (failed)
+      signalPassFailure();
+  }
+};
+
+} // namespace
+
+void tfaot::gpu::registerKernelPasses() {
+  PassRegistration<CopiesToLinalgPass>();
+  PassRegistration<WrapHostWorkPass>();
+  PassRegistration<FlattenParallelLoopsPass>();
+  PassRegistration<MergeKernelModulesPass>();
+  PassRegistration<CheckHostCodePass>();
+}

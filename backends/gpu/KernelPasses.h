@@ -1,0 +1,19 @@
+//===- KernelPasses.h - Shape bufferized code into GPU kernels --*- C++ -*-===//
+//
+// tfaot's own passes of the GPU pipeline (see KernelPasses.cpp for what each
+// does); the upstream ones do the mapping, outlining and NVVM lowering.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TFAOT_BACKENDS_GPU_KERNELPASSES_H
+#define TFAOT_BACKENDS_GPU_KERNELPASSES_H
+
+namespace tfaot::gpu {
+
+/// Registers tfaot-gpu-copies-to-linalg, tfaot-gpu-wrap-host-work,
+/// tfaot-gpu-flatten-parallel-loops, tfaot-gpu-merge-kernel-modules and
+/// tfaot-gpu-check-host-code.
+void registerKernelPasses();
+
+} // namespace tfaot::gpu
+
+#endif // TFAOT_BACKENDS_GPU_KERNELPASSES_H

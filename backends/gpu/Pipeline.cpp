@@ -1,0 +1,142 @@
+//===- Pipeline.cpp - CUDA lowering pipelines -----------------------------===//
+//
+// Textual pass pipelines, like the CPU backend's, so that what the driver
+// runs is what the lit tests run through tfaot-opt.
+//
+// First version, by design: every kernel is one thread per output element
+// (a conv or matmul output element loops over its whole reduction), no
+// shared-memory tiling, no cuDNN/cuBLAS. It is correct for every op the
+// linalg lowering produces; the fast paths come later, by measurement.
+//
+//===----------------------------------------------------------------------===//
+#include "backends/gpu/Pipeline.h"
+
+#include "backends/gpu/KernelPasses.h"
+#include "passes/Passes.h"
+
+#include "mlir/InitAllPasses.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+using namespace mlir;
+
+// As the CPU's bufferization, without tfaot-fuse-epilogues: its tiled loop
+// nests (scf.for over tiles) would hide the parallelism the GPU mapping needs.
+static const char kBufferizePipeline[] =
+    "tfaot-lower-to-linalg,"
+    "canonicalize,"
+    "func.func(linalg-fuse-elementwise-ops),"
+    "canonicalize,cse,"
+    "one-shot-bufferize{bufferize-function-boundaries "
+    "function-boundary-type-conversion=identity-layout-map},"
+    "buffer-results-to-out-params{hoist-static-allocs modify-public-functions},"
+    "canonicalize,"
+    "tfaot-plan-buffers,"
+    "buffer-deallocation-pipeline";
+
+// No canonicalization between flattening and mapping: it would fold the
+// block loop of a one-block kernel away and the thread loop would then be
+// mapped to blocks.
+static const char kKernelPipeline[] =
+    "func.func(tfaot-gpu-copies-to-linalg,"
+    "convert-linalg-to-parallel-loops,"
+    "tfaot-gpu-wrap-host-work,"
+    "tfaot-gpu-flatten-parallel-loops,"
+    "gpu-map-parallel-loops),"
+    "convert-parallel-loops-to-gpu,"
+    "canonicalize,cse,"
+    "gpu-kernel-outlining,"
+    "tfaot-gpu-merge-kernel-modules,"
+    "tfaot-gpu-check-host-code";
+
+// The PTX ISA version each architecture needs at least (sm_89: PTX 7.8,
+// sm_90: 7.8; LLVM's default for them is older than ptxas accepts, so it is
+// set explicitly; 8.0 is what CUDA 12.0+ drivers take).
+static std::string toNVVMPipeline(const std::string &arch) {
+  return "lower-affine,convert-scf-to-cf,expand-strided-metadata,lower-affine,"
+         "gpu.module(convert-gpu-to-nvvm{use-bare-ptr-memref-call-conv=true},"
+         "canonicalize,cse,reconcile-unrealized-casts),"
+         "nvvm-attach-target{chip=" +
+         arch +
+         " features=+ptx80 O=3},"
+         "finalize-memref-to-llvm,convert-arith-to-llvm,convert-index-to-llvm,"
+         "convert-func-to-llvm{use-bare-ptr-memref-call-conv},"
+         "gpu-to-llvm{use-bare-pointers-for-host use-bare-pointers-for-kernels},"
+         "convert-cf-to-llvm,reconcile-unrealized-casts,"
+         "gpu-module-to-binary{format=isa}";
+}
+
+static void registerPassesOnce() {
+  static bool done = [] {
+    registerAllPasses();
+    mlir::tfaot::registerTfaotPasses();
+    ::tfaot::gpu::registerKernelPasses();
+    return true;
+  }();
+  (void)done;
+}
+
+namespace tfaot::gpu {
+
+static const char *const kArchs[] = {"sm_80", "sm_89", "sm_90"};
+
+bool isSupportedArch(const std::string &arch) {
+  return llvm::is_contained(kArchs, arch);
+}
+
+std::string supportedArchList() {
+  return llvm::join(llvm::ArrayRef<const char *>(kArchs), ", ");
+}
+
+LogicalResult buildBufferizePipeline(OpPassManager &pm) {
+  registerPassesOnce();
+  return parsePassPipeline(kBufferizePipeline, pm);
+}
+
+LogicalResult buildKernelPipeline(OpPassManager &pm) {
+  registerPassesOnce();
+  return parsePassPipeline(kKernelPipeline, pm);
+}
+
+LogicalResult buildToNVVMPipeline(OpPassManager &pm, const std::string &arch) {
+  registerPassesOnce();
+  if (!isSupportedArch(arch))
+    return failure();
+  return parsePassPipeline(toNVVMPipeline(arch), pm);
+}
+
+namespace {
+struct ToNVVMOptions : public PassPipelineOptions<ToNVVMOptions> {
+  Option<std::string> arch{*this, "arch",
+                           llvm::cl::desc("GPU architecture: sm_80, sm_89 or "
+                                          "sm_90"),
+                           llvm::cl::init("sm_90")};
+};
+} // namespace
+
+void registerGpuTranslations(DialectRegistry &registry) {
+  registerAllToLLVMIRTranslations(registry);
+}
+
+void registerGpuPipelines() {
+  registerPassesOnce();
+  PassPipelineRegistration<>(
+      "tfaot-gpu-bufferize",
+      "Lower tfaot to bufferized memref code for the GPU backend",
+      [](OpPassManager &pm) { (void)buildBufferizePipeline(pm); });
+  PassPipelineRegistration<>(
+      "tfaot-gpu-kernels",
+      "Map bufferized loops to GPU kernels (256-thread blocks, one thread "
+      "per output element) outlined into one gpu.module",
+      [](OpPassManager &pm) { (void)buildKernelPipeline(pm); });
+  PassPipelineRegistration<ToNVVMOptions>(
+      "tfaot-gpu-to-nvvm",
+      "Lower kernels to PTX (gpu.binary) and host code to the LLVM dialect",
+      [](OpPassManager &pm, const ToNVVMOptions &options) {
+        (void)buildToNVVMPipeline(pm, options.arch);
+      });
+}
+
+} // namespace tfaot::gpu

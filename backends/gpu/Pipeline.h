@@ -1,0 +1,44 @@
+//===- Pipeline.h - CUDA lowering pipelines ---------------------*- C++ -*-===//
+//
+// tfaot dialect -> kernels (PTX) + host launcher (LLVM dialect) for the CUDA
+// target, in three named parts that tfaot-opt also exposes:
+//   --tfaot-gpu-bufferize : tfaot -> linalg -> memrefs with out-parameter
+//                           results and the planned arena (as on CPU, minus
+//                           the CPU's tiling of conv/matmul epilogues);
+//   --tfaot-gpu-kernels   : loops -> one kernel per parallel loop nest
+//                           (blocks of 256 threads, one thread per output
+//                           element), outlined into one gpu.module;
+//   --tfaot-gpu-to-nvvm   : kernels -> NVVM -> PTX (gpu.binary), host code ->
+//                           LLVM dialect with bare-pointer arguments.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TFAOT_BACKENDS_GPU_PIPELINE_H
+#define TFAOT_BACKENDS_GPU_PIPELINE_H
+
+#include "mlir/Pass/PassManager.h"
+
+#include <string>
+
+namespace tfaot::gpu {
+
+/// The GPU architectures tfaot compiles for ("sm_80", "sm_89", "sm_90").
+bool isSupportedArch(const std::string &arch);
+/// "sm_80, sm_89, sm_90", for error messages and --help.
+std::string supportedArchList();
+
+mlir::LogicalResult buildBufferizePipeline(mlir::OpPassManager &pm);
+mlir::LogicalResult buildKernelPipeline(mlir::OpPassManager &pm);
+/// `arch` is one of the supported "sm_XX".
+mlir::LogicalResult buildToNVVMPipeline(mlir::OpPassManager &pm,
+                                        const std::string &arch);
+
+/// Adds what serializing kernels needs to a context's registry: the GPU,
+/// NVVM and LLVM dialects' translations to LLVM IR.
+void registerGpuTranslations(mlir::DialectRegistry &registry);
+
+/// Registers the three pipelines and tfaot's GPU passes for tfaot-opt.
+void registerGpuPipelines();
+
+} // namespace tfaot::gpu
+
+#endif // TFAOT_BACKENDS_GPU_PIPELINE_H
