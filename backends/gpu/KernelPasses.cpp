@@ -13,6 +13,8 @@
 //                                 guard, so gpu-map-parallel-loops gives each
 //                                 kernel a full thread block whatever the rank;
 //  tfaot-gpu-merge-kernel-modules one gpu.module per entry (one PTX image);
+//  tfaot-gpu-contract-fp          kernels may fuse a multiply and an add into
+//                                 one FMA, as nvcc does by default (--fmad);
 //  tfaot-gpu-check-host-code      the host function may only compute addresses
 //                                 and launch kernels: everything else would
 //                                 dereference device memory on the CPU.
@@ -28,6 +30,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Pass/Pass.h"
@@ -94,7 +97,10 @@ struct WrapHostWorkPass
       current.clear();
     };
     for (Operation &op : block) {
-      bool work = !isAddressOnly(&op) && !isa<scf::ParallelOp>(op);
+      // Calls stay on the host (tfaot-gpu-check-host-code reports them):
+      // what they call is host code, not something a kernel can run.
+      bool work = !isAddressOnly(&op) &&
+                  !isa<scf::ParallelOp, CallOpInterface>(op);
       bool pure = op.getNumRegions() == 0 && isPure(&op) &&
                   !isa<ViewLikeOpInterface>(op);
       if (work || (pure && !current.empty()))
@@ -268,6 +274,24 @@ struct MergeKernelModulesPass
   }
 };
 
+struct ContractFpPass
+    : PassWrapper<ContractFpPass, OperationPass<mlir::gpu::GPUModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ContractFpPass)
+  StringRef getArgument() const override { return "tfaot-gpu-contract-fp"; }
+  StringRef getDescription() const override {
+    return "Allow floating-point contraction (a*b+c -> FMA) in kernels, as "
+           "nvcc does by default";
+  }
+  void runOnOperation() override {
+    getOperation().walk([](arith::ArithFastMathInterface op) {
+      op->setAttr(op.getFastMathAttrName(),
+                  arith::FastMathFlagsAttr::get(
+                      op->getContext(), op.getFastMathFlagsAttr().getValue() |
+                                            arith::FastMathFlags::contract));
+    });
+  }
+};
+
 struct CheckHostCodePass
     : PassWrapper<CheckHostCodePass, OperationPass<ModuleOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(CheckHostCodePass)
@@ -284,9 +308,22 @@ struct CheckHostCodePass
       for (Operation &op : func.getBody().getOps()) {
         if (isAddressOnly(&op) || isa<mlir::gpu::LaunchFuncOp>(op))
           continue;
-        op.emitError() << "cannot run on the GPU: '" << op.getName()
-                       << "' is left in host code (it would read or write "
-                          "device memory from the CPU)";
+        // mlir::emitError, not op.emitError: the op's dump would not help
+        // the user, the node name in the location does.
+        InFlightDiagnostic diag = mlir::emitError(op.getLoc())
+                                  << "cannot run on the GPU: ";
+        if (auto call = dyn_cast<CallOpInterface>(op)) {
+          auto callee = dyn_cast_if_present<SymbolRefAttr>(
+              call.getCallableForCallee().dyn_cast<SymbolRefAttr>());
+          diag << "it calls "
+               << (callee ? "'" + callee.getLeafReference().str() + "'"
+                          : std::string("a function"))
+               << ", which runs on the CPU only";
+        } else {
+          diag << "'" << op.getName()
+               << "' is left in host code, where it would access device "
+                  "memory";
+        }
         failed = true;
       }
     }
@@ -302,5 +339,6 @@ void tfaot::gpu::registerKernelPasses() {
   PassRegistration<WrapHostWorkPass>();
   PassRegistration<FlattenParallelLoopsPass>();
   PassRegistration<MergeKernelModulesPass>();
+  PassRegistration<ContractFpPass>();
   PassRegistration<CheckHostCodePass>();
 }

@@ -10,8 +10,8 @@
 namespace tfaot::gpu {
 
 /// Registers tfaot-gpu-copies-to-linalg, tfaot-gpu-wrap-host-work,
-/// tfaot-gpu-flatten-parallel-loops, tfaot-gpu-merge-kernel-modules and
-/// tfaot-gpu-check-host-code.
+/// tfaot-gpu-flatten-parallel-loops, tfaot-gpu-merge-kernel-modules,
+/// tfaot-gpu-contract-fp and tfaot-gpu-check-host-code.
 void registerKernelPasses();
 
 } // namespace tfaot::gpu

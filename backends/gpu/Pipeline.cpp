@@ -49,6 +49,7 @@ static const char kKernelPipeline[] =
     "canonicalize,cse,"
     "gpu-kernel-outlining,"
     "tfaot-gpu-merge-kernel-modules,"
+    "gpu.module(tfaot-gpu-contract-fp),"
     "tfaot-gpu-check-host-code";
 
 // The PTX ISA version each architecture needs at least (sm_89: PTX 7.8,

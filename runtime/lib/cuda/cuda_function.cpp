@@ -1,0 +1,398 @@
+//===- cuda_function.cpp - Run generated CUDA code ------------------------===//
+//
+// CudaCompiledFunction::Run() makes its instance's device state current on
+// the thread and calls CompiledFunction::Run(), which checks the arguments
+// and calls the entry in host_info: RunOnDevice below. That copies the
+// arguments in, calls the generated entry with device pointers (which calls
+// tfaot_rt_cuda_* for every weight and launch), copies the results out and
+// synchronizes. Errors go through the runtime's per-thread run status, so
+// the base Run() turns them into `false` and error_msg() as for CPU code.
+//
+//===----------------------------------------------------------------------===//
+#include "tfaot/runtime/cuda_function.h"
+
+#include "../run_status.h"
+#include "cuda_driver.h"
+#include "tfaot/runtime/cuda_image.h"
+
+#include <cstring>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace tfaot {
+namespace internal {
+
+using namespace tfaot::cuda;
+
+/// Everything one instance holds on the device.
+struct CudaDeviceState {
+  const FunctionInfo *generated = nullptr;
+  const Driver *driver = nullptr;
+  CUdevice device = 0;
+  CUcontext context = nullptr;
+  int arch = 0;  ///< Compute capability, major*10+minor.
+  CUstream own_stream = nullptr;
+  CUstream user_stream = nullptr;
+  /// Arguments, results and arena in one allocation, each 256-byte aligned.
+  CUdeviceptr block = 0;
+  size_t block_bytes = 0;
+  std::vector<CUdeviceptr> arg_ptrs, result_ptrs;
+  CUdeviceptr arena = 0;
+  std::vector<std::pair<const void *, CUdeviceptr>> constants;
+  size_t constant_bytes = 0;
+  std::vector<std::pair<const void *, CUmodule>> modules;
+  std::vector<std::pair<const char *, CUfunction>> functions;
+  std::vector<CUdeviceptr> heap;  ///< Temporaries of the current Run().
+  std::string error;              ///< First failure of the current Run().
+
+  CUstream stream() const { return user_stream ? user_stream : own_stream; }
+
+  /// Records the first failure; later ones usually follow from it.
+  void Fail(std::string message) {
+    if (error.empty())
+      error = std::move(message);
+  }
+  /// Checks a driver call; false (and records `what` failed) on error.
+  bool Check(CUresult result, const std::string &what) {
+    if (result == kSuccess)
+      return true;
+    if (result == kErrorOutOfMemory)
+      Fail("out of GPU memory: " + what + " failed");
+    else
+      Fail("CUDA error: " + what + " failed with " +
+           DescribeError(*driver, result));
+    return false;
+  }
+  bool Alloc(CUdeviceptr *ptr, size_t bytes, const char *what) {
+    return Check(driver->cuMemAlloc(ptr, bytes ? bytes : 1),
+                 "allocating " + std::to_string(bytes) + " bytes of " + what);
+  }
+
+  bool SetUp();
+  CUmodule Module(const void *image);
+  void Release();
+};
+
+namespace {
+thread_local CudaDeviceState *current_state = nullptr;
+
+size_t AlignUp(size_t value, size_t alignment) {
+  return (value + alignment - 1) / alignment * alignment;
+}
+
+uint64_t ReadU64(const unsigned char *p) {
+  uint64_t value = 0;
+  for (int i = 7; i >= 0; --i)
+    value = value << 8 | p[i];
+  return value;
+}
+
+/// Restores the caller's current context when a Run() ends.
+class ContextScope {
+public:
+  ContextScope(const Driver *driver, CUcontext context) : driver_(driver) {
+    pushed_ = driver->cuCtxPushCurrent(context) == kSuccess;
+  }
+  ~ContextScope() {
+    CUcontext popped;
+    if (pushed_)
+      driver_->cuCtxPopCurrent(&popped);
+  }
+  bool ok() const { return pushed_; }
+
+private:
+  const Driver *driver_;
+  bool pushed_;
+};
+
+/// FunctionInfo::entry of every CUDA class: see the file comment.
+void RunOnDevice(void *const *args, void *const *results, void *) {
+  CudaDeviceState *state = current_state;
+  if (!state) {
+    ReportRunError("a CUDA model must be run with CudaCompiledFunction::Run() "
+                   "(the generated class's Run()), not CompiledFunction::Run()");
+    return;
+  }
+  state->error.clear();
+  if (!state->SetUp()) {
+    ReportRunError(state->error);
+    return;
+  }
+  const Driver &d = *state->driver;
+  ContextScope scope(state->driver, state->context);
+  if (!scope.ok()) {
+    ReportRunError("CUDA error: cannot make the device's context current");
+    return;
+  }
+  const FunctionInfo &info = *state->generated;
+  CUstream stream = state->stream();
+  for (int i = 0; i < info.num_args; ++i)
+    if (!state->Check(d.cuMemcpyHtoDAsync(state->arg_ptrs[i], args[i],
+                                          info.args[i].size_bytes, stream),
+                      "copying argument '" + std::string(info.args[i].name) +
+                          "' to the GPU"))
+      break;
+  if (state->error.empty()) {
+    std::vector<void *> device_args(info.num_args + 1), device_results(
+                                                            info.num_results + 1);
+    for (int i = 0; i < info.num_args; ++i)
+      device_args[i] = reinterpret_cast<void *>(state->arg_ptrs[i]);
+    for (int i = 0; i < info.num_results; ++i)
+      device_results[i] = reinterpret_cast<void *>(state->result_ptrs[i]);
+    info.entry(device_args.data(), device_results.data(),
+               reinterpret_cast<void *>(state->arena));
+  }
+  if (state->error.empty())
+    for (int i = 0; i < info.num_results; ++i)
+      if (!state->Check(d.cuMemcpyDtoHAsync(results[i], state->result_ptrs[i],
+                                            info.results[i].size_bytes,
+                                            stream),
+                        "copying result '" + std::string(info.results[i].name) +
+                            "' from the GPU"))
+        break;
+  // Kernel faults surface here, at the latest.
+  state->Check(d.cuStreamSynchronize(stream), "running the kernels");
+  for (CUdeviceptr ptr : state->heap)
+    d.cuMemFree(ptr);
+  state->heap.clear();
+  if (!state->error.empty())
+    ReportRunError(state->error);
+}
+
+} // namespace
+
+bool CudaDeviceState::SetUp() {
+  if (context)
+    return true;
+  std::string why;
+  driver = LoadDriver(&why);
+  if (!driver) {
+    Fail(why);
+    return false;
+  }
+  int count = 0;
+  if (driver->cuDeviceGetCount(&count) != kSuccess || count == 0) {
+    Fail("no CUDA device: the CUDA driver found no GPU");
+    return false;
+  }
+  int major = 0, minor = 0;
+  if (!Check(driver->cuDeviceGet(&device, 0), "getting device 0") ||
+      !Check(driver->cuDeviceGetAttribute(
+                 &major, kAttributeComputeCapabilityMajor, device),
+             "reading the compute capability") ||
+      !Check(driver->cuDeviceGetAttribute(
+                 &minor, kAttributeComputeCapabilityMinor, device),
+             "reading the compute capability"))
+    return false;
+  arch = major * 10 + minor;
+  CUcontext primary = nullptr;
+  if (!Check(driver->cuDevicePrimaryCtxRetain(&primary, device),
+             "retaining device 0's primary context"))
+    return false;
+  context = primary;
+  ContextScope scope(driver, context);
+  if (!own_stream &&
+      !Check(driver->cuStreamCreate(&own_stream, kStreamNonBlocking),
+             "creating a stream"))
+    return false;
+  // One block for arguments, results and the arena.
+  const FunctionInfo &info = *generated;
+  constexpr size_t kAlign = 256;
+  size_t offset = 0;
+  std::vector<size_t> arg_offsets, result_offsets;
+  for (int i = 0; i < info.num_args; ++i) {
+    arg_offsets.push_back(offset);
+    offset = AlignUp(offset + info.args[i].size_bytes, kAlign);
+  }
+  for (int i = 0; i < info.num_results; ++i) {
+    result_offsets.push_back(offset);
+    offset = AlignUp(offset + info.results[i].size_bytes, kAlign);
+  }
+  size_t arena_offset = offset;
+  block_bytes = offset + info.temp_bytes;
+  if (!Alloc(&block, block_bytes, "arguments, results and temporaries"))
+    return false;
+  for (size_t o : arg_offsets)
+    arg_ptrs.push_back(block + o);
+  for (size_t o : result_offsets)
+    result_ptrs.push_back(block + o);
+  arena = info.temp_bytes ? block + arena_offset : 0;
+  return true;
+}
+
+CUmodule CudaDeviceState::Module(const void *image) {
+  for (const auto &[key, module] : modules)
+    if (key == image)
+      return module;
+  const auto *bytes = static_cast<const unsigned char *>(image);
+  if (std::memcmp(bytes, cuda_image::kMagic, sizeof(cuda_image::kMagic)) != 0) {
+    Fail("internal error: the object's kernel image is damaged");
+    return nullptr;
+  }
+  int image_arch = bytes[cuda_image::kArchOffset] |
+                   bytes[cuda_image::kArchOffset + 1] << 8;
+  uint64_t cubin_offset = ReadU64(bytes + cuda_image::kCubinOffset);
+  uint64_t cubin_size = ReadU64(bytes + cuda_image::kCubinSize);
+  uint64_t ptx_offset = ReadU64(bytes + cuda_image::kPtxOffset);
+  std::string device_arch = "sm_" + std::to_string(arch);
+  std::string built_for = "sm_" + std::to_string(image_arch);
+  if (arch < image_arch) {
+    Fail("kernel image is not for this GPU (" + device_arch +
+         "): the model was compiled for " + built_for +
+         "; recompile it with --gpu_arch=" + device_arch);
+    return nullptr;
+  }
+  // A cubin runs on its own major version at the same or a newer minor;
+  // other GPUs compile the PTX.
+  bool use_cubin = cubin_size && arch / 10 == image_arch / 10;
+  const void *code = bytes + (use_cubin ? cubin_offset : ptx_offset);
+  CUmodule module = nullptr;
+  CUresult result = driver->cuModuleLoadData(&module, code);
+  if (result == kErrorNoBinaryForGpu || result == kErrorInvalidImage) {
+    Fail("kernel image is not for this GPU (" + device_arch + "): loading " +
+         (use_cubin ? built_for + " code" : std::string("the PTX")) +
+         " failed with " + DescribeError(*driver, result));
+    return nullptr;
+  }
+  if (result == kErrorUnsupportedPtxVersion) {
+    Fail("the CUDA driver is too old for the kernels' PTX (ISA 8.0, CUDA "
+         "12.0 or newer): " + DescribeError(*driver, result));
+    return nullptr;
+  }
+  if (!Check(result, "loading the kernels"))
+    return nullptr;
+  modules.emplace_back(image, module);
+  return module;
+}
+
+void CudaDeviceState::Release() {
+  if (!context)
+    return;
+  {
+    ContextScope scope(driver, context);
+    if (scope.ok()) {
+      driver->cuStreamSynchronize(stream());
+      for (const auto &entry : constants)
+        driver->cuMemFree(entry.second);
+      for (const auto &entry : modules)
+        driver->cuModuleUnload(entry.second);
+      if (block)
+        driver->cuMemFree(block);
+      if (own_stream)
+        driver->cuStreamDestroy(own_stream);
+    }
+  }
+  driver->cuDevicePrimaryCtxRelease(device);
+  context = nullptr;
+}
+
+CudaInfoHolder::CudaInfoHolder(const FunctionInfo &generated)
+    : generated_info(generated), host_info(generated) {
+  host_info.entry = &RunOnDevice;
+  host_info.temp_bytes = 0;  // The arena is on the device.
+}
+
+} // namespace internal
+
+CudaCompiledFunction::CudaCompiledFunction(const FunctionInfo &info,
+                                           AllocMode mode)
+    : internal::CudaInfoHolder(info), CompiledFunction(host_info, mode),
+      device_(new internal::CudaDeviceState) {
+  device_->generated = &generated_info;
+}
+
+CudaCompiledFunction::~CudaCompiledFunction() { device_->Release(); }
+
+bool CudaCompiledFunction::Run() {
+  internal::CudaDeviceState *previous = internal::current_state;
+  internal::current_state = device_.get();
+  bool ok = CompiledFunction::Run();
+  internal::current_state = previous;
+  return ok;
+}
+
+void CudaCompiledFunction::set_stream(void *cu_stream) {
+  device_->user_stream = static_cast<internal::CUstream>(cu_stream);
+}
+
+size_t CudaCompiledFunction::device_bytes() const {
+  return device_->context ? device_->block_bytes + device_->constant_bytes : 0;
+}
+
+} // namespace tfaot
+
+// The ABI the generated host code calls (backends/gpu/HostLaunch.h). Only
+// called from inside RunOnDevice, so current_state is set and its context
+// is current.
+using tfaot::internal::current_state;
+
+extern "C" void *tfaot_rt_cuda_constant(const void *host, int64_t bytes) {
+  tfaot::internal::CudaDeviceState *state = current_state;
+  for (const auto &[key, ptr] : state->constants)
+    if (key == host)
+      return reinterpret_cast<void *>(ptr);
+  if (!state->error.empty())
+    return nullptr;
+  tfaot::cuda::CUdeviceptr ptr = 0;
+  if (!state->Alloc(&ptr, bytes, "weights"))
+    return nullptr;
+  if (!state->Check(state->driver->cuMemcpyHtoD(ptr, host, bytes),
+                    "uploading " + std::to_string(bytes) + " bytes of weights")) {
+    state->driver->cuMemFree(ptr);
+    return nullptr;
+  }
+  state->constants.emplace_back(host, ptr);
+  state->constant_bytes += bytes;
+  return reinterpret_cast<void *>(ptr);
+}
+
+extern "C" void *tfaot_rt_cuda_alloc(int64_t bytes) {
+  tfaot::internal::CudaDeviceState *state = current_state;
+  tfaot::cuda::CUdeviceptr ptr = 0;
+  if (!state->error.empty() || !state->Alloc(&ptr, bytes, "a temporary"))
+    return nullptr;
+  state->heap.push_back(ptr);
+  return reinterpret_cast<void *>(ptr);
+}
+
+extern "C" void tfaot_rt_cuda_free(void *) {
+  // Kernels run asynchronously: the temporaries of a Run() are freed when
+  // it has synchronized (RunOnDevice), not when the host code is done.
+}
+
+extern "C" void tfaot_rt_cuda_launch(const void *image, const char *kernel,
+                                     int64_t grid_x, int64_t grid_y,
+                                     int64_t grid_z, int64_t block_x,
+                                     int64_t block_y, int64_t block_z,
+                                     int32_t shared_bytes, void **params) {
+  tfaot::internal::CudaDeviceState *state = current_state;
+  if (!state->error.empty())
+    return;
+  if (grid_x <= 0 || grid_y <= 0 || grid_z <= 0)
+    return; // An empty tensor: nothing to compute.
+  if (grid_x > 0x7fffffff || grid_y > 65535 || grid_z > 65535) {
+    state->Fail("kernel '" + std::string(kernel) + "' needs a grid of " +
+                std::to_string(grid_x) + "x" + std::to_string(grid_y) + "x" +
+                std::to_string(grid_z) + " blocks, more than CUDA allows");
+    return;
+  }
+  tfaot::cuda::CUmodule module = state->Module(image);
+  if (!module)
+    return;
+  tfaot::cuda::CUfunction function = nullptr;
+  for (const auto &[name, fn] : state->functions)
+    if (name == kernel)
+      function = fn;
+  if (!function) {
+    if (!state->Check(
+            state->driver->cuModuleGetFunction(&function, module, kernel),
+            "finding kernel '" + std::string(kernel) + "'"))
+      return;
+    state->functions.emplace_back(kernel, function);
+  }
+  state->Check(state->driver->cuLaunchKernel(
+                   function, grid_x, grid_y, grid_z, block_x, block_y, block_z,
+                   shared_bytes, state->stream(), params, nullptr),
+               "launching kernel '" + std::string(kernel) + "'");
+}
