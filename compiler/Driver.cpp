@@ -168,12 +168,14 @@ static bool lowerEntryForCuda(const CompileOptions &options,
   if (!runPipeline(
           module,
           [&](mlir::OpPassManager &pm) {
-            return gpu::buildToNVVMPipeline(pm, options.gpuArch);
+            return gpu::buildToNVVMPipeline(pm, options.gpuArch,
+                                            gpu::findCudaToolkit());
           },
           options, diags))
     return false;
   std::string error;
-  if (!gpu::extractPtx(module, entry.ptx, error)) {
+  if (!gpu::extractPtx(module, entry.ptx, error) ||
+      !gpu::checkPtxSelfContained(entry.ptx, error)) {
     diags.error(error);
     return false;
   }

@@ -32,3 +32,22 @@ for tool_dir in tool_dirs:
 
 if os.path.isdir(config.tfaot_corpus_dir):
     config.available_features.add("corpus")
+
+# ptxas (the CUDA toolkit's PTX assembler), found as tfaot finds it: tests
+# that need a cubin embedded say REQUIRES: ptxas; CI without the toolkit
+# skips them.
+llvm_config.with_system_environment(["TFAOT_PTXAS", "TFAOT_CUDA_PATH",
+                                     "CUDA_HOME", "CUDA_PATH", "CUDA_ROOT"])
+_ptxas = os.environ.get("TFAOT_PTXAS", "/usr/local/cuda/bin/ptxas")
+if os.path.isfile(_ptxas) and os.access(_ptxas, os.X_OK):
+    config.available_features.add("ptxas")
+# libdevice, which kernels using exp, tanh, ... link (found as
+# backends/gpu/DeviceImage.cpp's findCudaToolkit finds it).
+if "TFAOT_CUDA_PATH" in os.environ:
+    _cuda_roots = [os.environ["TFAOT_CUDA_PATH"]]
+else:
+    _cuda_roots = [os.environ[v] for v in ("CUDA_HOME", "CUDA_PATH", "CUDA_ROOT")
+                   if os.environ.get(v)] + ["/usr/local/cuda"]
+if any(os.path.isfile(os.path.join(r, "nvvm/libdevice/libdevice.10.bc"))
+       for r in _cuda_roots):
+    config.available_features.add("libdevice")

@@ -6,6 +6,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 
 #include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Program.h"
@@ -33,6 +34,46 @@ bool tfaot::gpu::extractPtx(ModuleOp module, std::string &ptx,
     }
   }
   return true;
+}
+
+std::string tfaot::gpu::findCudaToolkit() {
+  std::vector<std::string> roots;
+  if (const char *chosen = std::getenv("TFAOT_CUDA_PATH")) {
+    roots.push_back(chosen); // Only this one, even if it has no libdevice.
+  } else {
+    for (const char *name : {"CUDA_HOME", "CUDA_PATH", "CUDA_ROOT"})
+      if (const char *value = std::getenv(name); value && *value)
+        roots.push_back(value);
+    roots.push_back("/usr/local/cuda");
+  }
+  for (const std::string &root : roots)
+    if (llvm::sys::fs::exists(root + "/nvvm/libdevice/libdevice.10.bc"))
+      return root;
+  return "";
+}
+
+bool tfaot::gpu::checkPtxSelfContained(const std::string &ptx,
+                                       std::string &error) {
+  std::vector<std::string> missing;
+  llvm::SmallVector<llvm::StringRef> lines;
+  llvm::StringRef(ptx).split(lines, '\n');
+  for (llvm::StringRef line : lines) {
+    line = line.trim();
+    if (!line.consume_front(".extern .func"))
+      continue;
+    // ".extern .func (.param .b32 func_retval0) __nv_expf(" -> __nv_expf
+    llvm::StringRef name = line.rsplit(')').second.empty()
+                               ? line
+                               : line.substr(line.find(')') + 1);
+    name = name.trim().take_until([](char c) { return c == '(' || c == ' '; });
+    missing.push_back(name.str());
+  }
+  if (missing.empty())
+    return true;
+  error = "the kernels call " + llvm::join(missing, ", ") +
+          " from CUDA's libdevice, which was not found: install the CUDA "
+          "toolkit or set CUDA_HOME (or TFAOT_CUDA_PATH) to it";
+  return false;
 }
 
 std::string tfaot::gpu::findPtxas() {

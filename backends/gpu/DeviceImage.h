@@ -19,6 +19,17 @@ namespace tfaot::gpu {
 /// with `error` set, if the binary is not PTX.
 bool extractPtx(mlir::ModuleOp module, std::string &ptx, std::string &error);
 
+/// The CUDA toolkit whose libdevice (nvvm/libdevice/libdevice.10.bc) the
+/// kernels' math functions (exp, tanh, ...) are linked from: the first of
+/// $CUDA_HOME, $CUDA_PATH, $CUDA_ROOT, /usr/local/cuda that has it, or
+/// $TFAOT_CUDA_PATH alone when set; empty if none has.
+std::string findCudaToolkit();
+
+/// False, with `error` naming them, if the PTX calls functions it does not
+/// define (libdevice's, when no toolkit was found): the driver could not
+/// load it.
+bool checkPtxSelfContained(const std::string &ptx, std::string &error);
+
 /// The ptxas to use: $TFAOT_PTXAS if set (a path that does not exist turns
 /// assembly off), else /usr/local/cuda/bin/ptxas; empty if there is none.
 std::string findPtxas();

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 #include "backends/gpu/Pipeline.h"
 
+#include "backends/gpu/DeviceImage.h"
 #include "backends/gpu/KernelPasses.h"
 #include "passes/Passes.h"
 
@@ -55,7 +56,8 @@ static const char kKernelPipeline[] =
 // The PTX ISA version each architecture needs at least (sm_89: PTX 7.8,
 // sm_90: 7.8; LLVM's default for them is older than ptxas accepts, so it is
 // set explicitly; 8.0 is what CUDA 12.0+ drivers take).
-static std::string toNVVMPipeline(const std::string &arch) {
+static std::string toNVVMPipeline(const std::string &arch,
+                                  const std::string &toolkit) {
   return "lower-affine,convert-scf-to-cf,expand-strided-metadata,lower-affine,"
          "gpu.module(convert-gpu-to-nvvm{use-bare-ptr-memref-call-conv=true},"
          "canonicalize,cse,reconcile-unrealized-casts),"
@@ -66,7 +68,8 @@ static std::string toNVVMPipeline(const std::string &arch) {
          "convert-func-to-llvm{use-bare-ptr-memref-call-conv},"
          "gpu-to-llvm{use-bare-pointers-for-host use-bare-pointers-for-kernels},"
          "convert-cf-to-llvm,reconcile-unrealized-casts,"
-         "gpu-module-to-binary{format=isa}";
+         "gpu-module-to-binary{format=isa" +
+         (toolkit.empty() ? "" : " toolkit=" + toolkit) + "}";
 }
 
 static void registerPassesOnce() {
@@ -101,11 +104,12 @@ LogicalResult buildKernelPipeline(OpPassManager &pm) {
   return parsePassPipeline(kKernelPipeline, pm);
 }
 
-LogicalResult buildToNVVMPipeline(OpPassManager &pm, const std::string &arch) {
+LogicalResult buildToNVVMPipeline(OpPassManager &pm, const std::string &arch,
+                                  const std::string &cudaToolkit) {
   registerPassesOnce();
   if (!isSupportedArch(arch))
     return failure();
-  return parsePassPipeline(toNVVMPipeline(arch), pm);
+  return parsePassPipeline(toNVVMPipeline(arch, cudaToolkit), pm);
 }
 
 namespace {
@@ -136,7 +140,7 @@ void registerGpuPipelines() {
       "tfaot-gpu-to-nvvm",
       "Lower kernels to PTX (gpu.binary) and host code to the LLVM dialect",
       [](OpPassManager &pm, const ToNVVMOptions &options) {
-        (void)buildToNVVMPipeline(pm, options.arch);
+        (void)buildToNVVMPipeline(pm, options.arch, findCudaToolkit());
       });
 }
 

@@ -28,9 +28,11 @@ std::string supportedArchList();
 
 mlir::LogicalResult buildBufferizePipeline(mlir::OpPassManager &pm);
 mlir::LogicalResult buildKernelPipeline(mlir::OpPassManager &pm);
-/// `arch` is one of the supported "sm_XX".
+/// `arch` is one of the supported "sm_XX"; `cudaToolkit` the toolkit to
+/// link libdevice from (findCudaToolkit(); empty: none).
 mlir::LogicalResult buildToNVVMPipeline(mlir::OpPassManager &pm,
-                                        const std::string &arch);
+                                        const std::string &arch,
+                                        const std::string &cudaToolkit);
 
 /// Adds what serializing kernels needs to a context's registry: the GPU,
 /// NVVM and LLVM dialects' translations to LLVM IR.
