@@ -53,7 +53,6 @@ LoadResult Load() {
   Resolve(library, "cuStreamSynchronize", d.cuStreamSynchronize, missing);
   Resolve(library, "cuMemAlloc_v2", d.cuMemAlloc, missing);
   Resolve(library, "cuMemFree_v2", d.cuMemFree, missing);
-  Resolve(library, "cuMemcpyHtoD_v2", d.cuMemcpyHtoD, missing);
   Resolve(library, "cuMemcpyHtoDAsync_v2", d.cuMemcpyHtoDAsync, missing);
   Resolve(library, "cuMemcpyDtoHAsync_v2", d.cuMemcpyDtoHAsync, missing);
   Resolve(library, "cuModuleLoadData", d.cuModuleLoadData, missing);

@@ -337,7 +337,11 @@ extern "C" void *tfaot_rt_cuda_constant(const void *host, int64_t bytes) {
   tfaot::cuda::CUdeviceptr ptr = 0;
   if (!state->Alloc(&ptr, bytes, "weights"))
     return nullptr;
-  if (!state->Check(state->driver->cuMemcpyHtoD(ptr, host, bytes),
+  // On the run's stream, so that the kernels after it see the data (a
+  // synchronous copy to a non-blocking stream's kernels is not ordered);
+  // `host` is a constant in the object, alive for the whole program.
+  if (!state->Check(state->driver->cuMemcpyHtoDAsync(ptr, host, bytes,
+                                                     state->stream()),
                     "uploading " + std::to_string(bytes) + " bytes of weights")) {
     state->driver->cuMemFree(ptr);
     return nullptr;

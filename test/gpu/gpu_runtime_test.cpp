@@ -1,0 +1,159 @@
+//===- gpu_runtime_test.cpp - CUDA-compiled models against CPU ones ------===//
+//
+// simple_mnist and fc-layers are compiled twice, --target=cuda and
+// --target=cpu, and linked together (the program links nothing CUDA-
+// specific). Modes:
+//
+//   (no arguments)            run both on the same inputs and compare the
+//                             results; without a GPU (no driver or no
+//                             device) exit 77, which ctest reports as a
+//                             skip, after printing why;
+//   --expect-error PREFIX     Run() must fail, twice, with error_msg()
+//                             starting with PREFIX, and so must running the
+//                             CUDA class through a CompiledFunction& (which
+//                             has to go through CudaCompiledFunction::Run).
+//
+//===----------------------------------------------------------------------===//
+#include "fc_layers_cpu.h"
+#include "fc_layers_cuda.h"
+#include "mnist_cpu.h"
+#include "mnist_cuda.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+namespace {
+
+constexpr int kSkip = 77;
+
+/// Deterministic inputs in [0, 1), different for each seed.
+void Fill(float *data, int64_t n, int seed) {
+  for (int64_t i = 0; i < n; ++i)
+    data[i] = 0.5f + 0.5f * std::sin(0.37f * static_cast<float>(i) + seed);
+}
+
+bool StartsWith(const std::string &s, const std::string &prefix) {
+  return s.compare(0, prefix.size(), prefix) == 0;
+}
+
+/// |gpu - cpu| <= 1e-4 + 1e-4 |cpu| elementwise: the GPU kernels sum in the
+/// same order but contract a*b+c into FMAs, as the CPU code does in other
+/// places, so the last bits may differ.
+bool Close(const char *what, const float *gpu, const float *cpu, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) {
+    float tolerance = 1e-4f + 1e-4f * std::fabs(cpu[i]);
+    if (!(std::fabs(gpu[i] - cpu[i]) <= tolerance)) {
+      std::printf("FAIL %s[%lld]: GPU %.7g, CPU %.7g\n", what,
+                  static_cast<long long>(i), gpu[i], cpu[i]);
+      return false;
+    }
+  }
+  std::printf("ok   %s: %lld values match the CPU build\n", what,
+              static_cast<long long>(n));
+  return true;
+}
+
+/// Runs the CUDA model; false with the reason printed if it fails. `skip`
+/// is set when the failure is the absence of a GPU.
+template <typename Fn> bool RunGpu(Fn &fn, const char *name, bool &skip) {
+  if (fn.Run())
+    return true;
+  const std::string &error = fn.error_msg();
+  skip = StartsWith(error, "no CUDA driver") ||
+         StartsWith(error, "no CUDA device");
+  std::printf("%s %s on the GPU: %s\n", skip ? "SKIP" : "FAIL", name,
+              error.c_str());
+  return false;
+}
+
+int Compare() {
+  bool ok = true, skip = false;
+  for (int seed = 0; seed < 2; ++seed) {
+    // Twice: the second Run() reuses the device memory, weights and kernels.
+    gpu_test::cuda::Mnist gpu;
+    gpu_test::cpu::Mnist cpu;
+    Fill(gpu.arg0_data(), gpu.kArg0Elements, seed);
+    std::memcpy(cpu.arg0_data(), gpu.arg0_data(), gpu.kArg0Bytes);
+    if (!RunGpu(gpu, "simple_mnist", skip))
+      return skip ? kSkip : 1;
+    if (!RunGpu(gpu, "simple_mnist (second run)", skip))
+      return 1;
+    if (!cpu.Run()) {
+      std::printf("FAIL simple_mnist on the CPU: %s\n", cpu.error_msg().c_str());
+      return 1;
+    }
+    ok &= Close("simple_mnist logits", gpu.result1_data(), cpu.result1_data(),
+                gpu.kResult1Elements);
+    for (int64_t i = 0; i < gpu.kResult0Elements; ++i)
+      if (gpu.result0_data()[i] != cpu.result0_data()[i]) {
+        std::printf("FAIL simple_mnist y_pred[%lld]: GPU %lld, CPU %lld\n",
+                    static_cast<long long>(i),
+                    static_cast<long long>(gpu.result0_data()[i]),
+                    static_cast<long long>(cpu.result0_data()[i]));
+        ok = false;
+      }
+    if (gpu.device_bytes() == 0) {
+      std::printf("FAIL device_bytes() is 0 after a Run()\n");
+      ok = false;
+    }
+  }
+  {
+    gpu_test::cuda::FcLayers gpu;
+    gpu_test::cpu::FcLayers cpu;
+    Fill(gpu.arg0_data(), gpu.kArg0Elements, 7);
+    std::memcpy(cpu.arg0_data(), gpu.arg0_data(), gpu.kArg0Bytes);
+    gpu.set_stream(nullptr); // The instance's own stream (the default).
+    if (!RunGpu(gpu, "fc-layers", skip) || !cpu.Run())
+      return 1;
+    ok &= Close("fc-layers output", gpu.result0_data(), cpu.result0_data(),
+                gpu.kResult0Elements);
+  }
+  return ok ? 0 : 1;
+}
+
+int ExpectError(const std::string &prefix) {
+  gpu_test::cuda::Mnist fn;
+  Fill(fn.arg0_data(), fn.kArg0Elements, 0);
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    if (fn.Run()) {
+      std::printf("FAIL Run() succeeded; expected an error starting with "
+                  "'%s'\n", prefix.c_str());
+      return 1;
+    }
+    if (!StartsWith(fn.error_msg(), prefix)) {
+      std::printf("FAIL error_msg() is '%s'; expected it to start with "
+                  "'%s'\n", fn.error_msg().c_str(), prefix.c_str());
+      return 1;
+    }
+    std::printf("ok   Run() failed as expected: %s\n", fn.error_msg().c_str());
+  }
+  if (fn.device_bytes() != 0) {
+    std::printf("FAIL device_bytes() is not 0 without a device\n");
+    return 1;
+  }
+  tfaot::CompiledFunction &base = fn;
+  const std::string wrongRun = "a CUDA model must be run with "
+                               "CudaCompiledFunction::Run()";
+  if (base.Run() || !StartsWith(base.error_msg(), wrongRun)) {
+    std::printf("FAIL CompiledFunction::Run() on a CUDA class: '%s'\n",
+                base.error_msg().c_str());
+    return 1;
+  }
+  std::printf("ok   CompiledFunction::Run() refused: %s\n",
+              base.error_msg().c_str());
+  return 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  if (argc == 3 && std::strcmp(argv[1], "--expect-error") == 0)
+    return ExpectError(argv[2]);
+  if (argc != 1) {
+    std::fprintf(stderr, "usage: %s [--expect-error PREFIX]\n", argv[0]);
+    return 2;
+  }
+  return Compare();
+}
