@@ -61,10 +61,11 @@ bool tfaot::gpu::checkPtxSelfContained(const std::string &ptx,
     line = line.trim();
     if (!line.consume_front(".extern .func"))
       continue;
-    // ".extern .func (.param .b32 func_retval0) __nv_expf(" -> __nv_expf
-    llvm::StringRef name = line.rsplit(')').second.empty()
-                               ? line
-                               : line.substr(line.find(')') + 1);
+    // ".extern .func (.param .b32 func_retval0) __nv_expf(...": skip the
+    // return value in parentheses, if any, then take the name.
+    llvm::StringRef name = line.trim();
+    if (name.starts_with("("))
+      name = name.drop_until([](char c) { return c == ')'; }).drop_front();
     name = name.trim().take_until([](char c) { return c == '(' || c == ' '; });
     missing.push_back(name.str());
   }
