@@ -17,6 +17,7 @@
 
 #include <cstring>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -39,12 +40,15 @@ struct CudaDeviceState {
   size_t block_bytes = 0;
   std::vector<CUdeviceptr> arg_ptrs, result_ptrs;
   CUdeviceptr arena = 0;
-  std::vector<std::pair<const void *, CUdeviceptr>> constants;
+  /// Device copies of the weights, by their address in the host object.
+  std::unordered_map<const void *, CUdeviceptr> constants;
   size_t constant_bytes = 0;
   std::vector<std::pair<const void *, CUmodule>> modules;
-  std::vector<std::pair<const char *, CUfunction>> functions;
+  /// Kernels by the address of their name in the host object (unique).
+  std::unordered_map<const char *, CUfunction> functions;
   std::vector<CUdeviceptr> heap;  ///< Temporaries of the current Run().
   std::string error;              ///< First failure of the current Run().
+  bool ready = false;             ///< SetUp() has completed.
 
   CUstream stream() const { return user_stream ? user_stream : own_stream; }
 
@@ -163,61 +167,75 @@ void RunOnDevice(void *const *args, void *const *results, void *) {
 } // namespace
 
 bool CudaDeviceState::SetUp() {
-  if (context)
+  if (ready)
     return true;
-  std::string why;
-  driver = LoadDriver(&why);
-  if (!driver) {
-    Fail(why);
-    return false;
+  // Each step is kept once done, so a Run() after a failure (say, out of
+  // memory) retries only what is missing.
+  if (!context) {
+    std::string why;
+    driver = LoadDriver(&why);
+    if (!driver) {
+      Fail(why);
+      return false;
+    }
+    int count = 0;
+    if (driver->cuDeviceGetCount(&count) != kSuccess || count == 0) {
+      Fail("no CUDA device: the CUDA driver found no GPU");
+      return false;
+    }
+    int major = 0, minor = 0;
+    if (!Check(driver->cuDeviceGet(&device, 0), "getting device 0") ||
+        !Check(driver->cuDeviceGetAttribute(
+                   &major, kAttributeComputeCapabilityMajor, device),
+               "reading the compute capability") ||
+        !Check(driver->cuDeviceGetAttribute(
+                   &minor, kAttributeComputeCapabilityMinor, device),
+               "reading the compute capability"))
+      return false;
+    arch = major * 10 + minor;
+    CUcontext primary = nullptr;
+    if (!Check(driver->cuDevicePrimaryCtxRetain(&primary, device),
+               "retaining device 0's primary context"))
+      return false;
+    context = primary;
   }
-  int count = 0;
-  if (driver->cuDeviceGetCount(&count) != kSuccess || count == 0) {
-    Fail("no CUDA device: the CUDA driver found no GPU");
-    return false;
-  }
-  int major = 0, minor = 0;
-  if (!Check(driver->cuDeviceGet(&device, 0), "getting device 0") ||
-      !Check(driver->cuDeviceGetAttribute(
-                 &major, kAttributeComputeCapabilityMajor, device),
-             "reading the compute capability") ||
-      !Check(driver->cuDeviceGetAttribute(
-                 &minor, kAttributeComputeCapabilityMinor, device),
-             "reading the compute capability"))
-    return false;
-  arch = major * 10 + minor;
-  CUcontext primary = nullptr;
-  if (!Check(driver->cuDevicePrimaryCtxRetain(&primary, device),
-             "retaining device 0's primary context"))
-    return false;
-  context = primary;
   ContextScope scope(driver, context);
+  if (!scope.ok()) {
+    Fail("CUDA error: cannot make the device's context current");
+    return false;
+  }
   if (!own_stream &&
       !Check(driver->cuStreamCreate(&own_stream, kStreamNonBlocking),
              "creating a stream"))
     return false;
-  // One block for arguments, results and the arena.
-  const FunctionInfo &info = *generated;
-  constexpr size_t kAlign = 256;
-  size_t offset = 0;
-  std::vector<size_t> arg_offsets, result_offsets;
-  for (int i = 0; i < info.num_args; ++i) {
-    arg_offsets.push_back(offset);
-    offset = AlignUp(offset + info.args[i].size_bytes, kAlign);
+  if (!block) {
+    // One block for arguments, results and the arena.
+    const FunctionInfo &info = *generated;
+    constexpr size_t kAlign = 256;
+    size_t offset = 0;
+    std::vector<size_t> arg_offsets, result_offsets;
+    for (int i = 0; i < info.num_args; ++i) {
+      arg_offsets.push_back(offset);
+      offset = AlignUp(offset + info.args[i].size_bytes, kAlign);
+    }
+    for (int i = 0; i < info.num_results; ++i) {
+      result_offsets.push_back(offset);
+      offset = AlignUp(offset + info.results[i].size_bytes, kAlign);
+    }
+    size_t arena_offset = offset;
+    size_t bytes = offset + info.temp_bytes;
+    if (!Alloc(&block, bytes, "arguments, results and temporaries"))
+      return false;
+    block_bytes = bytes;
+    arg_ptrs.clear();
+    result_ptrs.clear();
+    for (size_t o : arg_offsets)
+      arg_ptrs.push_back(block + o);
+    for (size_t o : result_offsets)
+      result_ptrs.push_back(block + o);
+    arena = info.temp_bytes ? block + arena_offset : 0;
   }
-  for (int i = 0; i < info.num_results; ++i) {
-    result_offsets.push_back(offset);
-    offset = AlignUp(offset + info.results[i].size_bytes, kAlign);
-  }
-  size_t arena_offset = offset;
-  block_bytes = offset + info.temp_bytes;
-  if (!Alloc(&block, block_bytes, "arguments, results and temporaries"))
-    return false;
-  for (size_t o : arg_offsets)
-    arg_ptrs.push_back(block + o);
-  for (size_t o : result_offsets)
-    result_ptrs.push_back(block + o);
-  arena = info.temp_bytes ? block + arena_offset : 0;
+  ready = true;
   return true;
 }
 
@@ -285,6 +303,7 @@ void CudaDeviceState::Release() {
   }
   driver->cuDevicePrimaryCtxRelease(device);
   context = nullptr;
+  ready = false;
 }
 
 CudaInfoHolder::CudaInfoHolder(const FunctionInfo &generated)
@@ -329,9 +348,8 @@ using tfaot::internal::current_state;
 
 extern "C" void *tfaot_rt_cuda_constant(const void *host, int64_t bytes) {
   tfaot::internal::CudaDeviceState *state = current_state;
-  for (const auto &[key, ptr] : state->constants)
-    if (key == host)
-      return reinterpret_cast<void *>(ptr);
+  if (auto it = state->constants.find(host); it != state->constants.end())
+    return reinterpret_cast<void *>(it->second);
   if (!state->error.empty())
     return nullptr;
   tfaot::cuda::CUdeviceptr ptr = 0;
@@ -346,7 +364,7 @@ extern "C" void *tfaot_rt_cuda_constant(const void *host, int64_t bytes) {
     state->driver->cuMemFree(ptr);
     return nullptr;
   }
-  state->constants.emplace_back(host, ptr);
+  state->constants.emplace(host, ptr);
   state->constant_bytes += bytes;
   return reinterpret_cast<void *>(ptr);
 }
@@ -385,15 +403,14 @@ extern "C" void tfaot_rt_cuda_launch(const void *image, const char *kernel,
   if (!module)
     return;
   tfaot::cuda::CUfunction function = nullptr;
-  for (const auto &[name, fn] : state->functions)
-    if (name == kernel)
-      function = fn;
+  if (auto it = state->functions.find(kernel); it != state->functions.end())
+    function = it->second;
   if (!function) {
     if (!state->Check(
             state->driver->cuModuleGetFunction(&function, module, kernel),
             "finding kernel '" + std::string(kernel) + "'"))
       return;
-    state->functions.emplace_back(kernel, function);
+    state->functions.emplace(kernel, function);
   }
   state->Check(state->driver->cuLaunchKernel(
                    function, grid_x, grid_y, grid_z, block_x, block_y, block_z,
