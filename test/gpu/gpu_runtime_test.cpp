@@ -11,7 +11,12 @@
 //   --expect-error PREFIX     Run() must fail, twice, with error_msg()
 //                             starting with PREFIX, and so must running the
 //                             CUDA class through a CompiledFunction& (which
-//                             has to go through CudaCompiledFunction::Run).
+//                             has to go through CudaCompiledFunction::Run);
+//   --fake-driver LIB         with TFAOT_LIBCUDA=LIB, the fake driver of
+//                             fake_cuda_driver.cpp: checks what the runtime
+//                             asked of the driver over three runs and the
+//                             instance's destruction (FAKE_CUDA_* set the
+//                             device it pretends to be).
 //
 //===----------------------------------------------------------------------===//
 #include "fc_layers_cpu.h"
@@ -19,7 +24,12 @@
 #include "mnist_cpu.h"
 #include "mnist_cuda.h"
 
+#include "fake_cuda_stats.h"
+
+#include <dlfcn.h>
+
 #include <cmath>
+#include <cstdlib>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -129,7 +139,7 @@ int ExpectError(const std::string &prefix) {
     }
     std::printf("ok   Run() failed as expected: %s\n", fn.error_msg().c_str());
   }
-  if (fn.device_bytes() != 0) {
+  if (StartsWith(prefix, "no CUDA") && fn.device_bytes() != 0) {
     std::printf("FAIL device_bytes() is not 0 without a device\n");
     return 1;
   }
@@ -146,13 +156,91 @@ int ExpectError(const std::string &prefix) {
   return 0;
 }
 
+/// The runtime's use of the (fake) driver: the instance sets up once,
+/// uploads the weights once, copies exactly the arguments in and the
+/// results out per run, launches kernels whose pointer parameters are all
+/// device memory, uses the caller's stream when given, keeps the caller's
+/// context stack balanced and frees everything when destroyed.
+int FakeDriver(const char *library) {
+  void *handle = dlopen(library, RTLD_NOW | RTLD_LOCAL);
+  auto *stats_fn = handle ? reinterpret_cast<const FakeCudaStats *(*)()>(
+                                dlsym(handle, "fake_cuda_stats"))
+                          : nullptr;
+  if (!stats_fn) {
+    std::printf("FAIL cannot load the fake driver %s\n", library);
+    return 1;
+  }
+  const FakeCudaStats &stats = *stats_fn();
+  bool ok = true;
+  auto expect = [&](bool condition, const char *what) {
+    std::printf("%s %s\n", condition ? "ok  " : "FAIL", what);
+    ok &= condition;
+  };
+  {
+    gpu_test::cuda::Mnist fn;
+    Fill(fn.arg0_data(), fn.kArg0Elements, 1);
+    if (!fn.Run()) {
+      std::printf("FAIL first Run(): %s\n", fn.error_msg().c_str());
+      return 1;
+    }
+    FakeCudaStats first = stats;
+    expect(first.bad_calls == 0, "the first run made no bad driver call");
+    if (first.bad_calls)
+      std::printf("     last problem: %s\n", first.last_problem);
+    expect(first.retained == 1 && first.streams == 1,
+           "one primary context retained and one stream created");
+    expect(first.context_depth == 0, "the context stack is balanced");
+    expect(first.cubin_loads + first.ptx_loads == 1, "one module loaded");
+    expect(first.launches > 0, "kernels launched");
+    expect(first.htod_bytes > fn.kArg0Bytes,
+           "argument and weights copied to the device");
+    expect(first.dtoh_bytes == fn.kResult0Bytes + fn.kResult1Bytes,
+           "exactly the results copied back");
+    expect(fn.device_bytes() > 0, "device_bytes() counts the memory held");
+
+    if (!fn.Run()) {
+      std::printf("FAIL second Run(): %s\n", fn.error_msg().c_str());
+      return 1;
+    }
+    FakeCudaStats second = stats;
+    expect(second.bad_calls == 0, "the second run made no bad driver call");
+    expect(second.allocs == first.allocs, "no allocation on the second run");
+    expect(second.htod_bytes - first.htod_bytes == fn.kArg0Bytes,
+           "only the argument copied in again (weights stay on the device)");
+    expect(second.launches == 2 * first.launches, "the same launches");
+    expect(second.cubin_loads + second.ptx_loads == 1, "no module reloaded");
+
+    void *caller_stream = reinterpret_cast<void *>(0x5eed);
+    fn.set_stream(caller_stream);
+    expect(fn.Run() && stats.last_stream == caller_stream,
+           "set_stream(): work goes to the caller's stream");
+    fn.set_stream(nullptr);
+    expect(fn.Run() && stats.last_stream != caller_stream,
+           "set_stream(nullptr): back to the instance's stream");
+  }
+  expect(stats.live_allocs == 0, "the destructor frees all device memory");
+  expect(stats.retained == 0 && stats.streams == 0 && stats.unloads == 1,
+         "the destructor releases context, stream and module");
+  const char *cc = std::getenv("FAKE_CUDA_CC");
+  if (cc && std::atoi(cc) > 90) {
+    expect(stats.ptx_loads == 1, "a newer GPU gets the PTX");
+    expect(stats.pointer_params_checked > 0,
+           "kernel pointer parameters checked against the PTX");
+  }
+  return ok ? 0 : 1;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
+  if (argc == 3 && std::strcmp(argv[1], "--fake-driver") == 0)
+    return FakeDriver(argv[2]);
   if (argc == 3 && std::strcmp(argv[1], "--expect-error") == 0)
     return ExpectError(argv[2]);
   if (argc != 1) {
-    std::fprintf(stderr, "usage: %s [--expect-error PREFIX]\n", argv[0]);
+    std::fprintf(stderr,
+                 "usage: %s [--expect-error PREFIX | --fake-driver LIB]\n",
+                 argv[0]);
     return 2;
   }
   return Compare();

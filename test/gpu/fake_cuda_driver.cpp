@@ -1,0 +1,270 @@
+//===- fake_cuda_driver.cpp - A CUDA driver double for runtime tests ------===//
+//
+// Loaded by tfaot_cuda_runtime in place of libcuda.so.1 (TFAOT_LIBCUDA) so
+// that the runtime's use of the driver can be tested on machines without a
+// GPU. It implements the entry points the runtime resolves over host
+// memory: allocations are malloc'ed and tracked, copies are memcpy, and a
+// "launch" runs nothing but checks its arguments against the kernel's
+// parameter list read from the PTX (every pointer parameter must point into
+// a live allocation). Kernels do not execute, so results are not computed:
+// this tests the protocol (setup, copies, weights uploaded once, image
+// selection, errors, cleanup), not values. fake_cuda_stats() lets the test
+// read what happened.
+//
+// Knobs (environment): FAKE_CUDA_CC compute capability as major*10+minor
+// (default 90); FAKE_CUDA_DEVICES device count (default 1);
+// FAKE_CUDA_MEM_LIMIT bytes after which cuMemAlloc fails with
+// CUDA_ERROR_OUT_OF_MEMORY.
+//
+//===----------------------------------------------------------------------===//
+#include "fake_cuda_stats.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace {
+
+using CUresult = int;
+constexpr CUresult kSuccess = 0, kInvalidValue = 1, kOutOfMemory = 2,
+                   kInvalidImage = 200, kNotFound = 500;
+
+FakeCudaStats stats;
+std::map<unsigned long long, size_t> live;  // device address -> bytes
+size_t live_bytes = 0;
+
+/// A loaded module: kernel name -> parameter kinds ('p' pointer, else the
+/// size in bytes as a digit), empty for a cubin (not parsed).
+struct Module {
+  bool ptx = false;
+  std::map<std::string, std::string> kernels;
+};
+struct Function {
+  const Module *module;
+  std::string name;
+};
+std::vector<Module *> modules;
+int ctx_token, stream_token;
+
+int EnvInt(const char *name, int fallback) {
+  const char *value = std::getenv(name);
+  return value && *value ? std::atoi(value) : fallback;
+}
+
+void Bad(const std::string &what) {
+  ++stats.bad_calls;
+  std::snprintf(stats.last_problem, sizeof(stats.last_problem), "%s",
+                what.c_str());
+}
+
+bool InsideAllocation(unsigned long long address) {
+  auto it = live.upper_bound(address);
+  if (it == live.begin())
+    return false;
+  --it;
+  return address < it->first + it->second;
+}
+
+/// Reads ".visible .entry name(\n .param .u64 .ptr .align 1 x,\n ...)".
+void ParsePtx(const char *ptx, Module &module) {
+  std::string text(ptx);
+  size_t pos = 0;
+  while ((pos = text.find(".entry ", pos)) != std::string::npos) {
+    pos += 7;
+    size_t open = text.find('(', pos);
+    size_t close = text.find(')', open);
+    std::string name = text.substr(pos, open - pos);
+    std::string params = text.substr(open, close - open), kinds;
+    size_t p = 0;
+    while ((p = params.find(".param", p)) != std::string::npos) {
+      size_t end = params.find_first_of(",)", p);
+      std::string param = params.substr(p, end - p);
+      if (param.find(".ptr") != std::string::npos)
+        kinds += 'p';
+      else if (param.find("64") != std::string::npos)
+        kinds += '8';
+      else
+        kinds += '4';
+      p += 6;
+    }
+    module.kernels[name] = kinds;
+  }
+}
+
+} // namespace
+
+extern "C" {
+
+const FakeCudaStats *fake_cuda_stats() { return &stats; }
+
+CUresult cuInit(unsigned) {
+  ++stats.inits;
+  return kSuccess;
+}
+CUresult cuDeviceGetCount(int *count) {
+  *count = EnvInt("FAKE_CUDA_DEVICES", 1);
+  return kSuccess;
+}
+CUresult cuDeviceGet(int *device, int ordinal) {
+  *device = ordinal;
+  return ordinal == 0 ? kSuccess : kInvalidValue;
+}
+CUresult cuDeviceGetAttribute(int *value, int attribute, int) {
+  int cc = EnvInt("FAKE_CUDA_CC", 90);
+  if (attribute == 75)
+    *value = cc / 10;
+  else if (attribute == 76)
+    *value = cc % 10;
+  else
+    return kInvalidValue;
+  return kSuccess;
+}
+CUresult cuDevicePrimaryCtxRetain(void **context, int) {
+  ++stats.retained;
+  *context = &ctx_token;
+  return kSuccess;
+}
+CUresult cuDevicePrimaryCtxRelease_v2(int) {
+  --stats.retained;
+  return kSuccess;
+}
+CUresult cuCtxPushCurrent_v2(void *context) {
+  if (context != &ctx_token)
+    Bad("pushed a context the driver did not give");
+  ++stats.context_depth;
+  return kSuccess;
+}
+CUresult cuCtxPopCurrent_v2(void **context) {
+  --stats.context_depth;
+  *context = &ctx_token;
+  return kSuccess;
+}
+CUresult cuStreamCreate(void **stream, unsigned) {
+  ++stats.streams;
+  *stream = &stream_token;
+  return kSuccess;
+}
+CUresult cuStreamDestroy_v2(void *) {
+  --stats.streams;
+  return kSuccess;
+}
+CUresult cuStreamSynchronize(void *) {
+  ++stats.syncs;
+  return kSuccess;
+}
+CUresult cuMemAlloc_v2(unsigned long long *address, size_t bytes) {
+  size_t limit = static_cast<size_t>(EnvInt("FAKE_CUDA_MEM_LIMIT", 0));
+  if (limit && live_bytes + bytes > limit)
+    return kOutOfMemory;
+  void *memory = std::calloc(1, bytes ? bytes : 1);
+  *address = reinterpret_cast<unsigned long long>(memory);
+  live[*address] = bytes;
+  live_bytes += bytes;
+  ++stats.allocs;
+  stats.live_allocs = static_cast<int>(live.size());
+  return kSuccess;
+}
+CUresult cuMemFree_v2(unsigned long long address) {
+  auto it = live.find(address);
+  if (it == live.end()) {
+    Bad("freed memory the driver did not allocate");
+    return kInvalidValue;
+  }
+  live_bytes -= it->second;
+  live.erase(it);
+  std::free(reinterpret_cast<void *>(address));
+  stats.live_allocs = static_cast<int>(live.size());
+  return kSuccess;
+}
+CUresult cuMemcpyHtoDAsync_v2(unsigned long long to, const void *from,
+                              size_t bytes, void *stream) {
+  if (!InsideAllocation(to) || (bytes && !InsideAllocation(to + bytes - 1)))
+    Bad("copy to the device outside an allocation");
+  std::memcpy(reinterpret_cast<void *>(to), from, bytes);
+  stats.htod_bytes += bytes;
+  stats.last_stream = stream;
+  return kSuccess;
+}
+CUresult cuMemcpyDtoHAsync_v2(void *to, unsigned long long from, size_t bytes,
+                              void *stream) {
+  if (!InsideAllocation(from) || (bytes && !InsideAllocation(from + bytes - 1)))
+    Bad("copy from the device outside an allocation");
+  std::memcpy(to, reinterpret_cast<void *>(from), bytes);
+  stats.dtoh_bytes += bytes;
+  stats.last_stream = stream;
+  return kSuccess;
+}
+CUresult cuModuleLoadData(void **module, const void *image) {
+  auto *loaded = new Module;
+  const char *bytes = static_cast<const char *>(image);
+  if (std::memcmp(bytes, "\x7f" "ELF", 4) == 0) {
+    ++stats.cubin_loads;
+  } else if (std::strstr(bytes, ".version") && std::strstr(bytes, ".entry")) {
+    loaded->ptx = true;
+    ParsePtx(bytes, *loaded);
+    ++stats.ptx_loads;
+  } else {
+    delete loaded;
+    return kInvalidImage;
+  }
+  modules.push_back(loaded);
+  *module = loaded;
+  return kSuccess;
+}
+CUresult cuModuleUnload(void *module) {
+  ++stats.unloads;
+  delete static_cast<Module *>(module);
+  return kSuccess;
+}
+CUresult cuModuleGetFunction(void **function, void *module, const char *name) {
+  auto *m = static_cast<Module *>(module);
+  if (m->ptx && !m->kernels.count(name))
+    return kNotFound;
+  *function = new Function{m, name}; // Leaked: a handful per test.
+  return kSuccess;
+}
+CUresult cuLaunchKernel(void *function, unsigned gx, unsigned gy, unsigned gz,
+                        unsigned bx, unsigned by, unsigned bz, unsigned,
+                        void *stream, void **params, void **extra) {
+  ++stats.launches;
+  stats.last_stream = stream;
+  auto *f = static_cast<Function *>(function);
+  if (!gx || !gy || !gz || bx * by * bz != 256)
+    Bad("launch of " + f->name + " with an unexpected shape");
+  if (!params || extra)
+    Bad("launch of " + f->name + " without kernel parameters");
+  if (!f->module->ptx)
+    return kSuccess; // A cubin's parameters are not parsed.
+  const std::string &kinds = f->module->kernels.at(f->name);
+  for (size_t i = 0; i < kinds.size(); ++i) {
+    if (!params[i]) {
+      Bad("launch of " + f->name + ": parameter " + std::to_string(i) +
+          " is null");
+      continue;
+    }
+    if (kinds[i] != 'p')
+      continue;
+    unsigned long long address;
+    std::memcpy(&address, params[i], sizeof(address));
+    if (!InsideAllocation(address))
+      Bad("launch of " + f->name + ": pointer parameter " + std::to_string(i) +
+          " is not device memory");
+    ++stats.pointer_params_checked;
+  }
+  return kSuccess;
+}
+CUresult cuGetErrorName(CUresult result, const char **name) {
+  *name = result == kOutOfMemory ? "CUDA_ERROR_OUT_OF_MEMORY"
+          : result == kInvalidImage ? "CUDA_ERROR_INVALID_IMAGE"
+                                    : "CUDA_ERROR_FAKE";
+  return kSuccess;
+}
+CUresult cuGetErrorString(CUresult, const char **text) {
+  *text = "reported by the fake driver";
+  return kSuccess;
+}
+
+} // extern "C"

@@ -1,0 +1,19 @@
+//===- fake_cuda_stats.h - What the fake CUDA driver saw --------*- C++ -*-===//
+#ifndef TFAOT_TEST_GPU_FAKE_CUDA_STATS_H
+#define TFAOT_TEST_GPU_FAKE_CUDA_STATS_H
+
+#include <cstddef>
+
+/// Counters of fake_cuda_driver.cpp, read through fake_cuda_stats().
+struct FakeCudaStats {
+  int inits, retained, context_depth, streams, syncs;
+  int allocs, live_allocs;
+  size_t htod_bytes, dtoh_bytes;
+  int cubin_loads, ptx_loads, unloads;
+  int launches, pointer_params_checked;
+  void *last_stream;
+  int bad_calls;
+  char last_problem[256];
+};
+
+#endif // TFAOT_TEST_GPU_FAKE_CUDA_STATS_H
