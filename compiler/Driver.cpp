@@ -161,6 +161,16 @@ static bool lowerEntryForCuda(const CompileOptions &options,
   report.memory = cpu::memoryPlanOf(module);
   if (options.emit == EmitStage::Bufferized)
     return true;
+  if (options.gpuEmulate) {
+    unsigned vectorBits = cpu::vectorBitsFor(options.target);
+    return runPipeline(module, gpu::buildEmulationPipeline, options, diags) &&
+           runPipeline(
+               module,
+               [&](mlir::OpPassManager &pm) {
+                 return cpu::buildToLLVMPipeline(pm, vectorBits);
+               },
+               options, diags);
+  }
   if (!runPipeline(module, gpu::buildKernelPipeline, options, diags))
     return false;
   if (options.emit == EmitStage::GpuKernels)
@@ -393,6 +403,10 @@ static int compileGraph(const CompileOptions &options, llvm::raw_ostream &errs,
                 ", not '" + options.gpuArch + "'");
     return 1;
   }
+  if (options.gpuEmulate && !cuda) {
+    diags.error("--gpu_emulate needs --target=cuda");
+    return 1;
+  }
   if (cuda && !options.batchBuckets.empty()) {
     diags.error("--batch is not supported with --target=cuda yet; compile "
                 "one library per batch size");
@@ -511,7 +525,7 @@ static int compileGraph(const CompileOptions &options, llvm::raw_ostream &errs,
     cpu::HeaderOptions headerOptions;
     headerOptions.cppClass = options.cppClass;
     headerOptions.entrySymbol = largest.symbol;
-    if (cuda) {
+    if (cuda && !options.gpuEmulate) {
       bool cubin = false;
       if (auto attr = (*largest.module)->getAttrOfType<mlir::BoolAttr>(
               "tfaot.cuda_cubin"))

@@ -74,6 +74,10 @@ struct CompileOptions {
   std::string targetKind = "cpu";
   std::string gpuArch = "sm_90";  ///< --gpu_arch, for --target=cuda.
   bool verbose = false;           ///< --verbose: say what was done.
+  /// --gpu_emulate (testing): with --target=cuda, run the GPU kernel
+  /// mapping's launches as loops on the CPU and emit a CPU library, to
+  /// check the mapping's numbers without a GPU.
+  bool gpuEmulate = false;
   /// When set, the object and what describes it are stored here (no
   /// output file is then required).
   CompiledArtifacts *artifacts = nullptr;

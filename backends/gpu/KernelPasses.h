@@ -14,6 +14,9 @@ namespace tfaot::gpu {
 /// tfaot-gpu-contract-fp and tfaot-gpu-check-host-code.
 void registerKernelPasses();
 
+/// Registers tfaot-gpu-emulate-launches (EmulateLaunches.cpp).
+void registerEmulateLaunchesPass();
+
 } // namespace tfaot::gpu
 
 #endif // TFAOT_BACKENDS_GPU_KERNELPASSES_H

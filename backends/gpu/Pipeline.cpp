@@ -53,6 +53,18 @@ static const char kKernelPipeline[] =
     "gpu.module(tfaot-gpu-contract-fp),"
     "tfaot-gpu-check-host-code";
 
+// The kernel mapping up to gpu.launch, then each launch run as loops on the
+// CPU (tfaot compile --gpu_emulate): the rest is the CPU's lowering.
+static const char kEmulationPipeline[] =
+    "func.func(tfaot-gpu-copies-to-linalg,"
+    "convert-linalg-to-parallel-loops,"
+    "tfaot-gpu-wrap-host-work,"
+    "tfaot-gpu-flatten-parallel-loops,"
+    "gpu-map-parallel-loops),"
+    "convert-parallel-loops-to-gpu,"
+    "func.func(tfaot-gpu-emulate-launches),"
+    "canonicalize,cse";
+
 // The PTX ISA version each architecture needs at least (sm_89: PTX 7.8,
 // sm_90: 7.8; LLVM's default for them is older than ptxas accepts, so it is
 // set explicitly; 8.0 is what CUDA 12.0+ drivers take).
@@ -77,6 +89,7 @@ static void registerPassesOnce() {
     registerAllPasses();
     mlir::tfaot::registerTfaotPasses();
     ::tfaot::gpu::registerKernelPasses();
+    ::tfaot::gpu::registerEmulateLaunchesPass();
     return true;
   }();
   (void)done;
@@ -102,6 +115,11 @@ LogicalResult buildBufferizePipeline(OpPassManager &pm) {
 LogicalResult buildKernelPipeline(OpPassManager &pm) {
   registerPassesOnce();
   return parsePassPipeline(kKernelPipeline, pm);
+}
+
+LogicalResult buildEmulationPipeline(OpPassManager &pm) {
+  registerPassesOnce();
+  return parsePassPipeline(kEmulationPipeline, pm);
 }
 
 LogicalResult buildToNVVMPipeline(OpPassManager &pm, const std::string &arch,
@@ -136,6 +154,11 @@ void registerGpuPipelines() {
       "Map bufferized loops to GPU kernels (256-thread blocks, one thread "
       "per output element) outlined into one gpu.module",
       [](OpPassManager &pm) { (void)buildKernelPipeline(pm); });
+  PassPipelineRegistration<>(
+      "tfaot-gpu-emulate",
+      "Map bufferized loops to GPU launches, then run each launch as loops "
+      "over its blocks and threads on the CPU (checks the mapping's results)",
+      [](OpPassManager &pm) { (void)buildEmulationPipeline(pm); });
   PassPipelineRegistration<ToNVVMOptions>(
       "tfaot-gpu-to-nvvm",
       "Lower kernels to PTX (gpu.binary) and host code to the LLVM dialect",

@@ -28,6 +28,10 @@ std::string supportedArchList();
 
 mlir::LogicalResult buildBufferizePipeline(mlir::OpPassManager &pm);
 mlir::LogicalResult buildKernelPipeline(mlir::OpPassManager &pm);
+/// Instead of buildKernelPipeline, for --gpu_emulate: the same mapping to
+/// launches, each then run as loops over blocks and threads on the CPU
+/// (the CPU's to-LLVM pipeline follows).
+mlir::LogicalResult buildEmulationPipeline(mlir::OpPassManager &pm);
 /// `arch` is one of the supported "sm_XX"; `cudaToolkit` the toolkit to
 /// link libdevice from (findCudaToolkit(); empty: none).
 mlir::LogicalResult buildToNVVMPipeline(mlir::OpPassManager &pm,

@@ -1,13 +1,16 @@
 //===- gpu_runtime_test.cpp - CUDA-compiled models against CPU ones ------===//
 //
-// simple_mnist and fc-layers are compiled twice, --target=cuda and
-// --target=cpu, and linked together (the program links nothing CUDA-
-// specific). Modes:
+// simple_mnist, fc-layers, emotion and blazeface are compiled three times,
+// --target=cuda, --target=cpu and --target=cuda --gpu_emulate (the kernel
+// mapping run as loops on the CPU), and linked together (the program links
+// nothing CUDA-specific). Modes:
 //
-//   (no arguments)            run both on the same inputs and compare the
-//                             results; without a GPU (no driver or no
-//                             device) exit 77, which ctest reports as a
-//                             skip, after printing why;
+//   (no arguments)            run the CUDA and CPU builds on the same
+//                             inputs and compare the results; without a GPU
+//                             (no driver or no device) exit 77, which ctest
+//                             reports as a skip, after printing why;
+//   --emulated                the same with the emulated build in place of
+//                             the CUDA one (runs anywhere);
 //   --expect-error PREFIX     Run() must fail, twice, with error_msg()
 //                             starting with PREFIX, and so must running the
 //                             CUDA class through a CompiledFunction& (which
@@ -19,10 +22,18 @@
 //                             device it pretends to be).
 //
 //===----------------------------------------------------------------------===//
+#include "blazeface_cpu.h"
+#include "blazeface_cuda.h"
+#include "blazeface_emulated.h"
+#include "emotion_cpu.h"
+#include "emotion_cuda.h"
+#include "emotion_emulated.h"
 #include "fc_layers_cpu.h"
 #include "fc_layers_cuda.h"
+#include "fc_layers_emulated.h"
 #include "mnist_cpu.h"
 #include "mnist_cuda.h"
+#include "mnist_emulated.h"
 
 #include "fake_cuda_stats.h"
 
@@ -78,6 +89,67 @@ template <typename Fn> bool RunGpu(Fn &fn, const char *name, bool &skip) {
   return false;
 }
 
+/// Every result of `a` against `b` (the CPU build): floats within the
+/// tolerance of Close(), integers exactly.
+bool SameResults(const char *model, const tfaot::CompiledFunction &a,
+                 const tfaot::CompiledFunction &b) {
+  bool ok = true;
+  for (int i = 0; i < a.num_results(); ++i) {
+    const tfaot::BufferInfo &info = a.result_info(i);
+    std::string what = std::string(model) + " " + info.name;
+    if (info.dtype == tfaot::DType::kFloat32) {
+      ok &= Close(what.c_str(), static_cast<const float *>(a.result_data(i)),
+                  static_cast<const float *>(b.result_data(i)),
+                  info.num_elements);
+    } else if (std::memcmp(a.result_data(i), b.result_data(i),
+                           info.size_bytes) != 0) {
+      std::printf("FAIL %s differs from the CPU build\n", what.c_str());
+      ok = false;
+    } else {
+      std::printf("ok   %s: equal to the CPU build\n", what.c_str());
+    }
+  }
+  return ok;
+}
+
+/// Runs `fn` and `cpu` on the same float input and compares the results.
+template <typename Fn, typename Cpu>
+bool RunAndCompare(const char *model, Fn &fn, Cpu &cpu, int seed) {
+  Fill(fn.arg0_data(), fn.kArg0Elements, seed);
+  std::memcpy(cpu.arg0_data(), fn.arg0_data(), fn.kArg0Bytes);
+  if (!fn.Run() || !cpu.Run()) {
+    std::printf("FAIL %s: %s%s\n", model, fn.error_msg().c_str(),
+                cpu.error_msg().c_str());
+    return false;
+  }
+  return SameResults(model, fn, cpu);
+}
+
+int CompareEmulated() {
+  bool ok = true;
+  {
+    gpu_test::emulated::Mnist fn;
+    gpu_test::cpu::Mnist cpu;
+    ok &= RunAndCompare("simple_mnist", fn, cpu, 0);
+  }
+  {
+    gpu_test::emulated::FcLayers fn;
+    gpu_test::cpu::FcLayers cpu;
+    ok &= RunAndCompare("fc-layers", fn, cpu, 7);
+  }
+  {
+    gpu_test::emulated::Emotion fn;
+    gpu_test::cpu::Emotion cpu;
+    ok &= RunAndCompare("emotion", fn, cpu, 3);
+  }
+  {
+    gpu_test::emulated::BlazeFace fn;
+    gpu_test::cpu::BlazeFace cpu;
+    ok &= RunAndCompare("blazeface", fn, cpu, 5);
+  }
+  return ok ? 0 : 1;
+}
+
 int Compare() {
   bool ok = true, skip = false;
   for (int seed = 0; seed < 2; ++seed) {
@@ -119,6 +191,16 @@ int Compare() {
       return 1;
     ok &= Close("fc-layers output", gpu.result0_data(), cpu.result0_data(),
                 gpu.kResult0Elements);
+  }
+  {
+    gpu_test::cuda::Emotion gpu;
+    gpu_test::cpu::Emotion cpu;
+    ok &= RunAndCompare("emotion", gpu, cpu, 3);
+  }
+  {
+    gpu_test::cuda::BlazeFace gpu;
+    gpu_test::cpu::BlazeFace cpu;
+    ok &= RunAndCompare("blazeface", gpu, cpu, 5);
   }
   return ok ? 0 : 1;
 }
@@ -233,13 +315,15 @@ int FakeDriver(const char *library) {
 } // namespace
 
 int main(int argc, char **argv) {
+  if (argc == 2 && std::strcmp(argv[1], "--emulated") == 0)
+    return CompareEmulated();
   if (argc == 3 && std::strcmp(argv[1], "--fake-driver") == 0)
     return FakeDriver(argv[2]);
   if (argc == 3 && std::strcmp(argv[1], "--expect-error") == 0)
     return ExpectError(argv[2]);
   if (argc != 1) {
     std::fprintf(stderr,
-                 "usage: %s [--expect-error PREFIX | --fake-driver LIB]\n",
+                 "usage: %s [--emulated | --expect-error PREFIX | --fake-driver LIB]\n",
                  argv[0]);
     return 2;
   }

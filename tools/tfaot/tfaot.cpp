@@ -149,6 +149,11 @@ static cl::opt<std::string> gpuArchFlag(
     "gpu_arch", cl::sub(compileCmd), cl::cat(compileCategory),
     cl::init("sm_90"), cl::value_desc("sm_80|sm_89|sm_90"),
     cl::desc("GPU architecture for --target=cuda (default sm_90)."));
+static cl::opt<bool> gpuEmulateFlag(
+    "gpu_emulate", cl::sub(compileCmd), cl::cat(compileCategory), cl::Hidden,
+    cl::desc("Testing: with --target=cuda, run the kernels' launches as "
+             "loops on the CPU and write a CPU library (checks the GPU "
+             "kernel mapping's results without a GPU)."));
 static cl::opt<bool> verboseFlag(
     "verbose", cl::sub(compileCmd), cl::cat(compileCategory),
     cl::desc("Say what the compiler did beyond errors (for --target=cuda: "
@@ -343,6 +348,7 @@ int main(int argc, char **argv) {
   options.targetKind = targetKindFlag;
   options.gpuArch = gpuArchFlag;
   options.verbose = verboseFlag;
+  options.gpuEmulate = gpuEmulateFlag;
   if (benchCmd) {
     tfaot::BenchOptions bench;
     bench.compile = options;
