@@ -4,6 +4,12 @@
 //
 //  tfaot-gpu-copies-to-linalg     memref.copy -> linalg.copy, so that copies
 //                                 become parallel loops (kernels) as well;
+//  tfaot-gpu-accumulate-in-registers
+//                                 a reduction loop's load/store of its output
+//                                 element becomes a loop-carried value: one
+//                                 load before, one store after, registers in
+//                                 between (not a global read-modify-write per
+//                                 multiply-add);
 //  tfaot-gpu-wrap-host-work       memory-touching code outside any parallel
 //                                 loop (0-d ops, full reductions) goes into a
 //                                 one-iteration scf.parallel: one thread runs it;
@@ -66,6 +72,103 @@ struct CopiesToLinalgPass
       linalg::CopyOp::create(builder, copy.getLoc(), copy.getSource(),
                              copy.getTarget());
       copy.erase();
+    }
+  }
+};
+
+struct AccumulateInRegistersPass
+    : PassWrapper<AccumulateInRegistersPass, OperationPass<func::FuncOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(AccumulateInRegistersPass)
+  StringRef getArgument() const override {
+    return "tfaot-gpu-accumulate-in-registers";
+  }
+  StringRef getDescription() const override {
+    return "Carry a reduction loop's output element in a register: its "
+           "load and store at loop-invariant indices move around the loop";
+  }
+
+  /// The load/store pair of `loop`'s body that reads and writes one element
+  /// at indices defined outside the loop, the load first, with no other
+  /// access to that memref anywhere in the loop. Linalg's loops give such a
+  /// pair to every reduction; the output of a reduction never aliases its
+  /// inputs after bufferization (that would be a read-after-write conflict),
+  /// so the other memrefs the loop reads cannot be views of it.
+  static std::pair<memref::LoadOp, memref::StoreOp>
+  findAccumulator(scf::ForOp loop) {
+    for (Operation &op : loop.getBody()->without_terminator()) {
+      auto load = dyn_cast<memref::LoadOp>(op);
+      if (!load)
+        continue;
+      Value memref = load.getMemRef();
+      bool invariant = llvm::all_of(load.getIndices(), [&](Value index) {
+        return loop.isDefinedOutsideOfLoop(index);
+      });
+      if (!invariant || !loop.isDefinedOutsideOfLoop(memref))
+        continue;
+      memref::StoreOp store;
+      bool otherAccess = false;
+      loop.getBody()->walk([&](Operation *user) {
+        if (user == load)
+          return;
+        auto candidate = dyn_cast<memref::StoreOp>(user);
+        bool same = candidate && candidate.getMemRef() == memref &&
+                    candidate.getIndices() == load.getIndices() &&
+                    candidate->getBlock() == loop.getBody() && !store;
+        if (same) {
+          store = candidate;
+          return;
+        }
+        if (llvm::is_contained(user->getOperands(), memref))
+          otherAccess = true;
+      });
+      if (store && !otherAccess && load->isBeforeInBlock(store))
+        return {load, store};
+    }
+    return {};
+  }
+
+  static void promote(scf::ForOp loop, memref::LoadOp load,
+                      memref::StoreOp store) {
+    OpBuilder builder(loop);
+    Location loc = load.getLoc();
+    Value initial = memref::LoadOp::create(builder, loc, load.getMemRef(),
+                                           load.getIndices());
+    auto carried = scf::ForOp::create(
+        builder, loop.getLoc(), loop.getLowerBound(), loop.getUpperBound(),
+        loop.getStep(), ValueRange{initial});
+    // Move the body over: the induction variable and the accumulator map to
+    // the new loop's block arguments.
+    Block *body = carried.getBody();
+    // (The builder adds no yield to a loop with iteration arguments.)
+    if (!body->empty() && body->back().hasTrait<OpTrait::IsTerminator>())
+      body->back().erase();
+    body->getOperations().splice(body->end(), loop.getBody()->getOperations());
+    loop.getInductionVar().replaceAllUsesWith(carried.getInductionVar());
+    load.getResult().replaceAllUsesWith(carried.getRegionIterArgs()[0]);
+    Operation *oldYield = body->getTerminator();
+    builder.setInsertionPoint(oldYield);
+    scf::YieldOp::create(builder, oldYield->getLoc(),
+                         ValueRange{store.getValueToStore()});
+    oldYield->erase();
+    builder.setInsertionPointAfter(carried);
+    memref::StoreOp::create(builder, store.getLoc(), carried.getResult(0),
+                            store.getMemRef(), store.getIndices());
+    store.erase();
+    load.erase();
+    loop.erase();
+  }
+
+  void runOnOperation() override {
+    // Innermost loops first: the load/store a promotion puts around a loop
+    // is then the pair of the loop enclosing it (a conv's window loops).
+    SmallVector<scf::ForOp> loops;
+    getOperation().walk([&](scf::ForOp loop) { loops.push_back(loop); });
+    for (scf::ForOp loop : loops) {
+      if (loop.getNumResults() != 0)
+        continue;
+      auto [load, store] = findAccumulator(loop);
+      if (load)
+        promote(loop, load, store);
     }
   }
 };
@@ -336,6 +439,7 @@ struct CheckHostCodePass
 
 void tfaot::gpu::registerKernelPasses() {
   PassRegistration<CopiesToLinalgPass>();
+  PassRegistration<AccumulateInRegistersPass>();
   PassRegistration<WrapHostWorkPass>();
   PassRegistration<FlattenParallelLoopsPass>();
   PassRegistration<MergeKernelModulesPass>();

@@ -9,7 +9,8 @@
 
 namespace tfaot::gpu {
 
-/// Registers tfaot-gpu-copies-to-linalg, tfaot-gpu-wrap-host-work,
+/// Registers tfaot-gpu-copies-to-linalg, tfaot-gpu-accumulate-in-registers,
+/// tfaot-gpu-wrap-host-work,
 /// tfaot-gpu-flatten-parallel-loops, tfaot-gpu-merge-kernel-modules,
 /// tfaot-gpu-contract-fp and tfaot-gpu-check-host-code.
 void registerKernelPasses();

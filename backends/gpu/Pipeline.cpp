@@ -4,8 +4,8 @@
 // runs is what the lit tests run through tfaot-opt.
 //
 // First version, by design: every kernel is one thread per output element
-// (a conv or matmul output element loops over its whole reduction), no
-// shared-memory tiling, no cuDNN/cuBLAS. It is correct for every op the
+// (a conv or matmul output element loops over its whole reduction, its
+// accumulator in a register), no shared-memory tiling, no cuDNN/cuBLAS. It is correct for every op the
 // linalg lowering produces; the fast paths come later, by measurement.
 //
 //===----------------------------------------------------------------------===//
@@ -43,6 +43,7 @@ static const char kBufferizePipeline[] =
 static const char kKernelPipeline[] =
     "func.func(tfaot-gpu-copies-to-linalg,"
     "convert-linalg-to-parallel-loops,"
+    "tfaot-gpu-accumulate-in-registers,"
     "tfaot-gpu-wrap-host-work,"
     "tfaot-gpu-flatten-parallel-loops,"
     "gpu-map-parallel-loops),"
@@ -58,6 +59,7 @@ static const char kKernelPipeline[] =
 static const char kEmulationPipeline[] =
     "func.func(tfaot-gpu-copies-to-linalg,"
     "convert-linalg-to-parallel-loops,"
+    "tfaot-gpu-accumulate-in-registers,"
     "tfaot-gpu-wrap-host-work,"
     "tfaot-gpu-flatten-parallel-loops,"
     "gpu-map-parallel-loops),"

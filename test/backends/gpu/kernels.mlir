@@ -28,7 +28,8 @@ func.func @add_relu(%x: tensor<2x300xf32>, %y: tensor<2x300xf32>) -> tensor<2x30
 
 // Tests that a matmul is one thread per output element looping over the
 // reduction, with contraction allowed (ptxas then emits FMAs), after a
-// kernel that zero-fills the output.
+// kernel that zero-fills the output; the output element is read once,
+// carried through the loop in a register and stored once.
 // CHECK-LABEL: func.func @matmul
 // CHECK: gpu.launch_func @tfaot_kernels::@matmul_kernel blocks in (%c1, %c1, %c1) threads in (%c256, %c1, %c1)
 // CHECK: gpu.launch_func @tfaot_kernels::@matmul_kernel_0 blocks in (%c1, %c1, %c1) threads in (%c256, %c1, %c1)
@@ -36,12 +37,15 @@ func.func @add_relu(%x: tensor<2x300xf32>, %y: tensor<2x300xf32>) -> tensor<2x30
 // CHECK: memref.store %{{.*}} : memref<3x5xf32>
 // CHECK: gpu.func @matmul_kernel_0(
 // CHECK: scf.if
-// CHECK: scf.for
+// CHECK: %[[INIT:.*]] = memref.load %[[OUT:.*]][%[[I:.*]], %[[J:.*]]] : memref<3x5xf32>
+// CHECK: %[[SUM:.*]] = scf.for {{.*}} iter_args(%[[ACC:.*]] = %[[INIT]]) -> (f32)
 // CHECK: %[[A:.*]] = memref.load %{{.*}} : memref<3x4xf32>
 // CHECK: %[[W:.*]] = memref.load %{{.*}} : memref<4x5xf32>
-// CHECK: %[[ACC:.*]] = memref.load %{{.*}} : memref<3x5xf32>
+// CHECK-NOT: memref.load
 // CHECK: %[[M:.*]] = arith.mulf %[[A]], %[[W]] fastmath<contract> : f32
-// CHECK: arith.addf %[[ACC]], %[[M]] fastmath<contract> : f32
+// CHECK: %[[NEXT:.*]] = arith.addf %[[ACC]], %[[M]] fastmath<contract> : f32
+// CHECK-NEXT: scf.yield %[[NEXT]] : f32
+// CHECK: memref.store %[[SUM]], %[[OUT]][%[[I]], %[[J]]] : memref<3x5xf32>
 func.func @matmul(%x: tensor<3x4xf32>, %w: tensor<4x5xf32>) -> tensor<3x5xf32> {
   %0 = tfaot.MatMul %x, %w : (tensor<3x4xf32>, tensor<4x5xf32>) -> tensor<3x5xf32>
   return %0 : tensor<3x5xf32>
@@ -59,14 +63,15 @@ func.func @matmul(%x: tensor<3x4xf32>, %w: tensor<4x5xf32>) -> tensor<3x5xf32> {
 // CHECK: gpu.launch_func @tfaot_kernels::@conv_kernel_1
 // CHECK: gpu.launch_func @tfaot_kernels::@conv_kernel_2
 // CHECK: gpu.func @conv_kernel_2(
-// CHECK: scf.for
-// CHECK-NEXT: scf.for
-// CHECK-NEXT: scf.for
+// CHECK: %[[INIT:.*]] = memref.load %{{.*}} : memref<1x3x3x4xf32>
+// CHECK: %[[SUM:.*]] = scf.for {{.*}} iter_args(%[[A0:.*]] = %[[INIT]])
+// CHECK-NEXT: scf.for {{.*}} iter_args(%[[A1:.*]] = %[[A0]])
+// CHECK-NEXT: scf.for {{.*}} iter_args(%[[A2:.*]] = %[[A1]])
 // CHECK: memref.load %{{.*}} : memref<1x7x7x2xf32>
 // CHECK: memref.load %{{.*}} : memref<3x3x2x4xf32>
 // CHECK: arith.mulf
-// CHECK: arith.addf
-// CHECK: memref.store %{{.*}} : memref<1x3x3x4xf32>
+// CHECK: arith.addf %[[A2]]
+// CHECK: memref.store %[[SUM]], %{{.*}} : memref<1x3x3x4xf32>
 func.func @conv(%x: tensor<1x5x5x2xf32>, %w: tensor<3x3x2x4xf32>) -> tensor<1x3x3x4xf32> {
   %0 = tfaot.Conv2D %x, %w {strides = [1, 2, 2, 1], padding = "SAME"} : (tensor<1x5x5x2xf32>, tensor<3x3x2x4xf32>) -> tensor<1x3x3x4xf32>
   return %0 : tensor<1x3x3x4xf32>
@@ -89,6 +94,8 @@ func.func @conv(%x: tensor<1x5x5x2xf32>, %w: tensor<3x3x2x4xf32>) -> tensor<1x3x
 // CHECK: scf.for
 // CHECK: memref.load %{{.*}} : memref<4x8xf32>
 // CHECK: arith.addf
+// CHECK: scf.yield
+// CHECK: scf.yield
 // CHECK: memref.store %{{.*}}[] : memref<f32>
 func.func @sum_all(%x: tensor<4x8xf32>) -> tensor<f32> {
   %axes = tfaot.Const dense<[0, 1]> : tensor<2xi32>
