@@ -9,8 +9,7 @@
 
 #include "backends/cpu/HeaderWriter.h"
 #include "backends/cpu/Pipeline.h"
-#include "backends/gpu/DeviceImage.h"
-#include "backends/gpu/HostLaunch.h"
+#include "backends/gpu/LowerEntry.h"
 #include "backends/gpu/Pipeline.h"
 #include "compiler/CompileReport.h"
 #include "compiler/GraphImporter.h"
@@ -146,11 +145,14 @@ struct LoweredEntry {
   FunctionSignature signature;
   uint64_t tempBytes = 0;  ///< Arena plus heap temporaries.
   std::string ptx;         ///< --target=cuda: the kernels' PTX.
+  bool cubin = false;      ///< --target=cuda: a cubin is embedded too.
 };
 
-/// --target=cuda, from the tfaot dialect: kernels to PTX (and a cubin when
-/// ptxas is installed), host code to the LLVM dialect calling the CUDA
-/// runtime (backends/gpu/HostLaunch.h).
+static bool checkEntryAbi(mlir::ModuleOp module, const LoweredEntry &entry,
+                          GraphDiagnostics &diags);
+
+/// --target=cuda after the shared stages: GPU bufferization here (the memory
+/// plan is measured as for the CPU), the rest in backends/gpu/LowerEntry.
 static bool lowerEntryForCuda(const CompileOptions &options,
                               GraphDiagnostics &diags, CompileReport &report,
                               LoweredEntry &entry) {
@@ -161,60 +163,30 @@ static bool lowerEntryForCuda(const CompileOptions &options,
   report.memory = cpu::memoryPlanOf(module);
   if (options.emit == EmitStage::Bufferized)
     return true;
-  if (options.gpuEmulate) {
-    unsigned vectorBits = cpu::vectorBitsFor(options.target);
-    return runPipeline(module, gpu::buildEmulationPipeline, options, diags) &&
-           runPipeline(
-               module,
-               [&](mlir::OpPassManager &pm) {
-                 return cpu::buildToLLVMPipeline(pm, vectorBits);
-               },
-               options, diags);
-  }
-  if (!runPipeline(module, gpu::buildKernelPipeline, options, diags))
-    return false;
-  if (options.emit == EmitStage::GpuKernels)
-    return true;
-  if (!runPipeline(
-          module,
-          [&](mlir::OpPassManager &pm) {
-            return gpu::buildToNVVMPipeline(pm, options.gpuArch,
-                                            gpu::findCudaToolkit());
-          },
-          options, diags))
-    return false;
+  gpu::EntryOptions gpuOptions;
+  gpuOptions.arch = options.gpuArch;
+  gpuOptions.stop = options.emit == EmitStage::GpuKernels
+                        ? gpu::EntryOptions::Stop::Kernels
+                    : options.emit == EmitStage::Ptx ||
+                            options.emit == EmitStage::LLVMDialect
+                        ? gpu::EntryOptions::Stop::Ptx
+                        : gpu::EntryOptions::Stop::Host;
+  gpuOptions.emulate = options.gpuEmulate;
+  if (options.gpuEmulate)
+    gpuOptions.vectorBits = cpu::vectorBitsFor(options.target);
+  gpuOptions.verbose = options.verbose;
+  gpuOptions.graphName = options.graph;
   std::string error;
-  if (!gpu::extractPtx(module, entry.ptx, error) ||
-      !gpu::checkPtxSelfContained(entry.ptx, error)) {
+  gpu::LoweredKernels kernels;
+  bool ok = gpu::lowerBufferizedEntry(
+      module, gpuOptions,
+      [&](auto build) { return runPipeline(module, build, options, diags); },
+      kernels, error, diags.stream());
+  if (!ok && !error.empty())
     diags.error(error);
-    return false;
-  }
-  if (options.emit == EmitStage::Ptx || options.emit == EmitStage::LLVMDialect)
-    return true;
-  std::string cubin, ptxas = gpu::findPtxas();
-  if (ptxas.empty()) {
-    if (options.verbose)
-      diags.stream() << options.graph << ": note: no ptxas (set TFAOT_PTXAS or "
-                     << "install the CUDA toolkit): embedding PTX only, which "
-                     << "the driver compiles when the model is first run\n";
-  } else if (!entry.ptx.empty()) {
-    if (!gpu::assembleCubin(ptxas, entry.ptx, options.gpuArch, cubin, error)) {
-      diags.error(error);
-      return false;
-    }
-    if (options.verbose)
-      diags.stream() << options.graph << ": note: " << ptxas << " assembled "
-                     << cubin.size() << " bytes of " << options.gpuArch
-                     << " code; embedding it with the PTX\n";
-  }
-  if (!gpu::lowerHostLaunches(
-          module, gpu::packImage(options.gpuArch, cubin, entry.ptx), error)) {
-    diags.error(error);
-    return false;
-  }
-  module->setAttr("tfaot.cuda_cubin",
-                  mlir::BoolAttr::get(module.getContext(), !cubin.empty()));
-  return true;
+  entry.ptx = kernels.ptx;
+  entry.cubin = kernels.cubin;
+  return ok;
 }
 
 /// Imports `graph` for `config` and lowers it to the LLVM dialect, or only
@@ -261,24 +233,29 @@ static bool lowerEntry(const tensorflow::GraphDef &graph,
       return false;
     if (options.emit != EmitStage::Object && options.emit != EmitStage::LLVMIR)
       return true;
-  } else {
-    if (!runPipeline(module, cpu::buildBufferizePipeline, options, diags))
-      return false;
-    entry.tempBytes = cpu::countTempBytes(module);
-    report.memory = cpu::memoryPlanOf(module);
-    if (options.emit == EmitStage::Bufferized)
-      return true;
-    unsigned vectorBits = cpu::vectorBitsFor(options.target);
-    if (!runPipeline(
-            module,
-            [&](mlir::OpPassManager &pm) {
-              return cpu::buildToLLVMPipeline(pm, vectorBits);
-            },
-            options, diags))
-      return false;
+    return checkEntryAbi(module, entry, diags);
   }
-  // The header calls the entry with one pointer per argument and result and
-  // nothing back; make sure the lowering produced exactly that ABI.
+  if (!runPipeline(module, cpu::buildBufferizePipeline, options, diags))
+    return false;
+  entry.tempBytes = cpu::countTempBytes(module);
+  report.memory = cpu::memoryPlanOf(module);
+  if (options.emit == EmitStage::Bufferized)
+    return true;
+  unsigned vectorBits = cpu::vectorBitsFor(options.target);
+  if (!runPipeline(
+          module,
+          [&](mlir::OpPassManager &pm) {
+            return cpu::buildToLLVMPipeline(pm, vectorBits);
+          },
+          options, diags))
+    return false;
+  return checkEntryAbi(module, entry, diags);
+}
+
+/// The header calls the entry with one pointer per argument and result and
+/// nothing back; make sure the lowering produced exactly that ABI.
+static bool checkEntryAbi(mlir::ModuleOp module, const LoweredEntry &entry,
+                          GraphDiagnostics &diags) {
   auto function = module.lookupSymbol<mlir::LLVM::LLVMFuncOp>(entry.symbol);
   size_t expectedParams = entry.signature.args.size() +
                           entry.signature.results.size() +
@@ -526,23 +503,9 @@ static int compileGraph(const CompileOptions &options, llvm::raw_ostream &errs,
     headerOptions.cppClass = options.cppClass;
     headerOptions.entrySymbol = largest.symbol;
     if (cuda && !options.gpuEmulate) {
-      bool cubin = false;
-      if (auto attr = (*largest.module)->getAttrOfType<mlir::BoolAttr>(
-              "tfaot.cuda_cubin"))
-        cubin = attr.getValue();
       headerOptions.cuda = true;
-      headerOptions.cudaNote =
-          "CUDA (" + options.gpuArch + "): the kernels are embedded as " +
-          (cubin ? options.gpuArch + " code (cubin) and PTX, which newer GPUs "
-                                     "compile when the model is loaded"
-                 : std::string("PTX only (no ptxas was found when compiling), "
-                               "which the driver compiles when the model is "
-                               "loaded"));
+      headerOptions.cudaNote = gpu::embeddingNote(options.gpuArch, largest.cubin);
     }
-    // rtrim: a SavedModel directory given as "model/" is still "model".
-    headerOptions.sourceGraph =
-        llvm::sys::path::filename(llvm::StringRef(options.graph).rtrim('/'))
-            .str();
     cpu::readMemoryPlan(*largest.module, headerOptions);
     for (const LoweredEntry &entry : entries) {
       headerOptions.tempBytes = std::max(headerOptions.tempBytes, entry.tempBytes);
