@@ -150,7 +150,11 @@ static bool lowerEntry(const tensorflow::GraphDef &graph,
                        const tensorflow::tf2xla::Config &config,
                        const CompileOptions &options,
                        mlir::MLIRContext &context, GraphDiagnostics &diags,
-                       CompileReport &report, LoweredEntry &entry) {
+                       CompileReport &report, CompileProgress &progress,
+                       LoweredEntry &entry) {
+  std::string bucket =
+      entry.batch ? " (batch " + std::to_string(entry.batch) + ")" : "";
+  progress.stage("importing" + bucket);
   ImportOptions importOptions;
   importOptions.functionName = entry.symbol;
   parseJpegSize(options.jpegSize, importOptions.jpegSize);
@@ -161,8 +165,10 @@ static bool lowerEntry(const tensorflow::GraphDef &graph,
   mlir::ModuleOp module = *entry.module;
   report.opsImported = countTfaotOps(module);
   if (options.graphPasses) {
+    progress.stage("graph passes" + bucket);
     mlir::tfaot::GraphPipelineOptions graphOptions;
     graphOptions.layout = resolveLayout(options.layout);
+    graphOptions.jpegDctScaling = options.jpegDctScaling;
     if (!runPipeline(
             module,
             [&](mlir::OpPassManager &pm) {
@@ -183,6 +189,7 @@ static bool lowerEntry(const tensorflow::GraphDef &graph,
           return mlir::success();
         },
         options, diags);
+  progress.stage("lowering and bufferizing" + bucket);
   if (!runPipeline(module, cpu::buildBufferizePipeline, options, diags))
     return false;
   entry.tempBytes = cpu::countTempBytes(module);
@@ -190,6 +197,7 @@ static bool lowerEntry(const tensorflow::GraphDef &graph,
   if (options.emit == EmitStage::Bufferized)
     return true;
   unsigned vectorBits = cpu::vectorBitsFor(options.target);
+  progress.stage("vector kernels and LLVM dialect" + bucket);
   if (!runPipeline(
           module,
           [&](mlir::OpPassManager &pm) {
@@ -268,9 +276,12 @@ static bool checkBucketSignatures(const std::vector<LoweredEntry> &entries,
   return true;
 }
 
-static int compileGraph(const CompileOptions &options, llvm::raw_ostream &errs,
-                        CompileReport &report) {
+static int compileGraph(const CompileOptions &options,
+                        llvm::raw_ostream &terminal, CompileReport &report) {
+  CompileProgress progress(options.verbosity, options.statusLine, terminal);
+  llvm::raw_ostream &errs = progress.messages();
   GraphDiagnostics diags(options.graph, errs);
+  diags.setQuiet(options.verbosity == Verbosity::Quiet);
   if (options.report != CompileOptions::Report::None)
     diags.setRemarkSink([&report](llvm::StringRef message, std::string node) {
       report.addRemark(message, std::move(node));
@@ -317,6 +328,7 @@ static int compileGraph(const CompileOptions &options, llvm::raw_ostream &errs,
   tensorflow::tf2xla::Config config;
   if (!options.config.empty()) {
     GraphDiagnostics configDiags(options.config, errs);
+    configDiags.setQuiet(options.verbosity == Verbosity::Quiet);
     auto loaded = loadConfig(options.config, configDiags);
     if (!loaded)
       return 1;
@@ -333,6 +345,10 @@ static int compileGraph(const CompileOptions &options, llvm::raw_ostream &errs,
   // their own signature, which fills in whatever feeds and fetches the user
   // left out.
   tensorflow::tf2xla::Config signatureConfig;
+  // Stages: loading, four per entry, code generation, writing.
+  progress.setTotalStages(
+      3 + 4 * static_cast<int>(std::max<size_t>(1, options.batchBuckets.size())));
+  progress.stage("loading " + llvm::sys::path::filename(options.graph).str());
   auto graph = loadModel(options.graph, options.signature, config, diags,
                          &signatureConfig);
   if (!graph)
@@ -365,7 +381,7 @@ static int compileGraph(const CompileOptions &options, llvm::raw_ostream &errs,
     // The report describes the last (largest) bucket.
     report.rewrites.clear();
     if (!lowerEntry(*graph, entryConfig, options, context, diags, report,
-                    entry))
+                    progress, entry))
       return 1;
   }
   if (options.emit != EmitStage::Object && options.emit != EmitStage::LLVMIR) {
@@ -386,6 +402,7 @@ static int compileGraph(const CompileOptions &options, llvm::raw_ostream &errs,
   for (LoweredEntry &entry : entries)
     modules.push_back(*entry.module);
   std::string object, error, llvmIR;
+  progress.stage("generating code");
   if (!cpu::emitObject(modules, options.target, object, error,
                        options.emit == EmitStage::LLVMIR ? &llvmIR : nullptr)) {
     diags.error(error);
@@ -406,6 +423,7 @@ static int compileGraph(const CompileOptions &options, llvm::raw_ostream &errs,
                     cpu::arenaBytes(*entry.module)});
   }
 
+  progress.stage("writing");
   if (!options.outHeader.empty()) {
     // The buffers are the largest bucket's, and so is the arena: one Run()
     // uses one bucket.

@@ -9,6 +9,7 @@
 
 #include "backends/cpu/ObjectEmitter.h"
 #include "compiler/GraphImporter.h"
+#include "compiler/Progress.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -58,6 +59,7 @@ struct CompileOptions {
   bool graphPasses = true;           ///< --graph_passes: run the graph pipeline.
   std::string layout = "auto";       ///< --layout: auto, nhwc or nchw.
   std::string jpegSize;              ///< --jpeg_size HxW (may be empty).
+  bool jpegDctScaling = false;       ///< --jpeg_dct_scaling
   /// --dump_ir_after: pass arguments (e.g. tfaot-fold-batch-norm) after
   /// which the IR is printed to `errs`; "all" prints after every pass.
   std::vector<std::string> dumpIrAfter;
@@ -67,6 +69,11 @@ struct CompileOptions {
   /// --report: print what the compiler did (see CompileReport) to `out`.
   enum class Report { None, Text, Json } report = Report::None;
   cpu::TargetOptions target;
+  /// --quiet / --verbose: warnings, and what is said about progress.
+  Verbosity verbosity = Verbosity::Normal;
+  /// Keep a status line on `errs` while compiling (set when it is a
+  /// terminal; ignored unless verbosity is Normal).
+  bool statusLine = false;
   /// When set, the object and what describes it are stored here (no
   /// output file is then required).
   CompiledArtifacts *artifacts = nullptr;

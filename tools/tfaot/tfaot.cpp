@@ -12,6 +12,7 @@
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace cl = llvm::cl;
@@ -182,6 +183,13 @@ static cl::opt<std::string> jpegSizeFlag(
              "decode (after their `ratio`), e.g. 480x640: code generation "
              "needs the size, and Run() fails on an image of another size. "
              "Not needed for DecodeAndCropJpeg with a constant-size window."));
+static cl::opt<bool> jpegDctScalingFlag(
+    "jpeg_dct_scaling", cl::sub(compileCmd), cl::sub(explainCmd),
+    cl::sub(benchCmd), cl::cat(compileCategory),
+    cl::desc("Decode a JPEG at 1/2, 1/4 or 1/8 of its size (libjpeg's "
+             "scaled IDCT) when a resize shrinks it at least that much "
+             "anyway: faster, but the pixels differ slightly from a "
+             "full-size decode, so it is off by default."));
 static cl::list<std::string> dumpIrAfterFlag(
     "dump_ir_after", cl::sub(compileCmd), cl::sub(explainCmd), cl::cat(compileCategory),
     cl::CommaSeparated, cl::value_desc("pass[,pass...]|all"),
@@ -227,6 +235,17 @@ static cl::opt<std::string> plotFlag(
     cl::value_desc("file.svg"),
     cl::desc("bench: also draw items/s and p90 latency per batch size as "
              "an SVG."));
+
+static cl::opt<bool> quietFlag(
+    "quiet", cl::sub(compileCmd), cl::sub(explainCmd), cl::sub(benchCmd),
+    cl::cat(compileCategory),
+    cl::desc("Print errors only: no warnings, no progress line."));
+static cl::opt<bool> verboseFlag(
+    "verbose", cl::sub(compileCmd), cl::sub(explainCmd), cl::sub(benchCmd),
+    cl::cat(compileCategory),
+    cl::desc("Print each compilation stage with its time to standard error "
+             "(without it, a terminal gets one progress line that is erased "
+             "when done)."));
 
 static cl::opt<bool> listOpsFlag(
     "list_ops", cl::sub(compileCmd), cl::cat(compileCategory),
@@ -285,7 +304,20 @@ int main(int argc, char **argv) {
   options.outHeader = outHeaderFlag;
   options.outObject = outObjectFlag;
   options.outMetadataObject = outMetadataFlag;
-  auto ignored = [](const char *flag, const char *why) {
+  if (quietFlag && verboseFlag) {
+    llvm::errs() << "tfaot: error: --quiet and --verbose exclude each other\n";
+    return 1;
+  }
+  options.verbosity = quietFlag     ? tfaot::Verbosity::Quiet
+                      : verboseFlag ? tfaot::Verbosity::Verbose
+                                    : tfaot::Verbosity::Normal;
+  // The progress line is for people watching a compile, not for logs, and
+  // bench keeps the terminal for its table.
+  options.statusLine =
+      compileCmd && llvm::sys::Process::StandardErrIsDisplayed();
+  auto ignored = [&options](const char *flag, const char *why) {
+    if (options.verbosity == tfaot::Verbosity::Quiet)
+      return;
     llvm::errs() << "tfaot: warning: " << flag << " is ignored: " << why
                  << "\n";
   };
@@ -302,6 +334,7 @@ int main(int argc, char **argv) {
   options.graphPasses = graphPassesFlag;
   options.layout = layoutFlag;
   options.jpegSize = jpegSizeFlag;
+  options.jpegDctScaling = jpegDctScalingFlag;
   options.dumpIrAfter.assign(dumpIrAfterFlag.begin(), dumpIrAfterFlag.end());
   options.batchBuckets.assign(batchFlag.begin(), batchFlag.end());
   if (reportJsonFlag && !reportFlag && !explainCmd && !benchCmd) {
