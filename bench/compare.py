@@ -6,6 +6,7 @@ ratios.
 
     bench/compare.py [--build build] [--min-time 1] [--only a,b]
                      [--target-cpu native] [--json out.json]
+                     [--torch] [--torch-batches 1,8] [--threads N]
 
 The models are those the e2e.tfjs tests compile with default flags (the
 corpus TF.js models, and the generated ResNet-50, MobileNetV2, MLP and BERT
@@ -18,6 +19,12 @@ Needs a build with the tests (scripts/test.sh) and the peer packages:
 `npm ci --ignore-scripts --prefix bench/peers` (see bench/README.md).
 Output: a Markdown table on stdout, progress on stderr; --json also writes
 every figure.
+
+--torch adds a second table: the generated models (ResNet-50, MobileNetV2,
+MLP, BERT layer) at each of --torch-batches, timed with `tfaot bench
+--batch N` and with PyTorch on the same network (bench/peers/torch_time.py,
+Debian's python3-torch: eager or frozen TorchScript, whichever is faster),
+both with --threads threads.
 """
 import argparse
 import datetime
@@ -46,7 +53,7 @@ def tfjs_model(build, name, graph):
                         "model.json")
 
 
-def tfaot_bench(cmd, min_time, target_cpu):
+def tfaot_bench(cmd, min_time, target_cpu, batch=None, threads=1):
     args = [cmd[0], "bench"]
     skip = {"--cpp_class", "--out_header", "--out_function_object"}
     rest = cmd[2:]
@@ -58,6 +65,10 @@ def tfaot_bench(cmd, min_time, target_cpu):
         args.append(rest[i])
         i += 1
     args += ["--json", f"--min_time={min_time}", f"--target_cpu={target_cpu}"]
+    if batch is not None:
+        args.append(f"--batch={batch}")
+    if threads != 1:
+        args.append(f"--threads={threads}")
     proc = subprocess.run(args, capture_output=True, text=True)
     if proc.returncode != 0:
         raise RuntimeError(proc.stderr.strip().splitlines()[-1])
@@ -76,6 +87,46 @@ def tfjs_time(script, model, feeds, fetches, backend, min_time, iters):
         raise RuntimeError(proc.stderr.strip().splitlines()[-1])
     # TF.js may print a banner first; the figures are the last line.
     return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def torch_time(script, model, batch, threads, min_time):
+    proc = subprocess.run(
+        ["/usr/bin/python3", script, "--model", model, "--batch", str(batch),
+         "--threads", str(threads), "--min_time", str(min_time)],
+        capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise RuntimeError((proc.stderr.strip().splitlines() or ["failed"])[-1])
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def torch_table(args, root, tests):
+    """Rows comparing tfaot with PyTorch on the generated models."""
+    script = os.path.join(root, "bench", "peers", "torch_time.py")
+    batches = [int(b) for b in args.torch_batches.split(",")]
+    rows, raw = [], []
+    only = set(args.only.split(",")) if args.only else None
+    for name in GENERATED:
+        if name not in tests or (only and name not in only):
+            continue
+        cmd = tests[name][0]
+        for batch in batches:
+            print(f"compare: {name} batch {batch} (PyTorch)", file=sys.stderr,
+                  flush=True)
+            try:
+                tfaot = tfaot_bench(cmd, args.min_time, args.target_cpu,
+                                    batch, args.threads)
+                torch = torch_time(script, name[len("gen-"):], batch,
+                                   args.threads, args.min_time)
+            except RuntimeError as e:
+                print(f"compare: {name}: skipped: {e}", file=sys.stderr)
+                continue
+            raw.append({"model": name, "batch": batch, "tfaot": tfaot,
+                        "torch": torch})
+            rows.append(
+                f"| {name} | {batch} | {tfaot['median_ms']:.3g} | "
+                f"{torch['median_ms']:.3g} ({torch['mode']}) | "
+                f"{tfaot['median_ms'] / torch['median_ms']:.2f} |")
+    return rows, raw
 
 
 def cpu_name():
@@ -97,6 +148,12 @@ def main():
     parser.add_argument("--only", help="comma-separated model names")
     parser.add_argument("--target-cpu", default="native")
     parser.add_argument("--json", help="also write every figure here")
+    parser.add_argument("--torch", action="store_true",
+                        help="also compare the generated models with PyTorch")
+    parser.add_argument("--torch-batches", default="1,8")
+    parser.add_argument("--threads", type=int, default=1,
+                        help="threads for tfaot and PyTorch in the --torch "
+                             "table")
     args = parser.parse_args()
     script = os.path.join(root, "bench", "peers", "tfjs_time.js")
     if not os.path.isdir(os.path.join(root, "bench", "peers", "node_modules")):
@@ -146,13 +203,24 @@ def main():
           "| tfaot / wasm | tfaot / cpu |")
     print("|---|---|---|---|---|---|")
     print("\n".join(rows))
+    torch_rows, torch_raw = [], []
+    if args.torch:
+        torch_rows, torch_raw = torch_table(args, root, tests)
+        print(f"\nMedian ms per Run(), {args.threads} thread(s) each; PyTorch "
+              f"{torch_raw[0]['torch']['torch'] if torch_raw else '?'} "
+              f"(Debian), the faster of eager and frozen TorchScript. "
+              f"Ratio < 1: tfaot is faster.\n")
+        print("| model | batch | tfaot ms | PyTorch ms | tfaot / PyTorch |")
+        print("|---|---|---|---|---|")
+        print("\n".join(torch_rows))
     if args.json:
         os.makedirs(os.path.dirname(os.path.abspath(args.json)), exist_ok=True)
         with open(args.json, "w") as out:
             json.dump({"date": str(datetime.date.today()), "cpu": cpu_name(),
                        "cores": os.cpu_count(),
                        "tfaot_target_cpu": args.target_cpu,
-                       "min_time_s": args.min_time, "models": raw},
+                       "min_time_s": args.min_time, "models": raw,
+                       "threads": args.threads, "torch": torch_raw},
                       out, indent=1)
 
 

@@ -30,6 +30,8 @@ void GraphDiagnostics::error(const llvm::Twine &message) {
 }
 
 void GraphDiagnostics::warning(const llvm::Twine &message) {
+  if (quiet_)
+    return;
   os_ << file_ << ": warning: " << message << "\n";
 }
 

@@ -39,6 +39,8 @@ public:
   /// An error about the file or the command line as a whole.
   void error(const llvm::Twine &message);
   void warning(const llvm::Twine &message);
+  /// Drops warnings from now on (--quiet); errors are always printed.
+  void setQuiet(bool quiet) { quiet_ = quiet; }
 
   int errorCount() const { return errors_; }
   bool hasErrors() const { return errors_ > 0; }
@@ -61,6 +63,7 @@ private:
   std::string file_;
   llvm::raw_ostream &os_;
   int errors_ = 0;
+  bool quiet_ = false;
   RemarkSink remarkSink_;
 };
 

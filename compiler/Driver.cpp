@@ -155,8 +155,10 @@ static bool checkEntryAbi(mlir::ModuleOp module, const LoweredEntry &entry,
 /// plan is measured as for the CPU), the rest in backends/gpu/LowerEntry.
 static bool lowerEntryForCuda(const CompileOptions &options,
                               GraphDiagnostics &diags, CompileReport &report,
-                              LoweredEntry &entry) {
+                              CompileProgress &progress,
+                              const std::string &bucket, LoweredEntry &entry) {
   mlir::ModuleOp module = *entry.module;
+  progress.stage("lowering and bufferizing for the GPU" + bucket);
   if (!runPipeline(module, gpu::buildBufferizePipeline, options, diags))
     return false;
   entry.tempBytes = cpu::countTempBytes(module);
@@ -174,8 +176,9 @@ static bool lowerEntryForCuda(const CompileOptions &options,
   gpuOptions.emulate = options.gpuEmulate;
   if (options.gpuEmulate)
     gpuOptions.vectorBits = cpu::vectorBitsFor(options.target);
-  gpuOptions.verbose = options.verbose;
+  gpuOptions.verbose = options.verbosity == Verbosity::Verbose;
   gpuOptions.graphName = options.graph;
+  progress.stage("GPU kernels, PTX and host code" + bucket);
   std::string error;
   gpu::LoweredKernels kernels;
   bool ok = gpu::lowerBufferizedEntry(
@@ -195,7 +198,11 @@ static bool lowerEntry(const tensorflow::GraphDef &graph,
                        const tensorflow::tf2xla::Config &config,
                        const CompileOptions &options,
                        mlir::MLIRContext &context, GraphDiagnostics &diags,
-                       CompileReport &report, LoweredEntry &entry) {
+                       CompileReport &report, CompileProgress &progress,
+                       LoweredEntry &entry) {
+  std::string bucket =
+      entry.batch ? " (batch " + std::to_string(entry.batch) + ")" : "";
+  progress.stage("importing" + bucket);
   ImportOptions importOptions;
   importOptions.functionName = entry.symbol;
   parseJpegSize(options.jpegSize, importOptions.jpegSize);
@@ -206,8 +213,10 @@ static bool lowerEntry(const tensorflow::GraphDef &graph,
   mlir::ModuleOp module = *entry.module;
   report.opsImported = countTfaotOps(module);
   if (options.graphPasses) {
+    progress.stage("graph passes" + bucket);
     mlir::tfaot::GraphPipelineOptions graphOptions;
     graphOptions.layout = resolveLayout(options.layout);
+    graphOptions.jpegDctScaling = options.jpegDctScaling;
     if (!runPipeline(
             module,
             [&](mlir::OpPassManager &pm) {
@@ -229,12 +238,13 @@ static bool lowerEntry(const tensorflow::GraphDef &graph,
         },
         options, diags);
   if (options.targetKind == "cuda") {
-    if (!lowerEntryForCuda(options, diags, report, entry))
+    if (!lowerEntryForCuda(options, diags, report, progress, bucket, entry))
       return false;
     if (options.emit != EmitStage::Object && options.emit != EmitStage::LLVMIR)
       return true;
     return checkEntryAbi(module, entry, diags);
   }
+  progress.stage("lowering and bufferizing" + bucket);
   if (!runPipeline(module, cpu::buildBufferizePipeline, options, diags))
     return false;
   entry.tempBytes = cpu::countTempBytes(module);
@@ -242,6 +252,7 @@ static bool lowerEntry(const tensorflow::GraphDef &graph,
   if (options.emit == EmitStage::Bufferized)
     return true;
   unsigned vectorBits = cpu::vectorBitsFor(options.target);
+  progress.stage("vector kernels and LLVM dialect" + bucket);
   if (!runPipeline(
           module,
           [&](mlir::OpPassManager &pm) {
@@ -325,9 +336,12 @@ static bool checkBucketSignatures(const std::vector<LoweredEntry> &entries,
   return true;
 }
 
-static int compileGraph(const CompileOptions &options, llvm::raw_ostream &errs,
-                        CompileReport &report) {
+static int compileGraph(const CompileOptions &options,
+                        llvm::raw_ostream &terminal, CompileReport &report) {
+  CompileProgress progress(options.verbosity, options.statusLine, terminal);
+  llvm::raw_ostream &errs = progress.messages();
   GraphDiagnostics diags(options.graph, errs);
+  diags.setQuiet(options.verbosity == Verbosity::Quiet);
   if (options.report != CompileOptions::Report::None)
     diags.setRemarkSink([&report](llvm::StringRef message, std::string node) {
       report.addRemark(message, std::move(node));
@@ -399,6 +413,7 @@ static int compileGraph(const CompileOptions &options, llvm::raw_ostream &errs,
   tensorflow::tf2xla::Config config;
   if (!options.config.empty()) {
     GraphDiagnostics configDiags(options.config, errs);
+    configDiags.setQuiet(options.verbosity == Verbosity::Quiet);
     auto loaded = loadConfig(options.config, configDiags);
     if (!loaded)
       return 1;
@@ -415,6 +430,10 @@ static int compileGraph(const CompileOptions &options, llvm::raw_ostream &errs,
   // their own signature, which fills in whatever feeds and fetches the user
   // left out.
   tensorflow::tf2xla::Config signatureConfig;
+  // Stages: loading, four per entry, code generation, writing.
+  progress.setTotalStages(
+      3 + 4 * static_cast<int>(std::max<size_t>(1, options.batchBuckets.size())));
+  progress.stage("loading " + llvm::sys::path::filename(options.graph).str());
   auto graph = loadModel(options.graph, options.signature, config, diags,
                          &signatureConfig);
   if (!graph)
@@ -449,7 +468,7 @@ static int compileGraph(const CompileOptions &options, llvm::raw_ostream &errs,
     // The report describes the last (largest) bucket.
     report.rewrites.clear();
     if (!lowerEntry(*graph, entryConfig, options, context, diags, report,
-                    entry))
+                    progress, entry))
       return 1;
   }
   if (options.emit != EmitStage::Object && options.emit != EmitStage::LLVMIR) {
@@ -475,6 +494,7 @@ static int compileGraph(const CompileOptions &options, llvm::raw_ostream &errs,
   for (LoweredEntry &entry : entries)
     modules.push_back(*entry.module);
   std::string object, error, llvmIR;
+  progress.stage("generating code");
   if (!cpu::emitObject(modules, options.target, object, error,
                        options.emit == EmitStage::LLVMIR ? &llvmIR : nullptr)) {
     diags.error(error);
@@ -495,6 +515,7 @@ static int compileGraph(const CompileOptions &options, llvm::raw_ostream &errs,
                     cpu::arenaBytes(*entry.module)});
   }
 
+  progress.stage("writing");
   if (!options.outHeader.empty()) {
     // The buffers are the largest bucket's, and so is the arena: one Run()
     // uses one bucket.

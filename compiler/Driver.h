@@ -9,6 +9,7 @@
 
 #include "backends/cpu/ObjectEmitter.h"
 #include "compiler/GraphImporter.h"
+#include "compiler/Progress.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -60,6 +61,7 @@ struct CompileOptions {
   bool graphPasses = true;           ///< --graph_passes: run the graph pipeline.
   std::string layout = "auto";       ///< --layout: auto, nhwc or nchw.
   std::string jpegSize;              ///< --jpeg_size HxW (may be empty).
+  bool jpegDctScaling = false;       ///< --jpeg_dct_scaling
   /// --dump_ir_after: pass arguments (e.g. tfaot-fold-batch-norm) after
   /// which the IR is printed to `errs`; "all" prints after every pass.
   std::vector<std::string> dumpIrAfter;
@@ -73,11 +75,15 @@ struct CompileOptions {
   /// see backends/gpu/); `target` then describes the host.
   std::string targetKind = "cpu";
   std::string gpuArch = "sm_90";  ///< --gpu_arch, for --target=cuda.
-  bool verbose = false;           ///< --verbose: say what was done.
   /// --gpu_emulate (testing): with --target=cuda, run the GPU kernel
   /// mapping's launches as loops on the CPU and emit a CPU library, to
   /// check the mapping's numbers without a GPU.
   bool gpuEmulate = false;
+  /// --quiet / --verbose: warnings, and what is said about progress.
+  Verbosity verbosity = Verbosity::Normal;
+  /// Keep a status line on `errs` while compiling (set when it is a
+  /// terminal; ignored unless verbosity is Normal).
+  bool statusLine = false;
   /// When set, the object and what describes it are stored here (no
   /// output file is then required).
   CompiledArtifacts *artifacts = nullptr;

@@ -21,6 +21,10 @@ void mlir::tfaot::buildGraphPipeline(OpPassManager &pm,
   pm.addPass(createSimplifyPass());
   // After the clean-ups, which make the Slice bounds constants.
   pm.addNestedPass<func::FuncOp>(createFuseDecodeCropPass());
+  // After the crop fusion: a decode that only a window is taken from is
+  // left alone (its window is in full-size pixels).
+  if (options.jpegDctScaling)
+    pm.addNestedPass<func::FuncOp>(createScaleJpegDecodePass());
   pm.addPass(createFoldBatchNormPass());
   AssignLayoutPassOptions layoutOptions;
   layoutOptions.layout = options.layout;

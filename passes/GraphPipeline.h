@@ -19,6 +19,9 @@ struct GraphPipelineOptions {
   /// Data layout for convolutions, pools and batch norm: "nhwc" or "nchw".
   /// (The driver resolves --layout=auto per target before calling.)
   std::string layout = "nhwc";
+  /// Decode JPEGs at 1/2, 1/4 or 1/8 scale when a resize shrinks them that
+  /// much anyway (--jpeg_dct_scaling; changes the numbers slightly).
+  bool jpegDctScaling = false;
 };
 
 /// Appends the graph passes to `pm` (a module pass manager).

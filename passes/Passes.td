@@ -189,6 +189,32 @@ def PlanBuffersPass : Pass<"tfaot-plan-buffers", "mlir::ModuleOp"> {
   ];
 }
 
+def ScaleJpegDecodePass
+    : Pass<"tfaot-scale-jpeg-decode", "mlir::func::FuncOp"> {
+  let summary = "decode a JPEG at 1/2, 1/4 or 1/8 scale for a resize that "
+                "shrinks it at least that much";
+  let description = [{
+    A whole-image DecodeJpeg (ratio 1) whose pixels reach a ResizeBilinear
+    or ResizeNearestNeighbor (NHWC) only through Cast, ExpandDims-style
+    Reshapes and elementwise ops with per-channel constants gets the
+    largest ratio of 2, 4, 8 that still decodes at least the resize's
+    output size; the ops in between get the smaller shape. libjpeg then
+    runs scaled inverse DCTs and the resize reads a smaller image. The
+    results differ slightly from the full-size decode, so `tfaot compile`
+    runs this pass only with --jpeg_dct_scaling. Decodes of a crop window
+    are left alone.
+
+    ```mlir
+    %0 = tfaot.DecodeJpeg %c {channels = 3 : i64} : (tensor<2xi64>) -> tensor<37x53x3xui8>
+    %1 = tfaot.Cast %0 : (tensor<37x53x3xui8>) -> tensor<37x53x3xf32>
+    %2 = tfaot.Reshape %1, %shape : (...) -> tensor<1x37x53x3xf32>
+    %3 = tfaot.ResizeBilinear %2, %size : (...) -> tensor<1x8x8x3xf32>
+    ```
+    becomes a decode with `ratio = 4 : i64` to tensor<10x14x3xui8>, the
+    Cast and Reshape on 10x14 images, and the same resize.
+  }];
+}
+
 def FuseDecodeCropPass
     : Pass<"tfaot-fuse-decode-crop", "mlir::func::FuncOp"> {
   let summary = "decode only the window of a JPEG that a Slice keeps";

@@ -12,6 +12,7 @@
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace cl = llvm::cl;
@@ -154,10 +155,6 @@ static cl::opt<bool> gpuEmulateFlag(
     cl::desc("Testing: with --target=cuda, run the kernels' launches as "
              "loops on the CPU and write a CPU library (checks the GPU "
              "kernel mapping's results without a GPU)."));
-static cl::opt<bool> verboseFlag(
-    "verbose", cl::sub(compileCmd), cl::cat(compileCategory),
-    cl::desc("Say what the compiler did beyond errors (for --target=cuda: "
-             "whether a cubin was assembled)."));
 static cl::opt<int> optLevelFlag(
     "O", cl::sub(compileCmd), cl::sub(benchCmd), cl::cat(compileCategory), cl::init(3),
     cl::Prefix, cl::desc("LLVM optimization level, 0 to 3 (default 3)."));
@@ -205,6 +202,13 @@ static cl::opt<std::string> jpegSizeFlag(
              "decode (after their `ratio`), e.g. 480x640: code generation "
              "needs the size, and Run() fails on an image of another size. "
              "Not needed for DecodeAndCropJpeg with a constant-size window."));
+static cl::opt<bool> jpegDctScalingFlag(
+    "jpeg_dct_scaling", cl::sub(compileCmd), cl::sub(explainCmd),
+    cl::sub(benchCmd), cl::cat(compileCategory),
+    cl::desc("Decode a JPEG at 1/2, 1/4 or 1/8 of its size (libjpeg's "
+             "scaled IDCT) when a resize shrinks it at least that much "
+             "anyway: faster, but the pixels differ slightly from a "
+             "full-size decode, so it is off by default."));
 static cl::list<std::string> dumpIrAfterFlag(
     "dump_ir_after", cl::sub(compileCmd), cl::sub(explainCmd), cl::cat(compileCategory),
     cl::CommaSeparated, cl::value_desc("pass[,pass...]|all"),
@@ -250,6 +254,18 @@ static cl::opt<std::string> plotFlag(
     cl::value_desc("file.svg"),
     cl::desc("bench: also draw items/s and p90 latency per batch size as "
              "an SVG."));
+
+static cl::opt<bool> quietFlag(
+    "quiet", cl::sub(compileCmd), cl::sub(explainCmd), cl::sub(benchCmd),
+    cl::cat(compileCategory),
+    cl::desc("Print errors only: no warnings, no progress line."));
+static cl::opt<bool> verboseFlag(
+    "verbose", cl::sub(compileCmd), cl::sub(explainCmd), cl::sub(benchCmd),
+    cl::cat(compileCategory),
+    cl::desc("Print each compilation stage with its time to standard error "
+             "(without it, a terminal gets one progress line that is erased "
+             "when done); with --target=cuda, also whether a cubin was "
+             "assembled."));
 
 static cl::opt<bool> listOpsFlag(
     "list_ops", cl::sub(compileCmd), cl::cat(compileCategory),
@@ -308,7 +324,20 @@ int main(int argc, char **argv) {
   options.outHeader = outHeaderFlag;
   options.outObject = outObjectFlag;
   options.outMetadataObject = outMetadataFlag;
-  auto ignored = [](const char *flag, const char *why) {
+  if (quietFlag && verboseFlag) {
+    llvm::errs() << "tfaot: error: --quiet and --verbose exclude each other\n";
+    return 1;
+  }
+  options.verbosity = quietFlag     ? tfaot::Verbosity::Quiet
+                      : verboseFlag ? tfaot::Verbosity::Verbose
+                                    : tfaot::Verbosity::Normal;
+  // The progress line is for people watching a compile, not for logs, and
+  // bench keeps the terminal for its table.
+  options.statusLine =
+      compileCmd && llvm::sys::Process::StandardErrIsDisplayed();
+  auto ignored = [&options](const char *flag, const char *why) {
+    if (options.verbosity == tfaot::Verbosity::Quiet)
+      return;
     llvm::errs() << "tfaot: warning: " << flag << " is ignored: " << why
                  << "\n";
   };
@@ -325,6 +354,7 @@ int main(int argc, char **argv) {
   options.graphPasses = graphPassesFlag;
   options.layout = layoutFlag;
   options.jpegSize = jpegSizeFlag;
+  options.jpegDctScaling = jpegDctScalingFlag;
   options.dumpIrAfter.assign(dumpIrAfterFlag.begin(), dumpIrAfterFlag.end());
   options.batchBuckets.assign(batchFlag.begin(), batchFlag.end());
   if (reportJsonFlag && !reportFlag && !explainCmd && !benchCmd) {
@@ -347,7 +377,6 @@ int main(int argc, char **argv) {
   options.target.optLevel = optLevelFlag;
   options.targetKind = targetKindFlag;
   options.gpuArch = gpuArchFlag;
-  options.verbose = verboseFlag;
   options.gpuEmulate = gpuEmulateFlag;
   if (benchCmd) {
     tfaot::BenchOptions bench;

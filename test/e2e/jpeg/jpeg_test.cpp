@@ -15,6 +15,7 @@
 #include "jpeg_decode.h"
 #include "jpeg_half.h"
 #include "jpeg_pipeline.h"
+#include "jpeg_pipeline_dct.h"
 #include "jpeg_sliced.h"
 
 #include <gmock/gmock.h>
@@ -234,6 +235,39 @@ TEST(Jpeg, ResizeNormalizeMeanPipeline) {
         for (int c = 0; c < 3; ++c) {
           float expected = Bilinear(islow, y, x, c, 8, 8);
           EXPECT_NEAR(resized[(y * 8 + x) * 3 + c], expected, 1e-3)
+              << "resized (" << y << ", " << x << ", " << c << ")";
+          sums[c] += (expected - 127.5f) * 0.0078125f;
+        }
+    for (int c = 0; c < 3; ++c)
+      EXPECT_NEAR(fn.result_head_data()[c], sums[c] / 64, 1e-5)
+          << "head channel " << c;
+  }
+}
+
+// With --jpeg_dct_scaling the 37x53 image is decoded at 1/4 (10x14, the
+// smallest scale still at least 8x8): the resize must then read exactly
+// djpeg's 1/4-scale decode, and the normalization and Mean after it see
+// that resize. (The values differ from the full-size pipeline's by tens of
+// levels on these test pictures, whose pixel-level pattern a bilinear
+// 8x8 sample aliases while the scaled IDCT averages it; hence no closeness
+// check between the two.)
+TEST(Jpeg, DctScaledPipelineResizesDjpegQuarterScale) {
+  for (const char *name : kSmall) {
+    SCOPED_TRACE(name);
+    std::string jpeg = ReadFile(std::string(name) + ".jpg");
+    Image quarter = ToRgb(ReadPnm(std::string(name) + ".quarter.pnm"));
+    ASSERT_EQ(quarter.height, 10);
+    ASSERT_EQ(quarter.width, 14);
+    e2e::jpeg::PipelineDct fn;
+    ASSERT_TRUE(fn.set_arg_contents_data(jpeg.data(), jpeg.size()));
+    ASSERT_TRUE(fn.Run()) << fn.error_msg();
+    double sums[3] = {};
+    for (int y = 0; y < 8; ++y)
+      for (int x = 0; x < 8; ++x)
+        for (int c = 0; c < 3; ++c) {
+          float expected = Bilinear(quarter, y, x, c, 8, 8);
+          EXPECT_NEAR(fn.result_resized_data()[(y * 8 + x) * 3 + c], expected,
+                      1e-3)
               << "resized (" << y << ", " << x << ", " << c << ")";
           sums[c] += (expected - 127.5f) * 0.0078125f;
         }

@@ -11,6 +11,8 @@ and each is decoded with djpeg the ways the compiled models decode it:
   NAME.ifast.pnm     -dct fast (TF's default "", INTEGER_FAST)
   NAME.nosmooth.pnm  -dct int -nosmooth (fancy_upscaling=false)
   NAME.half.pnm      -dct int -scale 1/2 (ratio=2)
+  NAME.quarter.pnm   -dct int -scale 1/4 (what --jpeg_dct_scaling decodes
+                     for the 8x8 resize of a 37x53 image)
   NAME.gray.pnm      -dct int -grayscale (channels=1)
 """
 import os
@@ -50,6 +52,7 @@ DECODES = {
     "ifast": ["-dct", "fast"],
     "nosmooth": ["-dct", "int", "-nosmooth"],
     "half": ["-dct", "int", "-scale", "1/2"],
+    "quarter": ["-dct", "int", "-scale", "1/4"],
     "gray": ["-dct", "int", "-grayscale"],
 }
 
