@@ -203,5 +203,15 @@ function(tfaot_library name)
     TFAOT_HEADER "${hdr}"
     TFAOT_OBJECT "${obj}")
   target_include_directories(${name} PUBLIC "${dir}")
-  target_link_libraries(${name} PUBLIC tfaot::runtime)
+  # EXTRA_ARGS --target=cuda: the class derives from
+  # tfaot::CudaCompiledFunction, which tfaot::cuda_runtime provides (with
+  # tfaot::runtime).
+  set(runtime tfaot::runtime)
+  list(FIND ARG_EXTRA_ARGS "--target=cuda" cuda_flag)
+  list(FIND ARG_EXTRA_ARGS "cuda" cuda_value)
+  if(NOT cuda_flag EQUAL -1 OR
+     (NOT cuda_value EQUAL -1 AND "--target" IN_LIST ARG_EXTRA_ARGS))
+    set(runtime tfaot::cuda_runtime)
+  endif()
+  target_link_libraries(${name} PUBLIC ${runtime})
 endfunction()

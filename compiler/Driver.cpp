@@ -527,6 +527,10 @@ static int compileGraph(const CompileOptions &options,
       headerOptions.cuda = true;
       headerOptions.cudaNote = gpu::embeddingNote(options.gpuArch, largest.cubin);
     }
+    // rtrim: a SavedModel directory given as "model/" is still "model".
+    headerOptions.sourceGraph =
+        llvm::sys::path::filename(llvm::StringRef(options.graph).rtrim('/'))
+            .str();
     cpu::readMemoryPlan(*largest.module, headerOptions);
     for (const LoweredEntry &entry : entries) {
       headerOptions.tempBytes = std::max(headerOptions.tempBytes, entry.tempBytes);

@@ -45,6 +45,19 @@ struct HostRewriter {
                 op->getName().getStringRef().str() + "')";
         return WalkResult::interrupt();
       }
+      if (auto address = dyn_cast<LLVM::AddressOfOp>(op)) {
+        // Only constants get a device copy; a mutable global would be host
+        // memory handed to kernels.
+        auto global = dyn_cast_or_null<LLVM::GlobalOp>(
+            SymbolTable::lookupNearestSymbolFrom(op,
+                                                 address.getGlobalNameAttr()));
+        if (global && !global.getConstant()) {
+          error = "internal error: host code of '" + func.getName().str() +
+                  "' uses the mutable global '" + global.getSymName().str() +
+                  "', which kernels cannot reach";
+          return WalkResult::interrupt();
+        }
+      }
       if (auto call = dyn_cast<LLVM::CallOp>(op)) {
         StringRef callee = call.getCallee().value_or("");
         if (callee != "malloc" && callee != "aligned_alloc" &&
