@@ -2,9 +2,13 @@
 //
 // The host half of a CUDA entry, after --tfaot-gpu-to-nvvm, is an LLVM
 // dialect function that computes addresses and holds gpu.launch_func ops.
-// Upstream would translate those into calls of MLIR's mgpu* wrappers with a
-// global constructor loading every module at program start. tfaot instead
-// calls its own small ABI, implemented in runtime/lib/cuda:
+// Upstream (LLVM 22's #gpu.select_object translation) would emit, per
+// kernel module, a global constructor calling mgpuModuleLoad (cubin) or
+// mgpuModuleLoadJIT (PTX) at program start and a destructor calling
+// mgpuModuleUnload, and per launch mgpuModuleGetFunction, mgpuStreamCreate,
+// mgpuLaunchKernel, mgpuStreamSynchronize and mgpuStreamDestroy (gpu.alloc,
+// gpu.memcpy and friends would add mgpuMemAlloc, mgpuMemFree, mgpuMemcpy).
+// tfaot instead calls its own small ABI, implemented in runtime/lib/cuda:
 //
 //   void  tfaot_rt_cuda_launch(const void *image, const char *kernel,
 //                              i64 grid_x, grid_y, grid_z,
