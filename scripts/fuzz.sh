@@ -5,7 +5,8 @@
 #                   [target...] [-- libFuzzer flags...]
 #
 # Targets: graphdef (binary .pb), pbtxt (text .pbtxt), tfjs (model.json NUL
-# weights); default all three, 10 s each. Builds them with clang-22 and
+# weights), savedmodel (saved_model.pb + checkpoint, length-prefixed), jpeg
+# (JPEG bytes + 2 bytes of decode options); default all five, 10 s each. Builds them with clang-22 and
 # -fsanitize=fuzzer,address,undefined in build-fuzz/ (or DIR), seeds a
 # temporary corpus from ../shared/corpus and test/compiler, and runs each
 # target for SECONDS (or N executions). Prints per target the executions
@@ -29,12 +30,12 @@ while [[ $# -gt 0 ]]; do
     --no-build) build=0; shift ;;
     --build-dir) build_dir=$(cd "$2" && pwd); shift 2 ;;
     --) shift; extra=("$@"); break ;;
-    graphdef|pbtxt|tfjs) targets+=("$1"); shift ;;
+    graphdef|pbtxt|tfjs|savedmodel|jpeg) targets+=("$1"); shift ;;
     -h|--help) sed -n '3,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "fuzz.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
-[[ ${#targets[@]} -gt 0 ]] || targets=(graphdef pbtxt tfjs)
+[[ ${#targets[@]} -gt 0 ]] || targets=(graphdef pbtxt tfjs savedmodel jpeg)
 corpus=${TFAOT_CORPUS_DIR:-$root/../shared/corpus}
 
 if [[ $build == 1 ]]; then
@@ -57,7 +58,7 @@ if [[ $build == 1 ]]; then
       "${launcher[@]}" >/dev/null
   fi
   cmake --build "$build_dir" -j "$(nproc)" --target tfaot \
-    "${targets[@]/#/tfaot-fuzz-}"
+    tfaot-write-savedmodel "${targets[@]/#/tfaot-fuzz-}"
 fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/tfaot-fuzz.XXXXXX")
@@ -70,7 +71,8 @@ findings_dir=$build_dir/fuzz-findings
 max_len_of() {
   case $1 in
     graphdef|pbtxt) echo 65536 ;;
-    tfjs) echo 8192 ;;
+    tfjs|jpeg) echo 8192 ;;
+    savedmodel) echo 65536 ;;
   esac
 }
 
@@ -103,6 +105,34 @@ gather_seeds() {
       # The corpus models, cut down to a few kB with their real weights.
       python3 "$root/test/fuzz/tfjs_seeds.py" "$dir" $(( max * 3 / 4 )) \
         "$corpus"/tfjs/*.json ;;
+    savedmodel)
+      # tfaot-write-savedmodel's single-shard layouts, then the corpus's
+      # saved_model.pb files without variables.
+      local kind
+      for kind in tf2 tf2-names tf1 badcrc badindex truncated sliced \
+                  missingvar; do
+        "$build_dir/bin/tfaot-write-savedmodel" "$kind" "$work/sm-$kind" \
+          >/dev/null
+        python3 "$root/test/fuzz/savedmodel_seed.py" "$work/sm-$kind" \
+          "$dir/$kind"
+      done
+      find "$corpus/frozen" -name '*saved_model.pb' 2>/dev/null |
+        while IFS= read -r f; do
+          python3 -c 'import struct,sys; d=open(sys.argv[1],"rb").read();
+sys.stdout.buffer.write(struct.pack("<I", len(d)) + d)' "$f" \
+            > "$dir/$(basename "$f")"
+        done ;;
+    jpeg)
+      # The e2e test's images (written at build time in the test build, or
+      # here), each with decode options: whole, cropped, scaled, gray.
+      local images=$work/jpeg-images f
+      python3 "$root/test/e2e/jpeg/make_jpegs.py" "$images" >/dev/null
+      for f in "$images"/*.jpg; do
+        for mode in '\x06\x00' '\x07\x35' '\x16\x00' '\x0f\x21' \
+                    '\x47\x00'; do
+          { cat "$f"; printf "$mode"; } > "$dir/$(basename "$f" .jpg)-${mode//\\x/}"
+        done
+      done ;;
   esac
   ls "$dir" | wc -l
 }

@@ -9,6 +9,7 @@
 #include "compiler/Driver.h"
 #include "compiler/OpImporters.h"
 #include "compiler/OpReport.h"
+#include "HelpText.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
@@ -285,18 +286,9 @@ int main(int argc, char **argv) {
   cl::HideUnrelatedOptions(compileCategory, explainCmd);
   cl::HideUnrelatedOptions(compileCategory, benchCmd);
   cl::HideUnrelatedOptions(opsCategory, opsCmd);
-  if (!cl::ParseCommandLineOptions(
-          argc, argv,
-          "tfaot: compiles TensorFlow graphs ahead of time into native code.\n\n"
-          "  tfaot compile --graph model.pb --config model.config.pbtxt \\\n"
-          "      --cpp_class ns::Model --out_header model.h "
-          "--out_function_object model.o\n\n"
-          "  tfaot ops --graph model.json      (which ops it uses; are they "
-          "supported?)\n\n"
-          "  tfaot explain --graph model.json  (what the passes do to it)\n\n"
-          "  tfaot bench --graph model.pb --feed x:1,224,224,3 --sweep\n"
-          "      (latency and throughput per batch size; which to use)\n\n"
-          "Run 'tfaot compile --help' for the compile flags.\n",
+  // Each command's --help opens with its own man-style overview.
+  llvm::StringRef command = argc > 1 ? argv[1] : "";
+  if (!cl::ParseCommandLineOptions(argc, argv, tfaot::helpOverview(command),
           &llvm::errs()))
     return 1;
 

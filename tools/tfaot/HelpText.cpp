@@ -1,0 +1,142 @@
+//===- HelpText.cpp - Man-page style help for each tfaot command ----------===//
+#include "HelpText.h"
+
+static const char kToolHelp[] =
+    R"(tfaot - ahead-of-time compiler for TensorFlow inference graphs
+
+SYNOPSIS
+  tfaot compile --graph G [--config C | --feed F... --fetch F...]
+                --cpp_class ns::Name --out_header H --out_function_object O
+  tfaot explain --graph G [feeds, fetches, --layout, --batch] [--json]
+  tfaot bench   --graph G [feeds, fetches] [--batch 1,8 | --sweep] [--json]
+  tfaot ops     --graph G [--json]
+
+DESCRIPTION
+  compile  writes an object file (code and weights) and a C++ header
+           declaring a class that runs the graph; link it with
+           libtfaot_runtime.a.
+  explain  says what the graph passes do to a graph and plans its memory,
+           writing no files.
+  bench    compiles for each batch size, runs on random inputs and reports
+           latency and throughput; --sweep recommends a batch size.
+  ops      lists a graph's ops and whether tfaot compiles them.
+
+  The graph is a frozen GraphDef (.pb, .pbtxt), a TF.js graph model
+  (model.json) or a SavedModel directory. Run 'tfaot COMMAND --help' for a
+  command's flags.
+
+EXIT STATUS
+  0 success; 1 any error (bad flags, unreadable graph, unsupported op,
+  failed compilation); tfaot ops: 2 when some ops are not supported.
+)";
+
+static const char kCompileHelp[] =
+    R"(tfaot compile - compile a TensorFlow graph into an object file and a header
+
+SYNOPSIS
+  tfaot compile --graph G [--config C] [--feed name[:shape[:dtype]]]...
+                [--fetch name[:index]]... --cpp_class ns::Name
+                --out_header H --out_function_object O [flags]
+  tfaot compile --graph G ... --emit tfaot|linalg|bufferized|llvm|llvm-ir
+
+DESCRIPTION
+  Imports the graph (pruned to what the fetches need), runs the graph
+  passes, lowers through MLIR and LLVM, and writes the object (code and
+  weights) and the header (a class deriving from tfaot::CompiledFunction:
+  typed argument and result buffers, Run(), error_msg(), memory figures).
+  tfcompile's flags and tf2xla.Config files work unchanged; the flags it
+  has that tfaot does not need are accepted with a warning. Feeds and
+  fetches come from --config, then --feed/--fetch, and for TF.js models
+  and SavedModels from their signature.
+
+  Errors name the file and, where one is at fault, the node and its op;
+  every problem of a kind is listed at once. On a terminal a progress line
+  shows the stage; --verbose prints each stage's time, --quiet only errors.
+
+EXIT STATUS
+  0 the outputs were written; 1 any error (nothing usable is written).
+
+EXAMPLES
+  tfaot compile --graph mnist.pb --feed x:1,784 --fetch y_pred \
+      --cpp_class demo::Mnist --out_header mnist.h --out_function_object mnist.o
+  tfaot compile --graph model.json --batch 1,8,32 --target_cpu x86-64-v3 \
+      --cpp_class m::Net --out_header net.h --out_function_object net.o
+  tfaot compile --graph saved_model_dir --emit tfaot | less
+)";
+
+static const char kExplainHelp[] =
+    R"(tfaot explain - say what the compiler does to a graph
+
+SYNOPSIS
+  tfaot explain --graph G [--config C] [--feed F]... [--fetch F]...
+                [--layout auto|nhwc|nchw] [--batch N,...] [--json]
+
+DESCRIPTION
+  Compiles as far as the memory plan and prints, instead of writing files,
+  what 'compile --report' prints: per graph pass, what it rewrote at which
+  TF nodes (and what it left, with the reason), op counts before and after
+  the passes, and the memory plan (arena, lower bound, naive sum).
+
+EXIT STATUS
+  0 the report was printed; 1 any error.
+
+EXAMPLES
+  tfaot explain --graph nanodet.json --layout nchw
+  tfaot explain --graph model.pb --feed input:1,224,224,3 --json | jq .passes
+)";
+
+static const char kBenchHelp[] =
+    R"(tfaot bench - measure a compiled model and choose a batch size
+
+SYNOPSIS
+  tfaot bench --graph G [feeds, fetches] [--batch N,... | --sweep]
+              [--latency_budget MS] [--iters N] [--min_time S]
+              [--target_cpu native] [--plot F.svg] [--json]
+
+DESCRIPTION
+  For each batch size, compiles the graph as 'compile --batch N' would,
+  links the object into this process, runs Run() on random inputs (floats
+  uniform in [0, 1), other types zero) and prints median, p90 and minimum
+  latency, items/s, the arena and the compile time. --sweep measures batch
+  1, 2, 4, ..., 64 (or --batch's list) and recommends the batch size with
+  the most items/s whose p90 latency fits --latency_budget.
+
+EXIT STATUS
+  0 every batch size was measured; 1 any error.
+
+EXAMPLES
+  tfaot bench --graph resnet50.pb --feed input:1,224,224,3 --target_cpu native
+  tfaot bench --graph model.json --sweep --latency_budget 50 --plot curve.svg
+)";
+
+static const char kOpsHelp[] =
+    R"(tfaot ops - list a graph's ops and whether tfaot compiles them
+
+SYNOPSIS
+  tfaot ops --graph G [--signature NAME] [--json]
+
+DESCRIPTION
+  Prints every op of the graph (and of its function library, counted after
+  a '+') with its count and whether tfaot compiles it, then the unsupported
+  ones. Use it before writing any flags to see what stands between a graph
+  and tfaot.
+
+EXIT STATUS
+  0 every op is supported; 2 some are not; 1 the graph cannot be read.
+
+EXAMPLES
+  tfaot ops --graph handtrack.json
+  tfaot ops --graph saved_model_dir --json
+)";
+
+const char *tfaot::helpOverview(llvm::StringRef command) {
+  if (command == "compile")
+    return kCompileHelp;
+  if (command == "explain")
+    return kExplainHelp;
+  if (command == "bench")
+    return kBenchHelp;
+  if (command == "ops")
+    return kOpsHelp;
+  return kToolHelp;
+}
