@@ -38,6 +38,7 @@ SYNOPSIS
                 [--fetch name[:index]]... --cpp_class ns::Name
                 --out_header H --out_function_object O [flags]
   tfaot compile --graph G ... --emit tfaot|linalg|bufferized|llvm|llvm-ir
+  tfaot compile --graph G ... --target cuda [--gpu_arch sm_90|sm_89|sm_80]
 
 DESCRIPTION
   Imports the graph (pruned to what the fetches need), runs the graph
@@ -53,6 +54,12 @@ DESCRIPTION
   every problem of a kind is listed at once. On a terminal a progress line
   shows the stage; --verbose prints each stage's time, --quiet only errors.
 
+  --target cuda compiles for NVIDIA GPUs instead: PTX kernels (and a cubin
+  for --gpu_arch when ptxas is installed) in the object with a host
+  launcher, and a class deriving from tfaot::CudaCompiledFunction, whose
+  Run() copies the arguments to the GPU and the results back; link
+  libtfaot_cuda_runtime.a too. --emit gpu|ptx prints the kernels.
+
 EXIT STATUS
   0 the outputs were written; 1 any error (nothing usable is written).
 
@@ -62,6 +69,8 @@ EXAMPLES
   tfaot compile --graph model.json --batch 1,8,32 --target_cpu x86-64-v3 \
       --cpp_class m::Net --out_header net.h --out_function_object net.o
   tfaot compile --graph saved_model_dir --emit tfaot | less
+  tfaot compile --graph mnist.pb --feed x:1,784 --fetch y_pred --target cuda \
+      --cpp_class demo::Mnist --out_header mnist.h --out_function_object mnist.o
 )";
 
 static const char kExplainHelp[] =
