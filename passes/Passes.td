@@ -291,6 +291,13 @@ def SimplifyPass : Pass<"tfaot-simplify", "mlir::ModuleOp"> {
        Transpose by the identity permutation, Slice and StridedSlice taking
        the whole input, Pad and MirrorPad by zero, BroadcastTo the input's
        own type: each becomes its input.
+    6. A Cast to f32 of integers (8 bits or wider) or f16/bf16 that only a
+       ResizeBilinear reads, possibly through one Reshape (the batch
+       ExpandDims of JPEG preprocessing), is dropped: the resize reads the
+       narrower pixels and converts each value it reads, as TF's kernel
+       does, so the numbers are the same and no float copy of the image is
+       made. `ResizeBilinear(Cast(%u8 : tensor<1x480x640x3xui8>))` becomes
+       `ResizeBilinear(%u8)`.
   }];
   let options = [
     Option<"maxFoldElements", "max-fold-elements", "int64_t",
@@ -317,6 +324,8 @@ def SimplifyPass : Pass<"tfaot-simplify", "mlir::ModuleOp"> {
               "Identity ops removed (by Identity's folder)">,
     Statistic<"numNoOpsRemoved", "no-ops-removed",
               "Same-type Casts and other no-op ops removed">,
+    Statistic<"numCastsIntoResize", "casts-into-resize",
+              "Casts to f32 in front of a ResizeBilinear left to the resize">,
   ];
 }
 

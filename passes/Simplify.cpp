@@ -36,7 +36,7 @@ namespace {
 struct Counters {
   int64_t reshapeChains = 0, reshapesRemoved = 0, neutralRemoved = 0,
           padsFolded = 0, constantsFolded = 0, foldsMaterialized = 0,
-          noOpsRemoved = 0;
+          noOpsRemoved = 0, castsIntoResize = 0;
   /// Ops not folded for their size (a set: the driver may try one op
   /// several times).
   llvm::DenseSet<Operation *> tooLarge;
@@ -1031,6 +1031,57 @@ struct StridedSliceToReshape : OpRewritePattern<StridedSliceOp> {
   }
   Counters &counters;
 };
+/// ResizeBilinear(Cast(x)), possibly with a Reshape between (the batch
+/// ExpandDims), where the Cast converts integers or f16/bf16 to f32 ->
+/// ResizeBilinear([Reshape](x)). TF's resize converts every pixel it reads
+/// to float itself, with the same conversion (exact for these types, or
+/// rounding the same way for wide integers), so the results are identical,
+/// and decoded pixels are then read once, by the resize, instead of being
+/// converted into a float copy of the whole image first.
+struct ResizeConvertsOnRead : OpRewritePattern<ResizeBilinearOp> {
+  ResizeConvertsOnRead(MLIRContext *ctx, Counters &counters)
+      : OpRewritePattern(ctx), counters(counters) {}
+
+  static bool convertsOnRead(Type from) {
+    if (auto integer = dyn_cast<IntegerType>(from))
+      return integer.getWidth() >= 8;
+    return isa<Float16Type, BFloat16Type>(from);
+  }
+
+  LogicalResult matchAndRewrite(ResizeBilinearOp op,
+                                PatternRewriter &rewriter) const override {
+    Value images = op.getImages();
+    auto reshape = images.getDefiningOp<ReshapeOp>();
+    if (reshape) {
+      if (!reshape->hasOneUse())
+        return failure();
+      images = reshape.getTensor();
+    }
+    auto convert = images.getDefiningOp<CastOp>();
+    if (!convert || !convert->hasOneUse())
+      return failure();
+    auto from = dyn_cast<RankedTensorType>(convert.getX().getType());
+    auto to = dyn_cast<RankedTensorType>(convert.getType());
+    if (!from || !to || !to.getElementType().isF32() ||
+        !convertsOnRead(from.getElementType()))
+      return failure();
+    counters.record(counters.castsIntoResize, op,
+                    "made ResizeBilinear convert the pixels it reads (Cast "
+                    "removed)");
+    Value source = convert.getX();
+    if (reshape) {
+      auto type = cast<RankedTensorType>(reshape.getType())
+                      .clone(from.getElementType());
+      source = ReshapeOp::create(rewriter, reshape.getLoc(), type, source,
+                                 reshape.getShape());
+    }
+    rewriter.modifyOpInPlace(op,
+                             [&] { op.getImagesMutable().assign(source); });
+    return success();
+  }
+  Counters &counters;
+};
+
 Value padNoOp(PadOp op) {
   return isZeroConstant(op.getPaddings()) ? op.getInput() : Value();
 }
@@ -1099,6 +1150,7 @@ struct SimplifyPass : public tfaot::impl::SimplifyPassBase<SimplifyPass> {
     patterns.add<RemoveNoOp<SliceOp>>(ctx, counters, sliceNoOp);
     patterns.add<RemoveNoOp<StridedSliceOp>>(ctx, counters, stridedSliceNoOp);
     patterns.add<StridedSliceToReshape>(ctx, counters);
+    patterns.add<ResizeConvertsOnRead>(ctx, counters);
     patterns.add<RemoveNoOp<PadOp>>(ctx, counters, padNoOp);
     patterns.add<RemoveNoOp<MirrorPadOp>>(ctx, counters, mirrorPadNoOp);
     patterns.add<RemoveNoOp<BroadcastToOp>>(ctx, counters, broadcastToNoOp);
@@ -1122,6 +1174,7 @@ struct SimplifyPass : public tfaot::impl::SimplifyPassBase<SimplifyPass> {
     numFoldsMaterialized += counters.foldsMaterialized;
     numFoldsTooLarge += counters.tooLarge.size();
     numNoOpsRemoved += counters.noOpsRemoved;
+    numCastsIntoResize += counters.castsIntoResize;
   }
 };
 

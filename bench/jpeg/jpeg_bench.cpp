@@ -11,7 +11,12 @@
 // preprocessing): 8-100% of the area, aspect ratio 3/4 to 4/3, random
 // position, from a fixed seed. Prints images/s for both and the speedup.
 //
-// A second table times what --jpeg_dct_scaling does for a whole image
+// A second table adds what follows the crop in a classifier's
+// preprocessing: Cast to float and a bilinear resize to 224x224, unfused
+// (each a pass over its own buffer) against the fused form tfaot compiles
+// (only the window decoded, the resize converting the bytes it reads).
+//
+// A third table times what --jpeg_dct_scaling does for a whole image
 // resized to 224x224 (the classifier input): a full-size decode, against a
 // decode at the largest of 1/2, 1/4, 1/8 that still has at least 224x224
 // pixels; both followed by the same bilinear resize (written here, the
@@ -101,8 +106,11 @@ double Seconds(std::chrono::steady_clock::duration d) {
   return std::chrono::duration<double>(d).count();
 }
 
-/// Half-pixel-centred bilinear resize of an RGB image to out_h x out_w.
-void Resize(const uint8_t *in, int in_h, int in_w, float *out, int out_h,
+/// Half-pixel-centred bilinear resize of an RGB image to out_h x out_w,
+/// reading bytes (converted as read, as tfaot's lowering does once the Cast
+/// is folded into the resize) or floats (the Cast's copy, unfused).
+template <typename Pixel>
+void Resize(const Pixel *in, int in_h, int in_w, float *out, int out_h,
             int out_w) {
   for (int oy = 0; oy < out_h; ++oy) {
     float sy = std::max((oy + 0.5f) * in_h / out_h - 0.5f, 0.0f);
@@ -177,12 +185,63 @@ int main(int argc, char **argv) {
                 unfused / fused);
   }
 
+  // The whole preprocessing as a model compiled without and with the
+  // fusions runs it: decode, crop, Cast to float, resize to 224x224 (each
+  // a pass over its own buffer), against the crop decoded alone and the
+  // resize reading its bytes (tfaot-fuse-decode-crop and tfaot-simplify's
+  // Cast into ResizeBilinear).
+  std::printf("\nrandom crop -> 224x224 bilinear resize, %d crops per size\n",
+              count);
+  std::printf("%12s %9s %22s %16s %8s\n", "image", "MP",
+              "decode+crop+cast+resize/s", "fused/s", "speedup");
+  const int target = 224;
+  std::vector<float> resized(size_t(target) * target * 3);
+  for (const auto &size : sizes) {
+    const int height = size[0], width = size[1];
+    std::string jpeg = Encode(height, width);
+    tfaot::Bytes bytes{jpeg.data(), int64_t(jpeg.size())};
+    std::vector<Crop> crops = RandomCrops(height, width, count, rng);
+    std::vector<uint8_t> image(size_t(height) * width * 3);
+    std::vector<uint8_t> window(image.size());
+    std::vector<float> floats(image.size());
+
+    auto start = std::chrono::steady_clock::now();
+    for (const Crop &c : crops) {
+      tfaot_rt_decode_jpeg(&bytes, nullptr, image.data(), "bench", height,
+                           width, 3, 1, flags, 0, 0);
+      const size_t row = size_t(c.window[3]) * 3;
+      for (int r = 0; r < c.window[2]; ++r)
+        std::memcpy(window.data() + r * row,
+                    image.data() +
+                        ((size_t(c.window[0]) + r) * width + c.window[1]) * 3,
+                    row);
+      const size_t pixels = row * c.window[2];
+      for (size_t i = 0; i < pixels; ++i)
+        floats[i] = float(window[i]);
+      Resize(floats.data(), c.window[2], c.window[3], resized.data(), target,
+             target);
+    }
+    double unfused = Seconds(std::chrono::steady_clock::now() - start);
+
+    start = std::chrono::steady_clock::now();
+    for (const Crop &c : crops) {
+      tfaot_rt_decode_jpeg(&bytes, c.window, window.data(), "bench",
+                           c.window[2], c.window[3], 3, 1,
+                           flags | tfaot::kJpegCrop, 0, 0);
+      Resize(window.data(), c.window[2], c.window[3], resized.data(), target,
+             target);
+    }
+    double fused = Seconds(std::chrono::steady_clock::now() - start);
+
+    std::printf("%5dx%-6d %9.1f %22.2f %16.2f %7.2fx\n", width, height,
+                height * double(width) / 1e6, count / unfused, count / fused,
+                unfused / fused);
+  }
+
   std::printf("\nwhole image -> 224x224 bilinear resize, %d runs per size\n",
               count);
   std::printf("%12s %9s %6s %16s %16s %8s\n", "image", "MP", "scale",
               "full decode/s", "scaled decode/s", "speedup");
-  const int target = 224;
-  std::vector<float> resized(size_t(target) * target * 3);
   for (const auto &size : sizes) {
     const int height = size[0], width = size[1];
     std::string jpeg = Encode(height, width);

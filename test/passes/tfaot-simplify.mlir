@@ -642,3 +642,49 @@ func.func @strided_slice_reshapes(%x: tensor<1x4x3xf32>, %y: tensor<2x3xf32>) ->
   %3 = tfaot.StridedSlice %y, %z2, %o2, %o2 {shrink_axis_mask = 1 : i64, end_mask = 2 : i64} : (tensor<2x3xf32>, tensor<2xi32>, tensor<2xi32>, tensor<2xi32>) -> tensor<3xf32>
   return %1, %2, %3 : tensor<1x4x3xf32>, tensor<1x4x1x3xf32>, tensor<3xf32>
 }
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// 6. A Cast in front of ResizeBilinear
+//===----------------------------------------------------------------------===//
+
+// Tests that the resize reads the uint8 pixels itself, through the batch
+// Reshape (rebuilt for the narrower type), and that the Cast goes.
+// CHECK-LABEL: func.func @cast_into_resize
+// CHECK-SAME: (%[[X:.*]]: tensor<6x8x3xui8>)
+// CHECK-NOT: tfaot.Cast
+// CHECK: %[[R:.*]] = tfaot.Reshape %[[X]], %{{.*}} : (tensor<6x8x3xui8>, tensor<4xi32>) -> tensor<1x6x8x3xui8>
+// CHECK: tfaot.ResizeBilinear %[[R]], %{{.*}} {half_pixel_centers = true} : (tensor<1x6x8x3xui8>, tensor<2xi32>) -> tensor<1x3x4x3xf32>
+func.func @cast_into_resize(%x: tensor<6x8x3xui8>) -> tensor<1x3x4x3xf32> {
+  %shape = tfaot.Const dense<[1, 6, 8, 3]> : tensor<4xi32>
+  %size = tfaot.Const dense<[3, 4]> : tensor<2xi32>
+  %f = tfaot.Cast %x : (tensor<6x8x3xui8>) -> tensor<6x8x3xf32>
+  %b = tfaot.Reshape %f, %shape : (tensor<6x8x3xf32>, tensor<4xi32>) -> tensor<1x6x8x3xf32>
+  %r = tfaot.ResizeBilinear %b, %size {half_pixel_centers = true} : (tensor<1x6x8x3xf32>, tensor<2xi32>) -> tensor<1x3x4x3xf32>
+  return %r : tensor<1x3x4x3xf32>
+}
+
+// -----
+
+// Tests that the Cast stays where it has another reader, or narrows (f64 to
+// f32 rounds, which the resize's own conversion of f64 would not), and
+// that a f16 Cast right in front of the resize goes.
+// CHECK-LABEL: func.func @cast_kept_for_resize
+// CHECK-SAME: (%[[X:.*]]: tensor<1x6x8x3xi8>, %[[D:.*]]: tensor<1x6x8x3xf64>, %[[H:.*]]: tensor<1x6x8x3xf16>)
+// CHECK: %[[F:.*]] = tfaot.Cast %[[X]]
+// CHECK: tfaot.ResizeBilinear %[[F]]
+// CHECK: %[[G:.*]] = tfaot.Cast %[[D]]
+// CHECK: tfaot.ResizeBilinear %[[G]]
+// CHECK-NOT: tfaot.Cast
+// CHECK: tfaot.ResizeBilinear %[[H]], %{{.*}} : (tensor<1x6x8x3xf16>, tensor<2xi32>) -> tensor<1x3x4x3xf32>
+func.func @cast_kept_for_resize(%x: tensor<1x6x8x3xi8>, %d: tensor<1x6x8x3xf64>, %h: tensor<1x6x8x3xf16>) -> (tensor<1x3x4x3xf32>, tensor<1x6x8x3xf32>, tensor<1x3x4x3xf32>, tensor<1x3x4x3xf32>) {
+  %size = tfaot.Const dense<[3, 4]> : tensor<2xi32>
+  %f = tfaot.Cast %x : (tensor<1x6x8x3xi8>) -> tensor<1x6x8x3xf32>
+  %r = tfaot.ResizeBilinear %f, %size : (tensor<1x6x8x3xf32>, tensor<2xi32>) -> tensor<1x3x4x3xf32>
+  %g = tfaot.Cast %d : (tensor<1x6x8x3xf64>) -> tensor<1x6x8x3xf32>
+  %s = tfaot.ResizeBilinear %g, %size : (tensor<1x6x8x3xf32>, tensor<2xi32>) -> tensor<1x3x4x3xf32>
+  %k = tfaot.Cast %h : (tensor<1x6x8x3xf16>) -> tensor<1x6x8x3xf32>
+  %t = tfaot.ResizeBilinear %k, %size : (tensor<1x6x8x3xf32>, tensor<2xi32>) -> tensor<1x3x4x3xf32>
+  return %r, %f, %s, %t : tensor<1x3x4x3xf32>, tensor<1x6x8x3xf32>, tensor<1x3x4x3xf32>, tensor<1x3x4x3xf32>
+}
