@@ -27,6 +27,8 @@ Only native rules are used (genrule, cc_library), so nothing is downloaded.
 # whatever name the consumer gave that repository.
 _TFAOT = "//:tfaot"
 _RUNTIME = "//:runtime"
+_TEST_TEMPLATE = "//:tfaot_test.cc.tpl"
+_BENCHMARK_TEMPLATE = "//:tfaot_benchmark.cc.tpl"
 
 _IDENT_START = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_"
 _IDENT_REST = _IDENT_START + "0123456789"
@@ -60,6 +62,8 @@ def tfaot_library(
         target_cpu = None,
         extra_args = [],
         graph_data = [],
+        gen_test = False,
+        gen_benchmark = False,
         tfaot = None,
         runtime = None,
         visibility = None,
@@ -73,7 +77,13 @@ def tfaot_library(
       <name>          a cc_library with that header, that object and a
                       dependency on the tfaot runtime. Include the header by
                       its workspace-relative path, e.g. "path/to/pkg/<name>.h"
-                      ("<name>.h" in the root package).
+                      ("<name>.h" in the root package);
+      <name>_test     with gen_test: a cc_test that runs the model on zero
+                      inputs, checks that Run() succeeds and that two
+                      instances give bit-identical results (a model taking
+                      JPEG bytes must instead fail with a reason);
+      <name>_benchmark with gen_benchmark: a cc_binary timing Run() on
+                      random inputs (median, p90, min; --min_time SECONDS).
 
     Args:
       name: the cc_library; also the file names <name>.h and <name>.o.
@@ -91,6 +101,8 @@ def tfaot_library(
       graph_data: other files the compiler reads: the weight shards of a
         TF.js model.json (the build runs sandboxed, so undeclared shards
         are not there).
+      gen_test: also create <name>_test (tfcompile's tf_library has it too).
+      gen_benchmark: also create <name>_benchmark.
       tfaot: label of the tfaot executable (default: the repository this
         file was loaded from, //:tfaot).
       runtime: label of the runtime cc_library (default: //:runtime of
@@ -160,3 +172,31 @@ def tfaot_library(
         tags = tags,
         testonly = testonly,
     )
+
+    # The test and the benchmark are one generic program each, instantiated
+    # for this class by substituting its header and name.
+    include = (native.package_name() + "/" if native.package_name() else "") + header
+    for wanted, suffix, template, rule in [
+        (gen_test, "_test", _TEST_TEMPLATE, native.cc_test),
+        (gen_benchmark, "_benchmark", _BENCHMARK_TEMPLATE, native.cc_binary),
+    ]:
+        if not wanted:
+            continue
+        source = name + suffix + ".cc"
+        native.genrule(
+            name = name + suffix + "_source",
+            srcs = [str(Label(template))],
+            outs = [source],
+            cmd = "sed -e 's|@HEADER@|%s|g' -e 's|@CLASS@|%s|g' $< > $@" %
+                  (include, cpp_class),
+            visibility = ["//visibility:private"],
+            tags = tags,
+            testonly = testonly,
+        )
+        rule(
+            name = name + suffix,
+            srcs = [source],
+            deps = [":" + name],
+            visibility = visibility,
+            tags = tags,
+        )

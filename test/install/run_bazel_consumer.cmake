@@ -65,7 +65,8 @@ set(flags --jobs=2 --local_cpu_resources=2 --nosandbox_debug
 if(OFFLINE_REPOS)
   list(APPEND flags
     --override_repository=rules_cc=${OFFLINE_REPOS}/rules_cc
-    --override_repository=rules_java=${OFFLINE_REPOS}/rules_java)
+    --override_repository=rules_java=${OFFLINE_REPOS}/rules_java
+    --override_repository=remote_coverage_tools=${OFFLINE_REPOS}/remote_coverage_tools)
 endif()
 list(APPEND flags ${BAZEL_FLAGS})
 
@@ -85,3 +86,20 @@ foreach(f mnist_model.h mnist_model.o)
 endforeach()
 
 run_and_compare(${workspace}/bazel-bin/mnist_consumer ${EXPECTED})
+
+# gen_test and gen_benchmark: the smoke test passes under `bazel test`, and
+# the benchmark prints its timing line.
+execute_process(COMMAND ${BAZEL} ${startup} test ${flags} --test_output=all
+                        //:mnist_model_test //:mnist_model_benchmark
+  WORKING_DIRECTORY ${workspace}
+  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
+if(NOT rc EQUAL 0 OR NOT out MATCHES "PASS: consumer::Mnist: 1 arguments, 2 results")
+  message(FATAL_ERROR "bazel test //:mnist_model_test failed (${rc}):\n${out}")
+endif()
+message(STATUS "bazel test: ok")
+execute_process(COMMAND ${workspace}/bazel-bin/mnist_model_benchmark --min_time 0.2
+  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
+if(NOT rc EQUAL 0 OR NOT out MATCHES "consumer::Mnist: [0-9]+ runs, median [0-9.e+-]+ ms, p90")
+  message(FATAL_ERROR "mnist_model_benchmark failed (${rc}):\n${out}")
+endif()
+message(STATUS "benchmark: ${out}")
