@@ -221,7 +221,8 @@ def FuseDecodeCropPass
   let description = [{
     A whole-image DecodeJpeg (size from --jpeg_size) whose only user is a
     Slice with constant begin and size over height and width (all
-    channels) becomes one DecodeJpeg of that window: libjpeg then skips the
+    channels), or a StridedSlice with constant bounds, steps of 1 and no
+    axis dropped or added (`image[y0:y1, x0:x1]`), becomes one DecodeJpeg of that window: libjpeg then skips the
     rows above it, decompresses only the iMCU columns it covers and stops
     after its last row. The whole image's size stays checked at run time
     (`image_size`), so a wrongly sized image fails as before.
