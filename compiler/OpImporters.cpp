@@ -22,6 +22,8 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace ::tfaot;
 using mlir::tfaot::getConstantIntValues;
@@ -552,6 +554,55 @@ static FailureOr<Value> importResize(NodeImportContext &ctx) {
                  RankedTensorType::get({images.getDimSize(0), (*size)[0],
                                         (*size)[1], images.getDimSize(3)},
                                        element));
+}
+
+/// CropAndResize: the crop size, the boxes and their image indices must be
+/// constants (the boxes become sampling tables at compile time); every box
+/// is checked here, so the lowering can trust them.
+static FailureOr<Value> importCropAndResize(NodeImportContext &ctx) {
+  auto image = ctx.typeOf(0);
+  if (image.getRank() != 4)
+    return ctx.error("image must have rank 4 (NHWC), got " +
+                     typeString(image));
+  DenseElementsAttr boxes = constantElements(ctx.operands[1]);
+  auto boxesType = ctx.typeOf(1);
+  if (!boxes)
+    return ctx.error("the boxes (input 1) must be a constant; computed boxes "
+                     "are not supported yet");
+  if (boxesType.getRank() != 2 || boxesType.getDimSize(1) != 4 ||
+      !boxesType.getElementType().isF32())
+    return ctx.error("boxes must be float32 [num_boxes, 4], got " +
+                     typeString(boxesType));
+  auto boxInd = constantInts(ctx, 2, "box_ind");
+  if (failed(boxInd))
+    return failure();
+  int64_t numBoxes = boxesType.getDimSize(0);
+  if (int64_t(boxInd->size()) != numBoxes)
+    return ctx.error(llvm::formatv("box_ind has {0} values for {1} boxes",
+                                   boxInd->size(), numBoxes)
+                         .str());
+  for (auto [i, b] : llvm::enumerate(*boxInd))
+    if (b < 0 || b >= image.getDimSize(0))
+      return ctx.error(llvm::formatv("box_ind[{0}] = {1} is not an image of "
+                                     "the batch of {2}",
+                                     i, b, image.getDimSize(0))
+                           .str());
+  for (float v : boxes.getValues<float>())
+    if (!std::isfinite(v))
+      return ctx.error("boxes must be finite numbers");
+  auto size = constantInts(ctx, 3, "crop_size");
+  if (failed(size))
+    return failure();
+  if (size->size() != 2 || (*size)[0] <= 0 || (*size)[1] <= 0)
+    return ctx.error("crop_size must hold two positive numbers");
+  const tensorflow::AttrValue *method = ctx.attr("method");
+  if (method && method->s() != "bilinear" && method->s() != "nearest")
+    return ctx.error("method must be \"bilinear\" or \"nearest\", got \"" +
+                     method->s() + "\"");
+  return buildOp(ctx, "CropAndResize", ctx.operands,
+                 RankedTensorType::get({numBoxes, (*size)[0], (*size)[1],
+                                        image.getDimSize(3)},
+                                       ctx.builder.getF32Type()));
 }
 
 /// Shape, Size and Rank of a static tensor are constants.
@@ -1287,6 +1338,7 @@ static const llvm::StringMap<OpSpec> &opTable() {
       {"Shape", {importShapeQuery, 1, "T", 1}},
       {"ResizeBilinear", {importResize, 2, "T", 1}},
       {"ResizeNearestNeighbor", {importResize, 2, "T", 1}},
+      {"CropAndResize", {importCropAndResize, 4, "T", 1}},
       {"Size", {importShapeQuery, 1, "T", 1}},
       {"Rank", {importShapeQuery, 1, "T", 1}},
       // Reductions.

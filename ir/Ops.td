@@ -417,6 +417,31 @@ def Tfaot_ResizeNearestNeighborOp
     : Tfaot_ResizeOp<"ResizeNearestNeighbor", "nearest-neighbour resize",
                      Tfaot_NumericTensor>;
 
+def Tfaot_CropAndResizeOp : Tfaot_Op<"CropAndResize", [Pure]> {
+  let summary = "crops boxes out of NHWC images and resizes each to one "
+                "size (TF's CropAndResize)";
+  let description = [{
+    `boxes` [num_boxes, 4] holds normalized [y1, x1, y2, x2] (y2 < y1
+    flips the crop; coordinates outside [0, 1] sample outside the image,
+    which gives `extrapolation_value`), `box_ind` [num_boxes] the image of
+    each box, `crop_size` the [height, width] of every crop. `method` is
+    "bilinear" or "nearest". The result is float32
+    [num_boxes, height, width, depth]. tfaot needs the boxes and their
+    indices as constants (the importer checks).
+  }];
+  let arguments = (ins Tfaot_NumericTensor:$image,
+                   RankedTensorOf<[F32]>:$boxes,
+                   Tfaot_IndexTensor:$box_ind,
+                   Tfaot_IndexTensor:$crop_size,
+                   DefaultValuedAttr<StrAttr, "\"bilinear\"">:$method,
+                   DefaultValuedAttr<F32Attr, "0.0f">:$extrapolation_value);
+  let results = (outs RankedTensorOf<[F32]>:$crops);
+  let assemblyFormat = [{
+    $image `,` $boxes `,` $box_ind `,` $crop_size attr-dict `:`
+    functional-type(operands, results)
+  }];
+}
+
 //===----------------------------------------------------------------------===//
 // Reductions
 //===----------------------------------------------------------------------===//

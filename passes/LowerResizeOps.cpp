@@ -9,6 +9,8 @@
 //===----------------------------------------------------------------------===//
 #include "passes/LoweringUtils.h"
 
+#include "passes/ConstantUtils.h"
+
 #include "ir/Ops.h"
 
 #include <cmath>
@@ -63,16 +65,25 @@ AxisTable nearestTable(int64_t in, int64_t out, bool alignCorners,
   return t;
 }
 
-Value indexTable(OpBuilder &b, Location loc, ArrayRef<int64_t> values) {
-  auto type = RankedTensorType::get({int64_t(values.size())}, b.getIndexType());
+/// A constant table of `values`, one-dimensional unless `shape` is given.
+Value indexTable(OpBuilder &b, Location loc, ArrayRef<int64_t> values,
+                 ArrayRef<int64_t> shape = {}) {
+  SmallVector<int64_t> dims(shape);
+  if (dims.empty())
+    dims.push_back(int64_t(values.size()));
+  auto type = RankedTensorType::get(dims, b.getIndexType());
   SmallVector<APInt> ints;
   for (int64_t v : values)
     ints.push_back(APInt(64, v));
   return arith::ConstantOp::create(b, loc, DenseElementsAttr::get(type, ints));
 }
 
-Value floatTable(OpBuilder &b, Location loc, ArrayRef<float> values) {
-  auto type = RankedTensorType::get({int64_t(values.size())}, b.getF32Type());
+Value floatTable(OpBuilder &b, Location loc, ArrayRef<float> values,
+                 ArrayRef<int64_t> shape = {}) {
+  SmallVector<int64_t> dims(shape);
+  if (dims.empty())
+    dims.push_back(int64_t(values.size()));
+  auto type = RankedTensorType::get(dims, b.getF32Type());
   return arith::ConstantOp::create(b, loc, DenseElementsAttr::get(type, values));
 }
 
@@ -154,11 +165,130 @@ struct ResizeLowering : TfaotPattern<OpTy> {
   }
 };
 
+/// Where the crops of CropAndResize sample one axis: for each box and
+/// output position, the two neighbouring source positions, the weight
+/// between them (bilinear) or the nearest one, and whether the position is
+/// inside the image at all (1; 0 takes the extrapolation value). As TF's
+/// crop_and_resize_op.cc, in float, in its order of operations.
+struct CropTable {
+  SmallVector<int64_t> lower, upper, valid;
+  SmallVector<float> lerp;
+};
+
+void addCropAxis(CropTable &t, float from, float to, int64_t in, int64_t out,
+                 bool bilinear) {
+  const float scale =
+      out > 1 ? (to - from) * float(in - 1) / float(out - 1) : 0.0f;
+  for (int64_t i = 0; i < out; ++i) {
+    const float source = out > 1 ? from * float(in - 1) + float(i) * scale
+                                 : 0.5f * (from + to) * float(in - 1);
+    const bool inside = source >= 0.0f && source <= float(in - 1);
+    int64_t lower = 0, upper = 0;
+    float lerp = 0.0f;
+    if (inside && bilinear) {
+      lower = int64_t(std::floor(source));
+      upper = int64_t(std::ceil(source));
+      lerp = source - float(lower);
+    } else if (inside) {
+      lower = upper = int64_t(std::round(source));
+    }
+    t.lower.push_back(lower);
+    t.upper.push_back(upper);
+    t.lerp.push_back(lerp);
+    t.valid.push_back(inside ? 1 : 0);
+  }
+}
+
+struct CropAndResizeLowering : TfaotPattern<CropAndResizeOp> {
+  using TfaotPattern::TfaotPattern;
+  LogicalResult
+  matchAndRewrite(CropAndResizeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    DenseElementsAttr boxes = denseConstant(op.getBoxes());
+    auto boxInd = getConstantIntValues(op.getBoxInd());
+    if (!boxes || !boxInd)
+      return rewriter.notifyMatchFailure(op, "boxes are not constants");
+    Location loc = op.getLoc();
+    auto inputType = op.getImage().getType();
+    Type original = inputType.getElementType();
+    RankedTensorType type = resultType(op);
+    const int64_t numBoxes = type.getDimSize(0), cropH = type.getDimSize(1),
+                  cropW = type.getDimSize(2);
+    const int64_t inH = inputType.getDimSize(1), inW = inputType.getDimSize(2);
+    const bool bilinear = op.getMethod() == "bilinear";
+    SmallVector<float> coords(boxes.getValues<float>());
+    CropTable rows, cols;
+    for (int64_t b = 0; b < numBoxes; ++b) {
+      const float *box = &coords[4 * b];  // y1, x1, y2, x2
+      addCropAxis(rows, box[0], box[2], inH, cropH, bilinear);
+      addCropAxis(cols, box[1], box[3], inW, cropW, bilinear);
+    }
+    SmallVector<int64_t> rowShape{numBoxes, cropH}, colShape{numBoxes, cropW};
+    Value rowLower = indexTable(rewriter, loc, rows.lower, rowShape);
+    Value rowUpper = indexTable(rewriter, loc, rows.upper, rowShape);
+    Value rowValid = indexTable(rewriter, loc, rows.valid, rowShape);
+    Value rowLerp = floatTable(rewriter, loc, rows.lerp, rowShape);
+    Value colLower = indexTable(rewriter, loc, cols.lower, colShape);
+    Value colUpper = indexTable(rewriter, loc, cols.upper, colShape);
+    Value colValid = indexTable(rewriter, loc, cols.valid, colShape);
+    Value colLerp = floatTable(rewriter, loc, cols.lerp, colShape);
+    Value imageOf = indexTable(rewriter, loc, *boxInd);
+    Value images = adaptor.getImage();
+    const float extrapolation = op.getExtrapolationValue().convertToFloat();
+    Value result = buildElementwise(
+        rewriter, loc, type, {}, {},
+        [&](OpBuilder &b, Location l, ValueRange) -> Value {
+          Value box = linalg::IndexOp::create(b, l, 0);
+          Value y = linalg::IndexOp::create(b, l, 1);
+          Value x = linalg::IndexOp::create(b, l, 2);
+          Value c = linalg::IndexOp::create(b, l, 3);
+          auto at = [&](Value table, Value i) -> Value {
+            return tensor::ExtractOp::create(b, l, table, ValueRange{box, i});
+          };
+          Value n = tensor::ExtractOp::create(b, l, imageOf, ValueRange{box});
+          auto read = [&](Value row, Value col) {
+            Value v = tensor::ExtractOp::create(b, l, images,
+                                                ValueRange{n, row, col, c});
+            return toF32(b, l, original, v);
+          };
+          Value top = at(rowLower, y), left = at(colLower, x);
+          Value value;
+          if (bilinear) {
+            Value bottom = at(rowUpper, y), right = at(colUpper, x);
+            Value xl = at(colLerp, x), yl = at(rowLerp, y);
+            auto lerp = [&](Value a, Value z, Value t) -> Value {
+              Value diff = arith::SubFOp::create(b, l, z, a);
+              Value scaled = arith::MulFOp::create(b, l, diff, t);
+              return arith::AddFOp::create(b, l, a, scaled);
+            };
+            Value topRow = lerp(read(top, left), read(top, right), xl);
+            Value bottomRow = lerp(read(bottom, left), read(bottom, right), xl);
+            value = lerp(topRow, bottomRow, yl);
+          } else {
+            value = read(top, left);
+          }
+          // Positions outside the image read pixel (0, 0) above, harmlessly;
+          // the extrapolation value replaces what they read.
+          Value inside = arith::MulIOp::create(b, l, at(rowValid, y),
+                                               at(colValid, x));
+          Value zero = arith::ConstantIndexOp::create(b, l, 0);
+          Value isInside = arith::CmpIOp::create(
+              b, l, arith::CmpIPredicate::ne, inside, zero);
+          Value outside = arith::ConstantOp::create(
+              b, l, b.getF32FloatAttr(extrapolation));
+          return arith::SelectOp::create(b, l, isInside, value, outside);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::tfaot::populateResizeLoweringPatterns(
     RewritePatternSet &patterns, const TypeConverter &converter) {
   patterns.add<ResizeLowering<ResizeBilinearOp, true>,
-               ResizeLowering<ResizeNearestNeighborOp, false>>(
+               ResizeLowering<ResizeNearestNeighborOp, false>,
+               CropAndResizeLowering>(
       converter, patterns.getContext());
 }
