@@ -17,6 +17,9 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 
+#include <cstdint>
+#include <vector>
+
 using namespace tfaot;
 using tensorflow::FunctionDef;
 using tensorflow::NodeDef;
@@ -31,6 +34,17 @@ static std::pair<std::string, int64_t> splitTensor(llvm::StringRef tensor) {
     return {tensor.substr(0, colon).str(), index};
   return {tensor.str(), 0};
 }
+
+/// Largest output index, and longest list output, a body reference may use
+/// (TensorFlow numbers outputs with an int). Keeps "node:arg:i" offsets
+/// from overflowing.
+static constexpr int64_t maxOutputIndex = INT32_MAX;
+
+/// Most nodes a graph may have once its calls are inlined. Each round can
+/// multiply the graph: with each function calling the next one twice, 64
+/// levels (the nesting limit) ask for 2^64 nodes, from a SavedModel of a few
+/// kB. Real models have thousands to tens of thousands of nodes.
+static constexpr int64_t maxInlinedNodes = int64_t(1) << 20;
 
 static std::string tensorName(llvm::StringRef node, int64_t index) {
   return index ? (node + ":" + llvm::Twine(index)).str() : node.str();
@@ -97,7 +111,10 @@ public:
   bool run();
 
 private:
+  static llvm::StringRef calleeName(const NodeDef &node);
+  const FunctionDef *callee(const NodeDef &node) const;
   const FunctionDef *calledFunction(const NodeDef &node);
+  bool checkRecursion();
   bool expand(const NodeDef &call, const FunctionDef &fn,
               google::protobuf::RepeatedPtrField<NodeDef> &out);
   std::optional<int64_t> outputOffset(const FunctionDef &fn,
@@ -114,32 +131,96 @@ private:
 };
 } // namespace
 
+static bool isCallOp(const NodeDef &node) {
+  return node.op() == "PartitionedCall" ||
+         node.op() == "StatefulPartitionedCall";
+}
+
+/// The name of the function a call op names ("" if none), else the op.
+llvm::StringRef Inliner::calleeName(const NodeDef &node) {
+  if (!isCallOp(node))
+    return node.op();
+  auto f = node.attr().find("f");
+  return f == node.attr().end() ? llvm::StringRef()
+                                : llvm::StringRef(f->second.func().name());
+}
+
+/// The library function `node` calls; null when it is no call, or calls a
+/// function the library lacks (calledFunction reports that).
+const FunctionDef *Inliner::callee(const NodeDef &node) const {
+  llvm::StringRef name = calleeName(node);
+  auto it = name.empty() ? functions_.end() : functions_.find(name);
+  return it == functions_.end() ? nullptr : it->second;
+}
+
 /// The function `node` calls, or null when it is no call. A call of a
 /// function the library lacks is reported.
 const FunctionDef *Inliner::calledFunction(const NodeDef &node) {
-  std::string name;
-  if (node.op() == "PartitionedCall" || node.op() == "StatefulPartitionedCall") {
-    auto f = node.attr().find("f");
-    name = f == node.attr().end() ? "" : f->second.func().name();
-    if (name.empty()) {
-      diags_.nodeError(node.name(), node.op(), "call names no function ('f')");
-      failed_ = true;
-      return nullptr;
+  if (const FunctionDef *fn = callee(node))
+    return fn;
+  if (!isCallOp(node))
+    return nullptr;
+  std::string name = calleeName(node).str();
+  diags_.nodeError(node.name(), node.op(),
+                   name.empty() ? std::string("call names no function ('f')")
+                                : "calls function '" + name +
+                                      "', which the function library does "
+                                      "not define");
+  failed_ = true;
+  return nullptr;
+}
+
+/// Reports a function that a call of the graph reaches and that calls
+/// itself, directly or through others. Inlining it would only end at the
+/// nesting limit, and a body with two such calls doubles the graph at each
+/// level before that. Depth first without recursion: a library can chain
+/// thousands of functions.
+bool Inliner::checkRecursion() {
+  enum : uint8_t { Unseen, OnPath, Done };
+  llvm::StringMap<uint8_t> state;
+  struct Frame {
+    const FunctionDef *fn;
+    int next; // Index of the body node to look at next.
+  };
+  for (const NodeDef &call : graph_.node()) {
+    const FunctionDef *root = callee(call);
+    if (!root || state.lookup(root->signature().name()) == Done)
+      continue;
+    std::vector<Frame> path{{root, 0}};
+    state[root->signature().name()] = OnPath;
+    while (!path.empty()) {
+      Frame &top = path.back();
+      if (top.next == top.fn->node_def_size()) {
+        state[top.fn->signature().name()] = Done;
+        path.pop_back();
+        continue;
+      }
+      const FunctionDef *fn = callee(top.fn->node_def(top.next++));
+      if (!fn)
+        continue;
+      uint8_t &seen = state[fn->signature().name()];
+      if (seen == Done)
+        continue;
+      if (seen == OnPath) {
+        std::string cycle;
+        bool inCycle = false;
+        for (const Frame &frame : path) {
+          inCycle |= frame.fn == fn;
+          if (inCycle)
+            cycle += "'" + frame.fn->signature().name() + "' -> ";
+        }
+        cycle += "'" + fn->signature().name() + "'";
+        diags_.nodeError(call.name(), call.op(),
+                         "calls function '" + root->signature().name() +
+                             "', which is recursive (" + cycle +
+                             "); recursive functions are not supported");
+        return false;
+      }
+      seen = OnPath;
+      path.push_back({fn, 0});
     }
-  } else if (functions_.count(node.op())) {
-    name = node.op();
-  } else {
-    return nullptr;
   }
-  auto it = functions_.find(name);
-  if (it == functions_.end()) {
-    diags_.nodeError(node.name(), node.op(),
-                     "calls function '" + name +
-                         "', which the function library does not define");
-    failed_ = true;
-    return nullptr;
-  }
-  return it->second;
+  return true;
 }
 
 /// Where output arg `arg` of body node `node` starts among the node's
@@ -173,6 +254,16 @@ std::optional<int64_t> Inliner::outputOffset(const FunctionDef &fn,
     if (!out.number_attr().empty()) {
       auto it = node.attr().find(out.number_attr());
       count = it != node.attr().end() ? it->second.i() : 1;
+      // The length comes from the file: bounded, the offsets cannot
+      // overflow (an op has at most a few hundred output args).
+      if (count < 0 || count > maxOutputIndex) {
+        diags_.nodeError(node.name(), node.op(),
+                         "in function '" + fn.signature().name() +
+                             "': attribute '" + out.number_attr() + "' (" +
+                             llvm::Twine(count) + ") is not a valid length "
+                             "for output '" + out.name() + "'");
+        return std::nullopt;
+      }
     } else if (!out.type_list_attr().empty()) {
       auto it = node.attr().find(out.type_list_attr());
       count = it != node.attr().end() ? it->second.list().type_size() : 1;
@@ -237,7 +328,8 @@ bool Inliner::expand(const NodeDef &call, const FunctionDef &fn,
       return true;
     }
     int64_t index;
-    if (parts.size() != 3 || parts[2].getAsInteger(10, index) || index < 0) {
+    if (parts.size() != 3 || parts[2].getAsInteger(10, index) || index < 0 ||
+        index > maxOutputIndex) {
       if (parts.size() == 2 && !parts[1].getAsInteger(10, index)) {
         result = tensorName(prefix + parts[0].str(), index);
         return true;
@@ -293,9 +385,33 @@ bool Inliner::expand(const NodeDef &call, const FunctionDef &fn,
 
 bool Inliner::run() {
   // Each round inlines the calls present at its start; calls inside bodies
-  // appear in the next round. Deeper than this is recursion.
+  // appear in the next round. Recursion is caught before the first round;
+  // this bounds chains of distinct functions.
   constexpr int maxDepth = 64;
+  if (!checkRecursion())
+    return false;
   for (int depth = 0;; ++depth) {
+    // The graph's size after this round, known before it spends the memory:
+    // without recursion, calls that call several others still multiply it
+    // at each level.
+    int64_t size = 0;
+    const NodeDef *firstCall = nullptr;
+    for (const NodeDef &node : graph_.node()) {
+      const FunctionDef *fn = callee(node);
+      size += fn ? fn->node_def_size() : 1;
+      if (fn && !firstCall)
+        firstCall = &node;
+    }
+    if (firstCall && size > maxInlinedNodes) {
+      diags_.nodeError(firstCall->name(), firstCall->op(),
+                       "inlining the calls at nesting depth " +
+                           llvm::Twine(depth + 1) + " makes the graph " +
+                           llvm::Twine(size) + " nodes, more than the " +
+                           llvm::Twine(maxInlinedNodes) +
+                           " tfaot accepts (do functions call others several "
+                           "times at each level?)");
+      return false;
+    }
     google::protobuf::RepeatedPtrField<NodeDef> next;
     bool changed = false;
     for (NodeDef &node : *graph_.mutable_node()) {
@@ -310,7 +426,7 @@ bool Inliner::run() {
         diags_.nodeError(node.name(), node.op(),
                          "calls of '" + fn->signature().name() +
                              "' nest more than " + llvm::Twine(maxDepth) +
-                             " deep (recursive functions are not supported)");
+                             " deep");
         return false;
       }
       if (!expand(node, *fn, next))

@@ -19,7 +19,8 @@ llvm_config.with_system_environment(["HOME", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 
 config.substitutions.append(("%corpus", config.tfaot_corpus_dir))
-config.substitutions.append(("%cxx", config.cxx_compiler))
+config.substitutions.append(
+    ("%cxx", " ".join([config.cxx_compiler] + config.cxx_flags.split())))
 config.substitutions.append(("%runtime_include", config.runtime_include_dir))
 config.substitutions.append(("%runtime_lib", config.runtime_library))
 

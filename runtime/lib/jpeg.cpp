@@ -87,6 +87,36 @@ std::string CheckImage(const jpeg_decompress_struct &cinfo, int64_t height,
   return "";
 }
 
+// A progressive (or other multi-scan) JPEG is decoded into a buffer of all
+// its DCT coefficients, 128 bytes per 8x8 block of each component, before
+// the first row comes out, whatever the crop window or the ratio. A 642-byte
+// progressive header declaring 65350x10293 pixels made libjpeg allocate and
+// clear 2 GB (tfaot-fuzz-jpeg). The limit takes 4:2:0 images up to about
+// 180 megapixels, 4:4:4 ones up to about 90.
+constexpr uint64_t kMaxCoefficientBytes = uint64_t(512) << 20;
+
+std::string CheckCoefficientBuffer(jpeg_decompress_struct &cinfo) {
+  if (!jpeg_has_multiple_scans(&cinfo))
+    return "";
+  uint64_t bytes = 0;
+  for (int c = 0; c < cinfo.num_components; ++c) {
+    // libjpeg pads each component to whole MCUs.
+    const jpeg_component_info &comp = cinfo.comp_info[c];
+    const uint64_t h = comp.h_samp_factor, v = comp.v_samp_factor;
+    bytes += (comp.width_in_blocks + h - 1) / h * h *
+             ((comp.height_in_blocks + v - 1) / v * v) * DCTSIZE2 *
+             sizeof(JCOEF);
+  }
+  if (bytes <= kMaxCoefficientBytes)
+    return "";
+  return "the image is " + Dims(cinfo.image_height, cinfo.image_width) +
+         " (height x width) in several scans (progressive): decoding it "
+         "needs " +
+         std::to_string((bytes + (1 << 20) - 1) >> 20) +
+         " MiB of DCT coefficients, more than the " +
+         std::to_string(kMaxCoefficientBytes >> 20) + " MiB tfaot allows";
+}
+
 // Decodes into `out`; returns an error message or "". All libjpeg calls are
 // in here, under the setjmp.
 std::string Decode(jpeg_decompress_struct &cinfo, ErrorManager &err,
@@ -108,15 +138,20 @@ std::string Decode(jpeg_decompress_struct &cinfo, ErrorManager &err,
   cinfo.do_fancy_upsampling = (flags & tfaot::kJpegFancyUpscaling) ? TRUE : FALSE;
   cinfo.scale_num = 1;
   cinfo.scale_denom = static_cast<unsigned>(ratio);
-  jpeg_start_decompress(&cinfo);
+  // Everything is checked before jpeg_start_decompress, which allocates
+  // for the size the header declares (a few bytes can declare 65500x65500).
+  jpeg_calc_output_dimensions(&cinfo);
   {
     // Scoped: no object with a destructor may be alive when a later libjpeg
     // call longjmps back to the setjmp above.
     std::string why =
         CheckImage(cinfo, height, width, flags, image_h, image_w, crop);
+    if (why.empty())
+      why = CheckCoefficientBuffer(cinfo);
     if (!why.empty())
       return why;
   }
+  jpeg_start_decompress(&cinfo);
 
   const size_t out_row = size_t(width) * size_t(channels);
   if (!(flags & tfaot::kJpegCrop)) {

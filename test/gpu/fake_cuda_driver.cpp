@@ -18,17 +18,27 @@
 //
 //===----------------------------------------------------------------------===//
 #include "fake_cuda_stats.h"
+#include "runtime/lib/cuda/cuda_driver.h"
 
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace {
 
-using CUresult = int;
+// The entry points take the handle types the runtime calls them through:
+// in a sanitizer build, -fsanitize=function checks that a function is
+// called through a pointer of its own type, and void * is not CUcontext.
+using tfaot::cuda::CUcontext;
+using tfaot::cuda::CUdeviceptr;
+using tfaot::cuda::CUfunction;
+using tfaot::cuda::CUmodule;
+using tfaot::cuda::CUresult;
+using tfaot::cuda::CUstream;
 constexpr CUresult kSuccess = 0, kInvalidValue = 1, kOutOfMemory = 2,
                    kInvalidImage = 200, kNotFound = 500;
 
@@ -36,11 +46,16 @@ FakeCudaStats stats;
 std::map<unsigned long long, size_t> live;  // device address -> bytes
 size_t live_bytes = 0;
 
+struct Function;
+
 /// A loaded module: kernel name -> parameter kinds ('p' pointer, else the
 /// size in bytes as a digit), empty for a cubin (not parsed).
 struct Module {
   bool ptx = false;
   std::map<std::string, std::string> kernels;
+  /// The handles cuModuleGetFunction gave out: as with the real driver,
+  /// they live as long as their module (and LeakSanitizer stays quiet).
+  std::vector<std::unique_ptr<Function>> functions;
 };
 struct Function {
   const Module *module;
@@ -122,40 +137,40 @@ CUresult cuDeviceGetAttribute(int *value, int attribute, int) {
     return kInvalidValue;
   return kSuccess;
 }
-CUresult cuDevicePrimaryCtxRetain(void **context, int) {
+CUresult cuDevicePrimaryCtxRetain(CUcontext *context, int) {
   ++stats.retained;
-  *context = &ctx_token;
+  *context = reinterpret_cast<CUcontext>(&ctx_token);
   return kSuccess;
 }
 CUresult cuDevicePrimaryCtxRelease_v2(int) {
   --stats.retained;
   return kSuccess;
 }
-CUresult cuCtxPushCurrent_v2(void *context) {
-  if (context != &ctx_token)
+CUresult cuCtxPushCurrent_v2(CUcontext context) {
+  if (context != reinterpret_cast<CUcontext>(&ctx_token))
     Bad("pushed a context the driver did not give");
   ++stats.context_depth;
   return kSuccess;
 }
-CUresult cuCtxPopCurrent_v2(void **context) {
+CUresult cuCtxPopCurrent_v2(CUcontext *context) {
   --stats.context_depth;
-  *context = &ctx_token;
+  *context = reinterpret_cast<CUcontext>(&ctx_token);
   return kSuccess;
 }
-CUresult cuStreamCreate(void **stream, unsigned) {
+CUresult cuStreamCreate(CUstream *stream, unsigned) {
   ++stats.streams;
-  *stream = &stream_token;
+  *stream = reinterpret_cast<CUstream>(&stream_token);
   return kSuccess;
 }
-CUresult cuStreamDestroy_v2(void *) {
+CUresult cuStreamDestroy_v2(CUstream) {
   --stats.streams;
   return kSuccess;
 }
-CUresult cuStreamSynchronize(void *) {
+CUresult cuStreamSynchronize(CUstream) {
   ++stats.syncs;
   return kSuccess;
 }
-CUresult cuMemAlloc_v2(unsigned long long *address, size_t bytes) {
+CUresult cuMemAlloc_v2(CUdeviceptr *address, size_t bytes) {
   size_t limit = static_cast<size_t>(EnvInt("FAKE_CUDA_MEM_LIMIT", 0));
   if (limit && live_bytes + bytes > limit)
     return kOutOfMemory;
@@ -167,7 +182,7 @@ CUresult cuMemAlloc_v2(unsigned long long *address, size_t bytes) {
   stats.live_allocs = static_cast<int>(live.size());
   return kSuccess;
 }
-CUresult cuMemFree_v2(unsigned long long address) {
+CUresult cuMemFree_v2(CUdeviceptr address) {
   auto it = live.find(address);
   if (it == live.end()) {
     Bad("freed memory the driver did not allocate");
@@ -179,8 +194,8 @@ CUresult cuMemFree_v2(unsigned long long address) {
   stats.live_allocs = static_cast<int>(live.size());
   return kSuccess;
 }
-CUresult cuMemcpyHtoDAsync_v2(unsigned long long to, const void *from,
-                              size_t bytes, void *stream) {
+CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr to, const void *from, size_t bytes,
+                              CUstream stream) {
   if (!InsideAllocation(to) || (bytes && !InsideAllocation(to + bytes - 1)))
     Bad("copy to the device outside an allocation");
   std::memcpy(reinterpret_cast<void *>(to), from, bytes);
@@ -188,8 +203,8 @@ CUresult cuMemcpyHtoDAsync_v2(unsigned long long to, const void *from,
   stats.last_stream = stream;
   return kSuccess;
 }
-CUresult cuMemcpyDtoHAsync_v2(void *to, unsigned long long from, size_t bytes,
-                              void *stream) {
+CUresult cuMemcpyDtoHAsync_v2(void *to, CUdeviceptr from, size_t bytes,
+                              CUstream stream) {
   if (!InsideAllocation(from) || (bytes && !InsideAllocation(from + bytes - 1)))
     Bad("copy from the device outside an allocation");
   std::memcpy(to, reinterpret_cast<void *>(from), bytes);
@@ -197,7 +212,7 @@ CUresult cuMemcpyDtoHAsync_v2(void *to, unsigned long long from, size_t bytes,
   stats.last_stream = stream;
   return kSuccess;
 }
-CUresult cuModuleLoadData(void **module, const void *image) {
+CUresult cuModuleLoadData(CUmodule *module, const void *image) {
   auto *loaded = new Module;
   const char *bytes = static_cast<const char *>(image);
   if (std::memcmp(bytes, "\x7f" "ELF", 4) == 0) {
@@ -211,27 +226,30 @@ CUresult cuModuleLoadData(void **module, const void *image) {
     return kInvalidImage;
   }
   modules.push_back(loaded);
-  *module = loaded;
+  *module = reinterpret_cast<CUmodule>(loaded);
   return kSuccess;
 }
-CUresult cuModuleUnload(void *module) {
+CUresult cuModuleUnload(CUmodule module) {
   ++stats.unloads;
-  delete static_cast<Module *>(module);
+  delete reinterpret_cast<Module *>(module);
   return kSuccess;
 }
-CUresult cuModuleGetFunction(void **function, void *module, const char *name) {
-  auto *m = static_cast<Module *>(module);
+CUresult cuModuleGetFunction(CUfunction *function, CUmodule module,
+                             const char *name) {
+  auto *m = reinterpret_cast<Module *>(module);
   if (m->ptx && !m->kernels.count(name))
     return kNotFound;
-  *function = new Function{m, name}; // Leaked: a handful per test.
+  m->functions.push_back(std::make_unique<Function>(Function{m, name}));
+  *function = reinterpret_cast<CUfunction>(m->functions.back().get());
   return kSuccess;
 }
-CUresult cuLaunchKernel(void *function, unsigned gx, unsigned gy, unsigned gz,
-                        unsigned bx, unsigned by, unsigned bz, unsigned,
-                        void *stream, void **params, void **extra) {
+CUresult cuLaunchKernel(CUfunction function, unsigned gx, unsigned gy,
+                        unsigned gz, unsigned bx, unsigned by, unsigned bz,
+                        unsigned, CUstream stream, void **params,
+                        void **extra) {
   ++stats.launches;
   stats.last_stream = stream;
-  auto *f = static_cast<Function *>(function);
+  auto *f = reinterpret_cast<Function *>(function);
   if (!gx || !gy || !gz || bx * by * bz != 256)
     Bad("launch of " + f->name + " with an unexpected shape");
   if (!params || extra)

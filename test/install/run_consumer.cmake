@@ -2,7 +2,8 @@
 #
 # cmake -DTFAOT_BUILD_DIR=... -DCONSUMER_SOURCE_DIR=... -DWORK_DIR=...
 #       -DGRAPH=... -DEXPECTED=... -DGENERATOR=... [-DMAKE_PROGRAM=...]
-#       -DCXX_COMPILER=... [-DCXX_LAUNCHER=...] -P run_consumer.cmake
+#       -DCXX_COMPILER=... [-DCXX_LAUNCHER=...] [-DCXX_FLAGS=...]
+#       [-DLINKER_FLAGS=...] -P run_consumer.cmake
 #
 # 1. cmake --install TFAOT_BUILD_DIR --prefix WORK_DIR/prefix
 # 2. the installed tfaot runs (tfaot --version)
@@ -53,6 +54,15 @@ if(MAKE_PROGRAM)
 endif()
 if(CXX_LAUNCHER)
   list(APPEND configure_args -DCMAKE_CXX_COMPILER_LAUNCHER=${CXX_LAUNCHER})
+endif()
+# The build's own flags: a sanitizer build (the asan preset) installs an
+# instrumented runtime, which only links into a program built with
+# -fsanitize too.
+if(CXX_FLAGS)
+  list(APPEND configure_args "-DCMAKE_CXX_FLAGS=${CXX_FLAGS}")
+endif()
+if(LINKER_FLAGS)
+  list(APPEND configure_args "-DCMAKE_EXE_LINKER_FLAGS=${LINKER_FLAGS}")
 endif()
 run_step("configure consumer" ${CMAKE_COMMAND} ${configure_args})
 string(FIND "${step_output}" " from ${prefix}/lib/cmake/tfaot" found)

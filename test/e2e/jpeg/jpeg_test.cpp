@@ -358,6 +358,50 @@ TEST(Jpeg, CropWindowOutsideTheImageFails) {
   EXPECT_THAT(fn.error_msg(), HasSubstr("is int32, not a string"));
 }
 
+/// `jpeg` with the size in its start-of-frame header replaced, the rest (and
+/// so the scans, sized for the real image) left as they are.
+std::string WithDeclaredSize(std::string jpeg, int height, int width) {
+  for (size_t at = 2; at + 9 < jpeg.size();) {
+    const uint8_t marker = jpeg[at + 1];
+    const size_t length = uint8_t(jpeg[at + 2]) << 8 | uint8_t(jpeg[at + 3]);
+    if (marker >= 0xC0 && marker <= 0xC2) {
+      jpeg[at + 5] = char(height >> 8);
+      jpeg[at + 6] = char(height);
+      jpeg[at + 7] = char(width >> 8);
+      jpeg[at + 8] = char(width);
+      return jpeg;
+    }
+    at += 2 + length;
+  }
+  ADD_FAILURE() << "no start-of-frame header";
+  return jpeg;
+}
+
+// A progressive JPEG is decoded into a buffer of all its DCT coefficients
+// before its first row, whatever the window: 642 bytes declaring 65350x10293
+// pixels made libjpeg allocate and clear 2 GB (found by tfaot-fuzz-jpeg).
+// Sizes are now checked before libjpeg allocates anything.
+TEST(Jpeg, HugeProgressiveHeadersFailBeforeDecoding) {
+  const std::string huge =
+      WithDeclaredSize(ReadFile("prog.jpg"), 14000, 14000);
+  EXPECT_EQ(DecodeError(huge),
+            "DecodeJpeg 'decode' (argument 'contents'): the image is "
+            "14000x14000 (height x width) but the model was compiled for "
+            "37x53");
+  // Any size may be cropped, but 14000x14000 in 4:2:0 is 588,000,000 bytes
+  // of coefficients.
+  e2e::jpeg::Crop crop;
+  ASSERT_TRUE(crop.set_arg_contents_data(huge.data(), huge.size()));
+  *crop.arg_y_data() = 3;
+  *crop.arg_x_data() = 5;
+  EXPECT_FALSE(crop.Run());
+  EXPECT_EQ(crop.error_msg(),
+            "DecodeAndCropJpeg 'crop_dyn' (argument 'contents'): the image is "
+            "14000x14000 (height x width) in several scans (progressive): "
+            "decoding it needs 561 MiB of DCT coefficients, more than the 512 "
+            "MiB tfaot allows");
+}
+
 TEST(Jpeg, MutatedJpegsFailCleanlyOrDecode) {
   std::mt19937 rng(20261123);
   e2e::jpeg::Decode decode;

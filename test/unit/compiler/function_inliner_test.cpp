@@ -198,4 +198,138 @@ TEST_F(FunctionInlinerTest, ReportsWhatItCannotInline) {
           "recursive functions are not supported");
 }
 
+// Found by tfaot-fuzz-savedmodel's first runs (a 187-byte saved_model.pb):
+// a function calling itself twice doubled the graph at each of the 64
+// levels the nesting limit allowed, and ran out of memory after a minute.
+// Cycles are now reported before anything is inlined, direct or not.
+TEST_F(FunctionInlinerTest, ReportsRecursionBeforeInlining) {
+  EXPECT_FALSE(inlineText(R"pb(
+    node { name: "x" op: "Placeholder" }
+    node { name: "call" op: "f" input: "x" }
+    library {
+      function {
+        signature { name: "f" input_arg { name: "a" } output_arg { name: "r" } }
+        node_def { name: "c1" op: "f" input: "a" }
+        node_def { name: "c2" op: "f" input: "c1:r:0" }
+        ret { key: "r" value: "c2:r:0" }
+      }
+    }
+  )pb"));
+  EXPECT_NE(messages.find("node 'call' (f): calls function 'f', which is "
+                          "recursive ('f' -> 'f'); recursive functions are "
+                          "not supported"),
+            std::string::npos)
+      << messages;
+
+  messages.clear();
+  graph.Clear();
+  EXPECT_FALSE(inlineText(R"pb(
+    node {
+      name: "call" op: "StatefulPartitionedCall"
+      attr { key: "f" value { func { name: "outer" } } }
+    }
+    library {
+      function {
+        signature { name: "outer" output_arg { name: "r" } }
+        node_def { name: "g" op: "g" }
+        ret { key: "r" value: "g:r:0" }
+      }
+      function {
+        signature { name: "g" output_arg { name: "r" } }
+        node_def { name: "h" op: "h" }
+        ret { key: "r" value: "h:r:0" }
+      }
+      function {
+        signature { name: "h" output_arg { name: "r" } }
+        node_def { name: "g" op: "g" }
+        ret { key: "r" value: "g:r:0" }
+      }
+    }
+  )pb"));
+  EXPECT_NE(messages.find("calls function 'outer', which is recursive ('g' "
+                          "-> 'h' -> 'g')"),
+            std::string::npos)
+      << messages;
+  EXPECT_EQ(graph.node_size(), 1);
+}
+
+// Without recursion, calls that call others several times still multiply
+// the graph at each level: here 1025 calls of a 1024-node function would
+// make 1,049,600 nodes. The round is refused before it copies anything.
+TEST_F(FunctionInlinerTest, LimitsTheInlinedGraphSize) {
+  tensorflow::NodeDef &call = *graph.add_node();
+  call.set_name("call");
+  call.set_op("wide");
+  auto addFunction = [&](const std::string &name, const std::string &op,
+                         int nodes) {
+    tensorflow::FunctionDef &fn = *graph.mutable_library()->add_function();
+    fn.mutable_signature()->set_name(name);
+    for (int i = 0; i < nodes; ++i) {
+      tensorflow::NodeDef &node = *fn.add_node_def();
+      node.set_name("n" + std::to_string(i));
+      node.set_op(op);
+    }
+  };
+  addFunction("wide", "leaf", 1025);
+  addFunction("leaf", "Const", 1024);
+  GraphDiagnostics diags("model", os);
+  EXPECT_FALSE(inlineFunctionCalls(graph, nullptr, diags, outputs));
+  EXPECT_NE(messages.find("node 'call/n0' (leaf): inlining the calls at "
+                          "nesting depth 2 makes the graph 1049600 nodes, "
+                          "more than the 1048576 tfaot accepts"),
+            std::string::npos)
+      << messages;
+  EXPECT_EQ(graph.node_size(), 1025);
+}
+
+// Output numbers come from the file; "node:arg:i" adds i to the arg's
+// offset, which a huge index or list length overflowed (UBSan, found by
+// hand while fuzzing the SavedModel reader).
+TEST_F(FunctionInlinerTest, RejectsOutputNumbersPastInt) {
+  EXPECT_FALSE(inlineText(R"pb(
+    node { name: "call" op: "f" }
+    library {
+      function {
+        signature { name: "f" output_arg { name: "r" } }
+        node_def { name: "bn" op: "FusedBatchNorm" }
+        ret { key: "r" value: "bn:batch_mean:9223372036854775807" }
+      }
+    }
+  )pb"));
+  EXPECT_NE(messages.find("in function 'f': malformed reference "
+                          "'bn:batch_mean:9223372036854775807'"),
+            std::string::npos)
+      << messages;
+
+  tensorflow::OpList ops;
+  ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(
+      R"pb(op {
+             name: "Pair"
+             output_arg { name: "many" number_attr: "N" }
+             output_arg { name: "last" }
+           })pb",
+      &ops));
+  messages.clear();
+  graph.Clear();
+  EXPECT_FALSE(inlineText(R"pb(
+    node { name: "call" op: "g" }
+    library {
+      function {
+        signature { name: "g" output_arg { name: "out" } }
+        node_def {
+          name: "p" op: "Pair"
+          attr { key: "N" value { i: 9223372036854775807 } }
+        }
+        ret { key: "out" value: "p:last:1" }
+      }
+    }
+  )pb",
+                          &ops));
+  EXPECT_NE(messages.find("node 'p' (Pair): in function 'g': attribute 'N' "
+                          "(9223372036854775807) is not a valid length for "
+                          "output 'many'"),
+            std::string::npos)
+      << messages;
+}
+
 } // namespace
