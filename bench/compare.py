@@ -20,6 +20,11 @@ Needs a build with the tests (scripts/test.sh) and the peer packages:
 Output: a Markdown table on stdout, progress on stderr; --json also writes
 every figure.
 
+--threads N (other than 1) adds columns to that table: tfaot on N threads
+(`tfaot bench --threads N`, the generated class's set_num_threads(N)); the
+TF.js backends stay on one thread (the wasm backend does not start threads
+in Node).
+
 --torch adds a second table: the generated models (ResNet-50, MobileNetV2,
 MLP, BERT layer) at each of --torch-batches, timed with `tfaot bench
 --batch N` and with PyTorch on the same network (bench/peers/torch_time.py,
@@ -153,7 +158,8 @@ def main():
     parser.add_argument("--torch-batches", default="1,8")
     parser.add_argument("--threads", type=int, default=1,
                         help="threads for tfaot and PyTorch in the --torch "
-                             "table")
+                             "table; other than 1, the TF.js table gets a "
+                             "column of tfaot on that many threads too")
     args = parser.parse_args()
     script = os.path.join(root, "bench", "peers", "tfjs_time.js")
     if not os.path.isdir(os.path.join(root, "bench", "peers", "node_modules")):
@@ -178,6 +184,9 @@ def main():
         print(f"compare: {name}", file=sys.stderr, flush=True)
         try:
             tfaot = tfaot_bench(cmd, args.min_time, args.target_cpu)
+            threaded = (tfaot_bench(cmd, args.min_time, args.target_cpu,
+                                    threads=args.threads)
+                        if args.threads != 1 else None)
             model = tfjs_model(args.build, name, graph)
             wasm = tfjs_time(script, model, feeds, fetches, "wasm",
                              args.min_time, 10)
@@ -190,18 +199,32 @@ def main():
             continue
         raw.append({"model": name, "tfaot": tfaot, "tfjs_wasm": wasm,
                     "tfjs_cpu": js})
-        rows.append(
-            f"| {name} | {tfaot['median_ms']:.3g} | {wasm['median_ms']:.3g} | "
-            f"{js['median_ms']:.3g} | "
-            f"{tfaot['median_ms'] / wasm['median_ms']:.2f} | "
-            f"{tfaot['median_ms'] / js['median_ms']:.2f} |")
-    print(f"Median ms per Run() at batch 1, one thread, measured in one run "
-          f"({datetime.date.today()}, {cpu_name()}, {os.cpu_count()} cores; "
-          f"tfaot --target_cpu={args.target_cpu}; TF.js 4.22 wasm with SIMD "
-          f"and its JavaScript cpu backend). Ratio < 1: tfaot is faster.\n")
-    print("| model | tfaot ms | TF.js wasm ms | TF.js cpu ms "
-          "| tfaot / wasm | tfaot / cpu |")
-    print("|---|---|---|---|---|---|")
+        row = (f"| {name} | {tfaot['median_ms']:.3g} | ")
+        if threaded:
+            raw[-1]["tfaot_threads"] = threaded
+            row += f"{threaded['median_ms']:.3g} | "
+        row += (f"{wasm['median_ms']:.3g} | {js['median_ms']:.3g} | "
+                f"{tfaot['median_ms'] / wasm['median_ms']:.2f} | ")
+        if threaded:
+            row += f"{threaded['median_ms'] / wasm['median_ms']:.2f} | "
+        row += f"{tfaot['median_ms'] / js['median_ms']:.2f} |"
+        rows.append(row)
+    n = args.threads
+    print(f"Median ms per Run() at batch 1, one thread"
+          f"{f' (and tfaot on {n} threads)' if n != 1 else ''}, measured in "
+          f"one run ({datetime.date.today()}, {cpu_name()}, "
+          f"{os.cpu_count()} cores; tfaot --target_cpu={args.target_cpu}; "
+          f"TF.js 4.22 wasm with SIMD (one thread in Node) and its "
+          f"JavaScript cpu backend). Ratio < 1: tfaot is faster.\n")
+    if n != 1:
+        print(f"| model | tfaot ms | tfaot {n} threads ms | TF.js wasm ms "
+              f"| TF.js cpu ms | tfaot / wasm | tfaot {n} threads / wasm "
+              f"| tfaot / cpu |")
+        print("|---|---|---|---|---|---|---|---|")
+    else:
+        print("| model | tfaot ms | TF.js wasm ms | TF.js cpu ms "
+              "| tfaot / wasm | tfaot / cpu |")
+        print("|---|---|---|---|---|---|")
     print("\n".join(rows))
     torch_rows, torch_raw = [], []
     if args.torch:

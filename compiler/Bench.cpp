@@ -5,12 +5,15 @@
 // with LLVM's ORC JIT rather than written out and linked by a C++ compiler
 // the machine may not have. The entry function is called the way the
 // runtime's CompiledFunction::Run() calls it: an array of argument
-// pointers, an array of result pointers, and the 64-byte aligned arena.
+// pointers, an array of result pointers, and the 64-byte aligned arena,
+// with the runtime's thread pool of --threads threads current.
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Bench.h"
 
 #include "backends/cpu/HeaderWriter.h"
+#include "compiler/BenchProfile.h"
+#include "runtime/lib/parallel.h"
 
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
@@ -109,6 +112,22 @@ llvm::Expected<LoadedModel> load(const std::string &object,
   if (!process)
     return process.takeError();
   (*jit)->getMainJITDylib().addGenerator(std::move(*process));
+  // The one runtime function every model calls; this binary links the
+  // runtime, which it does not export.
+  llvm::orc::SymbolMap runtime;
+  runtime[(*jit)->mangleAndIntern("tfaot_rt_parallel_for")] = {
+      llvm::orc::ExecutorAddr::fromPtr(&tfaot_rt_parallel_for),
+      llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable};
+  // What a --profile build calls around each op.
+  runtime[(*jit)->mangleAndIntern("tfaot_rt_profile_begin")] = {
+      llvm::orc::ExecutorAddr::fromPtr(&ProfileRecorder::Begin),
+      llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable};
+  runtime[(*jit)->mangleAndIntern("tfaot_rt_profile_end")] = {
+      llvm::orc::ExecutorAddr::fromPtr(&ProfileRecorder::End),
+      llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable};
+  if (llvm::Error err = (*jit)->getMainJITDylib().define(
+          llvm::orc::absoluteSymbols(std::move(runtime))))
+    return std::move(err);
   if (llvm::Error err = (*jit)->addObjectFile(
           llvm::MemoryBuffer::getMemBufferCopy(object, "model.o")))
     return std::move(err);
@@ -155,21 +174,44 @@ double percentile(const std::vector<double> &sorted, double q) {
   return sorted[below] + (position - below) * (sorted[above] - sorted[below]);
 }
 
-/// Compiles, loads and times one batch size (0: the feed shapes as given).
-bool measure(const BenchOptions &options, int64_t batch, BenchPoint &point,
-             llvm::raw_ostream &errs) {
+/// One batch size compiled, linked into this process, with its buffers
+/// (inputs filled) and the thread pool Run() uses.
+struct PreparedModel {
   CompiledArtifacts artifacts;
+  LoadedModel model;
+  std::vector<AlignedBuffer> args, results;
+  std::vector<void *> argPointers, resultPointers;
+  std::unique_ptr<AlignedBuffer> arena;
+  std::unique_ptr<ThreadPool> pool;
+  double compileSeconds = 0;
+
+  /// One Run(), on the pool.
+  void run() {
+    internal::ScopedThreadPool current(
+        pool->num_threads() > 1 ? pool.get() : nullptr);
+    model.entry(argPointers.data(), resultPointers.data(), arena->data.get());
+  }
+};
+
+/// Compiles (with timing hooks when `profile`) and loads one batch size (0:
+/// the feed shapes as given); null after printing an error.
+std::unique_ptr<PreparedModel> prepare(const BenchOptions &options,
+                                       int64_t batch, bool profile,
+                                       llvm::raw_ostream &errs) {
+  auto prepared = std::make_unique<PreparedModel>();
+  CompiledArtifacts &artifacts = prepared->artifacts;
   CompileOptions compile = options.compile;
   compile.artifacts = &artifacts;
+  compile.profile = profile;
   compile.batchBuckets.clear();
   if (batch > 0)
     compile.batchBuckets.push_back(batch);
   auto start = std::chrono::steady_clock::now();
   if (tfaot::compile(compile, errs) != 0)
-    return false;
-  point.compileSeconds = std::chrono::duration<double>(
-                             std::chrono::steady_clock::now() - start)
-                             .count();
+    return nullptr;
+  prepared->compileSeconds = std::chrono::duration<double>(
+                                 std::chrono::steady_clock::now() - start)
+                                 .count();
 
   const FunctionSignature &sig = artifacts.signature;
   // Random bytes are no JPEG, and the JIT links libc/libm only, not the
@@ -179,33 +221,36 @@ bool measure(const BenchOptions &options, int64_t batch, BenchPoint &point,
       errs << compile.graph << ": error: bench does not run graphs with "
            << "string arguments ('" << arg.name << "'); feed the decoded "
            << "image instead (--feed of the decode's consumer)\n";
-      return false;
+      return nullptr;
     }
   auto model = load(artifacts.object, artifacts.entries.back().symbol,
                     sig.args.size(), sig.results.size());
   if (!model) {
     errs << compile.graph << ": error: cannot load the compiled code: "
          << llvm::toString(model.takeError()) << "\n";
-    return false;
+    return nullptr;
   }
-  std::vector<AlignedBuffer> args, results;
-  std::vector<void *> argPointers, resultPointers;
+  prepared->model = std::move(*model);
   for (const TensorSignature &arg : sig.args) {
-    args.emplace_back(bufferBytes(arg));
-    argPointers.push_back(args.back().data.get());
+    prepared->args.emplace_back(bufferBytes(arg));
+    prepared->argPointers.push_back(prepared->args.back().data.get());
   }
   for (const TensorSignature &result : sig.results) {
-    results.emplace_back(bufferBytes(result));
-    resultPointers.push_back(results.back().data.get());
+    prepared->results.emplace_back(bufferBytes(result));
+    prepared->resultPointers.push_back(prepared->results.back().data.get());
   }
-  fillInputs(sig.args, args, options.seed);
-  AlignedBuffer arena(artifacts.tempBytes);
-  auto run = [&] {
-    model->entry(argPointers.data(), resultPointers.data(), arena.data.get());
-  };
+  fillInputs(sig.args, prepared->args, options.seed);
+  prepared->arena = std::make_unique<AlignedBuffer>(artifacts.tempBytes);
+  prepared->pool = std::make_unique<ThreadPool>(options.threads);
+  return prepared;
+}
 
-  // Warm up caches and page in the weights: at least 2 runs, or 10% of the
-  // timed budget.
+/// Warms up (caches, the weights paged in: at least 2 runs or 10% of the
+/// timed budget), then times runs until both --iters and --min_time are
+/// met, at most `maxRuns`; returns each run's milliseconds.
+template <typename Run>
+std::vector<double> timeRuns(const BenchOptions &options, Run run,
+                             int64_t maxRuns = INT64_MAX) {
   using Clock = std::chrono::steady_clock;
   auto warmEnd = Clock::now() + std::chrono::duration<double>(
                                     0.1 * options.minTimeSeconds);
@@ -213,14 +258,27 @@ bool measure(const BenchOptions &options, int64_t batch, BenchPoint &point,
     run();
   std::vector<double> ms;
   auto timedStart = Clock::now();
-  while (static_cast<int64_t>(ms.size()) < options.minIters ||
-         std::chrono::duration<double>(Clock::now() - timedStart).count() <
-             options.minTimeSeconds) {
+  while (static_cast<int64_t>(ms.size()) < maxRuns &&
+         (static_cast<int64_t>(ms.size()) < options.minIters ||
+          std::chrono::duration<double>(Clock::now() - timedStart).count() <
+              options.minTimeSeconds)) {
     auto t0 = Clock::now();
     run();
     ms.push_back(
         std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
   }
+  return ms;
+}
+
+/// Compiles, loads and times one batch size (0: the feed shapes as given).
+bool measure(const BenchOptions &options, int64_t batch, BenchPoint &point,
+             llvm::raw_ostream &errs) {
+  std::unique_ptr<PreparedModel> prepared =
+      prepare(options, batch, /*profile=*/false, errs);
+  if (!prepared)
+    return false;
+  std::vector<double> ms = timeRuns(options, [&] { prepared->run(); });
+  const FunctionSignature &sig = prepared->artifacts.signature;
   point.batch = batch > 0 ? batch
                           : (sig.args.empty() || sig.args[0].shape.empty()
                                  ? 1
@@ -231,7 +289,32 @@ bool measure(const BenchOptions &options, int64_t batch, BenchPoint &point,
   point.p90Ms = percentile(ms, 0.9);
   point.minMs = ms.front();
   point.itemsPerSecond = point.batch * 1000.0 / point.medianMs;
-  point.arenaBytes = artifacts.tempBytes;
+  point.arenaBytes = prepared->artifacts.tempBytes;
+  point.compileSeconds = prepared->compileSeconds;
+  return true;
+}
+
+/// --profile: compiles `batch` with timing hooks, runs it (as many runs as
+/// a measurement, at most 200), writes every op of every run as a Chrome
+/// trace and prints the ops that take the most time.
+bool profile(const BenchOptions &options, int64_t batch,
+             llvm::raw_ostream &out, llvm::raw_ostream &errs) {
+  std::unique_ptr<PreparedModel> prepared =
+      prepare(options, batch, /*profile=*/true, errs);
+  if (!prepared)
+    return false;
+  ProfileRecorder recorder;
+  ProfileRecorder::Scope recording(recorder);
+  timeRuns(options, [&] { recorder.timeRun([&] { prepared->run(); }); },
+           /*maxRuns=*/200);
+  const std::vector<std::string> &names = prepared->artifacts.profileNames;
+  if (!recorder.writeChromeTrace(options.profilePath, names, options.threads)) {
+    errs << "tfaot bench: error: cannot write '" << options.profilePath
+         << "'\n";
+    return false;
+  }
+  if (!options.json)
+    recorder.printSummary(names, out, /*top=*/15);
   return true;
 }
 
@@ -268,7 +351,7 @@ void printJson(const BenchOptions &options,
       {"target_cpu", options.compile.target.cpu.empty()
                          ? std::string("generic")
                          : options.compile.target.cpu},
-      {"threads", 1},
+      {"threads", options.threads},
       {"points", std::move(rows)}};
   if (options.sweep) {
     root["latency_budget_ms"] = options.latencyBudgetMs;
@@ -279,6 +362,9 @@ void printJson(const BenchOptions &options,
   }
   out << llvm::formatv("{0:2}", llvm::json::Value(std::move(root))) << "\n";
 }
+
+int runBench(const BenchOptions &options, llvm::raw_ostream &out,
+             llvm::raw_ostream &errs);
 
 } // namespace
 
@@ -395,6 +481,21 @@ int tfaot::bench(const BenchOptions &options, llvm::raw_ostream &out,
             "--latency_budget >= 0\n";
     return 1;
   }
+  if (options.threads < 0) {
+    errs << "tfaot bench: error: --threads must be >= 0 (0: one per hardware "
+            "thread)\n";
+    return 1;
+  }
+  BenchOptions resolved = options;
+  if (resolved.threads == 0)
+    resolved.threads = ThreadPool::HardwareThreads();
+  return runBench(resolved, out, errs);
+}
+
+namespace {
+/// tfaot::bench() once its options are checked.
+int runBench(const BenchOptions &options, llvm::raw_ostream &out,
+             llvm::raw_ostream &errs) {
   std::vector<int64_t> batches = options.batches;
   if (batches.empty())
     batches.push_back(0);
@@ -404,7 +505,9 @@ int tfaot::bench(const BenchOptions &options, llvm::raw_ostream &out,
                         : options.compile.target.cpu;
   if (!options.json)
     out << "tfaot bench: " << llvm::sys::path::filename(options.compile.graph)
-        << " (target cpu " << cpu << ", 1 thread; latency per Run())\n";
+        << " (target cpu " << cpu << ", " << options.threads
+        << (options.threads == 1 ? " thread" : " threads")
+        << "; latency per Run())\n";
   for (int64_t batch : batches) {
     BenchPoint point;
     if (!measure(options, batch, point, errs))
@@ -418,6 +521,9 @@ int tfaot::bench(const BenchOptions &options, llvm::raw_ostream &out,
       out.flush();
     }
   }
+  if (!options.profilePath.empty() &&
+      !profile(options, batches.front(), out, errs))
+    return 1;
   int64_t recommended = recommendBatch(points, options.latencyBudgetMs);
   if (options.json) {
     printJson(options, points, recommended, out);
@@ -451,3 +557,4 @@ int tfaot::bench(const BenchOptions &options, llvm::raw_ostream &out,
   }
   return 0;
 }
+} // namespace

@@ -36,7 +36,13 @@ struct BenchOptions {
   bool sweep = false;  ///< Print a recommendation.
   bool json = false;
   std::string plotPath;  ///< An SVG of images/s and latency per batch.
+  /// A Chrome trace (Perfetto, chrome://tracing) of every op of the first
+  /// batch size, from a build with timing calls around each op.
+  std::string profilePath;
   uint64_t seed = 1;     ///< Of the random inputs.
+  /// Threads Run() uses (the runtime's pool, as set_num_threads(); 1: the
+  /// calling thread only; 0: one per hardware thread).
+  int threads = 1;
 };
 
 /// One measured batch size.

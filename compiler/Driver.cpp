@@ -144,6 +144,8 @@ struct LoweredEntry {
   mlir::OwningOpRef<mlir::ModuleOp> module;
   FunctionSignature signature;
   uint64_t tempBytes = 0;  ///< Arena plus heap temporaries.
+  /// With CompileOptions::profile: the name of each timed op, by id.
+  std::vector<std::string> profileNames;
   std::string ptx;         ///< --target=cuda: the kernels' PTX.
   bool cubin = false;      ///< --target=cuda: a cubin is embedded too.
 };
@@ -251,6 +253,21 @@ static bool lowerEntry(const tensorflow::GraphDef &graph,
   report.memory = cpu::memoryPlanOf(module);
   if (options.emit == EmitStage::Bufferized)
     return true;
+  if (options.profile) {
+    if (!runPipeline(
+            module,
+            [](mlir::OpPassManager &pm) {
+              pm.addPass(mlir::tfaot::createInstrumentProfilePass());
+              return mlir::success();
+            },
+            options, diags))
+      return false;
+    if (auto names = module->getAttrOfType<mlir::ArrayAttr>(
+            mlir::tfaot::kProfileNamesAttr))
+      for (mlir::Attribute name : names)
+        entry.profileNames.push_back(
+            mlir::cast<mlir::StringAttr>(name).str());
+  }
   unsigned vectorBits = cpu::vectorBitsFor(options.target);
   progress.stage("vector kernels and LLVM dialect" + bucket);
   if (!runPipeline(
@@ -508,6 +525,7 @@ static int compileGraph(const CompileOptions &options,
     for (const LoweredEntry &entry : entries)
       artifacts->entries.push_back({entry.batch, entry.symbol});
     artifacts->signature = entries.back().signature;
+    artifacts->profileNames = entries.back().profileNames;
     artifacts->tempBytes = 0;
     for (const LoweredEntry &entry : entries)
       artifacts->tempBytes =

@@ -41,6 +41,9 @@ struct CompiledArtifacts {
   std::vector<Entry> entries;   ///< One per batch bucket (or one).
   FunctionSignature signature;  ///< The largest entry's.
   uint64_t tempBytes = 0;       ///< Arena bytes the largest entry needs.
+  /// With CompileOptions::profile: what each id the largest entry passes
+  /// to tfaot_rt_profile_begin/end names (tfaot-instrument-profile).
+  std::vector<std::string> profileNames;
 };
 
 struct CompileOptions {
@@ -87,6 +90,9 @@ struct CompileOptions {
   /// When set, the object and what describes it are stored here (no
   /// output file is then required).
   CompiledArtifacts *artifacts = nullptr;
+  /// Time each op of the entry (tfaot bench --profile): the object then
+  /// calls tfaot_rt_profile_begin/end, which only the bench defines.
+  bool profile = false;
 };
 
 /// Runs a compilation. Returns the process exit code (0 or 1); every error

@@ -357,6 +357,10 @@ struct FuseEpiloguesPass
       return inPlace.emitError(
           "tfaot-fuse-epilogues: contraction was not fused into the loop");
 
+    // Each iteration computes its own tile of the output from inputs the
+    // loop does not write.
+    for (LoopLikeOpInterface loop : result->loops)
+      loop->setAttr(kParallelLoopAttr, rewriter.getUnitAttr());
     for (OpResult value : inPlace->getResults())
       rewriter.replaceAllUsesWith(value, result->replacements.lookup(value));
     for (Operation *op : {inPlace.getOperation(), contractionOp, fillOp})

@@ -18,6 +18,15 @@
 
 namespace mlir::tfaot {
 
+/// Marks an scf.for whose iterations are independent (they write disjoint
+/// parts of buffers nothing in the loop reads across iterations), which
+/// tfaot-parallelize-loops may run on several threads.
+inline constexpr llvm::StringLiteral kParallelLoopAttr = "tfaot.parallel";
+
+/// The module attribute tfaot-instrument-profile writes: the name of each
+/// timed op, indexed by the id its timing calls pass.
+inline constexpr llvm::StringLiteral kProfileNamesAttr = "tfaot.profile_names";
+
 #define GEN_PASS_DECL
 #include "passes/Passes.h.inc"
 

@@ -115,6 +115,10 @@ def VectorizeContractionsPass
     scalar loops (window rows, columns, then channels); only the multiply
     and add become one fused multiply-add.
 
+    A `linalg.depthwise_conv_2d_nhwc_hwcm` with channel multiplier 1 (the
+    form the lowering makes) is first rewritten as the HWC form through
+    views that drop the unit dimension, and then handled like it.
+
     The vector width comes from `vector-bits` (512 for AVX-512, 256 for
     AVX2).
   }];
@@ -128,6 +132,67 @@ def VectorizeContractionsPass
     "mlir::arith::ArithDialect", "mlir::memref::MemRefDialect",
     "mlir::ub::UBDialect",
   ];
+}
+
+def ParallelizeLoopsPass
+    : Pass<"tfaot-parallelize-loops", "mlir::ModuleOp"> {
+  let summary = "run large loops on the runtime's thread pool";
+  let description = [{
+    Runs on bufferized code, before `tfaot-vectorize-contractions`. Each
+    loop at the top of a function that `tfaot-fuse-epilogues` marked
+    `tfaot.parallel` (the tile loop of a convolution or matmul with its
+    epilogue: one output row per iteration), and each statically shaped
+    linalg op at the top of a function, which is first split into a
+    parallel loop of up to 64 pieces along its first parallel dimension that
+    is not the output's contiguous one (a matrix product's rows in multiples
+    of 8; the contiguous dimension in pieces of 64 when it is all there is),
+    is outlined: its body becomes a private function
+    `<function>_parallel<k>(context, begin, end)` running iterations
+    [begin, end), and the loop becomes a call of the runtime's
+    `tfaot_rt_parallel_for(body, context, n)`. The context is an array of
+    8-byte slots on the stack holding the buffers (aligned pointers; every
+    buffer has a static shape and layout) and scalars the body reads;
+    constants are cloned into the body.
+
+    Loops doing less than `min-work` multiply-adds or elements are left
+    alone (a dispatch to the pool costs microseconds), and so are loops
+    that call functions: the runtime's functions report errors per thread.
+    Each iteration computes what it computed in the loop, so results do not
+    depend on the number of threads.
+  }];
+  let options = [
+    Option<"minWork", "min-work", "int64_t", /*default=*/"131072",
+           "smallest iteration space (multiply-adds or elements) worth "
+           "running on several threads">,
+  ];
+  let statistics = [
+    Statistic<"numLoopsParallelized", "loops-parallelized",
+              "Number of loops outlined for the thread pool">,
+  ];
+  let dependentDialects = [
+    "mlir::LLVM::LLVMDialect", "mlir::func::FuncDialect",
+    "mlir::arith::ArithDialect", "mlir::memref::MemRefDialect",
+    "mlir::scf::SCFDialect", "mlir::linalg::LinalgDialect",
+    "mlir::ub::UBDialect",
+  ];
+}
+
+def InstrumentProfilePass
+    : Pass<"tfaot-instrument-profile", "mlir::ModuleOp"> {
+  let summary = "time each op of the entry functions (tfaot bench --profile)";
+  let description = [{
+    Runs on bufferized code. Every op at the top of a public function that
+    does work of its own (a linalg op, a loop, a call, a memref.copy; not
+    views, constants or allocations) gets a call of
+    `tfaot_rt_profile_begin(id)` before it and `tfaot_rt_profile_end(id)`
+    after it, and the module attribute `tfaot.profile_names` lists each
+    id's name: the kinds of linalg ops it runs ("fill + conv_2d_nhwc_hwcf +
+    generic" for a convolution fused with its epilogue) and the TensorFlow
+    node it comes from. `tfaot bench --profile` defines the two functions
+    and writes what they record as a Chrome trace; generated libraries are
+    never instrumented.
+  }];
+  let dependentDialects = ["mlir::func::FuncDialect", "mlir::arith::ArithDialect"];
 }
 
 def PlanBuffersPass : Pass<"tfaot-plan-buffers", "mlir::ModuleOp"> {

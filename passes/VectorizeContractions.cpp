@@ -307,7 +307,9 @@ void hoistAccumulator(RewriterBase &rewriter, ArrayRef<scf::ForOp> loops) {
   for (scf::ForOp loop : llvm::reverse(loops))
     moveLoopInvariantCode(cast<LoopLikeOpInterface>(loop.getOperation()));
   scf::ForOp innermost = loops.back();
-  auto [read, write] = findAccumulator(innermost);
+  auto accumulator = findAccumulator(innermost);
+  vector::TransferReadOp read = accumulator.first;
+  vector::TransferWriteOp write = accumulator.second;
   if (!read || read.getMask() || write.getMask())
     return;
   // The loops the accumulator's location does not depend on.
@@ -399,6 +401,30 @@ LogicalResult vectorizeContraction(RewriterBase &rewriter,
   return success();
 }
 
+/// Rewrites a depthwise convolution with channel multiplier 1 in the
+/// NHWC x HWCM form (what the lowering makes; tfaot-fuse-epilogues narrows
+/// it only where a collapse follows) as the NHWC x HWC one this pass
+/// vectorizes, through rank-reducing views of the filter and the output:
+/// the same loops but M, whose one iteration adds nothing.
+void narrowDepthwiseMultiplier(RewriterBase &rewriter,
+                               linalg::DepthwiseConv2DNhwcHwcmOp op) {
+  if (op.hasDynamicShape() || !op.hasPureBufferSemantics())
+    return;
+  Value filter = op.getDpsInputOperand(1)->get();
+  Value output = op.getDpsInitOperand(0)->get();
+  if (cast<MemRefType>(filter.getType()).getDimSize(3) != 1)
+    return;
+  rewriter.setInsertionPoint(op);
+  Location loc = op.getLoc();
+  linalg::DepthwiseConv2DNhwcHwcOp::create(
+      rewriter, loc, TypeRange{},
+      ValueRange{op.getDpsInputOperand(0)->get(),
+                 dropUnitDims(rewriter, loc, filter, {3})},
+      ValueRange{dropUnitDims(rewriter, loc, output, {4})},
+      op.getStridesAttr(), op.getDilationsAttr());
+  rewriter.eraseOp(op);
+}
+
 struct VectorizeContractionsPass
     : public tfaot::impl::VectorizeContractionsPassBase<
           VectorizeContractionsPass> {
@@ -407,12 +433,18 @@ struct VectorizeContractionsPass
   void runOnOperation() override {
     func::FuncOp func = getOperation();
     int64_t lanes = std::max<int64_t>(1, vectorBits / 32);
+    IRRewriter rewriter(&getContext());
+    SmallVector<linalg::DepthwiseConv2DNhwcHwcmOp> multiplierForm;
+    func.walk([&](linalg::DepthwiseConv2DNhwcHwcmOp op) {
+      multiplierForm.push_back(op);
+    });
+    for (linalg::DepthwiseConv2DNhwcHwcmOp op : multiplierForm)
+      narrowDepthwiseMultiplier(rewriter, op);
     SmallVector<linalg::LinalgOp> ops;
     func.walk([&](linalg::LinalgOp op) {
       if (!tileSizesFor(op, lanes).empty())
         ops.push_back(op);
     });
-    IRRewriter rewriter(&getContext());
     for (linalg::LinalgOp op : ops)
       (void)vectorizeContraction(rewriter, op, lanes);
 

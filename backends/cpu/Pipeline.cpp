@@ -40,8 +40,11 @@ static const char kBufferizePipeline[] =
 // buffer crosses the ABI as one plain pointer, which is what the generated
 // header passes.
 static std::string toLLVMPipeline(unsigned vectorBits) {
-  return "func.func(tfaot-expand-strided-copies,"
-         "tfaot-vectorize-contractions{vector-bits=" +
+  // Large loops are outlined for the thread pool before the contraction
+  // tiles are vectorized, so the outlined bodies get the same kernels.
+  return "func.func(tfaot-expand-strided-copies),"
+         "tfaot-parallelize-loops,"
+         "func.func(tfaot-vectorize-contractions{vector-bits=" +
          std::to_string(vectorBits) +
          "},"
          "tfaot-order-contraction-loops,convert-linalg-to-loops,"

@@ -12,6 +12,7 @@
 
 #include "tfaot/runtime/compiled_function.h"
 
+#include "parallel.h"
 #include "run_status.h"
 
 #include <cstdlib>
@@ -237,12 +238,36 @@ bool CompiledFunction::Run() {
     return false;
   }
   internal::ClearRunError();
-  entry(args_, results_, temp_);
+  {
+    internal::ScopedThreadPool pool(thread_pool_);
+    entry(args_, results_, temp_);
+  }
   if (!internal::RunError().empty()) {
     error_msg_ = internal::RunError();
     internal::ClearRunError();
     return false;
   }
+  return true;
+}
+
+void CompiledFunction::set_thread_pool(ThreadPool *pool) {
+  thread_pool_ = pool;
+  owned_pool_.reset();
+}
+
+bool CompiledFunction::set_num_threads(int num_threads) {
+  if (num_threads < 1) {
+    error_msg_ = "set_num_threads(" + std::to_string(num_threads) +
+                 "): the number of threads must be at least 1";
+    return false;
+  }
+  error_msg_.clear();
+  // Replaced before the old pool goes, so thread_pool_ never dangles.
+  std::unique_ptr<ThreadPool> pool;
+  if (num_threads > 1)
+    pool = std::make_unique<ThreadPool>(num_threads);
+  thread_pool_ = pool.get();
+  owned_pool_ = std::move(pool);
   return true;
 }
 

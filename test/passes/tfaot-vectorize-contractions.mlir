@@ -73,6 +73,32 @@ func.func @depthwise(%in: memref<1x3x33x64xf32>, %w: memref<3x3x64xf32>, %out: m
   return
 }
 
+// The same row in the NHWC x HWCM form with multiplier 1 (as the lowering
+// makes it, with an output tile of tfaot-fuse-epilogues' loop): read
+// through views without M, it gets the same kernel.
+// CHECK-LABEL: func.func @depthwise_multiplier_1
+// CHECK-NOT: linalg.depthwise_conv_2d_nhwc_hwcm
+// CHECK: scf.for %{{.*}} = %c0 to %c16 step %c8 {
+// CHECK: scf.for %{{.*}} = %c0 to %c64 step %c32 {
+// CHECK: scf.for {{.*}} iter_args(
+// CHECK: scf.for {{.*}} iter_args(
+// CHECK-COUNT-8: vector.fma
+// CHECK-NOT: vector.fma
+func.func @depthwise_multiplier_1(%in: memref<1x3x33x64xf32>, %w: memref<3x3x64x1xf32>, %out: memref<1x1x16x64x1xf32, strided<[1024, 1024, 64, 1, 1], offset: ?>>) {
+  linalg.depthwise_conv_2d_nhwc_hwcm {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+    ins(%in, %w : memref<1x3x33x64xf32>, memref<3x3x64x1xf32>) outs(%out : memref<1x1x16x64x1xf32, strided<[1024, 1024, 64, 1, 1], offset: ?>>)
+  return
+}
+
+// A multiplier of 2 keeps the scalar path.
+// CHECK-LABEL: func.func @depthwise_multiplier_2
+// CHECK-NEXT: linalg.depthwise_conv_2d_nhwc_hwcm
+func.func @depthwise_multiplier_2(%in: memref<1x3x33x64xf32>, %w: memref<3x3x64x2xf32>, %out: memref<1x1x16x64x2xf32>) {
+  linalg.depthwise_conv_2d_nhwc_hwcm {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+    ins(%in, %w : memref<1x3x33x64xf32>, memref<3x3x64x2xf32>) outs(%out : memref<1x1x16x64x2xf32>)
+  return
+}
+
 // Dynamic shapes keep the scalar path.
 // CHECK-LABEL: func.func @dynamic
 // CHECK-NEXT: linalg.matmul

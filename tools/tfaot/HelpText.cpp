@@ -100,7 +100,8 @@ static const char kBenchHelp[] =
 SYNOPSIS
   tfaot bench --graph G [feeds, fetches] [--batch N,... | --sweep]
               [--latency_budget MS] [--iters N] [--min_time S]
-              [--target_cpu native] [--plot F.svg] [--json]
+              [--threads N] [--target_cpu native] [--plot F.svg]
+              [--profile trace.json] [--json]
 
 DESCRIPTION
   For each batch size, compiles the graph as 'compile --batch N' would,
@@ -108,13 +109,21 @@ DESCRIPTION
   uniform in [0, 1), other types zero) and prints median, p90 and minimum
   latency, items/s, the arena and the compile time. --sweep measures batch
   1, 2, 4, ..., 64 (or --batch's list) and recommends the batch size with
-  the most items/s whose p90 latency fits --latency_budget.
+  the most items/s whose p90 latency fits --latency_budget. --threads N
+  runs the model's parallel loops on N threads, as the generated class's
+  set_num_threads(N) does (results are the same for any N). --profile
+  compiles the first batch size once more with a timing call around each
+  op of the model (a convolution with its fused epilogue is one op), writes
+  every op of every run as a Chrome trace for Perfetto, and prints the
+  slowest ops with their share of a run.
 
 EXIT STATUS
   0 every batch size was measured; 1 any error.
 
 EXAMPLES
   tfaot bench --graph resnet50.pb --feed input:1,224,224,3 --target_cpu native
+  tfaot bench --graph resnet50.pb --feed input:1,224,224,3 --threads 0
+  tfaot bench --graph model.json --target_cpu native --profile trace.json
   tfaot bench --graph model.json --sweep --latency_budget 50 --plot curve.svg
 )";
 

@@ -240,6 +240,17 @@ static cl::opt<double> minTimeFlag(
     cl::value_desc("seconds"),
     cl::desc("bench: keep running until this much time was timed per batch "
              "size (default 1)."));
+static cl::opt<std::string> profileFlag(
+    "profile", cl::sub(benchCmd), cl::cat(compileCategory),
+    cl::value_desc("trace.json"),
+    cl::desc("bench: also compile the first batch size with a timing call "
+             "around each op, run it, write every op of every run to this "
+             "file as a Chrome trace (open it in Perfetto or "
+             "chrome://tracing) and print the 15 slowest ops."));
+static cl::opt<int> threadsFlag(
+    "threads", cl::sub(benchCmd), cl::cat(compileCategory), cl::init(1),
+    cl::desc("bench: threads Run() uses, as set_num_threads(N) does in the "
+             "generated class (default 1; 0: one per hardware thread)."));
 static cl::opt<bool> sweepFlag(
     "sweep", cl::sub(benchCmd), cl::cat(compileCategory),
     cl::desc("bench: measure batch sizes 1, 2, 4, ..., 64 (unless --batch "
@@ -379,10 +390,12 @@ int main(int argc, char **argv) {
       bench.batches = {1, 2, 4, 8, 16, 32, 64};
     bench.minIters = itersFlag;
     bench.minTimeSeconds = minTimeFlag;
+    bench.threads = threadsFlag;
     bench.sweep = sweepFlag;
     bench.latencyBudgetMs = latencyBudgetFlag;
     bench.json = reportJsonFlag;
     bench.plotPath = plotFlag;
+    bench.profilePath = profileFlag;
     return tfaot::bench(bench, llvm::outs(), llvm::errs());
   }
   return tfaot::compile(options, llvm::errs());

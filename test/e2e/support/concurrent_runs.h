@@ -11,6 +11,8 @@
 #ifndef TFAOT_E2E_SUPPORT_CONCURRENT_RUNS_H
 #define TFAOT_E2E_SUPPORT_CONCURRENT_RUNS_H
 
+#include "tfaot/runtime/thread_pool.h"
+
 #include <algorithm>
 #include <atomic>
 #include <cstring>
@@ -23,16 +25,19 @@ namespace tfaot_e2e {
 /// `threads` threads, each with its own instance, `iterations` times each,
 /// thread t using input (i + t) % inputs.size() at iteration i. Returns the
 /// number of runs that failed or whose result 0 differs from `expected` of
-/// the same input (computed beforehand by a single instance).
+/// the same input (computed beforehand by a single instance). With `pool`,
+/// every instance runs its parallel loops on that one shared pool.
 template <typename Fn>
 int CountConcurrentMismatches(const std::vector<std::vector<float>> &inputs,
                               const std::vector<std::vector<float>> &expected,
-                              int threads, int iterations) {
+                              int threads, int iterations,
+                              tfaot::ThreadPool *pool = nullptr) {
   std::atomic<int> mismatches{0};
   std::vector<std::thread> workers;
   for (int t = 0; t < threads; ++t)
     workers.emplace_back([&, t] {
       Fn fn;
+      fn.set_thread_pool(pool);
       for (int i = 0; i < iterations; ++i) {
         const size_t k = static_cast<size_t>(i + t) % inputs.size();
         std::copy(inputs[k].begin(), inputs[k].end(), fn.arg0_data());

@@ -23,7 +23,9 @@
 //   3. runs the compiled function on the same data;
 //   4. compares every result with the oracle's: shape exactly, values with
 //      numpy.allclose semantics |got - want| <= atol + rtol * |want| (NaN
-//      matches NaN), reporting max abs / rel error and the worst element.
+//      matches NaN), reporting max abs / rel error and the worst element;
+//   5. runs the function again on 2 threads (set_num_threads) and on a
+//      shared pool of 3, and requires results bit-identical to step 3's.
 // With SENSITIVITY, step 2 runs the oracle a second time on the float
 // arguments moved by one ulp each (up or down at random), and a result's
 // atol becomes max(atol, 2 * the largest change that caused in TF.js's own
@@ -715,6 +717,44 @@ std::vector<fs::path> writePerturbedInputs(const tfaot::FunctionInfo &info,
 
 }  // namespace
 
+/// Reruns `model` on 2 and 3 threads; returns how many results differed
+/// from the single-threaded run's, reporting each.
+int checkThreadCounts(TFAOT_MODEL_CLASS &model, const tfaot::FunctionInfo &info) {
+  std::vector<std::vector<char>> single;
+  for (int r = 0; r < info.num_results; ++r) {
+    const char *data = static_cast<const char *>(model.result_data(r));
+    single.emplace_back(data, data + info.results[r].size_bytes);
+  }
+  tfaot::ThreadPool shared(3);
+  int differing = 0;
+  for (int threads : {2, 3}) {
+    if (threads == 2) {
+      if (!model.set_num_threads(2)) fatal(model.error_msg());
+    } else {
+      model.set_thread_pool(&shared);
+    }
+    std::memset(model.result_data(0), 0, info.results[0].size_bytes);
+    auto t0 = std::chrono::steady_clock::now();
+    if (!model.Run()) fatal("Run() on " + std::to_string(threads) + " threads failed: " + model.error_msg());
+    const double ms = msSince(t0);
+    int differ = 0;
+    for (int r = 0; r < info.num_results; ++r)
+      if (std::memcmp(model.result_data(r), single[r].data(), single[r].size()) != 0) {
+        std::cout << "  FAIL result" << r << " on " << threads
+                  << " threads differs from the single-threaded run\n";
+        ++differ;
+      }
+    if (!differ)
+      std::cout << "  ok   " << threads << " threads ("
+                << (threads == 2 ? "set_num_threads" : "a shared pool")
+                << "): results bit-identical to 1 thread, Run() " << fmtMs(ms)
+                << "\n";
+    differing += differ;
+  }
+  model.set_thread_pool(nullptr);
+  return differing;
+}
+
 int main(int argc, char **argv) {
   Options opt = parseOptions(argc, argv);
   const tfaot::FunctionInfo &info = TFAOT_MODEL_CLASS::StaticInfo();
@@ -866,9 +906,15 @@ int main(int argc, char **argv) {
       ++failed;
     }
   }
+  // 5. Threads: the same arguments on the instance's own pool of 2 threads,
+  // then on a shared pool of 3, must give the single-threaded results bit
+  // for bit (each parallel loop's iterations compute what they computed in
+  // one thread, whatever thread runs them).
+  failed += checkThreadCounts(*model, info);
   if (failed) {
     std::cout << "FAIL: " << failed << " of " << info.num_results
-              << " result(s) differ from TF.js (inputs and oracle outputs in "
+              << " result(s) differ from TF.js or across thread counts (inputs "
+                 "and oracle outputs in "
               << work.string() << ")\n";
     return 1;
   }

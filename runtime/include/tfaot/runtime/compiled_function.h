@@ -15,7 +15,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
+
+#include "tfaot/runtime/thread_pool.h"
 
 namespace tfaot {
 
@@ -171,6 +174,25 @@ public:
   /// to an instance-owned arena (allocated here, not in Run()).
   bool set_temp_buffer(void *data, size_t size_bytes);
 
+  /// Runs the generated code's parallel loops (the tiles of convolutions
+  /// and matrix products, large elementwise ops) on `pool`, which the
+  /// caller owns: it must outlive every Run() that uses it, and may be
+  /// shared by instances, also ones running at the same time. Null goes
+  /// back to running everything on the thread that calls Run() (the
+  /// default). Results are bit-identical for any pool and thread count.
+  void set_thread_pool(ThreadPool *pool);
+
+  /// As set_thread_pool(), with a pool of `num_threads` threads (the one
+  /// calling Run() included) that this instance owns; 1 runs everything on
+  /// the calling thread, as by default. Returns false and sets error_msg()
+  /// when `num_threads` is below 1 (the pool is then left as it was).
+  bool set_num_threads(int num_threads);
+
+  /// Threads Run() uses: the pool's, 1 without one.
+  int num_threads() const {
+    return thread_pool_ ? thread_pool_->num_threads() : 1;
+  }
+
   /// Bytes of scratch memory Run() needs (the generated class's kTempBytes).
   size_t temp_size() const { return info_.temp_bytes; }
   /// The arena Run() will use (null if temp_size() is 0 or it is invalid).
@@ -228,6 +250,8 @@ private:
   std::string temp_error_;
   mutable std::string error_msg_;
   int64_t batch_ = 0;  ///< Rows in use (buckets only).
+  ThreadPool *thread_pool_ = nullptr;  ///< Null: run on the caller only.
+  std::unique_ptr<ThreadPool> owned_pool_;  ///< set_num_threads()'s pool.
 };
 
 }  // namespace tfaot

@@ -1,0 +1,120 @@
+//===- InstrumentProfile.cpp - Timing calls around each top-level op ------===//
+//
+// --tfaot-instrument-profile (see the pass description in Passes.td).
+//
+// `tfaot bench --profile` compiles with this pass and times each op of the
+// entry function: after bufferization an op at the top of the function is
+// one fused unit of work (a convolution's tile loop with its epilogue, an
+// elementwise op, a copy, a runtime call), which is what a profile should
+// show. The names travel as a module attribute rather than through the
+// object: the bench reads them from the module it compiled.
+//
+//===----------------------------------------------------------------------===//
+#include "passes/Passes.h"
+#include "passes/Remarks.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+#include <set>
+
+namespace mlir::tfaot {
+#define GEN_PASS_DEF_INSTRUMENTPROFILEPASS
+#include "passes/Passes.h.inc"
+} // namespace mlir::tfaot
+
+using namespace mlir;
+
+namespace {
+
+constexpr char kBegin[] = "tfaot_rt_profile_begin";
+constexpr char kEnd[] = "tfaot_rt_profile_end";
+
+/// The op name without its dialect ("conv_2d_nhwc_hwcf").
+std::string shortName(Operation *op) {
+  StringRef name = op->getName().getStringRef();
+  return name.substr(name.find('.') + 1).str();
+}
+
+/// What a profile calls `op`: the kinds of linalg ops it runs ("fill +
+/// conv_2d_nhwc_hwcf + generic" for a fused convolution), or its own kind,
+/// then the TensorFlow node it comes from. Empty for ops that do no work
+/// of their own (views, constants, allocations).
+std::string describe(Operation *op) {
+  std::vector<std::string> kinds;
+  std::optional<std::string> node;
+  bool named = false; // `node` is a contraction's.
+  auto add = [&](Operation *inner) {
+    // A call is named by what it calls (tfaot_rt_decode_jpeg).
+    auto call = dyn_cast<CallOpInterface>(inner);
+    SymbolRefAttr callee;
+    if (call)
+      callee = dyn_cast<SymbolRefAttr>(call.getCallableForCallee());
+    std::string kind =
+        callee ? callee.getLeafReference().str() : shortName(inner);
+    if (llvm::find(kinds, kind) == kinds.end())
+      kinds.push_back(kind);
+    // The node of the contraction in a fused loop (the fill and the
+    // epilogue carry other nodes' locations), else of the first op.
+    bool elementwise = isa<linalg::FillOp, linalg::GenericOp>(inner);
+    if (!node || (!elementwise && !named))
+      if (std::optional<std::string> name = tfaot::nodeNameOf(inner->getLoc())) {
+        node = name;
+        named = !elementwise;
+      }
+  };
+  if (isa<scf::ForOp, scf::ForallOp>(op)) {
+    op->walk([&](linalg::LinalgOp inner) { add(inner); });
+    if (kinds.empty())
+      add(op);
+  } else if (isa<linalg::LinalgOp, CallOpInterface, memref::CopyOp>(op)) {
+    add(op);
+  } else {
+    return "";
+  }
+  std::string name = llvm::join(kinds, " + ");
+  if (node)
+    name += " '" + *node + "'";
+  return name;
+}
+
+struct InstrumentProfilePass
+    : public tfaot::impl::InstrumentProfilePassBase<InstrumentProfilePass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    OpBuilder b(module.getContext());
+    Type i64 = b.getI64Type();
+    FunctionType hookType = b.getFunctionType({i64}, {});
+    SmallVector<func::FuncOp> entries;
+    for (auto function : module.getOps<func::FuncOp>())
+      if (!function.isExternal() && function.isPublic())
+        entries.push_back(function);
+    SmallVector<Attribute> names;
+    for (func::FuncOp function : entries) {
+      SmallVector<Operation *> timed;
+      for (Operation &op : function.getBody().front())
+        if (!describe(&op).empty())
+          timed.push_back(&op);
+      OpBuilder atStart = OpBuilder::atBlockBegin(&function.getBody().front());
+      for (Operation *op : timed) {
+        Value id = arith::ConstantIntOp::create(atStart, op->getLoc(), i64,
+                                                names.size());
+        names.push_back(b.getStringAttr(describe(op)));
+        b.setInsertionPoint(op);
+        func::CallOp::create(b, op->getLoc(), kBegin, TypeRange{}, id);
+        b.setInsertionPointAfter(op);
+        func::CallOp::create(b, op->getLoc(), kEnd, TypeRange{}, id);
+      }
+    }
+    if (names.empty())
+      return;
+    b.setInsertionPointToStart(module.getBody());
+    for (const char *hook : {kBegin, kEnd})
+      if (!module.lookupSymbol(hook))
+        func::FuncOp::create(b, module.getLoc(), hook, hookType)
+            .setPrivate();
+    module->setAttr(tfaot::kProfileNamesAttr, b.getArrayAttr(names));
+  }
+};
+
+} // namespace

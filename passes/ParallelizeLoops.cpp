@@ -1,0 +1,364 @@
+//===- ParallelizeLoops.cpp - Loops for the runtime's thread pool ---------===//
+//
+// --tfaot-parallelize-loops (see the pass description in Passes.td).
+//
+// The runtime cannot call back into an MLIR region, so each parallel loop
+// becomes a function of its own, body(context, begin, end), that runs
+// iterations [begin, end), and the loop becomes one call of
+// tfaot_rt_parallel_for(body, context, n). The context is a stack array of
+// 8-byte slots holding what the body reads from outside the loop: buffers
+// as their aligned pointers (every buffer here has a static shape and
+// layout, so the body rebuilds its descriptor from the pointer alone) and
+// scalars as they are. Constants are cloned into the body instead.
+//
+// The body is still memref/scf code: the passes after this one (tiling and
+// vectorizing contractions, lowering to LLVM) treat it like any function.
+//
+//===----------------------------------------------------------------------===//
+#include "passes/Passes.h"
+
+#include "mlir/Conversion/LLVMCommon/MemRefBuilder.h"
+#include "mlir/Conversion/LLVMCommon/TypeConverter.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Transforms/RegionUtils.h"
+
+namespace mlir::tfaot {
+#define GEN_PASS_DEF_PARALLELIZELOOPSPASS
+#include "passes/Passes.h.inc"
+} // namespace mlir::tfaot
+
+using namespace mlir;
+
+namespace {
+
+constexpr char kRuntimeFunction[] = "tfaot_rt_parallel_for";
+
+/// Most pieces a linalg op outside a loop is split into: enough for 16
+/// threads with some balance, few enough that each piece is real work.
+constexpr int64_t kMaxPieces = 64;
+/// Rows of a matrix product per piece: the register tile of
+/// tfaot-vectorize-contractions, which then keeps its full height.
+constexpr int64_t kMatmulRows = 8;
+/// When only the output's contiguous dimension can be split (a batch-1
+/// matrix-vector product), it is split if it has this many elements, into
+/// pieces of a multiple of 8 (whole AVX vectors where the size allows).
+constexpr int64_t kContiguousPiece = 64;
+constexpr int64_t kContiguousMultiple = 8;
+
+int64_t smallestDivisorAtLeast(int64_t size, int64_t least) {
+  for (int64_t d = std::max<int64_t>(least, 1); d < size; ++d)
+    if (size % d == 0)
+      return d;
+  return size;
+}
+
+/// Multiply-adds (or elements) a linalg op computes: its iteration space.
+int64_t workOf(linalg::LinalgOp op) {
+  int64_t work = 1;
+  for (int64_t range : op.getStaticLoopRanges())
+    work = range == ShapedType::kDynamic ? work : work * range;
+  return work;
+}
+
+/// The work of the linalg ops in `region`, loops multiplying their bodies'.
+int64_t workIn(Region &region) {
+  int64_t work = 0;
+  for (Operation &op : region.getOps()) {
+    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
+      work += workOf(linalgOp);
+    } else if (auto loop = dyn_cast<scf::ForOp>(op)) {
+      std::optional<APInt> trips = loop.getStaticTripCount();
+      work += (trips ? trips->getSExtValue() : 1) * workIn(loop.getRegion());
+    }
+  }
+  return work;
+}
+
+/// Where to split a linalg op among threads: the loop and how many of its
+/// iterations one piece runs. The first parallel loop that has more than
+/// one iteration and is not the output's contiguous dimension (the vector
+/// code runs along that one); a matrix product's rows in register-tile
+/// multiples; the contiguous dimension in whole vectors when it is all
+/// there is.
+std::optional<std::pair<unsigned, int64_t>> splitOf(linalg::LinalgOp op) {
+  if (op.getNumDpsInits() != 1)
+    return std::nullopt;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  AffineMap output = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  std::optional<unsigned> contiguous;
+  if (output.getNumResults() > 0)
+    if (auto dim = dyn_cast<AffineDimExpr>(output.getResults().back()))
+      contiguous = dim.getPosition();
+  std::optional<unsigned> rows;
+  if (isa<linalg::MatmulOp>(op.getOperation()))
+    rows = 0;
+  else if (isa<linalg::BatchMatmulOp>(op.getOperation()))
+    rows = 1;
+  for (unsigned d = 0; d < ranges.size(); ++d) {
+    if (iterators[d] != utils::IteratorType::parallel || ranges[d] < 2 ||
+        d == contiguous)
+      continue;
+    // Pieces divide the loop, so every piece has the same static shape
+    // (which the vectorizer needs); a prime size is split one by one.
+    int64_t piece = smallestDivisorAtLeast(
+        ranges[d], llvm::divideCeil(ranges[d], kMaxPieces));
+    if (piece == ranges[d])
+      piece = 1;
+    if (d == rows) {
+      piece = smallestDivisorAtLeast(ranges[d], std::max(piece, kMatmulRows));
+      if (piece == ranges[d])
+        continue;
+    }
+    return std::make_pair(d, piece);
+  }
+  if (!contiguous || ranges[*contiguous] < 2 * kContiguousPiece)
+    return std::nullopt;
+  int64_t range = ranges[*contiguous];
+  for (int64_t piece = kContiguousMultiple; piece < range;
+       piece += kContiguousMultiple)
+    if (range % piece == 0 && range / piece <= kMaxPieces)
+      return std::make_pair(*contiguous, piece);
+  return std::nullopt;
+}
+
+/// A buffer the body can rebuild from its aligned pointer alone.
+bool isStaticBuffer(Type type) {
+  auto memref = dyn_cast<MemRefType>(type);
+  if (!memref || !memref.hasStaticShape())
+    return false;
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(memref.getStridesAndOffset(strides, offset)))
+    return false;
+  return offset != ShapedType::kDynamic &&
+         llvm::none_of(strides, ShapedType::isDynamic);
+}
+
+bool isClonedIntoBody(Operation *op) {
+  return op && isa<arith::ConstantOp, memref::GetGlobalOp, ub::PoisonOp>(op);
+}
+
+struct ParallelizeLoopsPass
+    : public tfaot::impl::ParallelizeLoopsPassBase<ParallelizeLoopsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<func::FuncOp> functions;
+    for (auto function : module.getOps<func::FuncOp>())
+      if (!function.isExternal())
+        functions.push_back(function);
+    LowerToLLVMOptions options(&getContext());
+    LLVMTypeConverter converter(&getContext(), options);
+    for (func::FuncOp function : functions) {
+      splitLinalgOps(function);
+      int index = 0;
+      SmallVector<scf::ForOp> loops;
+      for (auto loop : function.getBody().getOps<scf::ForOp>())
+        if (loop->hasAttr(tfaot::kParallelLoopAttr))
+          loops.push_back(loop);
+      for (scf::ForOp loop : loops) {
+        scf::ForOp split = widestOf(loop);
+        if (workIn(loop.getRegion()) *
+                    loop.getStaticTripCount().value_or(APInt(64, 1))
+                        .getSExtValue() <
+                minWork ||
+            !outline(split, function, index, converter))
+          continue;
+        ++index;
+        ++numLoopsParallelized;
+      }
+    }
+  }
+
+  /// Splits each large linalg op at the top of `function` into a loop of
+  /// pieces (tfaot-fuse-epilogues made the loops of convolutions and
+  /// matmuls with epilogues already) and marks the loop parallel.
+  void splitLinalgOps(func::FuncOp function) {
+    SmallVector<linalg::LinalgOp> ops;
+    for (Operation &op : function.getBody().getOps())
+      if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
+        if (linalgOp.hasPureBufferSemantics() &&
+            !linalgOp.hasDynamicShape() && workOf(linalgOp) >= minWork)
+          ops.push_back(linalgOp);
+    IRRewriter rewriter(&getContext());
+    for (linalg::LinalgOp op : ops) {
+      std::optional<std::pair<unsigned, int64_t>> split = splitOf(op);
+      if (!split)
+        continue;
+      SmallVector<OpFoldResult> sizes(op.getNumLoops(),
+                                      rewriter.getIndexAttr(0));
+      sizes[split->first] = rewriter.getIndexAttr(split->second);
+      scf::SCFTilingOptions options;
+      options.setTileSizes(sizes);
+      rewriter.setInsertionPoint(op);
+      FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
+          rewriter, cast<TilingInterface>(op.getOperation()), options);
+      if (failed(tiled) || tiled->loops.size() != 1)
+        continue;
+      tiled->loops.front()->setAttr(tfaot::kParallelLoopAttr,
+                                    rewriter.getUnitAttr());
+      rewriter.eraseOp(op);
+    }
+  }
+
+  /// The loop to split among threads in the nest `loop` heads: a loop of
+  /// one iteration (the batch of a batch-1 model) passes on to the parallel
+  /// loop it holds alone.
+  static scf::ForOp widestOf(scf::ForOp loop) {
+    for (;;) {
+      std::optional<APInt> trips = loop.getStaticTripCount();
+      Block *body = loop.getBody();
+      if (!trips || *trips != 1 || body->getOperations().size() != 2)
+        return loop;
+      auto inner = dyn_cast<scf::ForOp>(body->front());
+      if (!inner || !inner->hasAttr(tfaot::kParallelLoopAttr))
+        return loop;
+      loop = inner;
+    }
+  }
+
+  /// Replaces `loop` by a call of the runtime's parallel for on an
+  /// outlined body. Returns false, leaving the loop as it is, when it reads
+  /// something a context slot cannot carry or calls a function (the
+  /// runtime's functions report errors per thread).
+  bool outline(scf::ForOp loop, func::FuncOp parent, int index,
+               const LLVMTypeConverter &converter) {
+    std::optional<int64_t> lower = getConstantIntValue(loop.getLowerBound());
+    std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+    std::optional<APInt> trips = loop.getStaticTripCount();
+    if (!lower || !step || !trips || trips->getSExtValue() < 2 ||
+        loop.getNumResults() != 0)
+      return false;
+    if (loop.getBody()
+            ->walk([](CallOpInterface) { return WalkResult::interrupt(); })
+            .wasInterrupted())
+      return false;
+    SetVector<Value> used;
+    getUsedValuesDefinedAbove(loop.getRegion(), used);
+    SmallVector<Value> slots, cloned;
+    for (Value value : used) {
+      if (isClonedIntoBody(value.getDefiningOp()))
+        cloned.push_back(value);
+      else if (isStaticBuffer(value.getType()) ||
+               value.getType().isIntOrIndexOrFloat())
+        slots.push_back(value);
+      else
+        return false;
+    }
+
+    MLIRContext *context = &getContext();
+    Location loc = loop.getLoc();
+    auto ptrType = LLVM::LLVMPointerType::get(context);
+    Type i64 = IntegerType::get(context, 64);
+    OpBuilder b(context);
+    IndexType indexType = b.getIndexType();
+    FunctionType bodyType =
+        b.getFunctionType({ptrType, indexType, indexType}, {});
+    func::FuncOp callee = runtimeFunction(bodyType);
+
+    // The body: slots loaded, constants cloned, the loop over [begin, end).
+    b.setInsertionPointAfter(parent);
+    auto body = func::FuncOp::create(
+        b, loc, (parent.getSymName() + "_parallel" + Twine(index)).str(),
+        bodyType);
+    body.setPrivate();
+    body->setAttr("llvm.linkage",
+                  LLVM::LinkageAttr::get(context, LLVM::Linkage::Internal));
+    Block *entry = body.addEntryBlock();
+    b.setInsertionPointToStart(entry);
+    IRMapping mapping;
+    for (auto [i, value] : llvm::enumerate(slots)) {
+      Value slot = LLVM::GEPOp::create(b, loc, ptrType, i64,
+                                       entry->getArgument(0),
+                                       ArrayRef<LLVM::GEPArg>{int32_t(i)});
+      Type type = value.getType();
+      Value loaded;
+      if (auto memref = dyn_cast<MemRefType>(type)) {
+        Value pointer = LLVM::LoadOp::create(b, loc, ptrType, slot);
+        Value descriptor = MemRefDescriptor::fromStaticShape(
+            b, loc, converter, memref, pointer);
+        loaded = UnrealizedConversionCastOp::create(b, loc, type, descriptor)
+                     .getResult(0);
+      } else if (type.isIndex()) {
+        loaded = arith::IndexCastOp::create(
+            b, loc, indexType, LLVM::LoadOp::create(b, loc, i64, slot));
+      } else {
+        loaded = LLVM::LoadOp::create(b, loc, type, slot);
+      }
+      mapping.map(value, loaded);
+    }
+    for (Value value : cloned)
+      mapping.map(value, b.clone(*value.getDefiningOp())->getResult(0));
+    Value one = arith::ConstantIndexOp::create(b, loc, 1);
+    auto inner = scf::ForOp::create(b, loc, entry->getArgument(1),
+                                    entry->getArgument(2), one);
+    b.setInsertionPoint(inner.getBody()->getTerminator());
+    // The original induction variable: lower + i * step.
+    Value iv = arith::AddIOp::create(
+        b, loc, arith::ConstantIndexOp::create(b, loc, *lower),
+        arith::MulIOp::create(b, loc, inner.getInductionVar(),
+                              arith::ConstantIndexOp::create(b, loc, *step)));
+    mapping.map(loop.getInductionVar(), iv);
+    for (Operation &op : loop.getBody()->without_terminator())
+      b.clone(op, mapping);
+    b.setInsertionPointAfter(inner);
+    func::ReturnOp::create(b, loc);
+
+    // The call: the context array at the top of the function (a static
+    // alloca), filled where the loop was.
+    b.setInsertionPointToStart(&parent.getBody().front());
+    Value count = LLVM::ConstantOp::create(
+        b, loc, i64, b.getI64IntegerAttr(std::max<int64_t>(1, slots.size())));
+    Value contextArray = LLVM::AllocaOp::create(b, loc, ptrType, i64, count);
+    b.setInsertionPoint(loop);
+    for (auto [i, value] : llvm::enumerate(slots)) {
+      Value slot = LLVM::GEPOp::create(b, loc, ptrType, i64, contextArray,
+                                       ArrayRef<LLVM::GEPArg>{int32_t(i)});
+      Value stored = value;
+      if (isa<MemRefType>(value.getType())) {
+        Value address =
+            memref::ExtractAlignedPointerAsIndexOp::create(b, loc, value);
+        Value integer = arith::IndexCastOp::create(b, loc, i64, address);
+        stored = LLVM::IntToPtrOp::create(b, loc, ptrType, ValueRange{integer});
+      } else if (value.getType().isIndex()) {
+        stored = arith::IndexCastOp::create(b, loc, i64, value);
+      }
+      LLVM::StoreOp::create(b, loc, stored, slot);
+    }
+    Value function = func::ConstantOp::create(
+        b, loc, bodyType, SymbolRefAttr::get(body.getSymNameAttr()));
+    Value n = arith::ConstantIndexOp::create(b, loc, trips->getSExtValue());
+    func::CallOp::create(b, loc, callee, ValueRange{function, contextArray, n});
+    loop.erase();
+    return true;
+  }
+
+  /// The declaration of the runtime's tfaot_rt_parallel_for (runtime/lib/
+  /// parallel.h), added on first use.
+  func::FuncOp runtimeFunction(FunctionType bodyType) {
+    ModuleOp module = getOperation();
+    if (auto existing = module.lookupSymbol<func::FuncOp>(kRuntimeFunction))
+      return existing;
+    OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
+    auto ptrType = LLVM::LLVMPointerType::get(&getContext());
+    auto declaration = func::FuncOp::create(
+        b, module.getLoc(), kRuntimeFunction,
+        b.getFunctionType({bodyType, ptrType, b.getIndexType()}, {}));
+    declaration.setPrivate();
+    return declaration;
+  }
+};
+
+} // namespace

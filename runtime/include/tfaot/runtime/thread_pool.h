@@ -1,0 +1,60 @@
+//===- thread_pool.h - Threads a compiled function runs its loops on -*- C++ -*-===//
+//
+// Generated code splits its large loops (the tiles of each convolution and
+// matrix product, large elementwise ops) into ranges of iterations and hands
+// them to the thread pool of the CompiledFunction that runs it. Every
+// iteration computes the same numbers whichever thread runs it and however
+// the range is split, so results are bit-identical for any thread count.
+//
+// A pool may be shared by several instances, also while they run at the
+// same time on different threads: their loops queue up and the calling
+// thread always works on its own loop too, so a busy pool slows a Run()
+// down but never blocks it.
+//
+// This header is part of the runtime: it must not include anything from
+// LLVM, MLIR, TensorFlow or Eigen.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TFAOT_RUNTIME_THREAD_POOL_H
+#define TFAOT_RUNTIME_THREAD_POOL_H
+
+#include <cstdint>
+#include <memory>
+
+namespace tfaot {
+
+class ThreadPool {
+public:
+  /// A pool running loops on `num_threads` threads in all: the thread that
+  /// calls ParallelFor() and num_threads - 1 workers started here (values
+  /// below 1 count as 1: no workers, every loop runs on the caller).
+  explicit ThreadPool(int num_threads);
+  /// Stops and joins the workers. No ParallelFor() may be running.
+  ~ThreadPool();
+  ThreadPool(const ThreadPool &) = delete;
+  ThreadPool &operator=(const ThreadPool &) = delete;
+
+  /// Threads that work on a loop, the caller included.
+  int num_threads() const;
+
+  /// The number of threads this machine runs at once (at least 1).
+  static int HardwareThreads();
+
+  /// A loop body: runs iterations [begin, end) of the loop `context`
+  /// describes.
+  using Body = void (*)(void *context, int64_t begin, int64_t end);
+
+  /// Runs iterations [0, n) of `body`, split into at most num_threads()
+  /// contiguous ranges, on the calling thread and the workers; returns when
+  /// all have run. Called from inside a body (a nested loop), it runs the
+  /// whole range on the calling thread.
+  void ParallelFor(int64_t n, Body body, void *context);
+
+private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+} // namespace tfaot
+
+#endif // TFAOT_RUNTIME_THREAD_POOL_H

@@ -1,0 +1,215 @@
+//===- thread_pool.cpp - Workers for the generated code's parallel loops --===//
+//
+// One queue of loops per pool. A loop is split into at most num_threads()
+// ranges ("chunks") that threads claim with an atomic counter: the caller
+// claims chunks of its own loop like any worker, so it finishes the loop
+// alone when every worker is busy elsewhere (another instance sharing the
+// pool), and a loop never waits for a thread that is not working on it.
+//
+//===----------------------------------------------------------------------===//
+#include "parallel.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace tfaot {
+namespace {
+
+/// Set while this thread runs a chunk: a loop started from inside a loop
+/// body runs on this thread, not on the pool (whose threads may all be
+/// waiting on the outer loop).
+thread_local bool in_loop_body = false;
+
+thread_local ThreadPool *current_pool = nullptr;
+
+/// How long a thread spins before it sleeps: a worker waiting for the next
+/// loop, and a caller waiting for the workers' last chunks. A model runs
+/// dozens of loops per Run(), a few hundred microseconds apart; waking a
+/// sleeping thread costs tens of microseconds each time.
+constexpr auto kWorkerSpin = std::chrono::microseconds(200);
+constexpr auto kCallerSpin = std::chrono::milliseconds(2);
+
+void Pause() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#else
+  std::this_thread::yield();
+#endif
+}
+
+/// Spins until `done()` or `budget` has passed; returns done().
+template <typename Done>
+bool SpinUntil(Done done, std::chrono::steady_clock::duration budget) {
+  const auto end = std::chrono::steady_clock::now() + budget;
+  for (;;) {
+    for (int i = 0; i < 64; ++i) {
+      if (done())
+        return true;
+      Pause();
+    }
+    if (std::chrono::steady_clock::now() > end)
+      return done();
+  }
+}
+
+struct Loop {
+  ThreadPool::Body body;
+  void *context;
+  int64_t n;
+  int64_t chunks;
+  std::atomic<int64_t> next_chunk{0};
+  /// Chunks not finished yet. The thread that finishes the last one must
+  /// not touch the loop afterwards: its caller may have returned.
+  std::atomic<int64_t> unfinished;
+
+  Loop(ThreadPool::Body body, void *context, int64_t n, int64_t chunks)
+      : body(body), context(context), n(n), chunks(chunks),
+        unfinished(chunks) {}
+
+  /// Runs chunk `c`: the c-th of `chunks` near-equal contiguous ranges.
+  void Run(int64_t c) const {
+    const int64_t begin = n * c / chunks, end = n * (c + 1) / chunks;
+    in_loop_body = true;
+    body(context, begin, end);
+    in_loop_body = false;
+  }
+};
+
+} // namespace
+
+struct ThreadPool::Impl {
+  int num_threads = 1;
+  std::mutex mutex;
+  std::condition_variable work_ready;  ///< A loop was queued, or stop.
+  std::condition_variable chunk_done;  ///< A loop's last chunk finished.
+  std::deque<Loop *> loops;            ///< Loops with chunks left to claim.
+  std::atomic<size_t> queued{0};       ///< loops.size(), read while spinning.
+  int sleepers = 0;                    ///< Workers waiting on work_ready.
+  bool stop = false;
+  std::vector<std::thread> workers;
+
+  void Work() {
+    std::unique_lock<std::mutex> lock(mutex);
+    for (;;) {
+      if (loops.empty() && !stop) {
+        lock.unlock();
+        SpinUntil([&] { return queued.load(std::memory_order_relaxed) > 0; },
+                  kWorkerSpin);
+        lock.lock();
+        ++sleepers;
+        work_ready.wait(lock, [&] { return stop || !loops.empty(); });
+        --sleepers;
+      }
+      if (stop)
+        return;
+      // Claimed under the mutex: the caller takes its loop off the queue
+      // under it too, so the loop is alive here.
+      Loop *loop = loops.front();
+      const int64_t c = loop->next_chunk.fetch_add(1);
+      if (c >= loop->chunks) {
+        // Every chunk is claimed: the loop needs no more workers.
+        loops.pop_front();
+        queued.store(loops.size(), std::memory_order_relaxed);
+        continue;
+      }
+      lock.unlock();
+      loop->Run(c);
+      if (loop->unfinished.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+        lock.lock();
+        chunk_done.notify_all();
+      } else {
+        lock.lock();
+      }
+    }
+  }
+};
+
+ThreadPool::ThreadPool(int num_threads) : impl_(new Impl) {
+  impl_->num_threads = std::max(1, num_threads);
+  for (int i = 1; i < impl_->num_threads; ++i)
+    impl_->workers.emplace_back([impl = impl_.get()] { impl->Work(); });
+}
+
+ThreadPool::~ThreadPool() {
+  {
+    std::lock_guard<std::mutex> lock(impl_->mutex);
+    impl_->stop = true;
+  }
+  impl_->work_ready.notify_all();
+  for (std::thread &worker : impl_->workers)
+    worker.join();
+}
+
+int ThreadPool::num_threads() const { return impl_->num_threads; }
+
+int ThreadPool::HardwareThreads() {
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
+void ThreadPool::ParallelFor(int64_t n, Body body, void *context) {
+  if (n <= 0)
+    return;
+  if (n == 1 || impl_->workers.empty() || in_loop_body) {
+    body(context, 0, n);
+    return;
+  }
+  Loop loop(body, context, n, std::min<int64_t>(n, impl_->num_threads));
+  bool wake;
+  {
+    std::lock_guard<std::mutex> lock(impl_->mutex);
+    impl_->loops.push_back(&loop);
+    impl_->queued.store(impl_->loops.size(), std::memory_order_relaxed);
+    wake = impl_->sleepers > 0;
+  }
+  if (wake)
+    impl_->work_ready.notify_all();
+  for (int64_t c; (c = loop.next_chunk.fetch_add(1)) < loop.chunks;) {
+    loop.Run(c);
+    loop.unfinished.fetch_sub(1, std::memory_order_acq_rel);
+  }
+  // Every chunk is claimed. Take the loop off the queue if no worker has,
+  // so none can reach it after this returns, then wait for the chunks
+  // workers are still running.
+  {
+    std::lock_guard<std::mutex> lock(impl_->mutex);
+    auto queued = std::find(impl_->loops.begin(), impl_->loops.end(), &loop);
+    if (queued != impl_->loops.end()) {
+      impl_->loops.erase(queued);
+      impl_->queued.store(impl_->loops.size(), std::memory_order_relaxed);
+    }
+  }
+  auto finished = [&] {
+    return loop.unfinished.load(std::memory_order_acquire) == 0;
+  };
+  if (SpinUntil(finished, kCallerSpin))
+    return;
+  std::unique_lock<std::mutex> lock(impl_->mutex);
+  impl_->chunk_done.wait(lock, finished);
+}
+
+namespace internal {
+
+ThreadPool *CurrentThreadPool() { return current_pool; }
+
+ScopedThreadPool::ScopedThreadPool(ThreadPool *pool) : saved_(current_pool) {
+  current_pool = pool;
+}
+
+ScopedThreadPool::~ScopedThreadPool() { current_pool = saved_; }
+
+} // namespace internal
+} // namespace tfaot
+
+extern "C" void tfaot_rt_parallel_for(tfaot::ThreadPool::Body body,
+                                      void *context, int64_t n) {
+  if (tfaot::ThreadPool *pool = tfaot::internal::CurrentThreadPool())
+    pool->ParallelFor(n, body, context);
+  else if (n > 0)
+    body(context, 0, n);
+}

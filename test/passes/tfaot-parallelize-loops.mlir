@@ -1,0 +1,108 @@
+// RUN: tfaot-opt %s --tfaot-parallelize-loops -split-input-file | FileCheck %s
+// RUN: tfaot-opt %s --tfaot-parallelize-loops=min-work=1000 -split-input-file | FileCheck %s --check-prefix=SMALL
+// RUN: tfaot-opt %s -split-input-file --tfaot-cpu-to-llvm | FileCheck %s --check-prefix=LLVM
+
+// Tests that a large matmul is split into 8 pieces of 8 rows (the register
+// tile's height), outlined into a body that rebuilds the three buffers
+// from their pointers in the context array, and replaced by one call of
+// the runtime's parallel for.
+// CHECK-LABEL: func.func private @tfaot_rt_parallel_for((!llvm.ptr, index, index) -> (), !llvm.ptr, index)
+// CHECK-LABEL: func.func @matmul(
+// CHECK: %[[CTX:.*]] = llvm.alloca %{{.*}} x i64
+// CHECK-COUNT-3: memref.extract_aligned_pointer_as_index
+// CHECK: %[[BODY:.*]] = constant @matmul_parallel0 : (!llvm.ptr, index, index) -> ()
+// CHECK: %[[N:.*]] = arith.constant 8 : index
+// CHECK: call @tfaot_rt_parallel_for(%[[BODY]], %[[CTX]], %[[N]])
+// CHECK-NOT: linalg.matmul
+// CHECK: return
+// CHECK: func.func private @matmul_parallel0(%[[C:.*]]: !llvm.ptr, %[[BEGIN:.*]]: index, %[[END:.*]]: index) attributes {llvm.linkage = #llvm.linkage<internal>}
+// CHECK: builtin.unrealized_conversion_cast {{.*}} to memref<64x256xf32>
+// CHECK: builtin.unrealized_conversion_cast {{.*}} to memref<256x128xf32>
+// CHECK: builtin.unrealized_conversion_cast {{.*}} to memref<64x128xf32>
+// CHECK: scf.for %{{.*}} = %[[BEGIN]] to %[[END]]
+// CHECK: linalg.matmul ins({{.*}} : memref<8x256xf32, {{.*}}>, memref<256x128xf32, {{.*}}>) outs({{.*}} : memref<8x128xf32,
+// LLVM-LABEL: llvm.func @matmul(
+// LLVM: %[[F:.*]] = llvm.mlir.addressof @matmul_parallel0 : !llvm.ptr
+// LLVM: llvm.call @tfaot_rt_parallel_for(%[[F]], %{{.*}}, %{{.*}}) : (!llvm.ptr, !llvm.ptr, i64) -> ()
+// LLVM: llvm.func internal @matmul_parallel0(%{{.*}}: !llvm.ptr, %{{.*}}: i64, %{{.*}}: i64)
+// LLVM: llvm.intr.fmuladd
+func.func @matmul(%a: memref<64x256xf32>, %b: memref<256x128xf32>, %c: memref<64x128xf32>) {
+  linalg.matmul ins(%a, %b : memref<64x256xf32>, memref<256x128xf32>) outs(%c : memref<64x128xf32>)
+  return
+}
+
+// -----
+
+// Tests a loop tfaot-fuse-epilogues marked: the one-trip batch loop passes
+// on to the row loop inside (4 iterations from 0 by 2); a scalar the body
+// reads travels in its own slot, and the original induction variable is
+// rebuilt from the iteration number. Below the default min-work (128K
+// multiply-adds), it is parallel only with a smaller one.
+// CHECK-LABEL: func.func @marked(
+// CHECK-NOT: tfaot_rt_parallel_for
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: } {tfaot.parallel}
+// SMALL-LABEL: func.func @marked(
+// SMALL: scf.for
+// SMALL: llvm.store %arg1, %{{.*}} : f32, !llvm.ptr
+// SMALL: %[[N:.*]] = arith.constant 4 : index
+// SMALL: call @tfaot_rt_parallel_for(%{{.*}}, %{{.*}}, %[[N]])
+// SMALL: func.func private @marked_parallel0(
+// SMALL: %[[SCALE:.*]] = llvm.load %{{.*}} : !llvm.ptr -> f32
+// SMALL: scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step
+// SMALL: %[[TWO_I:.*]] = arith.muli %[[I]], %c2
+// SMALL: %[[H:.*]] = arith.addi %c0{{.*}}, %[[TWO_I]]
+// SMALL: memref.subview %{{.*}}[0, %[[H]], 0] [4, 2, 64]
+// SMALL: arith.mulf %{{.*}}, %[[SCALE]] : f32
+func.func @marked(%in: memref<4x8x64xf32>, %scale: f32, %out: memref<4x8x64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %c2 = arith.constant 2 : index
+  scf.for %n = %c0 to %c1 step %c1 {
+    scf.for %h = %c0 to %c8 step %c2 {
+      %i = memref.subview %in[0, %h, 0] [4, 2, 64] [1, 1, 1] : memref<4x8x64xf32> to memref<4x2x64xf32, strided<[512, 64, 1], offset: ?>>
+      %o = memref.subview %out[0, %h, 0] [4, 2, 64] [1, 1, 1] : memref<4x8x64xf32> to memref<4x2x64xf32, strided<[512, 64, 1], offset: ?>>
+      linalg.map { arith.mulf } ins(%i, %i : memref<4x2x64xf32, strided<[512, 64, 1], offset: ?>>, memref<4x2x64xf32, strided<[512, 64, 1], offset: ?>>) outs(%o : memref<4x2x64xf32, strided<[512, 64, 1], offset: ?>>)
+      %v = memref.load %o[%c0, %c0, %c0] : memref<4x2x64xf32, strided<[512, 64, 1], offset: ?>>
+      %w = arith.mulf %v, %scale : f32
+      memref.store %w, %o[%c0, %c0, %c0] : memref<4x2x64xf32, strided<[512, 64, 1], offset: ?>>
+    } {tfaot.parallel}
+  } {tfaot.parallel}
+  return
+}
+
+// -----
+
+// Tests that a loop calling a function stays on the calling thread (the
+// runtime's functions report errors in a per-thread slot), and so does a
+// loop nobody marked parallel.
+// SMALL-LABEL: func.func @calls(
+// SMALL-NOT: tfaot_rt_parallel_for
+// SMALL: scf.for
+// SMALL: call @report
+// SMALL: } {tfaot.parallel}
+// SMALL: scf.for
+// SMALL-NOT: tfaot_rt_parallel_for
+// SMALL: return
+func.func private @report(memref<4x64xf32>)
+func.func @calls(%buffer: memref<16x4x64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %cst = arith.constant 1.0 : f32
+  scf.for %i = %c0 to %c16 step %c1 {
+    %row = memref.subview %buffer[%i, 0, 0] [1, 4, 64] [1, 1, 1] : memref<16x4x64xf32> to memref<4x64xf32, strided<[64, 1], offset: ?>>
+    linalg.fill ins(%cst : f32) outs(%row : memref<4x64xf32, strided<[64, 1], offset: ?>>)
+    %copy = memref.alloc() : memref<4x64xf32>
+    memref.copy %row, %copy : memref<4x64xf32, strided<[64, 1], offset: ?>> to memref<4x64xf32>
+    func.call @report(%copy) : (memref<4x64xf32>) -> ()
+    memref.dealloc %copy : memref<4x64xf32>
+  } {tfaot.parallel}
+  scf.for %i = %c0 to %c16 step %c1 {
+    %row = memref.subview %buffer[%i, 0, 0] [1, 4, 64] [1, 1, 1] : memref<16x4x64xf32> to memref<4x64xf32, strided<[64, 1], offset: ?>>
+    linalg.fill ins(%cst : f32) outs(%row : memref<4x64xf32, strided<[64, 1], offset: ?>>)
+  }
+  return
+}

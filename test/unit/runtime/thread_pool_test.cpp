@@ -1,0 +1,241 @@
+//===- thread_pool_test.cpp - Tests for tfaot::ThreadPool -----------------===//
+//
+// The pool generated code runs its parallel loops on: every iteration runs
+// exactly once, in at most num_threads() contiguous ranges, on several
+// threads; nested loops and callers sharing one pool; and the path from
+// CompiledFunction::set_num_threads() through Run() to
+// tfaot_rt_parallel_for, the function generated code calls.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tfaot/runtime/compiled_function.h"
+#include "tfaot/runtime/thread_pool.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <mutex>
+#include <set>
+#include <thread>
+#include <utility>
+#include <vector>
+
+// What generated code calls (declared as the compiler emits it).
+extern "C" void tfaot_rt_parallel_for(tfaot::ThreadPool::Body body,
+                                      void *context, int64_t n);
+
+namespace {
+
+using tfaot::ThreadPool;
+
+/// Records every range a loop body was called with, and on which thread.
+struct Recorder {
+  std::mutex mutex;
+  std::vector<std::pair<int64_t, int64_t>> ranges;
+  std::set<std::thread::id> threads;
+  std::chrono::milliseconds sleep{0};
+
+  static void Body(void *context, int64_t begin, int64_t end) {
+    auto *self = static_cast<Recorder *>(context);
+    std::this_thread::sleep_for(self->sleep);
+    std::lock_guard<std::mutex> lock(self->mutex);
+    self->ranges.emplace_back(begin, end);
+    self->threads.insert(std::this_thread::get_id());
+  }
+
+  /// Whether the ranges tile [0, n) exactly, each non-empty.
+  bool Tiles(int64_t n) {
+    std::sort(ranges.begin(), ranges.end());
+    int64_t next = 0;
+    for (auto [begin, end] : ranges) {
+      if (begin != next || end <= begin)
+        return false;
+      next = end;
+    }
+    return next == n;
+  }
+};
+
+TEST(ThreadPool, EveryIterationRunsOnceInContiguousRanges) {
+  for (int threads : {1, 2, 3, 8}) {
+    ThreadPool pool(threads);
+    EXPECT_EQ(pool.num_threads(), threads);
+    for (int64_t n : {1, 2, 3, 7, 64, 1000}) {
+      Recorder recorder;
+      pool.ParallelFor(n, Recorder::Body, &recorder);
+      EXPECT_TRUE(recorder.Tiles(n)) << threads << " threads, n = " << n;
+      EXPECT_LE(recorder.ranges.size(),
+                static_cast<size_t>(std::min<int64_t>(threads, n)));
+    }
+    Recorder none;
+    pool.ParallelFor(0, Recorder::Body, &none);
+    EXPECT_TRUE(none.ranges.empty());
+  }
+}
+
+TEST(ThreadPool, ThreadCountsBelowOneMeanTheCallerOnly) {
+  ThreadPool pool(0);
+  EXPECT_EQ(pool.num_threads(), 1);
+  Recorder recorder;
+  pool.ParallelFor(10, Recorder::Body, &recorder);
+  ASSERT_EQ(recorder.ranges.size(), 1u);
+  EXPECT_EQ(*recorder.threads.begin(), std::this_thread::get_id());
+}
+
+TEST(ThreadPool, RunsRangesOnSeveralThreads) {
+  ThreadPool pool(4);
+  Recorder recorder;
+  // Each range sleeps long enough that the caller cannot take them all
+  // before a worker wakes up.
+  recorder.sleep = std::chrono::milliseconds(20);
+  pool.ParallelFor(4, Recorder::Body, &recorder);
+  EXPECT_TRUE(recorder.Tiles(4));
+  EXPECT_GE(recorder.threads.size(), 2u);
+}
+
+// A loop inside a loop body runs on the thread that reached it: the pool's
+// threads may all be busy with the outer loop.
+TEST(ThreadPool, NestedLoopsRunOnTheCallingThread) {
+  ThreadPool pool(3);
+  struct Outer {
+    ThreadPool *pool;
+    std::atomic<int> inner_on_other_thread{0};
+    std::atomic<int64_t> inner_iterations{0};
+  } outer{&pool};
+  pool.ParallelFor(
+      6,
+      [](void *context, int64_t begin, int64_t end) {
+        auto *o = static_cast<Outer *>(context);
+        for (int64_t i = begin; i < end; ++i) {
+          struct Inner {
+            std::thread::id caller = std::this_thread::get_id();
+            Outer *outer;
+          } inner{std::this_thread::get_id(), o};
+          o->pool->ParallelFor(
+              5,
+              [](void *context, int64_t b, int64_t e) {
+                auto *in = static_cast<Inner *>(context);
+                if (std::this_thread::get_id() != in->caller)
+                  ++in->outer->inner_on_other_thread;
+                in->outer->inner_iterations += e - b;
+              },
+              &inner);
+        }
+      },
+      &outer);
+  EXPECT_EQ(outer.inner_iterations.load(), 30);
+  EXPECT_EQ(outer.inner_on_other_thread.load(), 0);
+}
+
+// Instances running at the same time may share a pool: their loops queue
+// up, and each caller works on its own loop, so all finish.
+TEST(ThreadPool, CallersSharingAPoolAllFinish) {
+  ThreadPool pool(3);
+  std::atomic<int64_t> total{0};
+  std::vector<std::thread> callers;
+  for (int t = 0; t < 4; ++t)
+    callers.emplace_back([&] {
+      for (int i = 0; i < 300; ++i)
+        pool.ParallelFor(
+            17,
+            [](void *context, int64_t begin, int64_t end) {
+              *static_cast<std::atomic<int64_t> *>(context) += end - begin;
+            },
+            &total);
+    });
+  for (std::thread &caller : callers)
+    caller.join();
+  EXPECT_EQ(total.load(), 4 * 300 * 17);
+}
+
+//===----------------------------------------------------------------------===//
+// Through CompiledFunction::Run()
+//===----------------------------------------------------------------------===//
+
+// An entry function as tfaot-parallelize-loops shapes one: its loop is a call
+// of tfaot_rt_parallel_for with an outlined body. out[i] = 2 * in[i] + 1
+// over 64 floats, and each range records its thread.
+Recorder *g_recorder = nullptr;
+
+void DoubleRange(void *context, int64_t begin, int64_t end) {
+  auto *buffers = static_cast<void *const *>(context);
+  const float *in = static_cast<const float *>(buffers[0]);
+  float *out = static_cast<float *>(buffers[1]);
+  for (int64_t i = begin; i < end; ++i)
+    out[i] = 2 * in[i] + 1;
+  Recorder::Body(g_recorder, begin, end);
+}
+
+void ParallelEntry(void *const *args, void *const *results, void *) {
+  void *buffers[] = {args[0], results[0]};
+  tfaot_rt_parallel_for(DoubleRange, buffers, 64);
+}
+
+constexpr int64_t kDims[] = {64};
+const tfaot::BufferInfo kArgs[] = {
+    {"in", tfaot::DType::kFloat32, 1, kDims, 64, 256}};
+const tfaot::BufferInfo kResults[] = {
+    {"out", tfaot::DType::kFloat32, 1, kDims, 64, 256}};
+const tfaot::FunctionInfo kParallelInfo = {
+    "tfaot_test::Parallel", ParallelEntry, 1, kArgs, 1, kResults, 0};
+
+TEST(CompiledFunctionThreads, SetNumThreadsRunsLoopsOnThePool) {
+  tfaot::CompiledFunction fn(kParallelInfo);
+  float *in = static_cast<float *>(fn.arg_data(0));
+  for (int i = 0; i < 64; ++i)
+    in[i] = static_cast<float>(i);
+  EXPECT_EQ(fn.num_threads(), 1);
+
+  Recorder alone;
+  g_recorder = &alone;
+  ASSERT_TRUE(fn.Run()) << fn.error_msg();
+  EXPECT_EQ(alone.ranges.size(), 1u);  // No pool: one call, all 64.
+  EXPECT_EQ(*alone.threads.begin(), std::this_thread::get_id());
+
+  ASSERT_TRUE(fn.set_num_threads(4));
+  EXPECT_EQ(fn.num_threads(), 4);
+  Recorder pooled;
+  pooled.sleep = std::chrono::milliseconds(20);
+  g_recorder = &pooled;
+  ASSERT_TRUE(fn.Run()) << fn.error_msg();
+  EXPECT_TRUE(pooled.Tiles(64));
+  EXPECT_EQ(pooled.ranges.size(), 4u);
+  EXPECT_GE(pooled.threads.size(), 2u);
+  const float *out = static_cast<const float *>(fn.result_data(0));
+  for (int i = 0; i < 64; ++i)
+    ASSERT_EQ(out[i], 2.0f * i + 1) << i;
+
+  // Outside Run() there is no current pool.
+  Recorder outside;
+  g_recorder = &outside;
+  void *buffers[] = {fn.arg_data(0), fn.result_data(0)};
+  tfaot_rt_parallel_for(DoubleRange, buffers, 64);
+  EXPECT_EQ(outside.ranges.size(), 1u);
+  g_recorder = nullptr;
+}
+
+TEST(CompiledFunctionThreads, SharedPoolAndBadThreadCounts) {
+  tfaot::CompiledFunction fn(kParallelInfo);
+  ThreadPool shared(3);
+  fn.set_thread_pool(&shared);
+  EXPECT_EQ(fn.num_threads(), 3);
+  Recorder recorder;
+  g_recorder = &recorder;
+  ASSERT_TRUE(fn.Run()) << fn.error_msg();
+  EXPECT_EQ(recorder.ranges.size(), 3u);
+  g_recorder = nullptr;
+
+  EXPECT_FALSE(fn.set_num_threads(0));
+  EXPECT_EQ(fn.error_msg(),
+            "set_num_threads(0): the number of threads must be at least 1");
+  EXPECT_EQ(fn.num_threads(), 3);  // Left as it was.
+  ASSERT_TRUE(fn.set_num_threads(1));
+  EXPECT_EQ(fn.num_threads(), 1);
+  EXPECT_TRUE(fn.error_msg().empty());
+  fn.set_thread_pool(nullptr);
+  EXPECT_EQ(fn.num_threads(), 1);
+}
+
+} // namespace
