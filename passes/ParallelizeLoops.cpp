@@ -50,8 +50,8 @@ constexpr int64_t kMaxPieces = 64;
 /// tfaot-vectorize-contractions, which then keeps its full height.
 constexpr int64_t kMatmulRows = 8;
 /// When only the output's contiguous dimension can be split (a batch-1
-/// matrix-vector product), it is split if it has this many elements, into
-/// pieces of a multiple of 8 (whole AVX vectors where the size allows).
+/// matrix-vector product), it is split into pieces of at least 64 elements
+/// and a multiple of 8 (whole vectors for the kernel's column tiles).
 constexpr int64_t kContiguousPiece = 64;
 constexpr int64_t kContiguousMultiple = 8;
 
@@ -125,7 +125,7 @@ std::optional<std::pair<unsigned, int64_t>> splitOf(linalg::LinalgOp op) {
   if (!contiguous || ranges[*contiguous] < 2 * kContiguousPiece)
     return std::nullopt;
   int64_t range = ranges[*contiguous];
-  for (int64_t piece = kContiguousMultiple; piece < range;
+  for (int64_t piece = kContiguousPiece; piece < range;
        piece += kContiguousMultiple)
     if (range % piece == 0 && range / piece <= kMaxPieces)
       return std::make_pair(*contiguous, piece);

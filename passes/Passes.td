@@ -161,7 +161,7 @@ def ParallelizeLoopsPass
     depend on the number of threads.
   }];
   let options = [
-    Option<"minWork", "min-work", "int64_t", /*default=*/"131072",
+    Option<"minWork", "min-work", "int64_t", /*default=*/"1048576",
            "smallest iteration space (multiply-adds or elements) worth "
            "running on several threads">,
   ];

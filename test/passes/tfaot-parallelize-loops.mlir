@@ -36,7 +36,7 @@ func.func @matmul(%a: memref<64x256xf32>, %b: memref<256x128xf32>, %c: memref<64
 // Tests a loop tfaot-fuse-epilogues marked: the one-trip batch loop passes
 // on to the row loop inside (4 iterations from 0 by 2); a scalar the body
 // reads travels in its own slot, and the original induction variable is
-// rebuilt from the iteration number. Below the default min-work (128K
+// rebuilt from the iteration number. Below the default min-work (1M
 // multiply-adds), it is parallel only with a smaller one.
 // CHECK-LABEL: func.func @marked(
 // CHECK-NOT: tfaot_rt_parallel_for

@@ -28,6 +28,10 @@ protected:
     GraphDiagnostics diags("model", os);
     return inlineFunctionCalls(graph, opDefs, diags, outputs);
   }
+  /// Expects `text` among the diagnostics printed so far.
+  void expectMessage(const std::string &text) {
+    EXPECT_NE(messages.find(text), std::string::npos) << messages;
+  }
   const tensorflow::NodeDef *node(const std::string &name) {
     for (const auto &n : graph.node())
       if (n.name() == name)
@@ -160,7 +164,7 @@ TEST_F(FunctionInlinerTest, ReportsWhatItCannotInline) {
     messages.clear();
     graph.Clear();
     EXPECT_FALSE(inlineText(text));
-    EXPECT_NE(messages.find(error), std::string::npos) << messages;
+    expectMessage(error);
   };
   reports(R"pb(
             node {
@@ -215,11 +219,9 @@ TEST_F(FunctionInlinerTest, ReportsRecursionBeforeInlining) {
       }
     }
   )pb"));
-  EXPECT_NE(messages.find("node 'call' (f): calls function 'f', which is "
+  expectMessage("node 'call' (f): calls function 'f', which is "
                           "recursive ('f' -> 'f'); recursive functions are "
-                          "not supported"),
-            std::string::npos)
-      << messages;
+                          "not supported");
 
   messages.clear();
   graph.Clear();
@@ -246,10 +248,8 @@ TEST_F(FunctionInlinerTest, ReportsRecursionBeforeInlining) {
       }
     }
   )pb"));
-  EXPECT_NE(messages.find("calls function 'outer', which is recursive ('g' "
-                          "-> 'h' -> 'g')"),
-            std::string::npos)
-      << messages;
+  expectMessage("calls function 'outer', which is recursive ('g' "
+                          "-> 'h' -> 'g')");
   EXPECT_EQ(graph.node_size(), 1);
 }
 
@@ -274,11 +274,9 @@ TEST_F(FunctionInlinerTest, LimitsTheInlinedGraphSize) {
   addFunction("leaf", "Const", 1024);
   GraphDiagnostics diags("model", os);
   EXPECT_FALSE(inlineFunctionCalls(graph, nullptr, diags, outputs));
-  EXPECT_NE(messages.find("node 'call/n0' (leaf): inlining the calls at "
+  expectMessage("node 'call/n0' (leaf): inlining the calls at "
                           "nesting depth 2 makes the graph 1049600 nodes, "
-                          "more than the 1048576 tfaot accepts"),
-            std::string::npos)
-      << messages;
+                          "more than the 1048576 tfaot accepts");
   EXPECT_EQ(graph.node_size(), 1025);
 }
 
@@ -296,10 +294,8 @@ TEST_F(FunctionInlinerTest, RejectsOutputNumbersPastInt) {
       }
     }
   )pb"));
-  EXPECT_NE(messages.find("in function 'f': malformed reference "
-                          "'bn:batch_mean:9223372036854775807'"),
-            std::string::npos)
-      << messages;
+  expectMessage("in function 'f': malformed reference "
+                          "'bn:batch_mean:9223372036854775807'");
 
   tensorflow::OpList ops;
   ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(
@@ -325,11 +321,9 @@ TEST_F(FunctionInlinerTest, RejectsOutputNumbersPastInt) {
     }
   )pb",
                           &ops));
-  EXPECT_NE(messages.find("node 'p' (Pair): in function 'g': attribute 'N' "
+  expectMessage("node 'p' (Pair): in function 'g': attribute 'N' "
                           "(9223372036854775807) is not a valid length for "
-                          "output 'many'"),
-            std::string::npos)
-      << messages;
+                          "output 'many'");
 }
 
 } // namespace
