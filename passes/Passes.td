@@ -120,7 +120,9 @@ def VectorizeContractionsPass
     views that drop the unit dimension, and then handled like it.
 
     The vector width comes from `vector-bits` (512 for AVX-512, 256 for
-    AVX2).
+    AVX2); where it does not divide the output's contiguous dimension, the
+    tile's columns are counted in the widest half, quarter, ... (down to 4
+    lanes) that does: 24 channels on AVX-512 are three 8-lane vectors.
   }];
   let options = [
     Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"512",

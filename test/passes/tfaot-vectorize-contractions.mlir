@@ -90,6 +90,22 @@ func.func @depthwise_multiplier_1(%in: memref<1x3x33x64xf32>, %w: memref<3x3x64x
   return
 }
 
+// 24 output channels, which 16-lane vectors do not divide: the tile's
+// columns are counted in 8-lane vectors (one vector wide, three tiles
+// across; 8 pixels high), not one 24-lane vector LLVM would widen.
+// CHECK-LABEL: func.func @conv_24_channels
+// CHECK: scf.for %{{.*}} = %c0 to %c64 step %c8 {
+// CHECK: scf.for %{{.*}} = %c0 to %c24 step %c8 {
+// CHECK: scf.for {{.*}} iter_args({{.*}}) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
+// CHECK-NOT: vector<24xf32>
+// AVX2-LABEL: func.func @conv_24_channels
+// AVX2: scf.for {{.*}} -> (vector<8xf32>,
+func.func @conv_24_channels(%in: memref<1x1x64x24xf32>, %w: memref<1x1x24x24xf32>, %out: memref<1x1x64x24xf32>) {
+  linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%in, %w : memref<1x1x64x24xf32>, memref<1x1x24x24xf32>) outs(%out : memref<1x1x64x24xf32>)
+  return
+}
+
 // A multiplier of 2 keeps the scalar path.
 // CHECK-LABEL: func.func @depthwise_multiplier_2
 // CHECK-NEXT: linalg.depthwise_conv_2d_nhwc_hwcm
