@@ -115,16 +115,15 @@ llvm::Expected<LoadedModel> load(const std::string &object,
   // The one runtime function every model calls; this binary links the
   // runtime, which it does not export.
   llvm::orc::SymbolMap runtime;
-  runtime[(*jit)->mangleAndIntern("tfaot_rt_parallel_for")] = {
-      llvm::orc::ExecutorAddr::fromPtr(&tfaot_rt_parallel_for),
-      llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable};
+  auto provide = [&](const char *name, auto *function) {
+    runtime[(*jit)->mangleAndIntern(name)] = {
+        llvm::orc::ExecutorAddr::fromPtr(function),
+        llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable};
+  };
+  provide("tfaot_rt_parallel_for", &tfaot_rt_parallel_for);
   // What a --profile build calls around each op.
-  runtime[(*jit)->mangleAndIntern("tfaot_rt_profile_begin")] = {
-      llvm::orc::ExecutorAddr::fromPtr(&ProfileRecorder::Begin),
-      llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable};
-  runtime[(*jit)->mangleAndIntern("tfaot_rt_profile_end")] = {
-      llvm::orc::ExecutorAddr::fromPtr(&ProfileRecorder::End),
-      llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable};
+  provide("tfaot_rt_profile_begin", &ProfileRecorder::Begin);
+  provide("tfaot_rt_profile_end", &ProfileRecorder::End);
   if (llvm::Error err = (*jit)->getMainJITDylib().define(
           llvm::orc::absoluteSymbols(std::move(runtime))))
     return std::move(err);
@@ -166,14 +165,6 @@ void fillInputs(const std::vector<TensorSignature> &args,
   }
 }
 
-/// The q-quantile of `sorted` (ascending), interpolated.
-double percentile(const std::vector<double> &sorted, double q) {
-  double position = q * (sorted.size() - 1);
-  size_t below = static_cast<size_t>(position);
-  size_t above = std::min(below + 1, sorted.size() - 1);
-  return sorted[below] + (position - below) * (sorted[above] - sorted[below]);
-}
-
 /// One batch size compiled, linked into this process, with its buffers
 /// (inputs filled) and the thread pool Run() uses.
 struct PreparedModel {
@@ -185,10 +176,9 @@ struct PreparedModel {
   std::unique_ptr<ThreadPool> pool;
   double compileSeconds = 0;
 
-  /// One Run(), on the pool.
+  /// One Run(), on the pool (of one thread: all on this one).
   void run() {
-    internal::ScopedThreadPool current(
-        pool->num_threads() > 1 ? pool.get() : nullptr);
+    internal::ScopedThreadPool current(pool.get());
     model.entry(argPointers.data(), resultPointers.data(), arena->data.get());
   }
 };
@@ -367,6 +357,15 @@ int runBench(const BenchOptions &options, llvm::raw_ostream &out,
              llvm::raw_ostream &errs);
 
 } // namespace
+
+double tfaot::percentile(const std::vector<double> &sorted, double q) {
+  if (sorted.empty())
+    return 0;
+  double position = q * (sorted.size() - 1);
+  size_t below = static_cast<size_t>(position);
+  size_t above = std::min(below + 1, sorted.size() - 1);
+  return sorted[below] + (position - below) * (sorted[above] - sorted[below]);
+}
 
 int64_t tfaot::recommendBatch(const std::vector<BenchPoint> &points,
                               double latencyBudgetMs) {

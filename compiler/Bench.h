@@ -60,6 +60,10 @@ struct BenchPoint {
 int bench(const BenchOptions &options, llvm::raw_ostream &out,
           llvm::raw_ostream &errs);
 
+/// The q-quantile (0.5: the median) of `sorted` (ascending), interpolated
+/// between neighbours; 0 for no values.
+double percentile(const std::vector<double> &sorted, double q);
+
 /// The batch size to use: most items/s among the points whose p90 latency
 /// is within `latencyBudgetMs` (all of them when it is 0); -1 if none is.
 int64_t recommendBatch(const std::vector<BenchPoint> &points,

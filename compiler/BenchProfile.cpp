@@ -1,6 +1,8 @@
 //===- BenchProfile.cpp - tfaot bench --profile: per-op timings -----------===//
 #include "compiler/BenchProfile.h"
 
+#include "compiler/Bench.h"
+
 #include "llvm/Support/Format.h"
 #include "llvm/Support/JSON.h"
 
@@ -13,13 +15,15 @@ using namespace tfaot;
 namespace {
 ProfileRecorder *active = nullptr;
 
+/// What op `id` is called in the trace and the summary.
+std::string nameOf(const std::vector<std::string> &names, int64_t id) {
+  return id >= 0 && size_t(id) < names.size() ? names[id]
+                                              : "op " + std::to_string(id);
+}
+
 double median(std::vector<double> values) {
-  if (values.empty())
-    return 0;
   std::sort(values.begin(), values.end());
-  size_t middle = values.size() / 2;
-  return values.size() % 2 ? values[middle]
-                           : (values[middle - 1] + values[middle]) / 2;
+  return percentile(values, 0.5);
 }
 } // namespace
 
@@ -59,12 +63,8 @@ bool ProfileRecorder::writeChromeTrace(const std::string &path,
   for (size_t r = 0; r < runs_.size(); ++r)
     slice("Run() #" + std::to_string(r + 1), "run", runs_[r].first,
           runs_[r].second);
-  for (const Event &event : events_) {
-    std::string name = event.id >= 0 && size_t(event.id) < names.size()
-                           ? names[event.id]
-                           : "op " + std::to_string(event.id);
-    slice(name, "op", event.beginUs, event.endUs);
-  }
+  for (const Event &event : events_)
+    slice(nameOf(names, event.id), "op", event.beginUs, event.endUs);
   llvm::json::Object root{
       {"traceEvents", std::move(trace)},
       {"displayTimeUnit", "ms"},
@@ -103,7 +103,7 @@ void ProfileRecorder::printSummary(const std::vector<std::string> &names,
     auto [ms, id] = ranked[i];
     out << llvm::format("%6.1f%% %10.4g  ", run > 0 ? 100 * ms / run : 0.0,
                         ms)
-        << (size_t(id) < names.size() ? names[id] : "?") << "\n";
+        << nameOf(names, id) << "\n";
   }
   const double rest = std::max(0.0, run - inOps);
   out << llvm::format("%6.1f%% %10.4g  ", run > 0 ? 100 * rest / run : 0.0,

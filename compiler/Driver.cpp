@@ -253,30 +253,21 @@ static bool lowerEntry(const tensorflow::GraphDef &graph,
   report.memory = cpu::memoryPlanOf(module);
   if (options.emit == EmitStage::Bufferized)
     return true;
-  if (options.profile) {
-    if (!runPipeline(
-            module,
-            [](mlir::OpPassManager &pm) {
-              pm.addPass(mlir::tfaot::createInstrumentProfilePass());
-              return mlir::success();
-            },
-            options, diags))
-      return false;
-    if (auto names = module->getAttrOfType<mlir::ArrayAttr>(
-            mlir::tfaot::kProfileNamesAttr))
-      for (mlir::Attribute name : names)
-        entry.profileNames.push_back(
-            mlir::cast<mlir::StringAttr>(name).str());
-  }
   unsigned vectorBits = cpu::vectorBitsFor(options.target);
   progress.stage("vector kernels and LLVM dialect" + bucket);
   if (!runPipeline(
           module,
           [&](mlir::OpPassManager &pm) {
+            if (options.profile)
+              pm.addPass(mlir::tfaot::createInstrumentProfilePass());
             return cpu::buildToLLVMPipeline(pm, vectorBits);
           },
           options, diags))
     return false;
+  if (auto names = module->getAttrOfType<mlir::ArrayAttr>(
+          mlir::tfaot::kProfileNamesAttr))
+    for (mlir::Attribute name : names)
+      entry.profileNames.push_back(mlir::cast<mlir::StringAttr>(name).str());
   return checkEntryAbi(module, entry, diags);
 }
 

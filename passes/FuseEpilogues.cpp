@@ -52,12 +52,6 @@ bool isContraction(Operation *op) {
              linalg::DepthwiseConv2DNhwcHwcmOp, linalg::MatmulOp>(op);
 }
 
-/// The op name without its dialect ("conv_2d_nhwc_hwcf").
-std::string shortName(Operation *op) {
-  StringRef name = op->getName().getStringRef();
-  return name.substr(name.find('.') + 1).str();
-}
-
 /// Whether `generic` is elementwise in the sense an epilogue must be: all
 /// loops parallel, one output written through the identity map and not
 /// read by the payload.
@@ -274,7 +268,7 @@ struct FuseEpiloguesPass
         if (reason.empty())
           continue;
         remarkRewrite(op->getLoc(), "tfaot-fuse-epilogues",
-                      "epilogue not fused into " + shortName(op), reason);
+                      "epilogue not fused into " + opShortName(op), reason);
         return;
       }
     });
@@ -322,7 +316,7 @@ struct FuseEpiloguesPass
     auto type = cast<RankedTensorType>(product.getType());
 
     remarkRewrite(generic.getLoc(), "tfaot-fuse-epilogues",
-                  "fused epilogue into " + shortName(contraction),
+                  "fused epilogue into " + opShortName(contraction),
                   "'" + nodeNameOf(contraction.getLoc()).value_or("?") +
                       "'");
 

@@ -30,12 +30,6 @@ namespace {
 constexpr char kBegin[] = "tfaot_rt_profile_begin";
 constexpr char kEnd[] = "tfaot_rt_profile_end";
 
-/// The op name without its dialect ("conv_2d_nhwc_hwcf").
-std::string shortName(Operation *op) {
-  StringRef name = op->getName().getStringRef();
-  return name.substr(name.find('.') + 1).str();
-}
-
 /// What a profile calls `op`: the kinds of linalg ops it runs ("fill +
 /// conv_2d_nhwc_hwcf + generic" for a fused convolution), or its own kind,
 /// then the TensorFlow node it comes from. Empty for ops that do no work
@@ -51,7 +45,7 @@ std::string describe(Operation *op) {
     if (call)
       callee = dyn_cast<SymbolRefAttr>(call.getCallableForCallee());
     std::string kind =
-        callee ? callee.getLeafReference().str() : shortName(inner);
+        callee ? callee.getLeafReference().str() : tfaot::opShortName(inner);
     if (llvm::find(kinds, kind) == kinds.end())
       kinds.push_back(kind);
     // The node of the contraction in a fused loop (the fill and the
@@ -91,15 +85,15 @@ struct InstrumentProfilePass
         entries.push_back(function);
     SmallVector<Attribute> names;
     for (func::FuncOp function : entries) {
-      SmallVector<Operation *> timed;
+      SmallVector<std::pair<Operation *, std::string>> timed;
       for (Operation &op : function.getBody().front())
-        if (!describe(&op).empty())
-          timed.push_back(&op);
+        if (std::string name = describe(&op); !name.empty())
+          timed.push_back({&op, std::move(name)});
       OpBuilder atStart = OpBuilder::atBlockBegin(&function.getBody().front());
-      for (Operation *op : timed) {
+      for (auto &[op, name] : timed) {
         Value id = arith::ConstantIntOp::create(atStart, op->getLoc(), i64,
                                                 names.size());
-        names.push_back(b.getStringAttr(describe(op)));
+        names.push_back(b.getStringAttr(name));
         b.setInsertionPoint(op);
         func::CallOp::create(b, op->getLoc(), kBegin, TypeRange{}, id);
         b.setInsertionPointAfter(op);

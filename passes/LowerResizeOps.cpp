@@ -65,26 +65,33 @@ AxisTable nearestTable(int64_t in, int64_t out, bool alignCorners,
   return t;
 }
 
-/// A constant table of `values`, one-dimensional unless `shape` is given.
-Value indexTable(OpBuilder &b, Location loc, ArrayRef<int64_t> values,
-                 ArrayRef<int64_t> shape = {}) {
+/// The type of a constant table of `count` elements of `element`:
+/// one-dimensional unless `shape` is given.
+RankedTensorType tableType(Type element, size_t count,
+                           ArrayRef<int64_t> shape) {
   SmallVector<int64_t> dims(shape);
   if (dims.empty())
-    dims.push_back(int64_t(values.size()));
-  auto type = RankedTensorType::get(dims, b.getIndexType());
+    dims.push_back(int64_t(count));
+  return RankedTensorType::get(dims, element);
+}
+
+Value indexTable(OpBuilder &b, Location loc, ArrayRef<int64_t> values,
+                 ArrayRef<int64_t> shape = {}) {
   SmallVector<APInt> ints;
   for (int64_t v : values)
     ints.push_back(APInt(64, v));
-  return arith::ConstantOp::create(b, loc, DenseElementsAttr::get(type, ints));
+  return arith::ConstantOp::create(
+      b, loc,
+      DenseElementsAttr::get(
+          tableType(b.getIndexType(), values.size(), shape), ints));
 }
 
 Value floatTable(OpBuilder &b, Location loc, ArrayRef<float> values,
                  ArrayRef<int64_t> shape = {}) {
-  SmallVector<int64_t> dims(shape);
-  if (dims.empty())
-    dims.push_back(int64_t(values.size()));
-  auto type = RankedTensorType::get(dims, b.getF32Type());
-  return arith::ConstantOp::create(b, loc, DenseElementsAttr::get(type, values));
+  return arith::ConstantOp::create(
+      b, loc,
+      DenseElementsAttr::get(tableType(b.getF32Type(), values.size(), shape),
+                             values));
 }
 
 /// Converts a pixel to f32 for bilinear interpolation.
@@ -96,6 +103,22 @@ Value toF32(OpBuilder &b, Location loc, Type original, Value v) {
     return arith::ExtFOp::create(b, loc, f32, v);
   return isUnsignedInt(original) ? (Value)arith::UIToFPOp::create(b, loc, f32, v)
                                  : (Value)arith::SIToFPOp::create(b, loc, f32, v);
+}
+
+/// TF's bilinear interpolation of the four pixels `read(row, col)` gives:
+/// along the row first, then between the two rows, each as a + (z - a) * t.
+template <typename ReadFn>
+Value interpolate(OpBuilder &b, Location l, ReadFn read, Value top,
+                  Value bottom, Value left, Value right, Value xLerp,
+                  Value yLerp) {
+  auto lerp = [&](Value a, Value z, Value t) -> Value {
+    Value diff = arith::SubFOp::create(b, l, z, a);
+    Value scaled = arith::MulFOp::create(b, l, diff, t);
+    return arith::AddFOp::create(b, l, a, scaled);
+  };
+  Value topRow = lerp(read(top, left), read(top, right), xLerp);
+  Value bottomRow = lerp(read(bottom, left), read(bottom, right), xLerp);
+  return lerp(topRow, bottomRow, yLerp);
 }
 
 template <typename OpTy, bool Bilinear>
@@ -145,20 +168,15 @@ struct ResizeLowering : TfaotPattern<OpTy> {
           };
           if (!Bilinear)
             return pixel(at(rowLower, y), at(colLower, x));
-          Value top = at(rowLower, y), bottom = at(rowUpper, y);
-          Value left = at(colLower, x), right = at(colUpper, x);
-          Value xl = at(colLerp, x), yl = at(rowLerp, y);
-          auto lerp = [&](Value a, Value z, Value t) -> Value {
-            Value diff = arith::SubFOp::create(b, l, z, a);
-            Value scaled = arith::MulFOp::create(b, l, diff, t);
-            return arith::AddFOp::create(b, l, a, scaled);
-          };
           auto read = [&](Value row, Value col) {
             return toF32(b, l, original, pixel(row, col));
           };
-          Value topRow = lerp(read(top, left), read(top, right), xl);
-          Value bottomRow = lerp(read(bottom, left), read(bottom, right), xl);
-          return lerp(topRow, bottomRow, yl);
+          // Named first: argument evaluation order is unspecified, and the
+          // IR should not depend on the host compiler.
+          Value top = at(rowLower, y), bottom = at(rowUpper, y);
+          Value left = at(colLower, x), right = at(colUpper, x);
+          Value xl = at(colLerp, x), yl = at(rowLerp, y);
+          return interpolate(b, l, read, top, bottom, left, right, xl, yl);
         });
     rewriter.replaceOp(op, result);
     return success();
@@ -256,14 +274,7 @@ struct CropAndResizeLowering : TfaotPattern<CropAndResizeOp> {
           if (bilinear) {
             Value bottom = at(rowUpper, y), right = at(colUpper, x);
             Value xl = at(colLerp, x), yl = at(rowLerp, y);
-            auto lerp = [&](Value a, Value z, Value t) -> Value {
-              Value diff = arith::SubFOp::create(b, l, z, a);
-              Value scaled = arith::MulFOp::create(b, l, diff, t);
-              return arith::AddFOp::create(b, l, a, scaled);
-            };
-            Value topRow = lerp(read(top, left), read(top, right), xl);
-            Value bottomRow = lerp(read(bottom, left), read(bottom, right), xl);
-            value = lerp(topRow, bottomRow, yl);
+            value = interpolate(b, l, read, top, bottom, left, right, xl, yl);
           } else {
             value = read(top, left);
           }

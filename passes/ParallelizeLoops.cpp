@@ -70,18 +70,24 @@ int64_t workOf(linalg::LinalgOp op) {
   return work;
 }
 
+int64_t workOf(scf::ForOp loop);
+
 /// The work of the linalg ops in `region`, loops multiplying their bodies'.
 int64_t workIn(Region &region) {
   int64_t work = 0;
   for (Operation &op : region.getOps()) {
-    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
+    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
       work += workOf(linalgOp);
-    } else if (auto loop = dyn_cast<scf::ForOp>(op)) {
-      std::optional<APInt> trips = loop.getStaticTripCount();
-      work += (trips ? trips->getSExtValue() : 1) * workIn(loop.getRegion());
-    }
+    else if (auto loop = dyn_cast<scf::ForOp>(op))
+      work += workOf(loop);
   }
   return work;
+}
+
+/// The work of all iterations of `loop` (one, if their number is unknown).
+int64_t workOf(scf::ForOp loop) {
+  std::optional<APInt> trips = loop.getStaticTripCount();
+  return (trips ? trips->getSExtValue() : 1) * workIn(loop.getRegion());
 }
 
 /// Where to split a linalg op among threads: the loop and how many of its
@@ -170,10 +176,7 @@ struct ParallelizeLoopsPass
           loops.push_back(loop);
       for (scf::ForOp loop : loops) {
         scf::ForOp split = widestOf(loop);
-        if (workIn(loop.getRegion()) *
-                    loop.getStaticTripCount().value_or(APInt(64, 1))
-                        .getSExtValue() <
-                minWork ||
+        if (workOf(loop) < minWork ||
             !outline(split, function, index, converter))
           continue;
         ++index;
@@ -205,10 +208,12 @@ struct ParallelizeLoopsPass
       rewriter.setInsertionPoint(op);
       FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
           rewriter, cast<TilingInterface>(op.getOperation()), options);
-      if (failed(tiled) || tiled->loops.size() != 1)
+      if (failed(tiled))
         continue;
-      tiled->loops.front()->setAttr(tfaot::kParallelLoopAttr,
-                                    rewriter.getUnitAttr());
+      // The tiled code computes the whole op, loop or not: the op goes.
+      if (tiled->loops.size() == 1)
+        tiled->loops.front()->setAttr(tfaot::kParallelLoopAttr,
+                                      rewriter.getUnitAttr());
       rewriter.eraseOp(op);
     }
   }

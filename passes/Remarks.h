@@ -15,6 +15,7 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Location.h"
+#include "mlir/IR/Operation.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/Twine.h"
@@ -45,6 +46,13 @@ inline std::optional<std::string> nodeNameOf(Location loc) {
       if (std::optional<std::string> name = nodeNameOf(inner))
         return name;
   return std::nullopt;
+}
+
+/// The op's name without its dialect ("conv_2d_nhwc_hwcf"), as remarks and
+/// profiles name ops.
+inline std::string opShortName(Operation *op) {
+  StringRef name = op->getName().getStringRef();
+  return name.substr(name.find('.') + 1).str();
 }
 
 } // namespace mlir::tfaot

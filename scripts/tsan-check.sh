@@ -31,16 +31,23 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 tsan=(clang++-22 -std=c++17 -O1 -g -fsanitize=thread -pthread
       -I"$root/test/e2e/support" -I"$root/runtime/include")
+# The runtime, compiled once for the three programs.
+runtime_objects=()
+for source in "$root"/runtime/lib/*.cpp; do
+  object=$out/runtime_$(basename "$source" .cpp).o
+  "${tsan[@]}" -c "$source" -o "$object"
+  runtime_objects+=("$object")
+done
 "${tsan[@]}" -I"$models" "$root/test/e2e/tsan/concurrent_runs.cpp" \
-  "$root"/runtime/lib/*.cpp "$models/api_fc.o" -ljpeg -o "$out/concurrent_runs"
+  "${runtime_objects[@]}" "$models/api_fc.o" -ljpeg -o "$out/concurrent_runs"
 "${tsan[@]}" -I"$tfjs_models" "$root/test/e2e/tsan/shared_pool_runs.cpp" \
-  "$root"/runtime/lib/*.cpp "$tfjs_models/emotion.o" -ljpeg \
+  "${runtime_objects[@]}" "$tfjs_models/emotion.o" -ljpeg \
   -o "$out/shared_pool_runs"
 # GoogleTest from its sources (Debian's libgtest is not TSan-instrumented).
 gtest=/usr/src/googletest/googletest
 "${tsan[@]}" -I"$gtest/include" -I"$gtest" \
   "$root/test/unit/runtime/thread_pool_test.cpp" "$gtest/src/gtest-all.cc" \
-  "$gtest/src/gtest_main.cc" "$root"/runtime/lib/*.cpp -ljpeg \
+  "$gtest/src/gtest_main.cc" "${runtime_objects[@]}" -ljpeg \
   -o "$out/thread_pool_test"
 export TSAN_OPTIONS=halt_on_error=1
 "$out/concurrent_runs"

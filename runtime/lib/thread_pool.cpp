@@ -120,12 +120,11 @@ struct ThreadPool::Impl {
       }
       lock.unlock();
       loop->Run(c);
-      if (loop->unfinished.fetch_sub(1, std::memory_order_acq_rel) == 1) {
-        lock.lock();
+      const bool last =
+          loop->unfinished.fetch_sub(1, std::memory_order_acq_rel) == 1;
+      lock.lock();
+      if (last)
         chunk_done.notify_all();
-      } else {
-        lock.lock();
-      }
     }
   }
 };
