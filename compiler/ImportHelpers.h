@@ -67,6 +67,27 @@ int64_t intAttr(NodeImportContext &ctx, const char *name, int64_t fallback);
 std::string stringAttr(NodeImportContext &ctx, const char *name,
                        const char *fallback);
 
+/// NumPy-broadcasting binary tfaot op `opName` on (x, y).
+mlir::FailureOr<mlir::Value> buildBinary(NodeImportContext &ctx,
+                                         llvm::StringRef opName, mlir::Value x,
+                                         mlir::Value y);
+
+/// Result type of a window op (convolution, pool) on `input` with the node's
+/// attributes (strides, padding, dilations, data_format).
+mlir::FailureOr<mlir::Type> windowType(NodeImportContext &ctx,
+                                       mlir::Value input, int64_t windowH,
+                                       int64_t windowW, int64_t outChannels);
+
+/// Conv2D or DepthwiseConv2dNative on (input, filter) with the node's window
+/// attributes.
+mlir::FailureOr<mlir::Value> buildConvolution(NodeImportContext &ctx,
+                                              llvm::StringRef opName,
+                                              mlir::Value input,
+                                              mlir::Value filter);
+
+/// Reshape of operand 0 to the constant shape in operand 1.
+mlir::FailureOr<mlir::Value> importReshape(NodeImportContext &ctx);
+
 //===----------------------------------------------------------------------===//
 // Importers defined outside OpImporters.cpp
 //===----------------------------------------------------------------------===//
@@ -100,6 +121,14 @@ mlir::FailureOr<mlir::Value> importDecodeAndCropJpeg(NodeImportContext &ctx);
 
 // ImportQuantizedOps.cpp
 mlir::FailureOr<mlir::Value> importDequantize(NodeImportContext &ctx);
+mlir::FailureOr<mlir::Value> importQuantizeV2(NodeImportContext &ctx);
+mlir::FailureOr<mlir::Value> importQuantizedContraction(NodeImportContext &ctx);
+mlir::FailureOr<mlir::Value> importRequantizationRange(NodeImportContext &ctx);
+mlir::FailureOr<mlir::Value> importRequantize(NodeImportContext &ctx);
+mlir::FailureOr<mlir::Value> importQuantizedRelu(NodeImportContext &ctx);
+mlir::FailureOr<mlir::Value> importQuantizedReshape(NodeImportContext &ctx);
+mlir::FailureOr<mlir::Value> importQuantizedMaxPool(NodeImportContext &ctx);
+mlir::FailureOr<mlir::Value> importQuantizedAdd(NodeImportContext &ctx);
 
 } // namespace tfaot
 

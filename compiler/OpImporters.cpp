@@ -175,8 +175,8 @@ static FailureOr<Type> broadcastType(NodeImportContext &ctx, Value x,
   return Type(RankedTensorType::get(shape, a.getElementType()));
 }
 
-static FailureOr<Value> buildBinary(NodeImportContext &ctx, StringRef opName,
-                                    Value x, Value y) {
+FailureOr<Value>(::tfaot::buildBinary)(NodeImportContext &ctx,
+                                       StringRef opName, Value x, Value y) {
   FailureOr<Type> type = broadcastType(ctx, x, y);
   if (failed(type))
     return failure();
@@ -318,7 +318,7 @@ static FailureOr<Value> importMatMul(NodeImportContext &ctx) {
   return importMatMulParts(ctx, ctx.operands[0], ctx.operands[1]);
 }
 
-static FailureOr<Value> importReshape(NodeImportContext &ctx) {
+FailureOr<Value>(::tfaot::importReshape)(NodeImportContext &ctx) {
   auto requested = constantInts(ctx, 1, "the shape");
   if (failed(requested))
     return failure();
@@ -975,10 +975,9 @@ int64_t(::tfaot::intAttr)(NodeImportContext &ctx, const char *name,
   return v ? v->i() : fallback;
 }
 
-/// Result type of a window op on `input` with the node's attributes.
-static FailureOr<Type> windowType(NodeImportContext &ctx, Value input,
-                                  int64_t windowH, int64_t windowW,
-                                  int64_t outChannels) {
+FailureOr<Type>(::tfaot::windowType)(NodeImportContext &ctx, Value input,
+                                     int64_t windowH, int64_t windowW,
+                                     int64_t outChannels) {
   auto type = cast<RankedTensorType>(input.getType());
   std::string why;
   auto window = mlir::tfaot::computeWindow2D(
@@ -994,10 +993,9 @@ static FailureOr<Type> windowType(NodeImportContext &ctx, Value input,
   return Type(RankedTensorType::get(window->outputShape, type.getElementType()));
 }
 
-/// Conv2D or DepthwiseConv2dNative on (input, filter).
-static FailureOr<Value> buildConvolution(NodeImportContext &ctx,
-                                         StringRef opName, Value input,
-                                         Value filter) {
+FailureOr<Value>(::tfaot::buildConvolution)(NodeImportContext &ctx,
+                                            StringRef opName, Value input,
+                                            Value filter) {
   auto filterType = cast<RankedTensorType>(filter.getType());
   if (filterType.getRank() != 4)
     return ctx.error("filter must have rank 4, got " + typeString(filterType));
@@ -1296,6 +1294,18 @@ static const llvm::StringMap<OpSpec> &opTable() {
       {"Softmax", {importSameType, 1, "T", 1}},
       {"Cast", {importCast, 1, "SrcT", 1}},
       {"Dequantize", {importDequantize, 3, "", 0}},
+      // TF's quantized kernels (ImportQuantizedOps.cpp); each quantized
+      // tensor comes with its float range as two scalar inputs/outputs.
+      {"QuantizeV2", {importQuantizeV2, 3, "", 0}},
+      {"QuantizedConv2D", {importQuantizedContraction, 6, "", 0}},
+      {"QuantizedMatMul", {importQuantizedContraction, 6, "", 0}},
+      {"RequantizationRange", {importRequantizationRange, 3, "", 0}},
+      {"Requantize", {importRequantize, 5, "", 0}},
+      {"QuantizedRelu", {importQuantizedRelu, 3, "", 0}},
+      {"QuantizedRelu6", {importQuantizedRelu, 3, "", 0}},
+      {"QuantizedReshape", {importQuantizedReshape, 4, "", 0}},
+      {"QuantizedMaxPool", {importQuantizedMaxPool, 3, "", 0}},
+      {"QuantizedAdd", {importQuantizedAdd, 6, "", 0}},
       // Contractions, convolutions, pools.
       {"MatMul", {importMatMul, 2, "T", 2}},
       {"_FusedMatMul", {importFusedMatMul, -1, "T", -1}},
@@ -1406,7 +1416,11 @@ std::optional<int64_t> (::tfaot::numOutputsOf)(const tensorflow::NodeDef &node) 
       {"FusedBatchNormV2", 5}, {"FusedBatchNormV3", 6},
       {"NonMaxSuppressionV4", 2}, {"NonMaxSuppressionV5", 3},
       {"PlaceholderWithDefault", 1}, {"Shape", 1}, {"Pack", 1},
-      {"StridedSlice", 1}, {"Slice", 1}};
+      {"StridedSlice", 1}, {"Slice", 1},
+      {"QuantizeV2", 3}, {"QuantizedConv2D", 3}, {"QuantizedMatMul", 3},
+      {"RequantizationRange", 2}, {"Requantize", 3}, {"QuantizedRelu", 3},
+      {"QuantizedRelu6", 3}, {"QuantizedReshape", 3}, {"QuantizedMaxPool", 3},
+      {"QuantizedAdd", 3}};
   if (auto it = fixed.find(node.op()); it != fixed.end())
     return it->second;
   if (lookupOpSpec(node.op()))

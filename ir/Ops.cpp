@@ -8,6 +8,8 @@
 //===----------------------------------------------------------------------===//
 #include "ir/Ops.h"
 
+#include <cmath>
+
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Matchers.h"
@@ -1187,4 +1189,25 @@ LogicalResult DecodeJpegOp::verify() {
                          "crop window");
   }
   return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Dequantize
+//===----------------------------------------------------------------------===//
+
+LogicalResult DequantizeOp::verify() {
+  StringRef mode = getMode();
+  if (mode != "MIN_FIRST" && mode != "MIN_COMBINED")
+    return emitOpError("mode must be MIN_FIRST or MIN_COMBINED, got \"")
+           << mode << "\"";
+  return success();
+}
+
+QuantizedStorage mlir::tfaot::quantizedStorageOf(IntegerType type) {
+  int bits = type.getWidth();
+  bool isSigned = !type.isUnsigned();
+  double lowest = isSigned ? -std::ldexp(1.0, bits - 1) : 0.0;
+  double highest = isSigned ? std::ldexp(1.0, bits - 1) - 1
+                            : std::ldexp(1.0, bits) - 1;
+  return {bits, isSigned, lowest, highest};
 }

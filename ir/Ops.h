@@ -31,6 +31,15 @@ LogicalResult resolveReshape(int64_t numElements, ArrayRef<int64_t> requested,
                              SmallVectorImpl<int64_t> &result,
                              std::string &why);
 
+/// The integers a quantized storage type (TF's quint8 = ui8, qint8 = i8,
+/// qint32 = i32, ...) holds.
+struct QuantizedStorage {
+  int bits;
+  bool isSigned;
+  double lowest, highest;
+};
+QuantizedStorage quantizedStorageOf(IntegerType type);
+
 /// Geometry of a 2-D window op (convolution or pool) after TF's padding
 /// rules: the output shape and the padding applied to H and W.
 struct Window2D {

@@ -665,6 +665,103 @@ def Tfaot_RandomUniformOp : Tfaot_Op<"RandomUniform", [Pure]> {
 }
 
 //===----------------------------------------------------------------------===//
+// Quantized tensors: TF's quint8/qint8/qint32 values with a float range
+//===----------------------------------------------------------------------===//
+// As in TensorFlow, a quantized tensor travels as three values: its storage
+// integers (quint8 is ui8, qint8 i8, qint32 i32) and two f32 scalars, the
+// float values the lowest and highest integers stand for. TF's quantized
+// kernels (QuantizedConv2D, QuantizedAdd, QuantizedRelu, ...) are imported
+// as these few ops plus ordinary integer and float ops; the formulas are
+// those of TensorFlow's quantization_utils.h, float where TF computes in
+// float, so that results match its CPU kernels.
+
+def Tfaot_ScalarF32 : 0DTensorOf<[F32]>;
+def Tfaot_QuantizedTensor : RankedTensorOf<[I8, UI8, I16, UI16, I32]>;
+
+def Tfaot_DequantizeOp : Tfaot_Op<"Dequantize",
+    [Pure, AllShapesMatch<["input", "output"]>]> {
+  let summary = "quantized integers to floats (TF's Dequantize of a computed tensor)";
+  let description = [{
+    MIN_FIRST: with s = (max - min) / (2^bits - 1) and m = round(min / s) * s
+    (f32), output = (m - lowest * s) + q * s, as TF's Eigen kernel. MIN_COMBINED:
+    output = (q + half) * (max - min) / (highest - lowest) + min, half being
+    (highest - lowest + 1) / 2 for signed types. Dequantize of a constant is
+    folded at import instead.
+  }];
+  let arguments = (ins Tfaot_QuantizedTensor:$input, Tfaot_ScalarF32:$min_range,
+                   Tfaot_ScalarF32:$max_range, StrAttr:$mode);
+  let results = (outs RankedTensorOf<[F32]>:$output);
+  let assemblyFormat = [{
+    $input `,` $min_range `,` $max_range attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tfaot_QuantizeOp : Tfaot_Op<"Quantize",
+    [Pure, AllShapesMatch<["input", "output"]>]> {
+  let summary = "floats to quantized integers over [min_range, max_range] (MIN_FIRST)";
+  let description = [{
+    With s = (2^bits - 1) / (max - min) (f32; 0 when max == min),
+    output = clamp(round(x * s) - (round(min * s) - lowest)), rounding half
+    away from zero, as TF's QUANTIZE_WITH_EIGEN. The range is used as given:
+    QuantizeV2's widening of it to include 0 is done by the importer.
+  }];
+  let arguments = (ins RankedTensorOf<[F32]>:$input, Tfaot_ScalarF32:$min_range,
+                   Tfaot_ScalarF32:$max_range);
+  let results = (outs Tfaot_QuantizedTensor:$output);
+  let assemblyFormat = [{
+    $input `,` $min_range `,` $max_range attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+def Tfaot_SubtractZeroPointOp : Tfaot_Op<"SubtractZeroPoint",
+    [Pure, AllShapesMatch<["input", "output"]>]> {
+  let summary = "q - (the integer that stands for 0.0), widened to i32";
+  let description = [{
+    The first step of TF's quantized contractions: the zero point is
+    FloatToQuantizedUnclamped(0, min, max) (lowest when min == max), computed
+    in double at run time, so QuantizedConv2D and QuantizedMatMul become
+    ordinary i32 Conv2D and MatMul of the offset inputs.
+  }];
+  let arguments = (ins RankedTensorOf<[I8, UI8, I16, UI16]>:$input,
+                   Tfaot_ScalarF32:$min_range, Tfaot_ScalarF32:$max_range);
+  let results = (outs RankedTensorOf<[I32]>:$output);
+  let assemblyFormat = [{
+    $input `,` $min_range `,` $max_range attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+def Tfaot_RequantizationRangeOp : Tfaot_Op<"RequantizationRange", [Pure]> {
+  let summary = "the float range qint32 values actually use (TF's RequantizationRange)";
+  let description = [{
+    The float values of the smallest and largest element (the smallest
+    clamped to at most 0), converted with TF's QuantizedToFloat.
+  }];
+  let arguments = (ins RankedTensorOf<[I32]>:$input, Tfaot_ScalarF32:$input_min,
+                   Tfaot_ScalarF32:$input_max);
+  let results = (outs Tfaot_ScalarF32:$output_min, Tfaot_ScalarF32:$output_max);
+  let assemblyFormat = [{
+    $input `,` $input_min `,` $input_max attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+def Tfaot_RequantizeOp : Tfaot_Op<"Requantize",
+    [Pure, AllShapesMatch<["input", "output"]>]> {
+  let summary = "qint32 to quint8 in a new range (TF's Requantize)";
+  let description = [{
+    TF's 16-bit fixed-point formula (RequantizeManyInNewRangeReference), so
+    that every output byte is the one TensorFlow computes.
+  }];
+  let arguments = (ins RankedTensorOf<[I32]>:$input, Tfaot_ScalarF32:$input_min,
+                   Tfaot_ScalarF32:$input_max, Tfaot_ScalarF32:$output_min,
+                   Tfaot_ScalarF32:$output_max);
+  let results = (outs RankedTensorOf<[UI8]>:$output);
+  let assemblyFormat = [{
+    $input `,` $input_min `,` $input_max `,` $output_min `,` $output_max attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+//===----------------------------------------------------------------------===//
 // Image decoding
 //===----------------------------------------------------------------------===//
 

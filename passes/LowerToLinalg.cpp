@@ -437,6 +437,7 @@ struct LowerToLinalgPass
     populateGatherLoweringPatterns(patterns, converter);
     populateDataMovementLoweringPatterns(patterns, converter);
     populateMathLoweringPatterns(patterns, converter);
+    populateQuantizedLoweringPatterns(patterns, converter);
     populateImageLoweringPatterns(patterns, converter);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
                                                                    converter);

@@ -140,6 +140,11 @@ void populateDataMovementLoweringPatterns(RewritePatternSet &patterns,
 void populateMathLoweringPatterns(RewritePatternSet &patterns,
                                   const TypeConverter &converter);
 
+/// Adds the patterns for Dequantize (of computed tensors), Quantize,
+/// SubtractZeroPoint, RequantizationRange and Requantize.
+void populateQuantizedLoweringPatterns(RewritePatternSet &patterns,
+                                       const TypeConverter &converter);
+
 /// Adds the pattern for DecodeJpeg (a call into the runtime).
 void populateImageLoweringPatterns(RewritePatternSet &patterns,
                                    const TypeConverter &converter);

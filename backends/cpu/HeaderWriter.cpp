@@ -49,6 +49,12 @@ static const char *cppType(tensorflow::DataType type) {
   case tensorflow::DT_UINT32: return "uint32_t";
   case tensorflow::DT_UINT64: return "uint64_t";
   case tensorflow::DT_BOOL: return "bool";
+  // Quantized tensors are their storage integers.
+  case tensorflow::DT_QINT8: return "int8_t";
+  case tensorflow::DT_QUINT8: return "uint8_t";
+  case tensorflow::DT_QINT16: return "int16_t";
+  case tensorflow::DT_QUINT16: return "uint16_t";
+  case tensorflow::DT_QINT32: return "int32_t";
   // 16-bit floats are exposed as their raw bits.
   case tensorflow::DT_HALF:
   case tensorflow::DT_BFLOAT16: return "uint16_t";
@@ -64,8 +70,9 @@ int64_t cpu::elementBytes(tensorflow::DataType type) {
   case tensorflow::DT_UINT64: return 8;
   case tensorflow::DT_STRING: return 16; // sizeof(tfaot::Bytes)
   case tensorflow::DT_FLOAT: case tensorflow::DT_INT32:
-  case tensorflow::DT_UINT32: return 4;
+  case tensorflow::DT_UINT32: case tensorflow::DT_QINT32: return 4;
   case tensorflow::DT_INT16: case tensorflow::DT_UINT16:
+  case tensorflow::DT_QINT16: case tensorflow::DT_QUINT16:
   case tensorflow::DT_HALF: case tensorflow::DT_BFLOAT16: return 2;
   default: return 1;
   }

@@ -42,6 +42,14 @@ size_t DTypeSize(DType dtype) {
     return 4;
   case DType::kUInt64:
     return 8;
+  case DType::kQInt8:
+  case DType::kQUInt8:
+    return 1;
+  case DType::kQInt16:
+  case DType::kQUInt16:
+    return 2;
+  case DType::kQInt32:
+    return 4;
   }
   return 0;
 }
@@ -68,6 +76,16 @@ const char *DTypeName(DType dtype) {
     return "int64";
   case DType::kBool:
     return "bool";
+  case DType::kQInt8:
+    return "qint8";
+  case DType::kQUInt8:
+    return "quint8";
+  case DType::kQInt16:
+    return "qint16";
+  case DType::kQUInt16:
+    return "quint16";
+  case DType::kQInt32:
+    return "qint32";
   case DType::kBFloat16:
     return "bfloat16";
   case DType::kUInt16:

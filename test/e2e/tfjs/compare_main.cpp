@@ -404,6 +404,12 @@ double elementAt(const void *data, DType d, int64_t i) {
   case DType::kUInt32: return load(uint32_t{});
   case DType::kUInt64: return static_cast<double>(load(uint64_t{}));
   case DType::kBool: return load(uint8_t{}) ? 1.0 : 0.0;
+  case DType::kQInt8: return load(int8_t{});
+  case DType::kQUInt8: return load(uint8_t{});
+  case DType::kQInt16: return load(int16_t{});
+  case DType::kQUInt16: return load(uint16_t{});
+  case DType::kQInt32: return load(int32_t{});
+  case DType::kString: break;  // Never a compared result.
   }
   return std::nan("");
 }
@@ -478,6 +484,12 @@ void fillArgument(void *data, const BufferInfo &b, Rng &rng) {
     case DType::kUInt32: store(i, static_cast<uint32_t>(k)); break;
     case DType::kUInt64: store(i, static_cast<uint64_t>(k)); break;
     case DType::kBool: store(i, static_cast<uint8_t>(k != 0)); break;
+    case DType::kQInt8: store(i, static_cast<int8_t>(k)); break;
+    case DType::kQUInt8: store(i, static_cast<uint8_t>(k)); break;
+    case DType::kQInt16: store(i, static_cast<int16_t>(k)); break;
+    case DType::kQUInt16: store(i, static_cast<uint16_t>(k)); break;
+    case DType::kQInt32: store(i, static_cast<int32_t>(k)); break;
+    case DType::kString: break;  // No compared model takes a string.
     }
   }
 }

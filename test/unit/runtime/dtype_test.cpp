@@ -38,6 +38,10 @@ const DTypeCase kCases[] = {
     {DType::kBFloat16, 14, 2, "bfloat16"}, {DType::kUInt16, 17, 2, "uint16"},
     {DType::kFloat16, 19, 2, "float16"},  {DType::kUInt32, 22, 4, "uint32"},
     {DType::kUInt64, 23, 8, "uint64"},
+    // Quantized types are their storage integers.
+    {DType::kQInt8, 11, 1, "qint8"},      {DType::kQUInt8, 12, 1, "quint8"},
+    {DType::kQInt32, 13, 4, "qint32"},    {DType::kQInt16, 15, 2, "qint16"},
+    {DType::kQUInt16, 16, 2, "quint16"},
 };
 
 TEST(DTypeTest, EnumValuesMatchTensorFlow) {

@@ -35,7 +35,14 @@ enum class DType : int32_t {
   kString = 7,
   kInt64 = 9,
   kBool = 10,
+  /// Quantized types are their storage integers; the float range travels
+  /// in separate float results, as in TensorFlow.
+  kQInt8 = 11,
+  kQUInt8 = 12,
+  kQInt32 = 13,
   kBFloat16 = 14,
+  kQInt16 = 15,
+  kQUInt16 = 16,
   kUInt16 = 17,
   kFloat16 = 19,
   kUInt32 = 22,
