@@ -328,7 +328,8 @@ FailureOr<Value>(::tfaot::importReshape)(NodeImportContext &ctx) {
   if (failed(mlir::tfaot::resolveReshape(input.getNumElements(), *requested,
                                          shape, why)))
     return ctx.error(why);
-  return buildOp(ctx, "Reshape", ctx.operands,
+  // Operands 0 and 1 only: QuantizedReshape has its range after them.
+  return buildOp(ctx, "Reshape", ctx.operands.take_front(2),
                  RankedTensorType::get(shape, input.getElementType()));
 }
 
