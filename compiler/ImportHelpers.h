@@ -85,6 +85,16 @@ mlir::FailureOr<mlir::Value> buildConvolution(NodeImportContext &ctx,
                                               mlir::Value input,
                                               mlir::Value filter);
 
+/// MatMul of the matrices (a, b) with the node's transpose_a/transpose_b.
+mlir::FailureOr<mlir::Value> buildMatMul(NodeImportContext &ctx, mlir::Value a,
+                                         mlir::Value b);
+
+/// MaxPool or AvgPool (`opName`) of `input` with the node's ksize, strides,
+/// padding and data_format.
+mlir::FailureOr<mlir::Value> buildPool(NodeImportContext &ctx,
+                                       llvm::StringRef opName,
+                                       mlir::Value input);
+
 /// Reshape of operand 0 to the constant shape in operand 1.
 mlir::FailureOr<mlir::Value> importReshape(NodeImportContext &ctx);
 

@@ -31,8 +31,6 @@
 #include "compiler/TensorConversion.h"
 #include "ir/Ops.h"
 
-#include "llvm/Support/FormatVariadic.h"
-
 #include <cmath>
 #include <limits>
 #include <vector>
@@ -83,6 +81,10 @@ FailureOr<double> constantScalar(NodeImportContext &ctx, unsigned i,
                             "ranges are not supported)");
   return (*attr.getValues<APFloat>().begin()).convertToDouble();
 }
+
+/// The storage types TF's eight-bit kernels take.
+const tensorflow::DataType kEightBit[] = {tensorflow::DT_QUINT8,
+                                          tensorflow::DT_QINT8};
 
 /// A scalar f32 tensor type.
 RankedTensorType scalarF32(NodeImportContext &ctx) {
@@ -237,7 +239,6 @@ FailureOr<Value>(::tfaot::importDequantize)(NodeImportContext &ctx) {
 /// output_max), MIN_FIRST: the range is widened to include 0 and to be at
 /// least ensure_minimum_range * max(1, |min|, |max|) wide, as TF does.
 FailureOr<Value>(::tfaot::importQuantizeV2)(NodeImportContext &ctx) {
-  using tensorflow::DataType;
   auto storage = quantizedTypeAttr(
       ctx, "T", tensorflow::DT_INVALID,
       {tensorflow::DT_QUINT8, tensorflow::DT_QINT8, tensorflow::DT_QUINT16,
@@ -293,12 +294,10 @@ FailureOr<Value>(::tfaot::importQuantizedContraction)(NodeImportContext &ctx) {
   bool conv = ctx.node.op() == "QuantizedConv2D";
   const char *aType = conv ? "Tinput" : "T1";
   const char *bType = conv ? "Tfilter" : "T2";
-  llvm::SmallVector<tensorflow::DataType> eightBit = {tensorflow::DT_QUINT8,
-                                                      tensorflow::DT_QINT8};
-  auto a = quantizedTypeAttr(ctx, aType, tensorflow::DT_INVALID, eightBit);
+  auto a = quantizedTypeAttr(ctx, aType, tensorflow::DT_INVALID, kEightBit);
   if (failed(a) || failed(expectElements(ctx, 0, *a, conv ? "input" : "a")))
     return failure();
-  auto b = quantizedTypeAttr(ctx, bType, tensorflow::DT_INVALID, eightBit);
+  auto b = quantizedTypeAttr(ctx, bType, tensorflow::DT_INVALID, kEightBit);
   if (failed(b) || failed(expectElements(ctx, 1, *b, conv ? "filter" : "b")))
     return failure();
   if (failed(quantizedTypeAttr(ctx, conv ? "out_type" : "Toutput",
@@ -325,25 +324,8 @@ FailureOr<Value>(::tfaot::importQuantizedContraction)(NodeImportContext &ctx) {
   };
   Value x = offset(0), y = offset(1);
 
-  FailureOr<Value> product;
-  if (conv) {
-    product = buildConvolution(ctx, "Conv2D", x, y);
-  } else {
-    auto xt = ctx.typeOf(0), yt = ctx.typeOf(1);
-    if (xt.getRank() != 2 || yt.getRank() != 2)
-      return ctx.error("a and b must be matrices, got " + typeString(xt) +
-                       " and " + typeString(yt));
-    bool ta = ctx.attr("transpose_a") && ctx.attr("transpose_a")->b();
-    bool tb = ctx.attr("transpose_b") && ctx.attr("transpose_b")->b();
-    int64_t m = xt.getDimSize(ta ? 1 : 0), k = xt.getDimSize(ta ? 0 : 1);
-    int64_t k2 = yt.getDimSize(tb ? 1 : 0), n = yt.getDimSize(tb ? 0 : 1);
-    if (k != k2 && !ShapedType::isDynamic(k) && !ShapedType::isDynamic(k2))
-      return ctx.error(llvm::formatv("inner dimensions differ: {0} and {1}",
-                                     k, k2)
-                           .str());
-    product = buildOp(ctx, "MatMul", {x, y},
-                      RankedTensorType::get({m, n}, ctx.builder.getI32Type()));
-  }
+  FailureOr<Value> product = conv ? buildConvolution(ctx, "Conv2D", x, y)
+                                  : buildMatMul(ctx, x, y);
   if (failed(product))
     return failure();
 
@@ -407,14 +389,12 @@ FailureOr<Value>(::tfaot::importRequantize)(NodeImportContext &ctx) {
 /// QuantizedRelu / QuantizedRelu6 (features, min, max): max(q, q(0.0)) and
 /// min(that, q(6.0)) in the input's own range, which the output keeps.
 FailureOr<Value>(::tfaot::importQuantizedRelu)(NodeImportContext &ctx) {
-  llvm::SmallVector<tensorflow::DataType> eightBit = {tensorflow::DT_QUINT8,
-                                                      tensorflow::DT_QINT8};
   auto storage = quantizedTypeAttr(ctx, "Tinput", tensorflow::DT_INVALID,
-                                   eightBit);
+                                   kEightBit);
   if (failed(storage) || failed(expectElements(ctx, 0, *storage, "features")))
     return failure();
   auto out = quantizedTypeAttr(ctx, "out_type", tensorflow::DT_QUINT8,
-                               eightBit);
+                               kEightBit);
   if (failed(out))
     return failure();
   if (*out != *storage)
@@ -453,24 +433,15 @@ FailureOr<Value>(::tfaot::importQuantizedReshape)(NodeImportContext &ctx) {
 /// QuantizedMaxPool (input, min, max): MaxPool of the integers (the
 /// quantization is monotonic); the range is unchanged.
 FailureOr<Value>(::tfaot::importQuantizedMaxPool)(NodeImportContext &ctx) {
-  auto storage = quantizedTypeAttr(ctx, "T", tensorflow::DT_INVALID,
-                                   {tensorflow::DT_QUINT8, tensorflow::DT_QINT8});
+  auto storage = quantizedTypeAttr(ctx, "T", tensorflow::DT_INVALID, kEightBit);
   if (failed(storage) || failed(expectElements(ctx, 0, *storage, "input")))
     return failure();
   auto ranges = rangeOperands(ctx, 1, {"min_input", "max_input"});
   if (failed(ranges))
     return failure();
-  SmallVector<int64_t> ksize;
-  if (const tensorflow::AttrValue *k = ctx.attr("ksize"))
-    ksize.assign(k->list().i().begin(), k->list().i().end());
-  auto input = ctx.typeOf(0);
-  if (ksize.size() != 4 || input.getRank() != 4)
-    return ctx.error("needs a rank-4 NHWC input and 4-element ksize");
-  FailureOr<Type> type = windowType(ctx, ctx.operands[0], ksize[1], ksize[2],
-                                    input.getDimSize(3));
-  if (failed(type))
+  FailureOr<Value> output = buildPool(ctx, "MaxPool", ctx.operands[0]);
+  if (failed(output))
     return failure();
-  Value output = buildOp(ctx, "MaxPool", {ctx.operands[0]}, *type);
   ctx.extraOutputs.assign({(*ranges)[0], (*ranges)[1]});
   return output;
 }
@@ -480,12 +451,10 @@ FailureOr<Value>(::tfaot::importQuantizedMaxPool)(NodeImportContext &ctx) {
 /// a symmetric 32-bit range 2^17 times the largest input magnitude (room
 /// for the sum, and the inputs' bits overlap) and added there.
 FailureOr<Value>(::tfaot::importQuantizedAdd)(NodeImportContext &ctx) {
-  llvm::SmallVector<tensorflow::DataType> eightBit = {tensorflow::DT_QUINT8,
-                                                      tensorflow::DT_QINT8};
   const char *typeAttrs[] = {"T1", "T2"};
   for (unsigned i = 0; i < 2; ++i) {
     auto storage =
-        quantizedTypeAttr(ctx, typeAttrs[i], tensorflow::DT_INVALID, eightBit);
+        quantizedTypeAttr(ctx, typeAttrs[i], tensorflow::DT_INVALID, kEightBit);
     if (failed(storage) ||
         failed(expectElements(ctx, i, *storage, i == 0 ? "x" : "y")))
       return failure();

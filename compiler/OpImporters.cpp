@@ -297,8 +297,8 @@ static FailureOr<Value> importAddN(NodeImportContext &ctx) {
   return importSameType(ctx);
 }
 
-static FailureOr<Value> importMatMulParts(NodeImportContext &ctx, Value a,
-                                          Value b) {
+FailureOr<Value>(::tfaot::buildMatMul)(NodeImportContext &ctx, Value a,
+                                       Value b) {
   auto boolAttr = [&](const char *name) {
     const tensorflow::AttrValue *v = ctx.attr(name);
     return v && v->b();
@@ -315,7 +315,7 @@ static FailureOr<Value> importMatMulParts(NodeImportContext &ctx, Value a,
 }
 
 static FailureOr<Value> importMatMul(NodeImportContext &ctx) {
-  return importMatMulParts(ctx, ctx.operands[0], ctx.operands[1]);
+  return buildMatMul(ctx, ctx.operands[0], ctx.operands[1]);
 }
 
 FailureOr<Value>(::tfaot::importReshape)(NodeImportContext &ctx) {
@@ -1016,20 +1016,26 @@ static FailureOr<Value> importConvolution(NodeImportContext &ctx) {
                           ctx.operands[1]);
 }
 
-static FailureOr<Value> importPool(NodeImportContext &ctx) {
+FailureOr<Value>(::tfaot::buildPool)(NodeImportContext &ctx, StringRef opName,
+                                     Value input) {
   auto ksize = listAttr(ctx, "ksize", {});
   std::string format = stringAttr(ctx, "data_format", "NHWC");
   if (ksize.size() != 4)
     return ctx.error("ksize must have 4 elements");
   int64_t h = format == "NCHW" ? 2 : 1;
-  auto input = ctx.typeOf(0);
-  FailureOr<Type> type =
-      windowType(ctx, ctx.operands[0], ksize[h], ksize[h + 1],
-                 input.getRank() == 4 ? input.getDimSize(format == "NCHW" ? 1 : 3)
-                                      : 0);
+  auto inputType = cast<RankedTensorType>(input.getType());
+  FailureOr<Type> type = windowType(
+      ctx, input, ksize[h], ksize[h + 1],
+      inputType.getRank() == 4
+          ? inputType.getDimSize(format == "NCHW" ? 1 : 3)
+          : 0);
   if (failed(type))
     return failure();
-  return buildOp(ctx, ctx.node.op(), ctx.operands, *type);
+  return buildOp(ctx, opName, {input}, *type);
+}
+
+static FailureOr<Value> importPool(NodeImportContext &ctx) {
+  return buildPool(ctx, ctx.node.op(), ctx.operands[0]);
 }
 
 /// DepthToSpace (NHWC): a reshape to [N, H, W, b, b, C'], a transpose that
@@ -1232,7 +1238,7 @@ static FailureOr<Value> importFusedConvolution(NodeImportContext &ctx) {
 /// _FusedMatMul: (a, b, args...).
 static FailureOr<Value> importFusedMatMul(NodeImportContext &ctx) {
   FailureOr<Value> product =
-      importMatMulParts(ctx, ctx.operands[0], ctx.operands[1]);
+      buildMatMul(ctx, ctx.operands[0], ctx.operands[1]);
   if (failed(product))
     return failure();
   return applyFusedOps(ctx, *product, ctx.operands.drop_front(2));

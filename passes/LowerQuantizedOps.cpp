@@ -85,21 +85,31 @@ Value intToFloat(OpBuilder &b, Location loc, Type original, Value q) {
                                  : (Value)arith::SIToFPOp::create(b, loc, f32, q);
 }
 
-/// TF's QuantizedToFloat<qint32> (double arithmetic, one rounding to float)
-/// of the i32 scalar `q`.
-Value qint32ToFloat(Scalars &s, Value q, Value min, Value max) {
-  double steps = std::ldexp(1.0, 32);
-  Value range = s.mul(s.toDouble(s.sub(max, min)), s.f64(steps / (steps - 1)));
-  Value rangeScale = s.div(range, s.f64(steps));
-  Value offset = s.sub(
-      arith::SIToFPOp::create(s.b, s.loc, s.b.getF64Type(), q).getResult(),
-      s.f64(-std::ldexp(1.0, 31)));
-  // TF rounds the step to float before snapping the minimum to it.
-  Value stepF = s.toFloat(rangeScale);
-  Value minRounded = s.toDouble(s.mul(s.round(s.div(min, stepF)), stepF));
-  Value result = s.toFloat(s.add(minRounded, s.mul(offset, rangeScale)));
-  return s.select(s.equal(min, max), min, result);
-}
+/// TF's QuantizedToFloat<qint32> over [min, max] (double arithmetic, one
+/// rounding to float): the range's parameters are computed once, then
+/// apply() converts each i32 scalar.
+struct Qint32ToFloat {
+  Scalars &s;
+  Value min, max, rangeScale, minRounded;
+
+  Qint32ToFloat(Scalars &s, Value min, Value max) : s(s), min(min), max(max) {
+    double steps = std::ldexp(1.0, 32);
+    Value range =
+        s.mul(s.toDouble(s.sub(max, min)), s.f64(steps / (steps - 1)));
+    rangeScale = s.div(range, s.f64(steps));
+    // TF rounds the step to float before snapping the minimum to it.
+    Value stepF = s.toFloat(rangeScale);
+    minRounded = s.toDouble(s.mul(s.round(s.div(min, stepF)), stepF));
+  }
+
+  Value apply(Value q) {
+    Value offset = s.sub(
+        arith::SIToFPOp::create(s.b, s.loc, s.b.getF64Type(), q).getResult(),
+        s.f64(-std::ldexp(1.0, 31)));
+    Value result = s.toFloat(s.add(minRounded, s.mul(offset, rangeScale)));
+    return s.select(s.equal(min, max), min, result);
+  }
+};
 
 struct DequantizeLowering : TfaotPattern<DequantizeOp> {
   using TfaotPattern::TfaotPattern;
@@ -242,10 +252,10 @@ struct RequantizationRangeLowering : TfaotPattern<RequantizationRangeOp> {
               .result;
       return s.extract(reduced);
     };
-    Value inMin = s.extract(adaptor.getInputMin());
-    Value inMax = s.extract(adaptor.getInputMax());
-    Value usedMin = qint32ToFloat(s, reduceAll(true), inMin, inMax);
-    Value usedMax = qint32ToFloat(s, reduceAll(false), inMin, inMax);
+    Qint32ToFloat toFloat(s, s.extract(adaptor.getInputMin()),
+                          s.extract(adaptor.getInputMax()));
+    Value usedMin = toFloat.apply(reduceAll(true));
+    Value usedMax = toFloat.apply(reduceAll(false));
     // std::min(0.0f, usedMin): the range always includes zero below.
     Value zero = s.f32(0);
     Value below = arith::CmpFOp::create(rewriter, loc,

@@ -58,23 +58,14 @@
 
 namespace {
 
-using tfaot_e2e::CorpusPath;
 using tfaot_e2e::IdxArray;
-using tfaot_e2e::ReadIdx;
+using tfaot_e2e::LoadUtensorOpIdx;
 using tfaot_e2e::ResultMatchesIdx;
 
 // TensorFlow computed the references in float32, as tfaot does; only
 // reassociation (e.g. in MatMul) may differ.
 constexpr double kAtol = 1e-5;
 constexpr double kRtol = 1e-5;
-
-IdxArray LoadOpIdx(const std::string &op_dir, const std::string &file) {
-  IdxArray a;
-  std::string error;
-  const std::string path = CorpusPath("frozen/utensor/ops/" + op_dir + "/" + file);
-  EXPECT_TRUE(ReadIdx(path, &a, &error)) << error;
-  return a;
-}
 
 // Runs a function whose inputs are all Const nodes in the graph and checks
 // its single result against the IDX reference.
@@ -87,7 +78,7 @@ void CheckConstOnlyGraph(const std::string &op_dir, const std::string &out_idx) 
   ASSERT_EQ(fn.num_results(), 1);
   ASSERT_TRUE(fn.Run()) << fn.error_msg();
   EXPECT_TRUE(fn.error_msg().empty()) << fn.error_msg();
-  const IdxArray expected = LoadOpIdx(op_dir, out_idx);
+  const IdxArray expected = LoadUtensorOpIdx(op_dir, out_idx);
   ASSERT_FALSE(expected.values.empty());
   EXPECT_TRUE(ResultMatchesIdx(fn, 0, expected, kAtol, kRtol));
   // Argument-less functions must be re-runnable and deterministic.
@@ -155,8 +146,8 @@ TEST(UtensorOps, LinReg) {
 TEST(UtensorOps, Reshape2PlaceholderMatMul) {
   using Fn = e2e::utensor::Reshape2;
   static_assert(Fn::kNumArgs == 1, "x is fed");
-  const IdxArray x = LoadOpIdx("reshape_2", "input_x.idx");
-  const IdxArray expected = LoadOpIdx("reshape_2", "output_y.idx");
+  const IdxArray x = LoadUtensorOpIdx("reshape_2", "input_x.idx");
+  const IdxArray expected = LoadUtensorOpIdx("reshape_2", "output_y.idx");
   ASSERT_EQ(x.dims, (std::vector<int64_t>{Fn::kArg0Shape[0], Fn::kArg0Shape[1]}));
   const std::vector<float> xf = x.AsFloats();
   Fn fn;
@@ -168,8 +159,8 @@ TEST(UtensorOps, Reshape2PlaceholderMatMul) {
 TEST(UtensorOps, Reshape3PlaceholderMatMul) {
   using Fn = e2e::utensor::Reshape3;
   static_assert(Fn::kNumArgs == 1, "x is fed");
-  const IdxArray x = LoadOpIdx("reshape_3", "input_x.idx");
-  const IdxArray expected = LoadOpIdx("reshape_3", "output_y.idx");
+  const IdxArray x = LoadUtensorOpIdx("reshape_3", "input_x.idx");
+  const IdxArray expected = LoadUtensorOpIdx("reshape_3", "output_y.idx");
   ASSERT_EQ(x.dims, (std::vector<int64_t>{Fn::kArg0Shape[0], Fn::kArg0Shape[1]}));
   const std::vector<float> xf = x.AsFloats();
   Fn fn(Fn::AllocMode::kResultsOnly);
@@ -185,7 +176,7 @@ TEST(UtensorOps, Reshape3PlaceholderMatMul) {
 template <typename Fn>
 void CheckPlaceholderPlusOne(uint64_t seed) {
   static_assert(Fn::kNumArgs == 1 && Fn::kNumResults == 1, "x -> y");
-  const IdxArray one = LoadOpIdx("placeholder", "one_0.idx");
+  const IdxArray one = LoadUtensorOpIdx("placeholder", "one_0.idx");
   ASSERT_EQ(one.num_elements(), 1);
   Fn fn;
   ASSERT_EQ(fn.arg_info(0).rank, fn.result_info(0).rank);

@@ -50,16 +50,7 @@
 namespace {
 
 using tfaot_e2e::IdxArray;
-
-IdxArray Load(const std::string &op_dir, const std::string &file) {
-  IdxArray a;
-  std::string error;
-  EXPECT_TRUE(tfaot_e2e::ReadIdx(
-      tfaot_e2e::CorpusPath("frozen/utensor/ops/" + op_dir + "/" + file), &a,
-      &error))
-      << error;
-  return a;
-}
+using tfaot_e2e::LoadUtensorOpIdx;
 
 /// One quantization step of `a` as quantize_graph quantizes it: 255 steps
 /// over its range widened to include 0.
@@ -111,7 +102,7 @@ void CheckAgainstFloatGraph(Fn &fn, const std::string &op_dir,
                             bool quantization_shows = true) {
   ASSERT_EQ(Fn::kNumResults, 1);
   ASSERT_TRUE(fn.Run()) << fn.error_msg();
-  const IdxArray expected = Load(op_dir, out_idx);
+  const IdxArray expected = LoadUtensorOpIdx(op_dir, out_idx);
   ASSERT_FALSE(expected.values.empty());
   EXPECT_TRUE(tfaot_e2e::ResultMatchesIdx(fn, 0, expected, atol, 0))
       << "allowed error " << atol;
@@ -135,23 +126,23 @@ void CheckConstGraph(const std::string &op_dir, const std::string &out_idx,
 
 TEST(UtensorQuantized, Relu) {
   CheckConstGraph<e2e::utensor::QuantRelu>(
-      "relu", "output_relu.idx", Step(Load("relu", "x_0.idx")));
+      "relu", "output_relu.idx", Step(LoadUtensorOpIdx("relu", "x_0.idx")));
 }
 
 TEST(UtensorQuantized, Reshape1) {
   CheckConstGraph<e2e::utensor::QuantReshape1>(
-      "reshape_1", "output_x.idx", Step(Load("reshape_1", "x_0.idx")));
+      "reshape_1", "output_x.idx", Step(LoadUtensorOpIdx("reshape_1", "x_0.idx")));
 }
 
 TEST(UtensorQuantized, Reshape4) {
   CheckConstGraph<e2e::utensor::QuantReshape4>(
-      "reshape_4", "output_x.idx", Step(Load("reshape_4", "x_0.idx")));
+      "reshape_4", "output_x.idx", Step(LoadUtensorOpIdx("reshape_4", "x_0.idx")));
 }
 
 template <typename Fn>
 void CheckPool(const std::string &op_dir, const std::string &out_idx,
                bool quantization_shows = true) {
-  CheckConstGraph<Fn>(op_dir, out_idx, Step(Load(op_dir, "x_0.idx")),
+  CheckConstGraph<Fn>(op_dir, out_idx, Step(LoadUtensorOpIdx(op_dir, "x_0.idx")),
                       quantization_shows);
 }
 
@@ -178,9 +169,9 @@ TEST(UtensorQuantized, MaxPool6) {
 
 TEST(UtensorQuantized, Conv2D) {
   // x [3,5,5,3], filter [3,3,3,2]: K = 3 * 3 * 3 products per output.
-  const IdxArray x = Load("conv", "x_0.idx");
-  const IdxArray w = Load("conv", "w_filter_0.idx");
-  const IdxArray expected = Load("conv", "output_conv.idx");
+  const IdxArray x = LoadUtensorOpIdx("conv", "x_0.idx");
+  const IdxArray w = LoadUtensorOpIdx("conv", "w_filter_0.idx");
+  const IdxArray expected = LoadUtensorOpIdx("conv", "output_conv.idx");
   ASSERT_EQ(w.dims.size(), 4u);
   int64_t k = w.dims[0] * w.dims[1] * w.dims[2];
   CheckConstGraph<e2e::utensor::QuantConv>(
@@ -188,9 +179,9 @@ TEST(UtensorQuantized, Conv2D) {
 }
 
 TEST(UtensorQuantized, MatMul) {
-  const IdxArray x = Load("matmul", "x_0.idx");
-  const IdxArray w = Load("matmul", "w_0.idx");
-  const IdxArray expected = Load("matmul", "output_z.idx");
+  const IdxArray x = LoadUtensorOpIdx("matmul", "x_0.idx");
+  const IdxArray w = LoadUtensorOpIdx("matmul", "w_0.idx");
+  const IdxArray expected = LoadUtensorOpIdx("matmul", "output_z.idx");
   CheckConstGraph<e2e::utensor::QuantMatmul>(
       "matmul", "output_z.idx", ContractionBound(x, w, w.dims[0], expected));
 }
@@ -198,9 +189,9 @@ TEST(UtensorQuantized, MatMul) {
 TEST(UtensorQuantized, LinRegMatMulThenFloatAdd) {
   // yhat = Dequantize(QuantizedMatMul(X, W)) + b. W is ~1e-8 here, so the
   // product vanishes next to b and quantization cannot show.
-  const IdxArray x = Load("linreg", "X_0.idx");
-  const IdxArray w = Load("linreg", "W_0.idx");
-  const IdxArray expected = Load("linreg", "output_yhat.idx");
+  const IdxArray x = LoadUtensorOpIdx("linreg", "X_0.idx");
+  const IdxArray w = LoadUtensorOpIdx("linreg", "W_0.idx");
+  const IdxArray expected = LoadUtensorOpIdx("linreg", "output_yhat.idx");
   CheckConstGraph<e2e::utensor::QuantLinreg>(
       "linreg", "output_yhat.idx", ContractionBound(x, w, w.dims[0], expected),
       /*quantization_shows=*/false);
@@ -208,9 +199,9 @@ TEST(UtensorQuantized, LinRegMatMulThenFloatAdd) {
 
 TEST(UtensorQuantized, QuantizedAddOfRuntimeQuantizedInputs) {
   // x and y are quantized by QuantizeV2 over ranges Min/Max measure.
-  const IdxArray x = Load("quantized_add", "x_0.idx");
-  const IdxArray y = Load("quantized_add", "y_0.idx");
-  const IdxArray z = Load("quantized_add", "output_z.idx");
+  const IdxArray x = LoadUtensorOpIdx("quantized_add", "x_0.idx");
+  const IdxArray y = LoadUtensorOpIdx("quantized_add", "y_0.idx");
+  const IdxArray z = LoadUtensorOpIdx("quantized_add", "output_z.idx");
   CheckConstGraph<e2e::utensor::QuantQuantizedAdd>(
       "quantized_add", "output_z.idx", Step(x) + Step(y) + 1.5 * Step(z));
 }
@@ -220,9 +211,9 @@ TEST(UtensorQuantized, QuantizedAddOfRuntimeQuantizedInputs) {
 template <typename Fn>
 void CheckFedMatMul(const std::string &op_dir) {
   static_assert(Fn::kNumArgs == 1, "x is fed");
-  const IdxArray x = Load(op_dir, "input_x.idx");
-  const IdxArray w = Load(op_dir, "w_0.idx");
-  const IdxArray expected = Load(op_dir, "output_y.idx");
+  const IdxArray x = LoadUtensorOpIdx(op_dir, "input_x.idx");
+  const IdxArray w = LoadUtensorOpIdx(op_dir, "w_0.idx");
+  const IdxArray expected = LoadUtensorOpIdx(op_dir, "output_y.idx");
   ASSERT_EQ(x.dims, (std::vector<int64_t>{Fn::kArg0Shape[0], Fn::kArg0Shape[1]}));
   const std::vector<float> xf = x.AsFloats();
   Fn fn;

@@ -1,6 +1,10 @@
 //===- idx.cpp - Reader for IDX files (uTensor reference data) ------------===//
 #include "idx.h"
 
+#include <gtest/gtest.h>
+
+#include "corpus.h"
+
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -101,6 +105,15 @@ bool ReadIdx(const std::string &path, IdxArray *out, std::string *error) {
     result.values.push_back(DecodeElement(result.type, &bytes[pos]));
   *out = std::move(result);
   return true;
+}
+
+IdxArray LoadUtensorOpIdx(const std::string &op_dir, const std::string &file) {
+  IdxArray a;
+  std::string error;
+  EXPECT_TRUE(ReadIdx(CorpusPath("frozen/utensor/ops/" + op_dir + "/" + file),
+                      &a, &error))
+      << error;
+  return a;
 }
 
 }  // namespace tfaot_e2e

@@ -38,6 +38,10 @@ struct IdxArray {
 /// trailing data).
 bool ReadIdx(const std::string &path, IdxArray *out, std::string *error);
 
+/// frozen/utensor/ops/<op_dir>/<file> of the corpus; a file that cannot be
+/// read is a (non-fatal) gtest failure and an empty array.
+IdxArray LoadUtensorOpIdx(const std::string &op_dir, const std::string &file);
+
 }  // namespace tfaot_e2e
 
 #endif  // TFAOT_TEST_E2E_SUPPORT_IDX_H
