@@ -32,8 +32,15 @@
 // output): a network that amplifies rounding (deep, large weights) cannot
 // be held to a tighter bound than its own float32 conditioning, and the
 // oracle measures that bound rather than a hand-picked tolerance hiding it.
+// Built with -DTFAOT_TFJS_CUDA=1 against the model's --target=cuda class
+// (the tests gpu.tfjs.<name>), it runs no oracle: step 1 checks that the
+// inputs it generates are the ones the CPU build saved in the work
+// directory, step 2 reads the oracle outputs saved there, and step 5 runs
+// the model a second time (weights and kernels already on the GPU),
+// requiring the first run's results bit for bit. Without a GPU it exits 77
+// (ctest SKIP).
 // Exit status: 0 all match, 1 a mismatch, 2 the comparison could not be run
-// (oracle failed, bad output files, ...).
+// (oracle failed, bad output files, ...), 77 no GPU (CUDA builds).
 //
 // Options (for debugging by hand): --seed N, --rtol R, --atol A, --work DIR,
 // --model FILE (another TF.js model.json for the oracle), --sensitivity (as
@@ -83,6 +90,14 @@
 #endif
 
 namespace fs = std::filesystem;
+
+#ifdef TFAOT_TFJS_CUDA
+// A --target=cuda build of the model: TF.js is not run again; the CPU
+// test's saved inputs and oracle outputs are (see CMakeLists.txt).
+constexpr bool kCuda = true;
+#else
+constexpr bool kCuda = false;
+#endif
 
 namespace {
 
@@ -618,25 +633,11 @@ struct OracleRun {
   const Json &output(int r) const { return json.get("outputs")->arr[r]; }
 };
 
-OracleRun runOracle(const Options &opt, const tfaot::FunctionInfo &info,
-                    const fs::path &in_file, const fs::path &out_dir) {
+// Reads and checks what an oracle run wrote to `out_dir`.
+OracleRun loadOracle(const tfaot::FunctionInfo &info, const fs::path &out_dir) {
   OracleRun run;
   run.dir = out_dir;
   run.json_file = out_dir / "outputs.json";
-  std::string cmd = shellQuote(TFAOT_TFJS_NODE) + " " +
-                    shellQuote(TFAOT_TFJS_ORACLE) + " --model " +
-                    shellQuote(opt.model) + " --inputs " +
-                    shellQuote(in_file.string()) + " --out " +
-                    shellQuote(out_dir.string()) +
-                    (opt.verbose ? " --verbose" : "");
-  std::cout.flush();
-  auto t0 = std::chrono::steady_clock::now();
-  int rc = runCommand(cmd);
-  run.wall_ms = msSince(t0);
-  if (rc != 0)
-    fatal("the TF.js oracle failed (exit status " + std::to_string(rc) +
-          "); command:\n  " + cmd);
-
   std::string text, error;
   if (!readFile(run.json_file, text))
     fatal("cannot read " + run.json_file.string());
@@ -649,6 +650,26 @@ OracleRun runOracle(const Options &opt, const tfaot::FunctionInfo &info,
     fatal(run.json_file.string() + ": " + std::to_string(outs->arr.size()) +
           " outputs, the compiled function has " +
           std::to_string(info.num_results) + " results");
+  return run;
+}
+
+OracleRun runOracle(const Options &opt, const tfaot::FunctionInfo &info,
+                    const fs::path &in_file, const fs::path &out_dir) {
+  std::string cmd = shellQuote(TFAOT_TFJS_NODE) + " " +
+                    shellQuote(TFAOT_TFJS_ORACLE) + " --model " +
+                    shellQuote(opt.model) + " --inputs " +
+                    shellQuote(in_file.string()) + " --out " +
+                    shellQuote(out_dir.string()) +
+                    (opt.verbose ? " --verbose" : "");
+  std::cout.flush();
+  auto t0 = std::chrono::steady_clock::now();
+  int rc = runCommand(cmd);
+  double wall_ms = msSince(t0);
+  if (rc != 0)
+    fatal("the TF.js oracle failed (exit status " + std::to_string(rc) +
+          "); command:\n  " + cmd);
+  OracleRun run = loadOracle(info, out_dir);
+  run.wall_ms = wall_ms;
   return run;
 }
 
@@ -727,7 +748,44 @@ std::vector<fs::path> writePerturbedInputs(const tfaot::FunctionInfo &info,
   return files;
 }
 
+// A CUDA build's argument must be the byte-for-byte same as the one the CPU
+// test wrote (same generator, same seed), or its oracle outputs are for
+// other inputs.
+void checkSavedInput(const fs::path &file, const void *data, size_t bytes) {
+  std::string saved;
+  if (!readFile(file, saved))
+    fatal("cannot read " + file.string() + ": run the CPU test e2e.tfjs." +
+          TFAOT_TFJS_NAME + " first (it saves the inputs and TF.js's outputs)");
+  if (saved.size() != bytes || std::memcmp(saved.data(), data, bytes) != 0)
+    fatal(file.string() + " is not the input generated here (another seed "
+          "or model?): rerun the CPU test e2e.tfjs." TFAOT_TFJS_NAME);
+}
+
 }  // namespace
+
+/// Runs `model` again; returns how many results differ from the first
+/// run's, reporting each.
+int checkSecondRun(TFAOT_MODEL_CLASS &model, const tfaot::FunctionInfo &info) {
+  std::vector<std::vector<char>> first;
+  for (int r = 0; r < info.num_results; ++r) {
+    const char *data = static_cast<const char *>(model.result_data(r));
+    first.emplace_back(data, data + info.results[r].size_bytes);
+    std::memset(model.result_data(r), 0, info.results[r].size_bytes);
+  }
+  auto t0 = std::chrono::steady_clock::now();
+  if (!model.Run()) fatal("the second Run() failed: " + model.error_msg());
+  const double ms = msSince(t0);
+  int differing = 0;
+  for (int r = 0; r < info.num_results; ++r)
+    if (std::memcmp(model.result_data(r), first[r].data(), first[r].size()) != 0) {
+      std::cout << "  FAIL result" << r << " of the second Run() differs from the first\n";
+      ++differing;
+    }
+  if (!differing)
+    std::cout << "  ok   second Run(): results bit-identical to the first, "
+              << fmtMs(ms) << "\n";
+  return differing;
+}
 
 /// Reruns `model` on 2 and 3 threads; returns how many results differed
 /// from the single-threaded run's, reporting each.
@@ -772,7 +830,8 @@ int checkThreadCounts(TFAOT_MODEL_CLASS &model, const tfaot::FunctionInfo &info)
 int main(int argc, char **argv) {
   Options opt = parseOptions(argc, argv);
   const tfaot::FunctionInfo &info = TFAOT_MODEL_CLASS::StaticInfo();
-  std::cout << "tfaot vs TF.js oracle: " << TFAOT_TFJS_NAME << " ("
+  std::cout << "tfaot" << (kCuda ? " --target=cuda" : "")
+            << " vs TF.js oracle: " << TFAOT_TFJS_NAME << " ("
             << info.class_name << ")\n"
             << "  model " << opt.model << "\n"
             << "  seed " << opt.seed << ", rtol " << opt.rtol << ", atol "
@@ -780,13 +839,17 @@ int main(int argc, char **argv) {
             << "\n";
 
   // Fresh scratch directory: a stale oracle output must never be compared.
+  // (A CUDA build reads the CPU test's instead, after checking that its
+  // inputs are the ones generated here.)
   fs::path work = opt.work;
   fs::path in_dir = work / "inputs", out_dir = work / "oracle",
            ulp_dir = work / "oracle_ulp";
   std::error_code ec;
-  for (const fs::path &d : {in_dir, out_dir, ulp_dir}) fs::remove_all(d, ec);
-  fs::create_directories(in_dir, ec);
-  if (ec) fatal("cannot create " + in_dir.string() + ": " + ec.message());
+  if (!kCuda) {
+    for (const fs::path &d : {in_dir, out_dir, ulp_dir}) fs::remove_all(d, ec);
+    fs::create_directories(in_dir, ec);
+    if (ec) fatal("cannot create " + in_dir.string() + ": " + ec.message());
+  }
 
   // 1. Deterministic arguments, in the instance's own buffers.
   auto model = std::make_unique<TFAOT_MODEL_CLASS>();
@@ -798,7 +861,9 @@ int main(int argc, char **argv) {
     if (!data) fatal("argument " + std::to_string(i) + " has no buffer");
     fillArgument(data, b, rng);
     files.push_back(in_dir / ("arg" + std::to_string(i) + ".bin"));
-    if (!writeFile(files.back(), data, b.size_bytes))
+    if (kCuda)
+      checkSavedInput(files.back(), data, b.size_bytes);
+    else if (!writeFile(files.back(), data, b.size_bytes))
       fatal("cannot write " + files.back().string());
     Range r = inputRange(b);
     std::cout << "  arg" << i << "    " << describe(b);
@@ -809,12 +874,13 @@ int main(int argc, char **argv) {
   }
   fs::path in_file = work / "in.json";
   std::string in_text = inputsJson(info, files);
-  if (!writeFile(in_file, in_text.data(), in_text.size()))
+  if (!kCuda && !writeFile(in_file, in_text.data(), in_text.size()))
     fatal("cannot write " + in_file.string());
 
   // 2. The oracle (twice with --sensitivity).
-  OracleRun oracle = runOracle(opt, info, in_file, out_dir);
-  {
+  OracleRun oracle = kCuda ? loadOracle(info, out_dir)
+                           : runOracle(opt, info, in_file, out_dir);
+  if (!kCuda) {
     auto str = [&](const char *k) {
       const Json *v = oracle.json.get(k);
       return v && v->kind == Json::kString ? v->str : std::string("?");
@@ -830,7 +896,9 @@ int main(int argc, char **argv) {
               << fmtMs(oracle.wall_ms) << " wall with node's start-up\n";
   }
   std::optional<OracleRun> perturbed;
-  if (opt.sensitivity) {
+  if (opt.sensitivity && kCuda) {
+    perturbed = loadOracle(info, ulp_dir);
+  } else if (opt.sensitivity) {
     std::vector<fs::path> ulp_files =
         writePerturbedInputs(info, *model, in_dir, opt.seed);
     fs::path ulp_in = work / "in_ulp.json";
@@ -842,8 +910,18 @@ int main(int argc, char **argv) {
 
   // 3. The compiled function.
   auto t0 = std::chrono::steady_clock::now();
-  if (!model->Run()) fatal("Run() failed: " + model->error_msg());
-  std::cout << "  tfaot   Run(): " << fmtMs(msSince(t0)) << "\n";
+  if (!model->Run()) {
+    std::string why = model->error_msg();
+    if (kCuda && (why.rfind("no CUDA driver", 0) == 0 ||
+                  why.rfind("no CUDA device", 0) == 0)) {
+      std::cout << "SKIP: needs a GPU: " << why << "\n";
+      return 77;
+    }
+    fatal("Run() failed: " + why);
+  }
+  std::cout << "  tfaot   Run(): " << fmtMs(msSince(t0))
+            << (kCuda ? " (the first: context, weights and kernels set up)" : "")
+            << "\n";
 
   // 4. Compare.
   int failed = 0;
@@ -924,10 +1002,13 @@ int main(int argc, char **argv) {
   // then on a shared pool of 3, must give the single-threaded results bit
   // for bit (each parallel loop's iterations compute what they computed in
   // one thread, whatever thread runs them).
-  failed += checkThreadCounts(*model, info);
+  // On the GPU: a second Run(), with the weights and kernels already on the
+  // device, must give the first one's results bit for bit.
+  failed += kCuda ? checkSecondRun(*model, info) : checkThreadCounts(*model, info);
   if (failed) {
     std::cout << "FAIL: " << failed << " of " << info.num_results
-              << " result(s) differ from TF.js or across thread counts (inputs "
+              << " result(s) differ from TF.js or across "
+              << (kCuda ? "runs" : "thread counts") << " (inputs "
                  "and oracle outputs in "
               << work.string() << ")\n";
     return 1;

@@ -1,0 +1,171 @@
+//===- gpu_bench.cpp - time a --target=cuda model, check it against CPU ---===//
+//
+// Built (by bench/gpu/run.sh, on a machine with a GPU) once per model and
+// batch size, against two objects of the same graph:
+//
+//   -DTFAOT_BENCH_CUDA_HEADER="m_cuda.h" -DTFAOT_BENCH_CUDA_CLASS=ns::M
+//   -DTFAOT_BENCH_CPU_HEADER="m_cpu.h"   -DTFAOT_BENCH_CPU_CLASS=ns::M
+//
+// It fills the arguments with uniform [0, 1) floats (seeded), runs the CPU
+// build once as the reference (on --threads threads), runs the CUDA build
+// and compares every result (max abs difference against the largest
+// reference magnitude), then times the CUDA build's Run() until --min-time
+// seconds and --iters runs have passed (--iters 0: no timed runs, for a
+// profiler). Run() is what a user calls: it
+// copies the arguments to the GPU, launches every kernel and copies the
+// results back, synchronized. Prints one JSON object:
+//
+//   {"model": ..., "batch": N, "first_run_ms": ..., "median_ms": ...,
+//    "p90_ms": ..., "min_ms": ..., "runs": ..., "items_per_second": ...,
+//    "device_bytes": ..., "results": [{"name", "max_abs_diff", "max_abs_ref"}],
+//    "ok": true}
+//
+// Exit status: 0, 1 when a result differs from the CPU's by more than
+// --rtol times the reference's largest magnitude, 2 when a Run() fails.
+//
+//===----------------------------------------------------------------------===//
+#include TFAOT_BENCH_CUDA_HEADER
+#include TFAOT_BENCH_CPU_HEADER
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace {
+
+struct Options {
+  std::string name = "model";
+  double minTimeSeconds = 2.0;
+  long minIters = 20;
+  int threads = 1;
+  double rtol = 1e-4;
+  unsigned seed = 1;
+};
+
+Options parse(int argc, char **argv) {
+  Options o;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    std::string flag = argv[i], value = argv[i + 1];
+    if (flag == "--name") o.name = value;
+    else if (flag == "--min-time") o.minTimeSeconds = std::atof(value.c_str());
+    else if (flag == "--iters") o.minIters = std::atol(value.c_str());
+    else if (flag == "--threads") o.threads = std::atoi(value.c_str());
+    else if (flag == "--rtol") o.rtol = std::atof(value.c_str());
+    else if (flag == "--seed") o.seed = static_cast<unsigned>(std::atoi(value.c_str()));
+    else {
+      std::fprintf(stderr, "gpu_bench: unknown flag '%s'\n", flag.c_str());
+      std::exit(2);
+    }
+  }
+  return o;
+}
+
+double msSince(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(
+             std::chrono::steady_clock::now() - t0)
+      .count();
+}
+
+double percentile(const std::vector<double> &sorted, double q) {
+  double position = q * (sorted.size() - 1);
+  size_t below = static_cast<size_t>(position);
+  size_t above = std::min(below + 1, sorted.size() - 1);
+  return sorted[below] + (position - below) * (sorted[above] - sorted[below]);
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  Options opt = parse(argc, argv);
+  TFAOT_BENCH_CUDA_CLASS gpu;
+  TFAOT_BENCH_CPU_CLASS cpu;
+  const tfaot::FunctionInfo &info = TFAOT_BENCH_CUDA_CLASS::StaticInfo();
+
+  std::mt19937 rng(opt.seed);
+  std::uniform_real_distribution<float> uniform(0.0f, 1.0f);
+  for (int i = 0; i < info.num_args; ++i) {
+    if (info.args[i].dtype != tfaot::DType::kFloat32) {
+      std::fprintf(stderr, "gpu_bench: argument '%s' is not float32\n",
+                   info.args[i].name);
+      return 2;
+    }
+    float *data = static_cast<float *>(gpu.arg_data(i));
+    for (int64_t k = 0; k < info.args[i].num_elements; ++k)
+      data[k] = uniform(rng);
+    std::memcpy(cpu.arg_data(i), data, info.args[i].size_bytes);
+  }
+
+  if (!cpu.set_num_threads(opt.threads) || !cpu.Run()) {
+    std::fprintf(stderr, "gpu_bench: CPU Run() failed: %s\n",
+                 cpu.error_msg().c_str());
+    return 2;
+  }
+  auto t0 = std::chrono::steady_clock::now();
+  if (!gpu.Run()) {
+    std::fprintf(stderr, "gpu_bench: CUDA Run() failed: %s\n",
+                 gpu.error_msg().c_str());
+    return 2;
+  }
+  double firstMs = msSince(t0);
+
+  bool ok = true;
+  std::string results;
+  for (int r = 0; r < info.num_results; ++r) {
+    const float *want = static_cast<const float *>(cpu.result_data(r));
+    const float *got = static_cast<const float *>(gpu.result_data(r));
+    double maxDiff = 0, maxRef = 0;
+    for (int64_t k = 0; k < info.results[r].num_elements; ++k) {
+      double diff = std::fabs(double(got[k]) - double(want[k]));
+      if (!(diff <= maxDiff)) // NaN counts as a difference.
+        maxDiff = std::isnan(diff) ? INFINITY : diff;
+      maxRef = std::max(maxRef, std::fabs(double(want[k])));
+    }
+    ok = ok && maxDiff <= opt.rtol * std::max(maxRef, 1.0);
+    char row[256];
+    std::snprintf(row, sizeof row,
+                  "%s{\"name\": \"%s\", \"max_abs_diff\": %.3g, "
+                  "\"max_abs_ref\": %.4g}",
+                  r ? ", " : "", info.results[r].name, maxDiff, maxRef);
+    results += row;
+  }
+
+  // --iters 0: the first run only (e.g. under a profiler).
+  using Clock = std::chrono::steady_clock;
+  for (int i = 0; opt.minIters > 0 && i < 3; ++i)
+    gpu.Run();
+  std::vector<double> ms;
+  if (opt.minIters == 0)
+    ms.push_back(firstMs);
+  auto start = Clock::now();
+  while (opt.minIters > 0 &&
+         (static_cast<long>(ms.size()) < opt.minIters ||
+          std::chrono::duration<double>(Clock::now() - start).count() <
+              opt.minTimeSeconds)) {
+    auto t = Clock::now();
+    if (!gpu.Run()) {
+      std::fprintf(stderr, "gpu_bench: CUDA Run() failed: %s\n",
+                   gpu.error_msg().c_str());
+      return 2;
+    }
+    ms.push_back(msSince(t));
+  }
+  std::sort(ms.begin(), ms.end());
+  int64_t batch = info.num_args && info.args[0].rank > 0
+                      ? info.args[0].dims[0]
+                      : 1;
+  double median = percentile(ms, 0.5);
+  std::printf("{\"model\": \"%s\", \"batch\": %lld, \"first_run_ms\": %.2f, "
+              "\"median_ms\": %.4f, \"p90_ms\": %.4f, \"min_ms\": %.4f, "
+              "\"runs\": %zu, \"items_per_second\": %.1f, "
+              "\"device_bytes\": %zu, \"results\": [%s], \"ok\": %s}\n",
+              opt.name.c_str(), static_cast<long long>(batch), firstMs, median,
+              percentile(ms, 0.9), ms.front(), ms.size(), batch * 1000.0 / median,
+              gpu.device_bytes(), results.c_str(), ok ? "true" : "false");
+  return ok ? 0 : 1;
+}

@@ -1,0 +1,179 @@
+#!/usr/bin/env python3
+"""Peers for tfaot on the GPU server: ResNet-50 and MobileNetV2 in ONNX
+Runtime and PyTorch on the CPU, and torch.compile on the GPU.
+
+    python3 bench/peers/server_peers.py --part ort-cpu,torch-cpu,torch-gpu
+        [--models resnet50,mobilenet_v2] [--deadline SECONDS] [--out FILE]
+
+The networks are torch_time.py's: the same layers, channels and strides
+as the GraphDefs bench/models/gen_models.cpp writes (Keras's ResNet-50 v1.5
+and MobileNetV2, softmax included), random weights. Parts:
+
+  ort-cpu    the network exported to ONNX (dynamic batch) and run by ONNX
+             Runtime's CPU provider, all cores as intra-op threads, graph
+             optimizations at their default (all), batch 1 and 8;
+  torch-cpu  PyTorch on all cores, the faster of eager (inference mode)
+             and TorchScript frozen for inference, batch 1 and 8;
+  torch-gpu  torch.compile (inductor, default mode) on the GPU,
+             channels_last, fp32 (TF32 off) at batch 1 and 32, then with
+             TF32 allowed; eager fp32 alongside.
+
+Inputs are uniform [0, 1) like `tfaot bench`. Each figure is the median of
+at least --iters runs and --min-time seconds after warm-up runs; GPU runs
+are synchronized. Prints one JSON object per line (and appends them to
+--out); a part that fails prints an {"error": ...} line and the others go
+on. --deadline skips what would start after that many seconds (compiles
+are slow), saying so.
+"""
+import argparse
+import json
+import os
+import sys
+import time
+import traceback
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import torch  # noqa: E402
+import torch_time  # noqa: E402  (the network definitions)
+
+START = time.time()
+
+
+def emit(args, row):
+    print(json.dumps(row), flush=True)
+    if args.out:
+        with open(args.out, "a") as f:
+            f.write(json.dumps(row) + "\n")
+
+
+def timed(fn, sync, iters, min_time):
+    for _ in range(3):
+        fn()
+    sync()
+    times = []
+    begin = time.perf_counter()
+    while len(times) < iters or time.perf_counter() - begin < min_time:
+        t0 = time.perf_counter()
+        fn()
+        sync()
+        times.append((time.perf_counter() - t0) * 1e3)
+    times.sort()
+    return {"runs": len(times), "median_ms": round(times[len(times) // 2], 4),
+            "p90_ms": round(times[min(len(times) - 1, int(0.9 * len(times)))], 4),
+            "min_ms": round(times[0], 4)}
+
+
+def network(name):
+    torch.manual_seed(0)
+    build, _, _ = torch_time.MODELS[name]
+    return build().eval()
+
+
+def past_deadline(args, what):
+    if args.deadline and time.time() - START > args.deadline:
+        emit(args, {"skipped": what, "reason": f"past the {args.deadline} s deadline"})
+        return True
+    return False
+
+
+def ort_cpu(args, name):
+    import numpy as np
+    import onnxruntime as ort
+    model = network(name)
+    path = f"/tmp/tfaot_peer_{name}.onnx"
+    torch.onnx.export(model, torch.rand(1, 3, 224, 224), path,
+                      input_names=["x"], output_names=["probs"],
+                      dynamic_axes={"x": {0: "n"}, "probs": {0: "n"}},
+                      dynamo=False)
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = os.cpu_count()
+    session = ort.InferenceSession(path, options,
+                                   providers=["CPUExecutionProvider"])
+    for batch in (1, 8):
+        x = np.random.default_rng(0).random((batch, 3, 224, 224), np.float32)
+        figures = timed(lambda: session.run(None, {"x": x}), lambda: None,
+                        args.iters, args.min_time)
+        emit(args, {"model": name, "peer": "onnxruntime", "device": "cpu",
+                    "batch": batch, "threads": os.cpu_count(),
+                    "version": ort.__version__, **figures})
+
+
+def torch_cpu(args, name):
+    torch.set_num_threads(os.cpu_count())
+    model = network(name).to(memory_format=torch.channels_last)
+    for batch in (1, 8):
+        x = torch.rand(batch, 3, 224, 224).contiguous(
+            memory_format=torch.channels_last)
+        with torch.inference_mode():
+            eager = timed(lambda: model(x), lambda: None, args.iters,
+                          args.min_time)
+        with torch.no_grad():
+            frozen = torch.jit.optimize_for_inference(
+                torch.jit.freeze(torch.jit.trace(model, x)))
+            jit = timed(lambda: frozen(x), lambda: None, args.iters,
+                        args.min_time)
+        best, mode = min((eager, "eager"), (jit, "jit"),
+                         key=lambda r: r[0]["median_ms"])
+        emit(args, {"model": name, "peer": "torch", "device": "cpu",
+                    "batch": batch, "threads": torch.get_num_threads(),
+                    "mode": mode, "version": torch.__version__,
+                    "eager_median_ms": eager["median_ms"],
+                    "jit_median_ms": jit["median_ms"], **best})
+
+
+def torch_gpu(args, name):
+    model = network(name).cuda().to(memory_format=torch.channels_last)
+    sync = torch.cuda.synchronize
+    for tf32 in (False, True):
+        torch.backends.cuda.matmul.allow_tf32 = tf32
+        torch.backends.cudnn.allow_tf32 = tf32
+        for batch in (1, 32):
+            if past_deadline(args, f"{name} torch.compile batch {batch} tf32={tf32}"):
+                return
+            x = torch.rand(batch, 3, 224, 224, device="cuda").contiguous(
+                memory_format=torch.channels_last)
+            with torch.no_grad():
+                eager = timed(lambda: model(x), sync, args.iters, args.min_time)
+                emit(args, {"model": name, "peer": "torch-eager",
+                            "device": "gpu", "batch": batch, "tf32": tf32,
+                            "version": torch.__version__, **eager})
+                torch._dynamo.reset()
+                compiled = torch.compile(model)
+                t0 = time.time()
+                compiled(x)
+                sync()
+                compile_s = round(time.time() - t0, 1)
+                figures = timed(lambda: compiled(x), sync, args.iters,
+                                args.min_time)
+            emit(args, {"model": name, "peer": "torch-compile",
+                        "device": "gpu", "batch": batch, "tf32": tf32,
+                        "compile_s": compile_s, "version": torch.__version__,
+                        **figures})
+
+
+PARTS = {"ort-cpu": ort_cpu, "torch-cpu": torch_cpu, "torch-gpu": torch_gpu}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--part", default="ort-cpu,torch-cpu,torch-gpu")
+    parser.add_argument("--models", default="resnet50,mobilenet_v2")
+    parser.add_argument("--iters", type=int, default=20)
+    parser.add_argument("--min-time", type=float, default=1.0)
+    parser.add_argument("--deadline", type=float, default=0)
+    parser.add_argument("--out")
+    args = parser.parse_args()
+    for part in args.part.split(","):
+        for name in args.models.split(","):
+            if past_deadline(args, f"{part} {name}"):
+                continue
+            try:
+                PARTS[part](args, name)
+            except Exception as e:  # one peer failing must not stop the rest
+                traceback.print_exc()
+                emit(args, {"model": name, "part": part, "error": repr(e)})
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+"""Tables of one GPU-server run of scripts/gpu-server-checks.sh.
+
+    python3 bench/server_table.py RUN_DIR... --title "..." [--json OUT.json]
+
+Reads what the steps wrote into each RUN_DIR (a device call's $OUT):
+gpu_bench.jsonl (tfaot --target=cuda), cpu_bench.json (tfaot bench),
+anchors.json (XLA through JAX, ../shared/bench/peers_gpu_server.py) and
+peers.jsonl (bench/peers/server_peers.py: ONNX Runtime, PyTorch,
+torch.compile). Later directories win where two measured the same thing.
+Prints markdown: the GPU table (tfaot against XLA and torch.compile, fp32
+and TF32) and the CPU table (tfaot against ONNX Runtime, XLA and PyTorch on
+all cores), with ratios (< 1: tfaot is faster). --json writes every row.
+"""
+import argparse
+import json
+import os
+
+
+def read_json_objects(path):
+    """Every JSON value in the file (one per line, or concatenated)."""
+    if not os.path.exists(path):
+        return []
+    text, decoder, values, i = open(path).read(), json.JSONDecoder(), [], 0
+    while i < len(text):
+        while i < len(text) and text[i].isspace():
+            i += 1
+        if i == len(text):
+            break
+        value, i = decoder.raw_decode(text, i)
+        values.extend(value if isinstance(value, list) else [value])
+    return values
+
+
+def collect(dirs):
+    rows = {}  # (device, model, batch, who) -> ms
+
+    def put(device, model, batch, who, ms):
+        rows[(device, model, int(batch), who)] = float(ms)
+
+    for d in dirs:
+        for r in read_json_objects(os.path.join(d, "gpu_bench.jsonl")):
+            put("gpu", r["model"], r["batch"], "tfaot", r["median_ms"])
+        for r in read_json_objects(os.path.join(d, "cpu_bench.json")):
+            model = os.path.basename(r["graph"]).removesuffix(".pb")
+            for p in r["points"]:
+                put("cpu", model, p["batch"], "tfaot", p["median_ms"])
+        for r in read_json_objects(os.path.join(d, "anchors.json")):
+            tf32 = "precision=default" in r.get("note", "")
+            put(r["dev"], r["model"], r["batch"],
+                "xla tf32" if tf32 else "xla", r["ms"])
+        for r in read_json_objects(os.path.join(d, "peers.jsonl")):
+            if "median_ms" not in r:
+                continue
+            who = r["peer"]
+            if r.get("tf32"):
+                who += " tf32"
+            put(r["device"], r["model"], r["batch"], who, r["median_ms"])
+    return rows
+
+
+def table(rows, device, peers, ratios):
+    keys = sorted({(m, b) for (d, m, b, _) in rows if d == device})
+    head = ["model", "batch", "tfaot ms"] + [f"{p} ms" for p in peers] + \
+           [f"tfaot / {p}" for p in ratios]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for model, batch in keys:
+        get = lambda who: rows.get((device, model, batch, who))  # noqa: E731
+        ours = get("tfaot")
+        cells = [model, str(batch), f"{ours:.3g}" if ours else "-"]
+        cells += [f"{get(p):.3g}" if get(p) else "-" for p in peers]
+        cells += [f"{ours / get(p):.2f}" if ours and get(p) else "-"
+                  for p in ratios]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("dirs", nargs="+")
+    parser.add_argument("--title", default="")
+    parser.add_argument("--json")
+    args = parser.parse_args()
+    rows = collect(args.dirs)
+    if args.title:
+        print(args.title + "\n")
+    print("GPU: median ms per call, the inputs on the host and the results "
+          "back on the host for tfaot (its Run()), on the device for the "
+          "peers. fp32 unless marked tf32 (tfaot has no TF32 mode yet).\n")
+    print(table(rows, "gpu", ["xla", "xla tf32", "torch-compile",
+                              "torch-compile tf32", "torch-eager"],
+                ["xla", "torch-compile"]))
+    print("\nCPU: median ms per call on all cores, fp32.\n")
+    print(table(rows, "cpu", ["onnxruntime", "xla", "torch"],
+                ["onnxruntime", "xla", "torch"]))
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump([{"device": d, "model": m, "batch": b, "who": w,
+                        "median_ms": ms}
+                       for (d, m, b, w), ms in sorted(rows.items())], f,
+                      indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

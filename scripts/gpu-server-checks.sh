@@ -1,0 +1,140 @@
+#!/bin/bash
+# usage: scripts/gpu-server-checks.sh OUT_DIR STEP...
+#
+# What tfaot checks and measures on a borrowed GPU server (an x86-64 Linux
+# machine with an NVIDIA GPU, the CUDA toolkit, g++ and Python with PyTorch,
+# JAX and ONNX Runtime, but no LLVM packages and no network). Everything it
+# needs from this repository's build travels as two tarballs made here:
+#   scripts/pack-portable.sh build P.tar.xz     tfaot + its libraries
+#   scripts/pack-gpu-checks.sh build C.tar.xz   the gpu.tfjs programs and the
+#                                               TF.js outputs they compare with
+# Steps, run in the order given; each appends to OUT_DIR/log.txt and its own
+# result file, and a failing step does not stop the next:
+#   portable=P.tar.xz  unpack tfaot (needed by gpu-bench and cpu-bench)
+#   gpu-tfjs=C.tar.xz  run every gpu.tfjs program: corpus models on the GPU
+#                      against TF.js             -> gpu_tfjs.txt
+#   gpu-bench          bench/gpu/run.sh: ResNet-50 and MobileNetV2, CUDA vs
+#                      the CPU build, timed      -> gpu_bench.jsonl
+#   gpu-profile        nvprof-style kernel times of ResNet-50 batch 1 (ncu)
+#                                                -> gpu_profile.csv
+#   cpu-bench          tfaot bench on all cores, batch 1 and 8 -> cpu_bench.json
+#   cpu-scaling        batch 1 on 1, 8 and all threads; the profile of the
+#                      last                      -> cpu_profile_<model>.json
+#   peers-xla=SCRIPT   ../shared/bench/peers_gpu_server.py's XLA part
+#                                                -> anchors.json
+#   peers-torch[=PARTS] bench/peers/server_peers.py (its --part; default all)
+#                                                -> peers.jsonl
+set -u
+out=$1
+shift
+mkdir -p "$out"
+root=$(cd "$(dirname "$0")/.." && pwd)
+portable=/tmp/tfaot-portable
+log=$out/log.txt
+say() { echo "== $(date +%T) $*" | tee -a "$log"; }
+unpack() { python3 -c 'import sys, tarfile; tarfile.open(sys.argv[1]).extractall(sys.argv[2])' "$1" "$2"; }
+
+# Where the CUDA toolkit is (tfaot looks for libdevice and ptxas there).
+if [ -z "${TFAOT_CUDA_PATH:-}" ] && [ ! -d /usr/local/cuda ] && command -v nvcc >/dev/null; then
+  export TFAOT_CUDA_PATH=$(dirname "$(dirname "$(command -v nvcc)")")
+fi
+{
+  echo "== machine"
+  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv,noheader
+  lscpu | grep -E "Model name|^CPU\(s\)|Thread|Flags" | cut -c1-300
+  echo "nproc $(nproc)"; g++ --version | head -1
+  command -v nvcc ptxas ncu python3; ls -d /usr/local/cuda/nvvm/libdevice 2>&1
+} >>"$log" 2>&1
+
+for step in "$@"; do
+  SECONDS=0
+  case $step in
+  portable=*)
+    say "unpacking ${step#*=}"
+    mkdir -p $portable && unpack "${step#*=}" $portable
+    # Wrappers that give the libraries to tfaot alone (not to g++ or Python).
+    mkdir -p $portable/wrap
+    for tool in tfaot tfaot_gen_models; do
+      printf '#!/bin/sh\nLD_LIBRARY_PATH=%s exec %s "$@"\n' \
+        $portable/tfaot/lib $portable/tfaot/bin/$tool >$portable/wrap/$tool
+      chmod +x $portable/wrap/$tool
+    done
+    $portable/wrap/tfaot --version 2>&1 | tee -a "$log"
+    ;;
+  gpu-tfjs=*)
+    say "gpu.tfjs programs"
+    dir=/tmp/gpu-checks
+    mkdir -p $dir && unpack "${step#*=}" $dir
+    pass=0 fail=0
+    for exe in $dir/gpu-checks/bin/*; do
+      name=${exe##*/tfaot_tfjs_cuda_compare_}
+      LD_LIBRARY_PATH=$dir/gpu-checks/lib timeout 120 "$exe" \
+        --work "$dir/gpu-checks/work/$name" >"$dir/$name.log" 2>&1
+      rc=$?
+      if [ $rc = 0 ]; then pass=$((pass + 1)); s=PASS
+      elif [ $rc = 77 ]; then s=SKIP
+      else fail=$((fail + 1)); s="FAIL($rc)"; fi
+      echo "$s gpu.tfjs.$name" | tee -a "$log"
+      { echo "### gpu.tfjs.$name: $s"; cat "$dir/$name.log"; } >>"$out/gpu_tfjs.txt"
+    done
+    say "gpu.tfjs: $pass passed, $fail failed"
+    ;;
+  gpu-bench)
+    say "gpu bench"
+    TFAOT=$portable/wrap/tfaot TFAOT_GEN_MODELS=$portable/wrap/tfaot_gen_models \
+      TFAOT_RUNTIME_LIBS=$portable/tfaot/lib GPU_BENCH_WORK=/tmp/gpu-bench \
+      bash "$root/bench/gpu/run.sh" "$out" >>"$log" 2>&1
+    say "gpu bench: exit $?"
+    ;;
+  gpu-profile)
+    say "gpu profile (ncu, ResNet-50 batch 1)"
+    exe=/tmp/gpu-bench/resnet50_b1_bench
+    timeout 90 ncu --metrics gpu__time_duration.sum --csv --page raw \
+      "$exe" --name resnet50 --iters 0 --min-time 0 \
+      >"$out/gpu_profile.csv" 2>>"$log"
+    say "gpu profile: exit $?"
+    ;;
+  cpu-bench)
+    say "cpu bench ($(nproc) threads)"
+    gen=/tmp/gpu-bench
+    for m in resnet50 mobilenet_v2; do
+      $portable/wrap/tfaot bench \
+        --graph $gen/$m.pb --feed input:1,224,224,3 --fetch probs \
+        --batch 1,8 --threads "$(nproc)" --target_cpu native --min_time 2 \
+        --json >>"$out/cpu_bench.json" 2>>"$log"
+    done
+    say "cpu bench done"
+    ;;
+  cpu-scaling)
+    say "cpu scaling: batch 1 on 1, 8 and $(nproc) threads, profiled on $(nproc)"
+    gen=/tmp/gpu-bench
+    for m in resnet50 mobilenet_v2; do
+      for t in 1 8 "$(nproc)"; do
+        profile=()
+        [ "$t" = "$(nproc)" ] && profile=(--profile "$out/cpu_profile_$m.json")
+        $portable/wrap/tfaot bench --graph $gen/$m.pb --feed input:1,224,224,3 \
+          --fetch probs --threads "$t" --target_cpu native --min_time 1 \
+          "${profile[@]}" >>"$log" 2>&1
+      done
+    done
+    say "cpu scaling done"
+    ;;
+  peers-xla=*)
+    say "peers: XLA"
+    (cd "$out" && OUT=$out PYTHONUNBUFFERED=1 timeout 300 python3 "${step#*=}" jax) >>"$log" 2>&1
+    say "peers XLA: exit $?"
+    ;;
+  peers-torch|peers-torch=*)
+    parts=ort-cpu,torch-gpu,torch-cpu
+    [ "$step" != peers-torch ] && parts=${step#*=}
+    say "peers: $parts"
+    PYTHONUNBUFFERED=1 timeout 330 python3 "$root/bench/peers/server_peers.py" \
+      --part "$parts" --deadline 220 --out "$out/peers.jsonl" >>"$log" 2>&1
+    say "peers torch: exit $?"
+    ;;
+  *)
+    say "unknown step '$step'"
+    ;;
+  esac
+  echo "   ($step: ${SECONDS} s)" | tee -a "$log"
+done
