@@ -4,6 +4,10 @@
 //
 //  tfaot-gpu-copies-to-linalg     memref.copy -> linalg.copy, so that copies
 //                                 become parallel loops (kernels) as well;
+//  tfaot-gpu-parallel-dims-first  a linalg.generic's parallel dimensions
+//                                 become its outer loops, so that all of them
+//                                 are mapped to threads (a global average
+//                                 pool's (n, h, w, c) ran on n threads);
 //  tfaot-gpu-accumulate-in-registers
 //                                 a reduction loop's load/store of its output
 //                                 element becomes a loop-carried value: one
@@ -32,6 +36,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
@@ -72,6 +77,50 @@ struct CopiesToLinalgPass
       linalg::CopyOp::create(builder, copy.getLoc(), copy.getSource(),
                              copy.getTarget());
       copy.erase();
+    }
+  }
+};
+
+/// convert-linalg-to-parallel-loops turns only the leading parallel
+/// dimensions into the outer scf.parallel, and that is all the GPU mapping
+/// distributes over threads: a generic iterating (parallel, reduction,
+/// reduction, parallel), like the NHWC Mean over H and W, became one thread
+/// per batch element looping over everything else (8.7 of ResNet-50's 25 ms
+/// on an H200, measured). Reordering its dimensions so that the parallel
+/// ones come first gives every output element its own thread.
+struct ParallelDimsFirstPass
+    : PassWrapper<ParallelDimsFirstPass, OperationPass<func::FuncOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ParallelDimsFirstPass)
+  StringRef getArgument() const override {
+    return "tfaot-gpu-parallel-dims-first";
+  }
+  StringRef getDescription() const override {
+    return "Interchange linalg.generic loops so that the parallel dimensions "
+           "are the outer ones (all mapped to GPU threads)";
+  }
+  void runOnOperation() override {
+    SmallVector<linalg::GenericOp> generics;
+    getOperation().walk([&](linalg::GenericOp op) { generics.push_back(op); });
+    IRRewriter rewriter(&getContext());
+    for (linalg::GenericOp op : generics) {
+      SmallVector<unsigned> order;
+      SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+      for (unsigned i = 0; i < iterators.size(); ++i)
+        if (iterators[i] == utils::IteratorType::parallel)
+          order.push_back(i);
+      for (unsigned i = 0; i < iterators.size(); ++i)
+        if (iterators[i] != utils::IteratorType::parallel)
+          order.push_back(i);
+      bool identity = llvm::all_of(llvm::enumerate(order), [](auto pair) {
+        return pair.index() == pair.value();
+      });
+      if (identity)
+        continue;
+      rewriter.setInsertionPoint(op);
+      if (failed(linalg::interchangeGenericOp(rewriter, op, order))) {
+        op.emitError("cannot reorder the loops of this op for the GPU");
+        return signalPassFailure();
+      }
     }
   }
 };
@@ -439,6 +488,7 @@ struct CheckHostCodePass
 
 void tfaot::gpu::registerKernelPasses() {
   PassRegistration<CopiesToLinalgPass>();
+  PassRegistration<ParallelDimsFirstPass>();
   PassRegistration<AccumulateInRegistersPass>();
   PassRegistration<WrapHostWorkPass>();
   PassRegistration<FlattenParallelLoopsPass>();

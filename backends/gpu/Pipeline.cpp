@@ -42,6 +42,7 @@ static const char kBufferizePipeline[] =
 // mapped to blocks.
 static const char kKernelPipeline[] =
     "func.func(tfaot-gpu-copies-to-linalg,"
+    "tfaot-gpu-parallel-dims-first,"
     "convert-linalg-to-parallel-loops,"
     "tfaot-gpu-accumulate-in-registers,"
     "tfaot-gpu-wrap-host-work,"
@@ -58,6 +59,7 @@ static const char kKernelPipeline[] =
 // CPU (tfaot compile --gpu_emulate): the rest is the CPU's lowering.
 static const char kEmulationPipeline[] =
     "func.func(tfaot-gpu-copies-to-linalg,"
+    "tfaot-gpu-parallel-dims-first,"
     "convert-linalg-to-parallel-loops,"
     "tfaot-gpu-accumulate-in-registers,"
     "tfaot-gpu-wrap-host-work,"

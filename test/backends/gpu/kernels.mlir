@@ -102,3 +102,31 @@ func.func @sum_all(%x: tensor<4x8xf32>) -> tensor<f32> {
   %0 = tfaot.Sum %x, %axes : (tensor<4x8xf32>, tensor<2xi32>) -> tensor<f32>
   return %0 : tensor<f32>
 }
+
+// -----
+
+// Tests that a global average pool (NHWC Mean over H and W: loops n, h, w,
+// c) gives every (n, c) output element its own thread: the generic's
+// parallel dimensions are moved in front of the reductions
+// (tfaot-gpu-parallel-dims-first), so 2x300 outputs need 3 blocks, each
+// thread summing its 4x5 window in a register. Before, the mapping stopped
+// at n: one thread per batch element looped over h, w and c.
+// CHECK-LABEL: func.func @global_average_pool
+// CHECK: gpu.launch_func @tfaot_kernels::@global_average_pool_kernel_0 blocks in (%c3, %c1, %c1) threads in (%c256, %c1, %c1)
+// CHECK: gpu.func @global_average_pool_kernel_0(
+// CHECK: %[[T:.*]] = gpu.thread_id x
+// CHECK: scf.if
+// CHECK: %[[N:.*]] = arith.divui
+// CHECK-NOT: scf.parallel
+// CHECK: %[[INIT:.*]] = memref.load %{{.*}}[%{{.*}}, %{{.*}}] : memref<2x300xf32>
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[INIT]]) -> (f32)
+// CHECK: scf.for {{.*}} -> (f32)
+// CHECK: memref.load %{{.*}} : memref<2x4x5x300xf32>
+// CHECK: arith.addf
+// CHECK-NOT: scf.parallel
+// CHECK: memref.store %{{.*}} : memref<2x300xf32>
+func.func @global_average_pool(%x: tensor<2x4x5x300xf32>) -> tensor<2x300xf32> {
+  %axes = tfaot.Const dense<[1, 2]> : tensor<2xi32>
+  %0 = tfaot.Mean %x, %axes : (tensor<2x4x5x300xf32>, tensor<2xi32>) -> tensor<2x300xf32>
+  return %0 : tensor<2x300xf32>
+}
