@@ -7,7 +7,8 @@ Runtime and PyTorch on the CPU, and torch.compile on the GPU.
 
 The networks are torch_time.py's: the same layers, channels and strides
 as the GraphDefs bench/models/gen_models.cpp writes (Keras's ResNet-50 v1.5
-and MobileNetV2, softmax included), random weights. Parts:
+and MobileNetV2, softmax included; --models also takes its mlp and
+bert_layer), random weights. Parts:
 
   ort-cpu    the network exported to ONNX (dynamic batch) and run by ONNX
              Runtime's CPU provider, all cores as intra-op threads, graph
@@ -47,26 +48,27 @@ def emit(args, row):
 
 
 def timed(fn, sync, iters, min_time):
-    for _ in range(3):
-        fn()
-    sync()
-    times = []
-    begin = time.perf_counter()
-    while len(times) < iters or time.perf_counter() - begin < min_time:
-        t0 = time.perf_counter()
+    """torch_time's timing (3 warm-up runs, then at least `iters` runs and
+    `min_time` seconds), each run synchronized by `sync`."""
+    def run():
         fn()
         sync()
-        times.append((time.perf_counter() - t0) * 1e3)
-    times.sort()
-    return {"runs": len(times), "median_ms": round(times[len(times) // 2], 4),
-            "p90_ms": round(times[min(len(times) - 1, int(0.9 * len(times)))], 4),
-            "min_ms": round(times[0], 4)}
+    return torch_time.time_runs(run, iters, min_time)
 
 
-def network(name):
+def network(name, device="cpu"):
+    """The model (channels_last for the conv nets) and a function giving
+    its input at a batch size, uniform [0, 1)."""
     torch.manual_seed(0)
-    build, _, _ = torch_time.MODELS[name]
-    return build().eval()
+    build, shape, is_conv = torch_time.MODELS[name]
+    model = build().eval().to(device)
+    layout = torch.channels_last if is_conv else torch.contiguous_format
+    model = model.to(memory_format=layout)
+
+    def example(batch):
+        return torch.rand(shape(batch), device=device).contiguous(
+            memory_format=layout)
+    return model, example
 
 
 def past_deadline(args, what):
@@ -79,9 +81,9 @@ def past_deadline(args, what):
 def ort_cpu(args, name):
     import numpy as np
     import onnxruntime as ort
-    model = network(name)
+    model, example = network(name)
     path = f"/tmp/tfaot_peer_{name}.onnx"
-    torch.onnx.export(model, torch.rand(1, 3, 224, 224), path,
+    torch.onnx.export(model, example(1), path,
                       input_names=["x"], output_names=["probs"],
                       dynamic_axes={"x": {0: "n"}, "probs": {0: "n"}},
                       dynamo=False)
@@ -90,7 +92,7 @@ def ort_cpu(args, name):
     session = ort.InferenceSession(path, options,
                                    providers=["CPUExecutionProvider"])
     for batch in (1, 8):
-        x = np.random.default_rng(0).random((batch, 3, 224, 224), np.float32)
+        x = example(batch).contiguous().numpy()
         figures = timed(lambda: session.run(None, {"x": x}), lambda: None,
                         args.iters, args.min_time)
         emit(args, {"model": name, "peer": "onnxruntime", "device": "cpu",
@@ -100,10 +102,9 @@ def ort_cpu(args, name):
 
 def torch_cpu(args, name):
     torch.set_num_threads(os.cpu_count())
-    model = network(name).to(memory_format=torch.channels_last)
+    model, example = network(name)
     for batch in (1, 8):
-        x = torch.rand(batch, 3, 224, 224).contiguous(
-            memory_format=torch.channels_last)
+        x = example(batch)
         with torch.inference_mode():
             eager = timed(lambda: model(x), lambda: None, args.iters,
                           args.min_time)
@@ -122,7 +123,7 @@ def torch_cpu(args, name):
 
 
 def torch_gpu(args, name):
-    model = network(name).cuda().to(memory_format=torch.channels_last)
+    model, example = network(name, "cuda")
     sync = torch.cuda.synchronize
     for tf32 in (False, True):
         torch.backends.cuda.matmul.allow_tf32 = tf32
@@ -130,8 +131,7 @@ def torch_gpu(args, name):
         for batch in (1, 32):
             if past_deadline(args, f"{name} torch.compile batch {batch} tf32={tf32}"):
                 return
-            x = torch.rand(batch, 3, 224, 224, device="cuda").contiguous(
-                memory_format=torch.channels_last)
+            x = example(batch)
             with torch.no_grad():
                 eager = timed(lambda: model(x), sync, args.iters, args.min_time)
                 emit(args, {"model": name, "peer": "torch-eager",
@@ -157,7 +157,8 @@ PARTS = {"ort-cpu": ort_cpu, "torch-cpu": torch_cpu, "torch-gpu": torch_gpu}
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--part", default="ort-cpu,torch-cpu,torch-gpu")
-    parser.add_argument("--models", default="resnet50,mobilenet_v2")
+    parser.add_argument("--models", default="resnet50,mobilenet_v2",
+                        help="of " + ",".join(sorted(torch_time.MODELS)))
     parser.add_argument("--iters", type=int, default=20)
     parser.add_argument("--min-time", type=float, default=1.0)
     parser.add_argument("--deadline", type=float, default=0)
