@@ -19,7 +19,11 @@ struct TargetOptions {
   std::string triple;    ///< Empty: the host's.
   std::string cpu;       ///< Empty: generic; "native": the host CPU.
   std::string features;  ///< LLVM feature string, e.g. "+avx2,+fma".
-  int optLevel = 3;
+  /// LLVM -O level. 2, not 3: tfaot's kernels are already vectorized, and
+  /// -O3 made them slower (2026-11-26, 2-core EPYC: ResNet-50 65.0 against
+  /// 60.7 ms, blazeface 10.2 against 7.2) and compiled slower (ResNet-50
+  /// 11.5 against 8.6 s).
+  int optLevel = 2;
 };
 
 /// Width in bits of the vector registers the contraction kernels should

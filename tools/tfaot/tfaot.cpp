@@ -157,8 +157,10 @@ static cl::opt<bool> gpuEmulateFlag(
              "loops on the CPU and write a CPU library (checks the GPU "
              "kernel mapping's results without a GPU)."));
 static cl::opt<int> optLevelFlag(
-    "O", cl::sub(compileCmd), cl::sub(benchCmd), cl::cat(compileCategory), cl::init(3),
-    cl::Prefix, cl::desc("LLVM optimization level, 0 to 3 (default 3)."));
+    "O", cl::sub(compileCmd), cl::sub(benchCmd), cl::cat(compileCategory), cl::init(2),
+    cl::Prefix, cl::desc("LLVM optimization level, 0 to 3 (default 2: the kernels "
+                         "are vectorized before LLVM, and -O3 made them slower "
+                         "and the compile longer, measured)."));
 static cl::opt<tfaot::EmitStage> emitFlag(
     "emit", cl::sub(compileCmd), cl::cat(compileCategory),
     cl::init(tfaot::EmitStage::Object),
