@@ -26,6 +26,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
@@ -175,9 +176,10 @@ struct ParallelizeLoopsPass
         if (loop->hasAttr(tfaot::kParallelLoopAttr))
           loops.push_back(loop);
       for (scf::ForOp loop : loops) {
-        scf::ForOp split = widestOf(loop);
-        if (workOf(loop) < minWork ||
-            !outline(split, function, index, converter))
+        if (workOf(loop) < minWork)
+          continue;
+        scf::ForOp split = coalesceNest(widestOf(loop));
+        if (!outline(split, function, index, converter))
           continue;
         ++index;
         ++numLoopsParallelized;
@@ -221,6 +223,48 @@ struct ParallelizeLoopsPass
   /// The loop to split among threads in the nest `loop` heads: a loop of
   /// one iteration (the batch of a batch-1 model) passes on to the parallel
   /// loop it holds alone.
+  /// The perfect nest of parallel loops starting at `loop` (the batch,
+  /// row and channel-block loops of a tiled convolution) as one loop over
+  /// all their iterations, so that the thread pool can hand out every
+  /// tile, not only the outer loop's; `loop` itself when it has no such
+  /// nest. Each tile computes its own output elements as before.
+  static scf::ForOp coalesceNest(scf::ForOp loop) {
+    auto staticTrips = [](scf::ForOp l) -> std::optional<int64_t> {
+      std::optional<APInt> trips = l.getStaticTripCount();
+      if (!trips || l.getNumResults() != 0)
+        return std::nullopt;
+      return trips->getSExtValue();
+    };
+    std::optional<int64_t> total = staticTrips(loop);
+    if (!total)
+      return loop;
+    SmallVector<scf::ForOp> nest{loop};
+    for (;;) {
+      Block *body = nest.back().getBody();
+      if (body->getOperations().size() != 2)
+        break;
+      auto inner = dyn_cast<scf::ForOp>(body->front());
+      if (!inner || !inner->hasAttr(tfaot::kParallelLoopAttr))
+        break;
+      std::optional<int64_t> trips = staticTrips(inner);
+      if (!trips)
+        break;
+      *total *= *trips;
+      nest.push_back(inner);
+    }
+    if (nest.size() < 2)
+      return loop;
+    IRRewriter rewriter(loop.getContext());
+    if (failed(coalesceLoops(rewriter, nest)))
+      return loop;
+    // coalesceLoops leaves the bound as a product of the loops' bounds;
+    // outlining wants it constant.
+    rewriter.setInsertionPoint(loop);
+    loop.setUpperBound(
+        arith::ConstantIndexOp::create(rewriter, loop.getLoc(), *total));
+    return loop;
+  }
+
   static scf::ForOp widestOf(scf::ForOp loop) {
     for (;;) {
       std::optional<APInt> trips = loop.getStaticTripCount();

@@ -143,7 +143,9 @@ def ParallelizeLoopsPass
     Runs on bufferized code, before `tfaot-vectorize-contractions`. Each
     loop at the top of a function that `tfaot-fuse-epilogues` marked
     `tfaot.parallel` (the tile loop of a convolution or matmul with its
-    epilogue: one output row per iteration), and each statically shaped
+    epilogue: one output row per iteration; a perfect nest of such loops,
+    images x rows x channel blocks, is first coalesced into one loop over
+    all its tiles), and each statically shaped
     linalg op at the top of a function, which is first split into a
     parallel loop of up to 64 pieces along its first parallel dimension that
     is not the output's contiguous one (a matrix product's rows in multiples
@@ -534,7 +536,9 @@ def FuseEpiloguesPass : Pass<"tfaot-fuse-epilogues", "mlir::func::FuncOp"> {
     accumulator is a `linalg.fill`, the generic is rewritten to compute in
     place on the contraction's result, then tiled along its outer output
     dimensions with `scf.for` (one output row per tile for convolutions,
-    the batch too when it is not 1; blocks of whole rows, up to 8192
+    the batch too when it is not 1, and blocks of output channels as well
+    for a large full convolution with fewer than 32 rows in all, so that
+    16 threads get pieces; blocks of whole rows, up to 8192
     elements and dividing M, for matmul), and the contraction and its fill
     are fused into the loop through its destination. Each tile is zeroed,
     accumulated and finished by the epilogue in the same slice of the

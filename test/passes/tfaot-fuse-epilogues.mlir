@@ -298,3 +298,41 @@ func.func @not_fused(%a: tensor<4x8xf32>, %w: tensor<8x16xf32>, %v: tensor<4xf32
   } -> tensor<4x16xf32>
   return %mm0, %r0, %r1, %r2, %r3 : tensor<4x16xf32>, tensor<4x16xf32>, tensor<4xf32>, tensor<3x4x16xf32>, tensor<4x16xf32>
 }
+
+// -----
+
+#id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#ch4 = affine_map<(d0, d1, d2, d3) -> (d3)>
+
+// Tests that a large convolution with few output rows (7, as in ResNet-50's
+// last stage; 8.3M multiply-adds per row) is also tiled over output
+// channels: 512 channels in 8 blocks of 64 make 56 tiles (at least 32, so
+// that 16 threads all get work); the filter is sliced to the block's
+// channels, the input row is not. (The small convolutions above, and
+// depthwise ones, keep whole rows.)
+// CHECK-LABEL: func.func @few_rows
+// CHECK: scf.for %[[H:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (tensor<1x7x7x512xf32>)
+// CHECK: scf.for %[[C:.*]] = %{{.*}} to %{{.*}} step %[[STEP:.*]] iter_args(%[[ACC2:.*]] = %[[ACC]]) -> (tensor<1x7x7x512xf32>)
+// CHECK: %[[IN:.*]] = tensor.extract_slice %{{.*}}[0, %[[H]], 0, 0] [1, 3, 9, 256] [1, 1, 1, 1]
+// CHECK: %[[W:.*]] = tensor.extract_slice %{{.*}}[0, 0, 0, %[[C]]] [3, 3, 256, 64] [1, 1, 1, 1]
+// CHECK: %[[OUT:.*]] = tensor.extract_slice %[[ACC2]][0, %[[H]], 0, %[[C]]] [1, 1, 7, 64] [1, 1, 1, 1]
+// CHECK: linalg.conv_2d_nhwc_hwcf {{.*}} ins(%[[IN]], %[[W]] : tensor<1x3x9x256xf32>, tensor<3x3x256x64xf32>)
+// CHECK: linalg.generic
+// CHECK: tensor.insert_slice %{{.*}} into %[[ACC2]][0, %[[H]], 0, %[[C]]] [1, 1, 7, 64]
+func.func @few_rows(%x: tensor<1x9x9x256xf32>, %w: tensor<3x3x256x512xf32>, %b: tensor<512xf32>) -> tensor<1x7x7x512xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<1x7x7x512xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e0 : tensor<1x7x7x512xf32>) -> tensor<1x7x7x512xf32>
+  %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+         ins(%x, %w : tensor<1x9x9x256xf32>, tensor<3x3x256x512xf32>) outs(%f : tensor<1x7x7x512xf32>) -> tensor<1x7x7x512xf32> loc("conv5")
+  %e1 = tensor.empty() : tensor<1x7x7x512xf32>
+  // expected-remark @+1 {{[tfaot-fuse-epilogues] fused epilogue into conv_2d_nhwc_hwcf: 'conv5'}}
+  %r = linalg.generic {indexing_maps = [#id4, #ch4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+         ins(%c, %b : tensor<1x7x7x512xf32>, tensor<512xf32>) outs(%e1 : tensor<1x7x7x512xf32>) {
+  ^bb0(%in: f32, %bias: f32, %out: f32):
+    %s = arith.addf %in, %bias : f32
+    %m = arith.maximumf %s, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<1x7x7x512xf32>
+  return %r : tensor<1x7x7x512xf32>
+}

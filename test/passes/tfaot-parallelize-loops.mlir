@@ -106,3 +106,36 @@ func.func @calls(%buffer: memref<16x4x64xf32>) {
   }
   return
 }
+
+// -----
+
+// Tests that a perfect nest of parallel loops (tfaot-fuse-epilogues' row
+// loop around its channel-block loop, 7 x 4 tiles) becomes one parallel
+// for over all 28 tiles, each rebuilding its row and block from the
+// iteration number, instead of 7 pieces with the blocks serial inside.
+// SMALL-LABEL: func.func @nest(
+// SMALL: constant @nest_parallel0
+// SMALL-NEXT: %[[N:.*]] = arith.constant 28 : index
+// SMALL-NEXT: call @tfaot_rt_parallel_for(%{{.*}}, %{{.*}}, %[[N]])
+// SMALL: func.func private @nest_parallel0(
+// SMALL: scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step
+// SMALL-NOT: scf.for
+// SMALL: %[[RC:.*]]:2 = affine.delinearize_index %{{.*}} into (7, 4)
+// SMALL: %[[C:.*]] = affine.apply #{{.*}}(%[[RC]]#1)
+// SMALL: memref.subview %{{.*}}[0, %[[RC]]#0, 0, %[[C]]] [1, 1, 7, 64]
+// SMALL: linalg.map
+func.func @nest(%in: memref<1x7x7x256xf32>, %out: memref<1x7x7x256xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c7 = arith.constant 7 : index
+  %c64 = arith.constant 64 : index
+  %c256 = arith.constant 256 : index
+  scf.for %h = %c0 to %c7 step %c1 {
+    scf.for %c = %c0 to %c256 step %c64 {
+      %i = memref.subview %in[0, %h, 0, %c] [1, 1, 7, 64] [1, 1, 1, 1] : memref<1x7x7x256xf32> to memref<1x1x7x64xf32, strided<[12544, 1792, 256, 1], offset: ?>>
+      %o = memref.subview %out[0, %h, 0, %c] [1, 1, 7, 64] [1, 1, 1, 1] : memref<1x7x7x256xf32> to memref<1x1x7x64xf32, strided<[12544, 1792, 256, 1], offset: ?>>
+      linalg.map { arith.mulf } ins(%i, %i : memref<1x1x7x64xf32, strided<[12544, 1792, 256, 1], offset: ?>>, memref<1x1x7x64xf32, strided<[12544, 1792, 256, 1], offset: ?>>) outs(%o : memref<1x1x7x64xf32, strided<[12544, 1792, 256, 1], offset: ?>>)
+    } {tfaot.parallel}
+  } {tfaot.parallel}
+  return
+}
