@@ -78,6 +78,35 @@ Value mapElements(OpBuilder &b, Location loc, RankedTensorType type,
       });
 }
 
+/// A quantized tensor's original (signed or unsigned) element type, what it
+/// stores, and its float range [min, max] read from the 0-d range tensors.
+struct QuantizedRange {
+  Type element;
+  QuantizedStorage storage;
+  Value min, max;
+
+  QuantizedRange(Scalars &s, Value quantized, Value minTensor, Value maxTensor)
+      : element(cast<ShapedType>(quantized.getType()).getElementType()),
+        storage(quantizedStorageOf(cast<IntegerType>(element))),
+        min(s.extract(minTensor)), max(s.extract(maxTensor)) {}
+};
+
+/// Base of the patterns that end in one elementwise linalg.generic over
+/// their input, after computing their scalar parameters.
+template <typename OpTy>
+struct MapLowering : TfaotPattern<OpTy> {
+  using TfaotPattern<OpTy>::TfaotPattern;
+
+  /// Replaces `op` by `body` applied to each element of `input`.
+  LogicalResult
+  replaceByMap(ConversionPatternRewriter &rewriter, OpTy op, Value input,
+               function_ref<Value(OpBuilder &, Location, Value)> body) const {
+    rewriter.replaceOp(op, mapElements(rewriter, op.getLoc(),
+                                       this->resultType(op), input, body));
+    return success();
+  }
+};
+
 /// The float a stored integer (already converted to f32) stands for.
 Value intToFloat(OpBuilder &b, Location loc, Type original, Value q) {
   Type f32 = b.getF32Type();
@@ -111,17 +140,16 @@ struct Qint32ToFloat {
   }
 };
 
-struct DequantizeLowering : TfaotPattern<DequantizeOp> {
-  using TfaotPattern::TfaotPattern;
+struct DequantizeLowering : MapLowering<DequantizeOp> {
+  using MapLowering::MapLowering;
   LogicalResult
   matchAndRewrite(DequantizeOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    Scalars s{rewriter, loc};
-    Type original = op.getInput().getType().getElementType();
-    QuantizedStorage r = quantizedStorageOf(cast<IntegerType>(original));
-    Value min = s.extract(adaptor.getMinRange());
-    Value max = s.extract(adaptor.getMaxRange());
+    Scalars s{rewriter, op.getLoc()};
+    QuantizedRange in(s, op.getInput(), adaptor.getMinRange(),
+                      adaptor.getMaxRange());
+    const QuantizedStorage &r = in.storage;
+    Value min = in.min, max = in.max;
     // output = offset + (q + shift) * scale, each in f32 as TF's kernels.
     Value scale, offset, shift;
     if (op.getMode() == "MIN_FIRST") {
@@ -138,31 +166,27 @@ struct DequantizeLowering : TfaotPattern<DequantizeOp> {
       offset = min;
       shift = s.f32(r.isSigned ? (r.highest - r.lowest + 1) / 2 : 0.0);
     }
-    RankedTensorType type = resultType(op);
-    Value result = mapElements(
-        rewriter, loc, type, adaptor.getInput(),
+    return replaceByMap(
+        rewriter, op, adaptor.getInput(),
         [&](OpBuilder &b, Location l, Value element) -> Value {
-          Value q = intToFloat(b, l, original, element);
+          Value q = intToFloat(b, l, in.element, element);
           Value shifted = arith::AddFOp::create(b, l, q, shift);
           Value scaled = arith::MulFOp::create(b, l, shifted, scale);
           return arith::AddFOp::create(b, l, offset, scaled);
         });
-    rewriter.replaceOp(op, result);
-    return success();
   }
 };
 
-struct QuantizeLowering : TfaotPattern<QuantizeOp> {
-  using TfaotPattern::TfaotPattern;
+struct QuantizeLowering : MapLowering<QuantizeOp> {
+  using MapLowering::MapLowering;
   LogicalResult
   matchAndRewrite(QuantizeOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    Scalars s{rewriter, loc};
-    Type original = op.getOutput().getType().getElementType();
-    QuantizedStorage r = quantizedStorageOf(cast<IntegerType>(original));
-    Value min = s.extract(adaptor.getMinRange());
-    Value max = s.extract(adaptor.getMaxRange());
+    Scalars s{rewriter, op.getLoc()};
+    QuantizedRange out(s, op.getOutput(), adaptor.getMinRange(),
+                       adaptor.getMaxRange());
+    const QuantizedStorage &r = out.storage;
+    Value min = out.min, max = out.max;
     // FloatToQuantizedStruct: scale in double, stored as float.
     Value scale = s.select(
         s.equal(max, min), s.f32(0),
@@ -173,9 +197,9 @@ struct QuantizeLowering : TfaotPattern<QuantizeOp> {
     // Bounds an int32 can hold (float(INT32_MAX) rounds up past it).
     Value lower = s.f32(std::max(r.lowest, -2.147483648e9));
     Value upper = s.f32(std::min(r.highest, 2.147483520e9));
-    RankedTensorType type = resultType(op);
-    Value result = mapElements(
-        rewriter, loc, type, adaptor.getInput(),
+    Type stored = resultType(op).getElementType();
+    return replaceByMap(
+        rewriter, op, adaptor.getInput(),
         [&](OpBuilder &b, Location l, Value element) -> Value {
           Value scaled = arith::MulFOp::create(b, l, element, scale);
           Value q = arith::SubFOp::create(
@@ -185,24 +209,22 @@ struct QuantizeLowering : TfaotPattern<QuantizeOp> {
           Value i32 = arith::FPToSIOp::create(b, l, b.getI32Type(), q);
           if (r.bits == 32)
             return i32;
-          return arith::TruncIOp::create(b, l, type.getElementType(), i32);
+          return arith::TruncIOp::create(b, l, stored, i32);
         });
-    rewriter.replaceOp(op, result);
-    return success();
   }
 };
 
-struct SubtractZeroPointLowering : TfaotPattern<SubtractZeroPointOp> {
-  using TfaotPattern::TfaotPattern;
+struct SubtractZeroPointLowering : MapLowering<SubtractZeroPointOp> {
+  using MapLowering::MapLowering;
   LogicalResult
   matchAndRewrite(SubtractZeroPointOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Scalars s{rewriter, loc};
-    Type original = op.getInput().getType().getElementType();
-    QuantizedStorage r = quantizedStorageOf(cast<IntegerType>(original));
-    Value min = s.extract(adaptor.getMinRange());
-    Value max = s.extract(adaptor.getMaxRange());
+    QuantizedRange in(s, op.getInput(), adaptor.getMinRange(),
+                      adaptor.getMaxRange());
+    const QuantizedStorage &r = in.storage;
+    Value min = in.min, max = in.max;
     // FloatToQuantizedUnclamped(0.0f, min, max).
     double steps = std::ldexp(1.0, r.bits);
     Value range = s.mul(s.toDouble(s.sub(max, min)), s.f64(steps / (steps - 1)));
@@ -213,18 +235,15 @@ struct SubtractZeroPointLowering : TfaotPattern<SubtractZeroPointOp> {
     zero = s.select(s.equal(min, max), s.i64(int64_t(r.lowest)), zero);
     Value zero32 =
         arith::TruncIOp::create(rewriter, loc, rewriter.getI32Type(), zero);
-    RankedTensorType type = resultType(op);
-    Value result = mapElements(
-        rewriter, loc, type, adaptor.getInput(),
+    return replaceByMap(
+        rewriter, op, adaptor.getInput(),
         [&](OpBuilder &b, Location l, Value element) -> Value {
           Type i32 = b.getI32Type();
-          Value q = isUnsignedInt(original)
+          Value q = isUnsignedInt(in.element)
                         ? (Value)arith::ExtUIOp::create(b, l, i32, element)
                         : (Value)arith::ExtSIOp::create(b, l, i32, element);
           return arith::SubIOp::create(b, l, q, zero32);
         });
-    rewriter.replaceOp(op, result);
-    return success();
   }
 };
 
@@ -266,8 +285,8 @@ struct RequantizationRangeLowering : TfaotPattern<RequantizationRangeOp> {
   }
 };
 
-struct RequantizeLowering : TfaotPattern<RequantizeOp> {
-  using TfaotPattern::TfaotPattern;
+struct RequantizeLowering : MapLowering<RequantizeOp> {
+  using MapLowering::MapLowering;
   LogicalResult
   matchAndRewrite(RequantizeOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -302,9 +321,9 @@ struct RequantizeLowering : TfaotPattern<RequantizeOp> {
         arith::SubIOp::create(rewriter, loc, inputOffsetFp, outputOffsetFp),
         s.i64(int64_t(1) << (kShift - 1)));
 
-    RankedTensorType type = resultType(op);
-    Value result = mapElements(
-        rewriter, loc, type, adaptor.getInput(),
+    Type stored = resultType(op).getElementType();
+    return replaceByMap(
+        rewriter, op, adaptor.getInput(),
         [&](OpBuilder &b, Location l, Value element) -> Value {
           Type i64 = b.getI64Type();
           auto constant = [&](int64_t v) -> Value {
@@ -317,10 +336,8 @@ struct RequantizeLowering : TfaotPattern<RequantizeOp> {
           Value q = arith::ShRSIOp::create(b, l, fp, constant(kShift));
           q = arith::MaxSIOp::create(b, l, q, constant(0));
           q = arith::MinSIOp::create(b, l, q, constant(255));
-          return arith::TruncIOp::create(b, l, type.getElementType(), q);
+          return arith::TruncIOp::create(b, l, stored, q);
         });
-    rewriter.replaceOp(op, result);
-    return success();
   }
 };
 
