@@ -172,12 +172,9 @@ SmallVector<int64_t> tileSizesFor(ArrayRef<int64_t> shape,
     sizes[0] = shape[0] == 1 ? 0 : 1;
     sizes[1] = 1;
     int64_t rows = shape[0] * shape[1];
-    int64_t work = 1;
-    for (int64_t range : contraction.getStaticLoopRanges())
-      work *= range;
     if (shape.size() != 4 || rows >= kMinConvPieces ||
         !isa<linalg::Conv2DNhwcHwcfOp>(contraction.getOperation()) ||
-        work / rows < kMinRowWorkForChannelSplit)
+        staticWorkOf(contraction) / rows < kMinRowWorkForChannelSplit)
       return sizes;
     int64_t channels = shape[3];
     for (int64_t blocks = 2; channels / blocks >= kMinChannelBlock; ++blocks) {

@@ -63,14 +63,6 @@ int64_t smallestDivisorAtLeast(int64_t size, int64_t least) {
   return size;
 }
 
-/// Multiply-adds (or elements) a linalg op computes: its iteration space.
-int64_t workOf(linalg::LinalgOp op) {
-  int64_t work = 1;
-  for (int64_t range : op.getStaticLoopRanges())
-    work = range == ShapedType::kDynamic ? work : work * range;
-  return work;
-}
-
 int64_t workOf(scf::ForOp loop);
 
 /// The work of the linalg ops in `region`, loops multiplying their bodies'.
@@ -78,7 +70,7 @@ int64_t workIn(Region &region) {
   int64_t work = 0;
   for (Operation &op : region.getOps()) {
     if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
-      work += workOf(linalgOp);
+      work += tfaot::staticWorkOf(linalgOp);
     else if (auto loop = dyn_cast<scf::ForOp>(op))
       work += workOf(loop);
   }
@@ -195,7 +187,7 @@ struct ParallelizeLoopsPass
     for (Operation &op : function.getBody().getOps())
       if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
         if (linalgOp.hasPureBufferSemantics() &&
-            !linalgOp.hasDynamicShape() && workOf(linalgOp) >= minWork)
+            !linalgOp.hasDynamicShape() && tfaot::staticWorkOf(linalgOp) >= minWork)
           ops.push_back(linalgOp);
     IRRewriter rewriter(&getContext());
     for (linalg::LinalgOp op : ops) {
