@@ -763,24 +763,46 @@ void checkSavedInput(const fs::path &file, const void *data, size_t bytes) {
 
 }  // namespace
 
+/// The bytes of every result, to compare a rerun with.
+std::vector<std::vector<char>> resultBytes(TFAOT_MODEL_CLASS &model,
+                                           const tfaot::FunctionInfo &info) {
+  std::vector<std::vector<char>> bytes;
+  for (int r = 0; r < info.num_results; ++r) {
+    const char *data = static_cast<const char *>(model.result_data(r));
+    bytes.emplace_back(data, data + info.results[r].size_bytes);
+  }
+  return bytes;
+}
+
+/// Clears the results (so that one the rerun does not write cannot pass),
+/// runs `model` again and returns how many results differ from `before`,
+/// printing "FAIL result<r>" + `differs` for each; `runName` names the run
+/// in the error if Run() fails. `ms` is the rerun's time.
+int rerunAndCompare(TFAOT_MODEL_CLASS &model, const tfaot::FunctionInfo &info,
+                    const std::vector<std::vector<char>> &before,
+                    const std::string &runName, const std::string &differs,
+                    double &ms) {
+  for (int r = 0; r < info.num_results; ++r)
+    std::memset(model.result_data(r), 0, info.results[r].size_bytes);
+  auto t0 = std::chrono::steady_clock::now();
+  if (!model.Run()) fatal(runName + " failed: " + model.error_msg());
+  ms = msSince(t0);
+  int differing = 0;
+  for (int r = 0; r < info.num_results; ++r)
+    if (std::memcmp(model.result_data(r), before[r].data(), before[r].size()) != 0) {
+      std::cout << "  FAIL result" << r << differs << "\n";
+      ++differing;
+    }
+  return differing;
+}
+
 /// Runs `model` again; returns how many results differ from the first
 /// run's, reporting each.
 int checkSecondRun(TFAOT_MODEL_CLASS &model, const tfaot::FunctionInfo &info) {
-  std::vector<std::vector<char>> first;
-  for (int r = 0; r < info.num_results; ++r) {
-    const char *data = static_cast<const char *>(model.result_data(r));
-    first.emplace_back(data, data + info.results[r].size_bytes);
-    std::memset(model.result_data(r), 0, info.results[r].size_bytes);
-  }
-  auto t0 = std::chrono::steady_clock::now();
-  if (!model.Run()) fatal("the second Run() failed: " + model.error_msg());
-  const double ms = msSince(t0);
-  int differing = 0;
-  for (int r = 0; r < info.num_results; ++r)
-    if (std::memcmp(model.result_data(r), first[r].data(), first[r].size()) != 0) {
-      std::cout << "  FAIL result" << r << " of the second Run() differs from the first\n";
-      ++differing;
-    }
+  double ms = 0;
+  int differing =
+      rerunAndCompare(model, info, resultBytes(model, info), "the second Run()",
+                      " of the second Run() differs from the first", ms);
   if (!differing)
     std::cout << "  ok   second Run(): results bit-identical to the first, "
               << fmtMs(ms) << "\n";
@@ -790,11 +812,7 @@ int checkSecondRun(TFAOT_MODEL_CLASS &model, const tfaot::FunctionInfo &info) {
 /// Reruns `model` on 2 and 3 threads; returns how many results differed
 /// from the single-threaded run's, reporting each.
 int checkThreadCounts(TFAOT_MODEL_CLASS &model, const tfaot::FunctionInfo &info) {
-  std::vector<std::vector<char>> single;
-  for (int r = 0; r < info.num_results; ++r) {
-    const char *data = static_cast<const char *>(model.result_data(r));
-    single.emplace_back(data, data + info.results[r].size_bytes);
-  }
+  const std::vector<std::vector<char>> single = resultBytes(model, info);
   tfaot::ThreadPool shared(3);
   int differing = 0;
   for (int threads : {2, 3}) {
@@ -803,19 +821,10 @@ int checkThreadCounts(TFAOT_MODEL_CLASS &model, const tfaot::FunctionInfo &info)
     } else {
       model.set_thread_pool(&shared);
     }
-    // Cleared, so that a result the rerun did not write cannot pass.
-    for (int r = 0; r < info.num_results; ++r)
-      std::memset(model.result_data(r), 0, info.results[r].size_bytes);
-    auto t0 = std::chrono::steady_clock::now();
-    if (!model.Run()) fatal("Run() on " + std::to_string(threads) + " threads failed: " + model.error_msg());
-    const double ms = msSince(t0);
-    int differ = 0;
-    for (int r = 0; r < info.num_results; ++r)
-      if (std::memcmp(model.result_data(r), single[r].data(), single[r].size()) != 0) {
-        std::cout << "  FAIL result" << r << " on " << threads
-                  << " threads differs from the single-threaded run\n";
-        ++differ;
-      }
+    std::string on = " on " + std::to_string(threads) + " threads";
+    double ms = 0;
+    int differ = rerunAndCompare(model, info, single, "Run()" + on,
+                                 on + " differs from the single-threaded run", ms);
     if (!differ)
       std::cout << "  ok   " << threads << " threads ("
                 << (threads == 2 ? "set_num_threads" : "a shared pool")
