@@ -32,6 +32,12 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 portable=/tmp/tfaot-portable
 log=$out/log.txt
 say() { echo "== $(date +%T) $*" | tee -a "$log"; }
+# graph MODEL: the generated GraphDef (gpu-bench writes it; else made here).
+graph() {
+  local g=/tmp/gpu-bench/$1.pb
+  [ -f "$g" ] || { mkdir -p /tmp/gpu-bench && $portable/wrap/tfaot_gen_models /tmp/gpu-bench --only "$1" >/dev/null; }
+  echo "$g"
+}
 unpack() { python3 -c 'import sys, tarfile; tarfile.open(sys.argv[1]).extractall(sys.argv[2])' "$1" "$2"; }
 
 # Where the CUDA toolkit is (tfaot looks for libdevice and ptxas there).
@@ -96,10 +102,9 @@ for step in "$@"; do
     ;;
   cpu-bench)
     say "cpu bench ($(nproc) threads)"
-    gen=/tmp/gpu-bench
     for m in resnet50 mobilenet_v2; do
       $portable/wrap/tfaot bench \
-        --graph $gen/$m.pb --feed input:1,224,224,3 --fetch probs \
+        --graph "$(graph $m)" --feed input:1,224,224,3 --fetch probs \
         --batch 1,8 --threads "$(nproc)" --target_cpu native --min_time 2 \
         --json >>"$out/cpu_bench.json" 2>>"$log"
     done
@@ -107,12 +112,11 @@ for step in "$@"; do
     ;;
   cpu-scaling)
     say "cpu scaling: batch 1 on 1, 8 and $(nproc) threads, profiled on $(nproc)"
-    gen=/tmp/gpu-bench
     for m in resnet50 mobilenet_v2; do
       for t in 1 8 "$(nproc)"; do
         profile=()
         [ "$t" = "$(nproc)" ] && profile=(--profile "$out/cpu_profile_$m.json")
-        $portable/wrap/tfaot bench --graph $gen/$m.pb --feed input:1,224,224,3 \
+        $portable/wrap/tfaot bench --graph "$(graph $m)" --feed input:1,224,224,3 \
           --fetch probs --threads "$t" --target_cpu native --min_time 1 \
           "${profile[@]}" >>"$log" 2>&1
       done
