@@ -40,7 +40,11 @@ def collect(dirs):
 
     for d in dirs:
         for r in read_json_objects(os.path.join(d, "gpu_bench.jsonl")):
-            put("gpu", r["model"], r["batch"], "tfaot", r["median_ms"])
+            # bench/gpu/run.sh names the --allow_tf32 builds "<model>-tf32"
+            # and the runs without CUDA graphs "<model>-nograph".
+            model, _, variant = r["model"].partition("-")
+            put("gpu", model, r["batch"],
+                f"tfaot {variant}" if variant else "tfaot", r["median_ms"])
         for r in read_json_objects(os.path.join(d, "cpu_bench.json")):
             model = os.path.basename(r["graph"]).removesuffix(".pb")
             for p in r["points"]:
@@ -60,17 +64,19 @@ def collect(dirs):
 
 
 def table(rows, device, peers, ratios):
+    """`ratios`: peer names (tfaot / peer) or (who, peer) pairs."""
+    ratios = [r if isinstance(r, tuple) else ("tfaot", r) for r in ratios]
     keys = sorted({(m, b) for (d, m, b, _) in rows if d == device})
     head = ["model", "batch", "tfaot ms"] + [f"{p} ms" for p in peers] + \
-           [f"tfaot / {p}" for p in ratios]
+           [f"{w} / {p}" for w, p in ratios]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for model, batch in keys:
         get = lambda who: rows.get((device, model, batch, who))  # noqa: E731
         ours = get("tfaot")
         cells = [model, str(batch), f"{ours:.3g}" if ours else "-"]
         cells += [f"{get(p):.3g}" if get(p) else "-" for p in peers]
-        cells += [f"{ours / get(p):.2f}" if ours and get(p) else "-"
-                  for p in ratios]
+        cells += [f"{get(w) / get(p):.2f}" if get(w) and get(p) else "-"
+                  for w, p in ratios]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
@@ -86,10 +92,11 @@ def main():
         print(args.title + "\n")
     print("GPU: median ms per call, the inputs on the host and the results "
           "back on the host for tfaot (its Run()), on the device for the "
-          "peers. fp32 unless marked tf32 (tfaot has no TF32 mode yet).\n")
-    print(table(rows, "gpu", ["xla", "xla tf32", "torch-compile",
-                              "torch-compile tf32", "torch-eager"],
-                ["xla", "torch-compile"]))
+          "peers. fp32 unless marked tf32 (tfaot: --allow_tf32).\n")
+    print(table(rows, "gpu", ["tfaot tf32", "tfaot nograph", "xla", "xla tf32",
+                              "torch-compile", "torch-compile tf32",
+                              "torch-eager"],
+                ["xla", ("tfaot tf32", "xla tf32"), "torch-compile"]))
     print("\nCPU: median ms per call on all cores, fp32.\n")
     print(table(rows, "cpu", ["onnxruntime", "xla", "torch"],
                 ["onnxruntime", "xla", "torch"]))

@@ -148,6 +148,7 @@ struct LoweredEntry {
   std::vector<std::string> profileNames;
   std::string ptx;         ///< --target=cuda: the kernels' PTX.
   bool cubin = false;      ///< --target=cuda: a cubin is embedded too.
+  bool cublas = false;     ///< --target=cuda: the host code calls cuBLAS.
 };
 
 static bool checkEntryAbi(mlir::ModuleOp module, const LoweredEntry &entry,
@@ -161,7 +162,13 @@ static bool lowerEntryForCuda(const CompileOptions &options,
                               const std::string &bucket, LoweredEntry &entry) {
   mlir::ModuleOp module = *entry.module;
   progress.stage("lowering and bufferizing for the GPU" + bucket);
-  if (!runPipeline(module, gpu::buildBufferizePipeline, options, diags))
+  gpu::GemmOptions gemms{options.gpuGemm == "cublas", options.allowTf32};
+  if (!runPipeline(
+          module,
+          [&](mlir::OpPassManager &pm) {
+            return gpu::buildBufferizePipeline(pm, gemms);
+          },
+          options, diags))
     return false;
   entry.tempBytes = cpu::countTempBytes(module);
   report.memory = cpu::memoryPlanOf(module);
@@ -169,6 +176,7 @@ static bool lowerEntryForCuda(const CompileOptions &options,
     return true;
   gpu::EntryOptions gpuOptions;
   gpuOptions.arch = options.gpuArch;
+  gpuOptions.gemms = gemms;
   gpuOptions.stop = options.emit == EmitStage::GpuKernels
                         ? gpu::EntryOptions::Stop::Kernels
                     : options.emit == EmitStage::Ptx ||
@@ -191,6 +199,7 @@ static bool lowerEntryForCuda(const CompileOptions &options,
     diags.error(error);
   entry.ptx = kernels.ptx;
   entry.cubin = kernels.cubin;
+  entry.cublas = kernels.cublas;
   return ok;
 }
 
@@ -402,6 +411,21 @@ static int compileGraph(const CompileOptions &options,
                 ", not '" + options.gpuArch + "'");
     return 1;
   }
+  if (options.gpuGemm != "cublas" && options.gpuGemm != "kernels") {
+    diags.error("--gpu_gemm must be cublas or kernels, not '" +
+                options.gpuGemm + "'");
+    return 1;
+  }
+  if (!cuda && (options.gpuGemm != "cublas" || options.allowTf32)) {
+    diags.error(std::string(options.allowTf32 ? "--allow_tf32" : "--gpu_gemm") +
+                " needs --target=cuda");
+    return 1;
+  }
+  if (options.allowTf32 && options.gpuGemm != "cublas") {
+    diags.error("--allow_tf32 needs --gpu_gemm=cublas (TF32 is what cuBLAS "
+                "may use; the generated kernels compute in fp32)");
+    return 1;
+  }
   if (options.gpuEmulate && !cuda) {
     diags.error("--gpu_emulate needs --target=cuda");
     return 1;
@@ -534,7 +558,8 @@ static int compileGraph(const CompileOptions &options,
     headerOptions.entrySymbol = largest.symbol;
     if (cuda && !options.gpuEmulate) {
       headerOptions.cuda = true;
-      headerOptions.cudaNote = gpu::embeddingNote(options.gpuArch, largest.cubin);
+      headerOptions.cudaNote =
+          gpu::embeddingNote(options.gpuArch, largest.cubin, largest.cublas);
     }
     // rtrim: a SavedModel directory given as "model/" is still "model".
     headerOptions.sourceGraph =

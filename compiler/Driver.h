@@ -78,6 +78,9 @@ struct CompileOptions {
   /// see backends/gpu/); `target` then describes the host.
   std::string targetKind = "cpu";
   std::string gpuArch = "sm_90";  ///< --gpu_arch, for --target=cuda.
+  /// --gpu_gemm: "cublas" (default) or "kernels"; --allow_tf32.
+  std::string gpuGemm = "cublas";
+  bool allowTf32 = false;
   /// --gpu_emulate (testing): with --target=cuda, run the GPU kernel
   /// mapping's launches as loops on the CPU and emit a CPU library, to
   /// check the mapping's numbers without a GPU.

@@ -13,6 +13,8 @@
 #   portable=P.tar.xz  unpack tfaot (needed by gpu-bench and cpu-bench)
 #   gpu-tfjs=C.tar.xz  run every gpu.tfjs program: corpus models on the GPU
 #                      against TF.js             -> gpu_tfjs.txt
+#                      and gpu.runtime.compare's program, if packed
+#                                                -> gpu_runtime.txt
 #   gpu-bench          bench/gpu/run.sh: ResNet-50 and MobileNetV2, CUDA vs
 #                      the CPU build, timed      -> gpu_bench.jsonl
 #   gpu-profile        nvprof-style kernel times of ResNet-50 batch 1 (ncu)
@@ -50,6 +52,7 @@ fi
   lscpu | grep -E "Model name|^CPU\(s\)|Thread|Flags" | cut -c1-300
   echo "nproc $(nproc)"; g++ --version | head -1
   command -v nvcc ptxas ncu python3; ls -d /usr/local/cuda/nvvm/libdevice 2>&1
+  nvcc --version | tail -1; ls /usr/local/cuda/lib64/libcublas.so.* 2>&1
 } >>"$log" 2>&1
 
 for step in "$@"; do
@@ -84,6 +87,11 @@ for step in "$@"; do
       { echo "### gpu.tfjs.$name: $s"; cat "$dir/$name.log"; } >>"$out/gpu_tfjs.txt"
     done
     say "gpu.tfjs: $pass passed, $fail failed"
+    if [ -x $dir/gpu-checks/extra/tfaot_gpu_runtime_test ]; then
+      LD_LIBRARY_PATH=$dir/gpu-checks/lib timeout 120 \
+        $dir/gpu-checks/extra/tfaot_gpu_runtime_test >"$out/gpu_runtime.txt" 2>&1
+      say "gpu.runtime.compare: exit $?"
+    fi
     ;;
   gpu-bench)
     say "gpu bench"
@@ -94,7 +102,7 @@ for step in "$@"; do
     ;;
   gpu-profile)
     say "gpu profile (ncu, ResNet-50 batch 1)"
-    exe=/tmp/gpu-bench/resnet50_b1_bench
+    exe=/tmp/gpu-bench/resnet50_b1_cuda_bench
     timeout 90 ncu --metrics gpu__time_duration.sum --csv --page raw \
       "$exe" --name resnet50 --iters 0 --min-time 0 \
       >"$out/gpu_profile.csv" 2>>"$log"

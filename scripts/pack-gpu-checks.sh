@@ -8,7 +8,8 @@
 #   LD_LIBRARY_PATH=gpu-checks/lib gpu-checks/bin/tfaot_tfjs_cuda_compare_<name>
 #       --work gpu-checks/work/<name>
 # NAMEs (default: every program built) pick the models; run the e2e.tfjs
-# tests first so that their work directories are there.
+# tests first so that their work directories are there. gpu.runtime.compare's
+# program (test/gpu) goes along as gpu-checks/extra/.
 set -euo pipefail
 build=$(cd "$1" && pwd)
 out=$2
@@ -35,9 +36,16 @@ for name in "${names[@]}"; do
     if [ -d "$work/$sub" ]; then cp -r "$work/$sub" "$stage/gpu-checks/work/$name/"; fi
   done
 done
-strip "$stage/gpu-checks/bin/"*
+# gpu.runtime.compare's program too (simple_mnist, fc-layers, emotion and
+# blazeface, CUDA against CPU builds in one binary).
+runtime_test=$build/test/gpu/tfaot_gpu_runtime_test
+if [ -x "$runtime_test" ]; then
+  mkdir -p "$stage/gpu-checks/extra"
+  cp "$runtime_test" "$stage/gpu-checks/extra/"
+fi
+strip "$stage/gpu-checks/bin/"* "$stage/gpu-checks/extra/"* 2>/dev/null || true
 # Shared libraries the programs load besides the C and C++ runtimes.
-for lib in $(ldd "$stage/gpu-checks/bin/"* |
+for lib in $(ldd "$stage/gpu-checks/bin/"* "$stage/gpu-checks/extra/"* 2>/dev/null |
              awk '$2 == "=>" && $3 ~ /^\// {print $3}' | sort -u); do
   case $(basename "$lib") in
     libc.so.*|libm.so.*|libgcc_s.so.*|libstdc++.so.*|ld-linux*) ;;

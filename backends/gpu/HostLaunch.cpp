@@ -34,7 +34,7 @@ struct HostRewriter {
         voidType(LLVM::LLVMVoidType::get(context)) {}
 
   /// Host code may only compute addresses, call what the memref lowering
-  /// calls for heap buffers, and launch; loads and stores would touch
+  /// calls for heap buffers, call cuBLAS through the runtime, and launch; loads and stores would touch
   /// device memory from the CPU.
   bool checkHostOnlyAddresses(LLVM::LLVMFuncOp func, std::string &error) {
     WalkResult result = func.walk([&](Operation *op) {
@@ -61,7 +61,7 @@ struct HostRewriter {
       if (auto call = dyn_cast<LLVM::CallOp>(op)) {
         StringRef callee = call.getCallee().value_or("");
         if (callee != "malloc" && callee != "aligned_alloc" &&
-            callee != "free") {
+            callee != "free" && callee != tfaot::gpu::kGemmFunction) {
           error = "internal error: host code of '" + func.getName().str() +
                   "' calls '" + callee.str() + "'";
           return WalkResult::interrupt();

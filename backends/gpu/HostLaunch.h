@@ -16,6 +16,14 @@
 //                              i32 shared_bytes, void **params);
 //   void *tfaot_rt_cuda_constant(const void *host, i64 bytes);
 //   void *tfaot_rt_cuda_alloc(i64 bytes);   void tfaot_rt_cuda_free(void *);
+//   void  tfaot_rt_cuda_gemm(i64 a, i64 b, i64 c, i64 batch, i64 m, i64 n,
+//                            i64 k, i64 lda, i64 ldb, i64 ldc, i64 stride_a,
+//                            i64 stride_b, i64 stride_c, i32 flags);
+//
+// The last one (from tfaot-gpu-matmuls-to-cublas, LibraryGemms.cpp) is a
+// row-major f32 C[m,n] += A[m,k] B[k,n], `batch` times, the addresses as
+// integers and the leading dimensions and batch strides in elements; the
+// runtime runs it with cuBLAS on the run's stream.
 //
 // Why our own: nothing runs at load time (a program linking a CUDA model
 // starts, and reports "no CUDA driver" from Run(), on machines without
@@ -39,6 +47,10 @@
 #include <string>
 
 namespace tfaot::gpu {
+
+/// The runtime's GEMM entry point (above); its `flags` bits are in
+/// runtime/include/tfaot/runtime/cuda_image.h.
+constexpr char kGemmFunction[] = "tfaot_rt_cuda_gemm";
 
 /// Rewrites `module` (host code in the LLVM dialect plus its gpu.binary) into
 /// plain LLVM dialect: embeds `image` (packImage's bytes), turns launches,

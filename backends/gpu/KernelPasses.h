@@ -15,6 +15,10 @@ namespace tfaot::gpu {
 /// tfaot-gpu-contract-fp and tfaot-gpu-check-host-code.
 void registerKernelPasses();
 
+/// Registers tfaot-gpu-convs-to-matmuls and tfaot-gpu-matmuls-to-cublas
+/// (LibraryGemms.cpp).
+void registerLibraryGemmPasses();
+
 /// Registers tfaot-gpu-emulate-launches (EmulateLaunches.cpp).
 void registerEmulateLaunchesPass();
 

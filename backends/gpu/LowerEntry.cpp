@@ -19,8 +19,11 @@ bool tfaot::gpu::lowerBufferizedEntry(ModuleOp module,
            run([&](OpPassManager &pm) {
              return cpu::buildToLLVMPipeline(pm, options.vectorBits);
            });
-  if (!run(buildKernelPipeline))
+  if (!run([&](OpPassManager &pm) {
+        return buildKernelPipeline(pm, options.gemms);
+      }))
     return false;
+  kernels.cublas = module.lookupSymbol(kGemmFunction) != nullptr;
   if (options.stop == EntryOptions::Stop::Kernels)
     return true;
   if (!run([&](OpPassManager &pm) {
@@ -51,11 +54,17 @@ bool tfaot::gpu::lowerBufferizedEntry(ModuleOp module,
                            error);
 }
 
-std::string tfaot::gpu::embeddingNote(const std::string &arch, bool cubin) {
+std::string tfaot::gpu::embeddingNote(const std::string &arch, bool cubin,
+                                      bool cublas) {
+  std::string needs =
+      cublas ? ". Its convolutions and matrix products run in cuBLAS: "
+               "libcublas.so.13 or .12 must be loadable at run time"
+             : "";
   return "CUDA (" + arch + "): the kernels are embedded as " +
          (cubin ? arch + " code (cubin) and PTX, which newer GPUs compile "
                          "when the model is loaded"
                 : std::string("PTX only (no ptxas was found when compiling), "
                               "which the driver compiles when the model is "
-                              "loaded"));
+                              "loaded")) +
+         needs;
 }

@@ -11,6 +11,8 @@
 #ifndef TFAOT_BACKENDS_GPU_LOWERENTRY_H
 #define TFAOT_BACKENDS_GPU_LOWERENTRY_H
 
+#include "backends/gpu/Pipeline.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
 
@@ -23,6 +25,7 @@ namespace tfaot::gpu {
 
 struct EntryOptions {
   std::string arch = "sm_90";  ///< --gpu_arch
+  GemmOptions gemms;           ///< --gpu_gemm, --allow_tf32
   /// Where to stop: after mapping to kernels, after PTX, or at the host
   /// code ready for object emission.
   enum class Stop { Kernels, Ptx, Host } stop = Stop::Host;
@@ -42,6 +45,7 @@ using PipelineRunner = llvm::function_ref<bool(
 struct LoweredKernels {
   std::string ptx;     ///< The kernels' PTX (after Stop::Ptx).
   bool cubin = false;  ///< Whether a cubin was embedded with it.
+  bool cublas = false; ///< Whether the host code calls cuBLAS.
 };
 
 /// Lowers the bufferized `module` as `options` say. False after reporting
@@ -50,8 +54,9 @@ bool lowerBufferizedEntry(mlir::ModuleOp module, const EntryOptions &options,
                           PipelineRunner run, LoweredKernels &kernels,
                           std::string &error, llvm::raw_ostream &notes);
 
-/// The header's sentence on how the kernels are embedded.
-std::string embeddingNote(const std::string &arch, bool cubin);
+/// The header's sentences on how the kernels are embedded and, if
+/// `cublas`, that the program needs cuBLAS at run time.
+std::string embeddingNote(const std::string &arch, bool cubin, bool cublas);
 
 } // namespace tfaot::gpu
 

@@ -3,10 +3,11 @@
 // Textual pass pipelines, like the CPU backend's, so that what the driver
 // runs is what the lit tests run through tfaot-opt.
 //
-// First version, by design: every kernel is one thread per output element
-// (a conv or matmul output element loops over its whole reduction, its
-// accumulator in a register), no shared-memory tiling, no cuDNN/cuBLAS. It is correct for every op the
-// linalg lowering produces; the fast paths come later, by measurement.
+// Generated kernels are one thread per output element (a reduction loops
+// in the thread, its accumulator in a register), no shared-memory tiling:
+// correct for every op the linalg lowering produces. f32 convolutions and
+// matrix products go to cuBLAS instead (LibraryGemms.cpp), unless
+// --gpu_gemm=kernels.
 //
 //===----------------------------------------------------------------------===//
 #include "backends/gpu/Pipeline.h"
@@ -25,22 +26,25 @@ using namespace mlir;
 
 // As the CPU's bufferization, without tfaot-fuse-epilogues: its tiled loop
 // nests (scf.for over tiles) would hide the parallelism the GPU mapping needs.
-static const char kBufferizePipeline[] =
-    "tfaot-lower-to-linalg,"
-    "canonicalize,"
-    "func.func(linalg-fuse-elementwise-ops),"
-    "canonicalize,cse,"
-    "one-shot-bufferize{bufferize-function-boundaries "
-    "function-boundary-type-conversion=identity-layout-map},"
-    "buffer-results-to-out-params{hoist-static-allocs modify-public-functions},"
-    "canonicalize,"
-    "tfaot-plan-buffers,"
-    "buffer-deallocation-pipeline";
+// `convsToMatmuls` is tfaot-gpu-convs-to-matmuls, or nothing.
+static std::string bufferizePipeline(const std::string &convsToMatmuls) {
+  return "tfaot-lower-to-linalg," + convsToMatmuls +
+         "canonicalize,"
+         "func.func(linalg-fuse-elementwise-ops),"
+         "canonicalize,cse,"
+         "one-shot-bufferize{bufferize-function-boundaries "
+         "function-boundary-type-conversion=identity-layout-map},"
+         "buffer-results-to-out-params{hoist-static-allocs "
+         "modify-public-functions},"
+         "canonicalize,"
+         "tfaot-plan-buffers,"
+         "buffer-deallocation-pipeline";
+}
 
 // No canonicalization between flattening and mapping: it would fold the
 // block loop of a one-block kernel away and the thread loop would then be
 // mapped to blocks.
-static const char kKernelPipeline[] =
+static const char kMapToKernels[] =
     "func.func(tfaot-gpu-copies-to-linalg,"
     "tfaot-gpu-parallel-dims-first,"
     "convert-linalg-to-parallel-loops,"
@@ -48,24 +52,23 @@ static const char kKernelPipeline[] =
     "tfaot-gpu-wrap-host-work,"
     "tfaot-gpu-flatten-parallel-loops,"
     "gpu-map-parallel-loops),"
-    "convert-parallel-loops-to-gpu,"
-    "canonicalize,cse,"
-    "gpu-kernel-outlining,"
-    "tfaot-gpu-merge-kernel-modules,"
-    "gpu.module(tfaot-gpu-contract-fp),"
-    "tfaot-gpu-check-host-code";
+    "convert-parallel-loops-to-gpu,";
+
+// `matmulsToCublas` is tfaot-gpu-matmuls-to-cublas with its options, or
+// nothing.
+static std::string kernelPipeline(const std::string &matmulsToCublas) {
+  return matmulsToCublas + kMapToKernels +
+         "canonicalize,cse,"
+         "gpu-kernel-outlining,"
+         "tfaot-gpu-merge-kernel-modules,"
+         "gpu.module(tfaot-gpu-contract-fp),"
+         "tfaot-gpu-check-host-code";
+}
 
 // The kernel mapping up to gpu.launch, then each launch run as loops on the
 // CPU (tfaot compile --gpu_emulate): the rest is the CPU's lowering.
-static const char kEmulationPipeline[] =
-    "func.func(tfaot-gpu-copies-to-linalg,"
-    "tfaot-gpu-parallel-dims-first,"
-    "convert-linalg-to-parallel-loops,"
-    "tfaot-gpu-accumulate-in-registers,"
-    "tfaot-gpu-wrap-host-work,"
-    "tfaot-gpu-flatten-parallel-loops,"
-    "gpu-map-parallel-loops),"
-    "convert-parallel-loops-to-gpu,"
+static const std::string kEmulationPipeline =
+    std::string(kMapToKernels) +
     "func.func(tfaot-gpu-emulate-launches),"
     "canonicalize,cse";
 
@@ -93,6 +96,7 @@ static void registerPassesOnce() {
     registerAllPasses();
     mlir::tfaot::registerTfaotPasses();
     ::tfaot::gpu::registerKernelPasses();
+    ::tfaot::gpu::registerLibraryGemmPasses();
     ::tfaot::gpu::registerEmulateLaunchesPass();
     return true;
   }();
@@ -111,14 +115,22 @@ std::string supportedArchList() {
   return llvm::join(llvm::ArrayRef<const char *>(kArchs), ", ");
 }
 
-LogicalResult buildBufferizePipeline(OpPassManager &pm) {
+LogicalResult buildBufferizePipeline(OpPassManager &pm,
+                                     const GemmOptions &gemms) {
   registerPassesOnce();
-  return parsePassPipeline(kBufferizePipeline, pm);
+  return parsePassPipeline(
+      bufferizePipeline(gemms.cublas ? "func.func(tfaot-gpu-convs-to-matmuls),"
+                                     : ""),
+      pm);
 }
 
-LogicalResult buildKernelPipeline(OpPassManager &pm) {
+LogicalResult buildKernelPipeline(OpPassManager &pm, const GemmOptions &gemms) {
   registerPassesOnce();
-  return parsePassPipeline(kKernelPipeline, pm);
+  std::string matmulsToCublas;
+  if (gemms.cublas)
+    matmulsToCublas = std::string("tfaot-gpu-matmuls-to-cublas{allow-tf32=") +
+                      (gemms.allowTf32 ? "true" : "false") + "},";
+  return parsePassPipeline(kernelPipeline(matmulsToCublas), pm);
 }
 
 LogicalResult buildEmulationPipeline(OpPassManager &pm) {
@@ -135,6 +147,17 @@ LogicalResult buildToNVVMPipeline(OpPassManager &pm, const std::string &arch,
 }
 
 namespace {
+struct GemmPipelineOptions : public PassPipelineOptions<GemmPipelineOptions> {
+  Option<bool> cublas{*this, "cublas",
+                      llvm::cl::desc("Convolutions and matmuls through cuBLAS "
+                                     "(--gpu_gemm=cublas)"),
+                      llvm::cl::init(true)};
+  Option<bool> allowTf32{*this, "allow-tf32",
+                         llvm::cl::desc("cuBLAS may use TF32 (--allow_tf32)"),
+                         llvm::cl::init(false)};
+  GemmOptions get() const { return {cublas, allowTf32}; }
+};
+
 struct ToNVVMOptions : public PassPipelineOptions<ToNVVMOptions> {
   Option<std::string> arch{*this, "arch",
                            llvm::cl::desc("GPU architecture: sm_80, sm_89 or "
@@ -149,15 +172,20 @@ void registerGpuTranslations(DialectRegistry &registry) {
 
 void registerGpuPipelines() {
   registerPassesOnce();
-  PassPipelineRegistration<>(
+  PassPipelineRegistration<GemmPipelineOptions>(
       "tfaot-gpu-bufferize",
       "Lower tfaot to bufferized memref code for the GPU backend",
-      [](OpPassManager &pm) { (void)buildBufferizePipeline(pm); });
-  PassPipelineRegistration<>(
+      [](OpPassManager &pm, const GemmPipelineOptions &options) {
+        (void)buildBufferizePipeline(pm, options.get());
+      });
+  PassPipelineRegistration<GemmPipelineOptions>(
       "tfaot-gpu-kernels",
-      "Map bufferized loops to GPU kernels (256-thread blocks, one thread "
-      "per output element) outlined into one gpu.module",
-      [](OpPassManager &pm) { (void)buildKernelPipeline(pm); });
+      "Replace matmuls by cuBLAS calls, map bufferized loops to GPU kernels "
+      "(256-thread blocks, one thread per output element) outlined into one "
+      "gpu.module",
+      [](OpPassManager &pm, const GemmPipelineOptions &options) {
+        (void)buildKernelPipeline(pm, options.get());
+      });
   PassPipelineRegistration<>(
       "tfaot-gpu-emulate",
       "Map bufferized loops to GPU launches, then run each launch as loops "

@@ -4,10 +4,14 @@
 // target, in three named parts that tfaot-opt also exposes:
 //   --tfaot-gpu-bufferize : tfaot -> linalg -> memrefs with out-parameter
 //                           results and the planned arena (as on CPU, minus
-//                           the CPU's tiling of conv/matmul epilogues);
-//   --tfaot-gpu-kernels   : loops -> one kernel per parallel loop nest
-//                           (blocks of 256 threads, one thread per output
-//                           element), outlined into one gpu.module;
+//                           the CPU's tiling of conv/matmul epilogues, plus
+//                           convolutions as im2col + matmul for cuBLAS);
+//   --tfaot-gpu-kernels   : matmuls -> cuBLAS calls, loops -> one kernel
+//                           per parallel loop nest (blocks of 256 threads,
+//                           one thread per output element), outlined into
+//                           one gpu.module;
+// The first two take {cublas=false} (--gpu_gemm=kernels) and the second
+// {allow-tf32=true}.
 //   --tfaot-gpu-to-nvvm   : kernels -> NVVM -> PTX (gpu.binary), host code ->
 //                           LLVM dialect with bare-pointer arguments.
 //
@@ -26,11 +30,23 @@ bool isSupportedArch(const std::string &arch);
 /// "sm_80, sm_89, sm_90", for error messages and --help.
 std::string supportedArchList();
 
-mlir::LogicalResult buildBufferizePipeline(mlir::OpPassManager &pm);
-mlir::LogicalResult buildKernelPipeline(mlir::OpPassManager &pm);
+/// How convolutions and matrix products run (LibraryGemms.cpp).
+struct GemmOptions {
+  /// --gpu_gemm=cublas (default): f32 convolutions become im2col + matmul
+  /// and matmuls cuBLAS calls; false (--gpu_gemm=kernels): generated
+  /// kernels only, and the model needs nothing but the driver.
+  bool cublas = true;
+  bool allowTf32 = false;  ///< --allow_tf32: cuBLAS may use TF32.
+};
+
+mlir::LogicalResult buildBufferizePipeline(mlir::OpPassManager &pm,
+                                           const GemmOptions &gemms);
+mlir::LogicalResult buildKernelPipeline(mlir::OpPassManager &pm,
+                                        const GemmOptions &gemms);
 /// Instead of buildKernelPipeline, for --gpu_emulate: the same mapping to
 /// launches, each then run as loops over blocks and threads on the CPU
-/// (the CPU's to-LLVM pipeline follows).
+/// (the CPU's to-LLVM pipeline follows). Matmuls stay loops there: only
+/// the bufferize pipeline's im2col part of `--gpu_gemm=cublas` is emulated.
 mlir::LogicalResult buildEmulationPipeline(mlir::OpPassManager &pm);
 /// `arch` is one of the supported "sm_XX"; `cudaToolkit` the toolkit to
 /// link libdevice from (findCudaToolkit(); empty: none).

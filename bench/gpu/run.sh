@@ -2,9 +2,11 @@
 # usage: bench/gpu/run.sh OUT_DIR [MODELS] [BATCHES]
 #
 # On a machine with an NVIDIA GPU: compiles ResNet-50 and MobileNetV2 (the
-# graphs of tfaot_gen_models) with --target=cuda and --target=cpu at each
-# batch size, links each pair with bench/gpu/gpu_bench.cpp (g++), checks
-# the CUDA results against the CPU build's and times the CUDA Run().
+# graphs of tfaot_gen_models) with --target=cuda (fp32, and with
+# --allow_tf32 as "<model>-tf32") and --target=cpu at each batch size,
+# links each CUDA build with the CPU one and bench/gpu/gpu_bench.cpp (g++),
+# checks the CUDA results against the CPU build's and times the CUDA Run()
+# (fp32 also with TFAOT_CUDA_GRAPHS=0, as "<model>-nograph"). GPU_FLAGS adds flags to the CUDA compiles (e.g. --gpu_gemm=kernels).
 # Writes OUT_DIR/gpu_bench.jsonl (one line per model and batch) and the
 # logs. MODELS default "resnet50 mobilenet_v2", BATCHES "1 32".
 #
@@ -46,10 +48,13 @@ class() { # resnet50 -> Resnet50, mobilenet_v2 -> MobilenetV2
 pids=()
 for m in $models; do
   for b in $batches; do
-    for t in cuda cpu; do
-      flags=(--target=$t)
-      [ "$t" = cuda ] && flags+=(--gpu_arch="$arch")
-      [ "$t" = cpu ] && flags+=(--target_cpu native)
+    for t in cuda tf32 cpu; do
+      # shellcheck disable=SC2206 # GPU_FLAGS is a list of flags
+      case $t in
+      cuda) flags=(--target=cuda --gpu_arch="$arch" ${GPU_FLAGS:-}) ;;
+      tf32) flags=(--target=cuda --gpu_arch="$arch" --allow_tf32 ${GPU_FLAGS:-}) ;;
+      cpu) flags=(--target=cpu --target_cpu native) ;;
+      esac
       "$tfaot" compile --graph "$work/$m.pb" --feed "input:$b,224,224,3" \
         --fetch logits --fetch probs --cpp_class "$t::$(class "$m")" \
         "${flags[@]}" --out_header "$work/${m}_b${b}_$t.h" \
@@ -68,18 +73,30 @@ echo "compiled $models at batch $batches in ${SECONDS} s (in parallel)"
 rc=0
 for m in $models; do
   for b in $batches; do
-    exe=$work/${m}_b${b}_bench
-    "$cxx" -O2 -std=c++17 -I"$root/runtime/include" -I"$work" \
-      -DTFAOT_BENCH_CUDA_HEADER="\"${m}_b${b}_cuda.h\"" \
-      -DTFAOT_BENCH_CUDA_CLASS="cuda::$(class "$m")" \
-      -DTFAOT_BENCH_CPU_HEADER="\"${m}_b${b}_cpu.h\"" \
-      -DTFAOT_BENCH_CPU_CLASS="cpu::$(class "$m")" \
-      "$root/bench/gpu/gpu_bench.cpp" "$work/${m}_b${b}_cuda.o" \
-      "$work/${m}_b${b}_cpu.o" "$libs/libtfaot_cuda_runtime.a" \
-      "$libs/libtfaot_runtime.a" -ldl -lpthread -o "$exe" || { rc=2; continue; }
-    "$exe" --name "$m" --threads "$threads" | tee -a "$out/gpu_bench.jsonl"
-    r=${PIPESTATUS[0]}
-    [ "$r" -gt "$rc" ] && rc=$r
+    # TF32 rounds the products' inputs to a 10-bit mantissa: its logits are
+    # checked to 1% of their largest magnitude, fp32's to the default.
+    for t in cuda tf32; do
+      exe=$work/${m}_b${b}_${t}_bench
+      name=$m rtol=()
+      [ "$t" = tf32 ] && { name=$m-tf32; rtol=(--rtol 1e-2); }
+      "$cxx" -O2 -std=c++17 -I"$root/runtime/include" -I"$work" \
+        -DTFAOT_BENCH_CUDA_HEADER="\"${m}_b${b}_$t.h\"" \
+        -DTFAOT_BENCH_CUDA_CLASS="$t::$(class "$m")" \
+        -DTFAOT_BENCH_CPU_HEADER="\"${m}_b${b}_cpu.h\"" \
+        -DTFAOT_BENCH_CPU_CLASS="cpu::$(class "$m")" \
+        "$root/bench/gpu/gpu_bench.cpp" "$work/${m}_b${b}_$t.o" \
+        "$work/${m}_b${b}_cpu.o" "$libs/libtfaot_cuda_runtime.a" \
+        "$libs/libtfaot_runtime.a" -ldl -lpthread -o "$exe" || { rc=2; continue; }
+      "$exe" --name "$name" --threads "$threads" "${rtol[@]}" |
+        tee -a "$out/gpu_bench.jsonl"
+      r=${PIPESTATUS[0]}
+      [ "$r" -gt "$rc" ] && rc=$r
+      # What the CUDA graph saves: the fp32 build launching kernel by kernel.
+      if [ "$t" = cuda ]; then
+        TFAOT_CUDA_GRAPHS=0 "$exe" --name "$m-nograph" --threads "$threads" |
+          tee -a "$out/gpu_bench.jsonl"
+      fi
+    done
   done
 done
 exit $rc

@@ -11,6 +11,13 @@
 // selection, errors, cleanup), not values. fake_cuda_stats() lets the test
 // read what happened.
 //
+// It also stands in for cuBLAS (TFAOT_LIBCUBLAS): a product checks its
+// handle, stream and that every matrix it would touch (sizes, leading
+// dimensions, batch strides) lies inside live allocations, and is counted.
+// And for CUDA graphs: between cuStreamBeginCapture and cuStreamEndCapture
+// launches and products are checked and recorded, not counted; launching
+// the graph counts them; allocations and copies are refused meanwhile.
+//
 // Knobs (environment): FAKE_CUDA_CC compute capability as major*10+minor
 // (default 90); FAKE_CUDA_DEVICES device count (default 1);
 // FAKE_CUDA_MEM_LIMIT bytes after which cuMemAlloc fails with
@@ -18,6 +25,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "fake_cuda_stats.h"
+#include "runtime/lib/cuda/cublas.h"
 #include "runtime/lib/cuda/cuda_driver.h"
 
 #include <cstdio>
@@ -63,6 +71,21 @@ struct Function {
 };
 std::vector<Module *> modules;
 int ctx_token, stream_token;
+
+/// What a capture recorded (also the "executable graph": same contents).
+struct Graph {
+  int launches = 0, gemms = 0;
+};
+Graph *capturing = nullptr;  ///< Non-null between begin and end capture.
+void *capturing_stream = nullptr;
+
+/// Counts a launch or product now, or into the graph being captured.
+void Count(int Graph::*what, int FakeCudaStats::*counter) {
+  if (capturing)
+    ++(capturing->*what);
+  else
+    ++(stats.*counter);
+}
 
 int EnvInt(const char *name, int fallback) {
   const char *value = std::getenv(name);
@@ -171,6 +194,8 @@ CUresult cuStreamSynchronize(CUstream) {
   return kSuccess;
 }
 CUresult cuMemAlloc_v2(CUdeviceptr *address, size_t bytes) {
+  if (capturing)
+    Bad("allocation while capturing a graph");
   size_t limit = static_cast<size_t>(EnvInt("FAKE_CUDA_MEM_LIMIT", 0));
   if (limit && live_bytes + bytes > limit)
     return kOutOfMemory;
@@ -196,6 +221,8 @@ CUresult cuMemFree_v2(CUdeviceptr address) {
 }
 CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr to, const void *from, size_t bytes,
                               CUstream stream) {
+  if (capturing)
+    Bad("copy to the device while capturing a graph");
   if (!InsideAllocation(to) || (bytes && !InsideAllocation(to + bytes - 1)))
     Bad("copy to the device outside an allocation");
   std::memcpy(reinterpret_cast<void *>(to), from, bytes);
@@ -247,9 +274,11 @@ CUresult cuLaunchKernel(CUfunction function, unsigned gx, unsigned gy,
                         unsigned gz, unsigned bx, unsigned by, unsigned bz,
                         unsigned, CUstream stream, void **params,
                         void **extra) {
-  ++stats.launches;
+  Count(&Graph::launches, &FakeCudaStats::launches);
   stats.last_stream = stream;
   auto *f = reinterpret_cast<Function *>(function);
+  if (capturing && stream != capturing_stream)
+    Bad("launch of " + f->name + " on another stream than the captured one");
   if (!gx || !gy || !gz || bx * by * bz != 256)
     Bad("launch of " + f->name + " with an unexpected shape");
   if (!params || extra)
@@ -274,6 +303,120 @@ CUresult cuLaunchKernel(CUfunction function, unsigned gx, unsigned gy,
   }
   return kSuccess;
 }
+CUresult cuStreamBeginCapture_v2(CUstream stream, int mode) {
+  if (capturing)
+    Bad("nested graph capture");
+  if (mode != tfaot::cuda::kStreamCaptureModeRelaxed)
+    Bad("capture mode is not relaxed");
+  capturing = new Graph;
+  capturing_stream = stream;
+  return kSuccess;
+}
+CUresult cuStreamEndCapture(CUstream stream, tfaot::cuda::CUgraph *graph) {
+  if (!capturing || stream != capturing_stream) {
+    Bad("ended a capture that was not begun on this stream");
+    return kInvalidValue;
+  }
+  *graph = reinterpret_cast<tfaot::cuda::CUgraph>(capturing);
+  capturing = nullptr;
+  ++stats.captures;
+  return kSuccess;
+}
+CUresult cuGraphInstantiateWithFlags(tfaot::cuda::CUgraphExec *exec,
+                                     tfaot::cuda::CUgraph graph,
+                                     unsigned long long) {
+  const Graph &recorded = *reinterpret_cast<Graph *>(graph);
+  *exec = reinterpret_cast<tfaot::cuda::CUgraphExec>(new Graph(recorded));
+  ++stats.live_graphs;
+  return kSuccess;
+}
+CUresult cuGraphDestroy(tfaot::cuda::CUgraph graph) {
+  delete reinterpret_cast<Graph *>(graph);
+  return kSuccess;
+}
+CUresult cuGraphExecDestroy(tfaot::cuda::CUgraphExec exec) {
+  delete reinterpret_cast<Graph *>(exec);
+  --stats.live_graphs;
+  return kSuccess;
+}
+CUresult cuGraphLaunch(tfaot::cuda::CUgraphExec exec, CUstream stream) {
+  const Graph &graph = *reinterpret_cast<Graph *>(exec);
+  stats.launches += graph.launches;
+  stats.gemms += graph.gemms;
+  ++stats.graph_launches;
+  stats.last_stream = stream;
+  return kSuccess;
+}
+
+// cuBLAS.
+using tfaot::cuda::CublasHandle;
+constexpr int kCublasInvalidValue = 7;
+int cublas_token;
+CUstream cublas_stream = nullptr;
+
+int cublasCreate_v2(CublasHandle *handle) {
+  ++stats.cublas_handles;
+  *handle = reinterpret_cast<CublasHandle>(&cublas_token);
+  return 0;
+}
+int cublasDestroy_v2(CublasHandle) {
+  --stats.cublas_handles;
+  return 0;
+}
+int cublasSetStream_v2(CublasHandle, CUstream stream) {
+  cublas_stream = stream;
+  return 0;
+}
+int cublasSetMathMode(CublasHandle, int mode) {
+  return mode == tfaot::cuda::kCublasDefaultMath ||
+                 mode == tfaot::cuda::kCublasTf32TensorOpMath
+             ? 0
+             : kCublasInvalidValue;
+}
+const char *cublasGetStatusName(int status) {
+  return status == kCublasInvalidValue ? "CUBLAS_STATUS_INVALID_VALUE"
+                                       : "CUBLAS_STATUS_FAKE";
+}
+
+/// Whether the column-major rows x cols matrix at `base` (leading
+/// dimension ld, `batch` of them `stride` apart) is inside an allocation.
+bool MatrixInside(const float *base, int rows, int cols, int ld,
+                  long long stride, int batch) {
+  auto address = reinterpret_cast<unsigned long long>(base);
+  long long last = (static_cast<long long>(cols) - 1) * ld + rows - 1 +
+                   (batch - 1) * stride;
+  return ld >= rows && InsideAllocation(address) &&
+         InsideAllocation(address + 4 * last + 3);
+}
+
+int cublasSgemmStridedBatched(CublasHandle handle, int transa, int transb,
+                              int m, int n, int k, const float *alpha,
+                              const float *a, int lda, long long stride_a,
+                              const float *b, int ldb, long long stride_b,
+                              const float *beta, float *c, int ldc,
+                              long long stride_c, int batch) {
+  Count(&Graph::gemms, &FakeCudaStats::gemms);
+  std::string what = "cuBLAS product " + std::to_string(m) + "x" +
+                     std::to_string(n) + "x" + std::to_string(k);
+  if (handle != reinterpret_cast<CublasHandle>(&cublas_token))
+    Bad(what + " on a handle cuBLAS did not give");
+  if (capturing && cublas_stream != capturing_stream)
+    Bad(what + " on another stream than the captured one");
+  stats.last_stream = cublas_stream;
+  if (transa != 0 || transb != 0 || *alpha != 1.0f ||
+      (*beta != 0.0f && *beta != 1.0f))
+    Bad(what + ": unexpected transposes or scalars");
+  if (m <= 0 || n <= 0 || k <= 0 || batch <= 0)
+    Bad(what + ": empty");
+  if (!MatrixInside(a, m, k, lda, stride_a, batch) ||
+      !MatrixInside(b, k, n, ldb, stride_b, batch) ||
+      !MatrixInside(c, m, n, ldc, stride_c, batch)) {
+    Bad(what + ": a matrix is outside device memory");
+    return kCublasInvalidValue;
+  }
+  return 0;
+}
+
 CUresult cuGetErrorName(CUresult result, const char **name) {
   *name = result == kOutOfMemory ? "CUDA_ERROR_OUT_OF_MEMORY"
           : result == kInvalidImage ? "CUDA_ERROR_INVALID_IMAGE"

@@ -11,6 +11,11 @@ struct FakeCudaStats {
   size_t htod_bytes, dtoh_bytes;
   int cubin_loads, ptx_loads, unloads;
   int launches, pointer_params_checked;
+  /// cuBLAS (the same library stands in for libcublas): live handles and
+  /// products run (a graph launch counts its products and launches again).
+  int cublas_handles, gemms;
+  /// CUDA graphs: captures ended, live executable graphs, graph launches.
+  int captures, live_graphs, graph_launches;
   void *last_stream;
   int bad_calls;
   char last_problem[256];

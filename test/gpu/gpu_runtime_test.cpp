@@ -248,8 +248,11 @@ int ExpectError(const std::string &prefix) {
 /// The runtime's use of the (fake) driver: the instance sets up once,
 /// uploads the weights once, copies exactly the arguments in and the
 /// results out per run, launches kernels whose pointer parameters are all
-/// device memory, uses the caller's stream when given, keeps the caller's
-/// context stack balanced and frees everything when destroyed.
+/// device memory, hands matrix products to (the fake's) cuBLAS with
+/// matrices inside device memory, captures the second run into a CUDA
+/// graph (unless TFAOT_CUDA_GRAPHS=0) and replays it, uses the caller's
+/// stream when given, keeps the caller's context stack balanced and frees
+/// everything when destroyed.
 int FakeDriver(const char *library) {
   void *handle = dlopen(library, RTLD_NOW | RTLD_LOCAL);
   auto *stats_fn = handle ? reinterpret_cast<const FakeCudaStats *(*)()>(
@@ -260,6 +263,8 @@ int FakeDriver(const char *library) {
     return 1;
   }
   const FakeCudaStats &stats = *stats_fn();
+  const char *graphs_env = std::getenv("TFAOT_CUDA_GRAPHS");
+  bool graphs = !(graphs_env && std::strcmp(graphs_env, "0") == 0);
   bool ok = true;
   auto expect = [&](bool condition, const char *what) {
     std::printf("%s %s\n", condition ? "ok  " : "FAIL", what);
@@ -281,6 +286,9 @@ int FakeDriver(const char *library) {
     expect(first.context_depth == 0, "the context stack is balanced");
     expect(first.cubin_loads + first.ptx_loads == 1, "one module loaded");
     expect(first.launches > 0, "kernels launched");
+    expect(first.gemms > 0 && first.cublas_handles == 1,
+           "matrix products run in cuBLAS, through one handle");
+    expect(first.graph_launches == 0, "the first run launches directly");
     expect(first.htod_bytes > fn.kArg0Bytes,
            "argument and weights copied to the device");
     expect(first.dtoh_bytes == fn.kResult0Bytes + fn.kResult1Bytes,
@@ -296,20 +304,35 @@ int FakeDriver(const char *library) {
     expect(second.allocs == first.allocs, "no allocation on the second run");
     expect(second.htod_bytes - first.htod_bytes == fn.kArg0Bytes,
            "only the argument copied in again (weights stay on the device)");
-    expect(second.launches == 2 * first.launches, "the same launches");
+    expect(second.launches == 2 * first.launches &&
+               second.gemms == 2 * first.gemms,
+           "the same launches and products");
+    if (graphs) {
+      expect(second.captures == 1 && second.graph_launches == 1 &&
+                 second.live_graphs == 1,
+             "the second run captures them into a CUDA graph and launches it");
+    } else {
+      expect(second.captures == 0 && second.graph_launches == 0,
+             "TFAOT_CUDA_GRAPHS=0: no CUDA graph");
+    }
     expect(second.cubin_loads + second.ptx_loads == 1, "no module reloaded");
 
     void *caller_stream = reinterpret_cast<void *>(0x5eed);
     fn.set_stream(caller_stream);
     expect(fn.Run() && stats.last_stream == caller_stream,
            "set_stream(): work goes to the caller's stream");
+    expect(stats.launches == 3 * first.launches && stats.gemms == 3 * first.gemms &&
+               stats.captures == second.captures,
+           "a third run replays the same work without capturing again");
     fn.set_stream(nullptr);
     expect(fn.Run() && stats.last_stream != caller_stream,
            "set_stream(nullptr): back to the instance's stream");
   }
   expect(stats.live_allocs == 0, "the destructor frees all device memory");
-  expect(stats.retained == 0 && stats.streams == 0 && stats.unloads == 1,
-         "the destructor releases context, stream and module");
+  expect(stats.retained == 0 && stats.streams == 0 && stats.unloads == 1 &&
+             stats.cublas_handles == 0 && stats.live_graphs == 0,
+         "the destructor releases context, stream, module, cuBLAS handle "
+         "and graph");
   const char *cc = std::getenv("FAKE_CUDA_CC");
   if (cc && std::atoi(cc) > 90) {
     expect(stats.ptx_loads == 1, "a newer GPU gets the PTX");

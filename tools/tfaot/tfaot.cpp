@@ -151,6 +151,18 @@ static cl::opt<std::string> gpuArchFlag(
     "gpu_arch", cl::sub(compileCmd), cl::cat(compileCategory),
     cl::init("sm_90"), cl::value_desc("sm_80|sm_89|sm_90"),
     cl::desc("GPU architecture for --target=cuda (default sm_90)."));
+static cl::opt<std::string> gpuGemmFlag(
+    "gpu_gemm", cl::sub(compileCmd), cl::cat(compileCategory),
+    cl::init("cublas"), cl::value_desc("cublas|kernels"),
+    cl::desc("With --target=cuda, what runs f32 convolutions and matrix "
+             "products: cublas (default; the program then needs "
+             "libcublas.so.13 or .12 at run time) or kernels (generated, "
+             "slower, nothing but the driver needed)."));
+static cl::opt<bool> allowTf32Flag(
+    "allow_tf32", cl::sub(compileCmd), cl::cat(compileCategory),
+    cl::desc("With --target=cuda, let cuBLAS multiply in TF32 on tensor "
+             "cores: faster, with inputs rounded to a 10-bit mantissa "
+             "(default off: products in full fp32)."));
 static cl::opt<bool> gpuEmulateFlag(
     "gpu_emulate", cl::sub(compileCmd), cl::cat(compileCategory), cl::Hidden,
     cl::desc("Testing: with --target=cuda, run the kernels' launches as "
@@ -383,6 +395,8 @@ int main(int argc, char **argv) {
   options.targetKind = targetKindFlag;
   options.gpuArch = gpuArchFlag;
   options.gpuEmulate = gpuEmulateFlag;
+  options.gpuGemm = gpuGemmFlag;
+  options.allowTf32 = allowTf32Flag;
   if (benchCmd) {
     tfaot::BenchOptions bench;
     bench.compile = options;

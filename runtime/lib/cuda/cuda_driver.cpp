@@ -61,6 +61,17 @@ LoadResult Load() {
   Resolve(library, "cuLaunchKernel", d.cuLaunchKernel, missing);
   Resolve(library, "cuGetErrorName", d.cuGetErrorName, missing);
   Resolve(library, "cuGetErrorString", d.cuGetErrorString, missing);
+  std::string noGraphs;
+  Resolve(library, "cuStreamBeginCapture_v2", d.cuStreamBeginCapture,
+          noGraphs);
+  Resolve(library, "cuStreamEndCapture", d.cuStreamEndCapture, noGraphs);
+  Resolve(library, "cuGraphInstantiateWithFlags",
+          d.cuGraphInstantiateWithFlags, noGraphs);
+  Resolve(library, "cuGraphLaunch", d.cuGraphLaunch, noGraphs);
+  Resolve(library, "cuGraphExecDestroy", d.cuGraphExecDestroy, noGraphs);
+  Resolve(library, "cuGraphDestroy", d.cuGraphDestroy, noGraphs);
+  if (!noGraphs.empty())
+    d.cuStreamBeginCapture = nullptr;  // The one RunOnDevice checks.
   if (!missing.empty()) {
     result.why = std::string("no CUDA driver: ") + path +
                  " lacks " + missing + " (a driver for CUDA 11 or newer is "

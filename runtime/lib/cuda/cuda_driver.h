@@ -24,6 +24,8 @@ using CUcontext = struct CUctx_st *;
 using CUmodule = struct CUmod_st *;
 using CUfunction = struct CUfunc_st *;
 using CUstream = struct CUstream_st *;
+using CUgraph = struct CUgraph_st *;
+using CUgraphExec = struct CUgraphExec_st *;
 
 constexpr CUresult kSuccess = 0;
 constexpr CUresult kErrorOutOfMemory = 2;
@@ -35,6 +37,9 @@ constexpr CUresult kErrorUnsupportedPtxVersion = 222;
 constexpr int kAttributeComputeCapabilityMajor = 75;
 constexpr int kAttributeComputeCapabilityMinor = 76;
 constexpr unsigned kStreamNonBlocking = 1;
+/// CU_STREAM_CAPTURE_MODE_RELAXED: other threads' CUDA calls are not
+/// restricted while an instance captures its Run().
+constexpr int kStreamCaptureModeRelaxed = 2;
 
 /// The resolved driver entry points.
 struct Driver {
@@ -61,6 +66,15 @@ struct Driver {
                              void **, void **);
   CUresult (*cuGetErrorName)(CUresult, const char **);
   CUresult (*cuGetErrorString)(CUresult, const char **);
+  /// CUDA graphs (CUDA 11.4+ drivers); all null if any is missing, and
+  /// Run() then launches kernel by kernel.
+  CUresult (*cuStreamBeginCapture)(CUstream, int);
+  CUresult (*cuStreamEndCapture)(CUstream, CUgraph *);
+  CUresult (*cuGraphInstantiateWithFlags)(CUgraphExec *, CUgraph,
+                                          unsigned long long);
+  CUresult (*cuGraphLaunch)(CUgraphExec, CUstream);
+  CUresult (*cuGraphExecDestroy)(CUgraphExec);
+  CUresult (*cuGraphDestroy)(CUgraph);
 };
 
 /// The driver, loaded and initialized (cuInit) once per process; null, with

@@ -12,9 +12,13 @@
 #include "tfaot/runtime/cuda_function.h"
 
 #include "../run_status.h"
+#include "cublas.h"
 #include "cuda_driver.h"
 #include "tfaot/runtime/cuda_image.h"
 
+#include <algorithm>
+#include <climits>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <unordered_map>
@@ -46,7 +50,16 @@ struct CudaDeviceState {
   std::vector<std::pair<const void *, CUmodule>> modules;
   /// Kernels by the address of their name in the host object (unique).
   std::unordered_map<const char *, CUfunction> functions;
+  /// cuBLAS, created on the first GEMM (models without one never load it).
+  const Cublas *cublas = nullptr;
+  CublasHandle cublas_handle = nullptr;
   std::vector<CUdeviceptr> heap;  ///< Temporaries of the current Run().
+  /// CUDA graph of the entry (see RunEntry): captured on the second Run(),
+  /// replayed from then on. `graphs` is false when they cannot be used.
+  bool graphs = true;
+  bool used_heap = false;   ///< A Run() allocated temporaries.
+  int completed_runs = 0;
+  CUgraphExec graph = nullptr;
   std::string error;              ///< First failure of the current Run().
   bool ready = false;             ///< SetUp() has completed.
 
@@ -75,6 +88,11 @@ struct CudaDeviceState {
 
   bool SetUp();
   CUmodule Module(const void *image);
+  /// The instance's cuBLAS handle, bound to the run's stream; null (with
+  /// the error recorded) if cuBLAS cannot be loaded or initialized.
+  CublasHandle CublasOnStream();
+  void RunEntry(void **args, void **results);
+  bool CaptureGraph(void **args, void **results);
   void Release();
 };
 
@@ -144,8 +162,7 @@ void RunOnDevice(void *const *args, void *const *results, void *) {
       device_args[i] = reinterpret_cast<void *>(state->arg_ptrs[i]);
     for (int i = 0; i < info.num_results; ++i)
       device_results[i] = reinterpret_cast<void *>(state->result_ptrs[i]);
-    info.entry(device_args.data(), device_results.data(),
-               reinterpret_cast<void *>(state->arena));
+    state->RunEntry(device_args.data(), device_results.data());
   }
   if (state->error.empty())
     for (int i = 0; i < info.num_results; ++i)
@@ -159,9 +176,12 @@ void RunOnDevice(void *const *args, void *const *results, void *) {
   state->Check(d.cuStreamSynchronize(stream), "running the kernels");
   for (CUdeviceptr ptr : state->heap)
     d.cuMemFree(ptr);
+  state->used_heap |= !state->heap.empty();
   state->heap.clear();
   if (!state->error.empty())
     ReportRunError(state->error);
+  else
+    ++state->completed_runs;
 }
 
 } // namespace
@@ -284,6 +304,78 @@ CUmodule CudaDeviceState::Module(const void *image) {
   return module;
 }
 
+/// Calls the generated entry, which launches every kernel and cuBLAS call
+/// of the model on the stream. The first Run() does so directly (it also
+/// uploads the weights and loads the kernels); the second records those
+/// launches into a CUDA graph instead and launches the graph, and later
+/// ones launch the graph again: one launch per Run() instead of one per
+/// kernel (200 for ResNet-50), which is what batch-1 latency is made of.
+/// The buffers' device addresses are fixed per instance, so the graph
+/// stays valid. Models that allocate temporaries on every Run() (dynamic
+/// sizes), drivers without graphs and TFAOT_CUDA_GRAPHS=0 keep launching
+/// directly.
+void CudaDeviceState::RunEntry(void **args, void **results) {
+  if (!graph && graphs && completed_runs >= 1) {
+    const char *env = std::getenv("TFAOT_CUDA_GRAPHS");
+    graphs = driver->cuStreamBeginCapture && !used_heap &&
+             !(env && std::string(env) == "0");
+    if (graphs && !CaptureGraph(args, results))
+      graphs = false;
+  }
+  if (graph) {
+    Check(driver->cuGraphLaunch(graph, stream()), "launching the CUDA graph");
+    return;
+  }
+  generated->entry(args, results, reinterpret_cast<void *>(arena));
+}
+
+/// Records the entry's launches into `graph`. False, with nothing recorded
+/// or run, if the driver refuses any step: the caller then launches
+/// directly (and for good: failures here are not the model's).
+bool CudaDeviceState::CaptureGraph(void **args, void **results) {
+  if (driver->cuStreamBeginCapture(stream(), kStreamCaptureModeRelaxed) !=
+      kSuccess)
+    return false;
+  generated->entry(args, results, reinterpret_cast<void *>(arena));
+  CUgraph captured = nullptr;
+  bool ok = driver->cuStreamEndCapture(stream(), &captured) == kSuccess &&
+            captured && error.empty();
+  if (ok)
+    ok = driver->cuGraphInstantiateWithFlags(&graph, captured, 0) == kSuccess;
+  if (captured)
+    driver->cuGraphDestroy(captured);
+  if (!ok) {
+    graph = nullptr;
+    error.clear();  // Launching directly will say if it was the model's.
+  }
+  return ok;
+}
+
+CublasHandle CudaDeviceState::CublasOnStream() {
+  if (!cublas_handle) {
+    std::string why;
+    cublas = LoadCublas(&why);
+    if (!cublas) {
+      Fail(why);
+      return nullptr;
+    }
+    CublasStatus status = cublas->cublasCreate(&cublas_handle);
+    if (status != kCublasSuccess) {
+      cublas_handle = nullptr;
+      Fail("cuBLAS error: cublasCreate failed with " +
+           DescribeCublasStatus(*cublas, status));
+      return nullptr;
+    }
+  }
+  CublasStatus status = cublas->cublasSetStream(cublas_handle, stream());
+  if (status != kCublasSuccess) {
+    Fail("cuBLAS error: cublasSetStream failed with " +
+         DescribeCublasStatus(*cublas, status));
+    return nullptr;
+  }
+  return cublas_handle;
+}
+
 void CudaDeviceState::Release() {
   if (!context)
     return;
@@ -291,6 +383,12 @@ void CudaDeviceState::Release() {
     ContextScope scope(driver, context);
     if (scope.ok()) {
       driver->cuStreamSynchronize(stream());
+      if (graph)
+        driver->cuGraphExecDestroy(graph);
+      graph = nullptr;
+      if (cublas_handle)
+        cublas->cublasDestroy(cublas_handle);
+      cublas_handle = nullptr;
       for (const auto &entry : constants)
         driver->cuMemFree(entry.second);
       for (const auto &entry : modules)
@@ -416,4 +514,57 @@ extern "C" void tfaot_rt_cuda_launch(const void *image, const char *kernel,
                    function, grid_x, grid_y, grid_z, block_x, block_y, block_z,
                    shared_bytes, state->stream(), params, nullptr),
                "launching kernel '" + std::string(kernel) + "'");
+}
+
+extern "C" void tfaot_rt_cuda_gemm(int64_t a, int64_t b, int64_t c,
+                                   int64_t batch, int64_t m, int64_t n,
+                                   int64_t k, int64_t lda, int64_t ldb,
+                                   int64_t ldc, int64_t stride_a,
+                                   int64_t stride_b, int64_t stride_c,
+                                   int32_t flags) {
+  tfaot::internal::CudaDeviceState *state = current_state;
+  if (!state->error.empty())
+    return;
+  if (batch <= 0 || m <= 0 || n <= 0 || k <= 0)
+    return; // Nothing to add to C.
+  if (std::max({batch, m, n, k, lda, ldb, ldc}) > INT_MAX) {
+    state->Fail("a matrix product of " + std::to_string(m) + "x" +
+                std::to_string(k) + " by " + std::to_string(k) + "x" +
+                std::to_string(n) + " is too large for cuBLAS (32-bit sizes)");
+    return;
+  }
+  // A one-row matrix's row stride is arbitrary (it is never stepped);
+  // cuBLAS still wants at least the row length.
+  if (m == 1) {
+    lda = std::max(lda, k);
+    ldc = std::max(ldc, n);
+  }
+  if (k == 1)
+    ldb = std::max(ldb, n);
+  tfaot::cuda::CublasHandle handle = state->CublasOnStream();
+  if (!handle)
+    return;
+  const tfaot::cuda::Cublas &cublas = *state->cublas;
+  int math = flags & tfaot::cuda_image::kGemmAllowTf32 ? tfaot::cuda::kCublasTf32TensorOpMath
+                       : tfaot::cuda::kCublasDefaultMath;
+  tfaot::cuda::CublasStatus status = cublas.cublasSetMathMode(handle, math);
+  // Row-major C = A B is column-major C^T = B^T A^T: cuBLAS multiplies the
+  // column-major views (B^T is n x k with leading dimension ldb) in the
+  // other order, nothing is transposed in memory.
+  const float one = 1.0f;
+  const float beta = flags & tfaot::cuda_image::kGemmOverwrite ? 0.0f : 1.0f;
+  if (status == tfaot::cuda::kCublasSuccess)
+    status = cublas.cublasSgemmStridedBatched(
+        handle, tfaot::cuda::kCublasOpN, tfaot::cuda::kCublasOpN,
+        static_cast<int>(n), static_cast<int>(m), static_cast<int>(k), &one,
+        reinterpret_cast<const float *>(b), static_cast<int>(ldb), stride_b,
+        reinterpret_cast<const float *>(a), static_cast<int>(lda), stride_a,
+        &beta, reinterpret_cast<float *>(c), static_cast<int>(ldc), stride_c,
+        static_cast<int>(batch));
+  if (status != tfaot::cuda::kCublasSuccess)
+    state->Fail("cuBLAS error: a " + std::to_string(m) + "x" +
+                std::to_string(k) + " by " + std::to_string(k) + "x" +
+                std::to_string(n) + " product (batch " + std::to_string(batch) +
+                ") failed with " +
+                tfaot::cuda::DescribeCublasStatus(cublas, status));
 }

@@ -1,4 +1,4 @@
-// RUN: tfaot-opt %s --tfaot-gpu-bufferize --tfaot-gpu-kernels -split-input-file | FileCheck %s
+// RUN: tfaot-opt %s --tfaot-gpu-bufferize=cublas=false --tfaot-gpu-kernels=cublas=false -split-input-file | FileCheck %s
 
 // Tests that elementwise ops fuse into one kernel of 256-thread blocks over
 // the flattened output (600 elements: 3 blocks), guarded against the tail,

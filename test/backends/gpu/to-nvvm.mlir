@@ -1,5 +1,5 @@
-// RUN: tfaot-opt %s --tfaot-gpu-bufferize --tfaot-gpu-kernels --tfaot-gpu-to-nvvm | FileCheck %s
-// RUN: tfaot-opt %s --tfaot-gpu-bufferize --tfaot-gpu-kernels --tfaot-gpu-to-nvvm=arch=sm_80 | FileCheck %s --check-prefix=SM80
+// RUN: tfaot-opt %s --tfaot-gpu-bufferize=cublas=false --tfaot-gpu-kernels=cublas=false --tfaot-gpu-to-nvvm | FileCheck %s
+// RUN: tfaot-opt %s --tfaot-gpu-bufferize=cublas=false --tfaot-gpu-kernels=cublas=false --tfaot-gpu-to-nvvm=arch=sm_80 | FileCheck %s --check-prefix=SM80
 
 // Tests the last GPU stage: the host function takes one bare pointer per
 // buffer and launches with LLVM-typed operands (what HostLaunch.cpp turns

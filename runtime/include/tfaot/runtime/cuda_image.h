@@ -26,6 +26,12 @@
 
 namespace tfaot::cuda_image {
 
+/// The `flags` bits of tfaot_rt_cuda_gemm, the runtime's cuBLAS entry that
+/// host code calls (backends/gpu/HostLaunch.h): both sides use these.
+constexpr int kGemmAllowTf32 = 1;
+/// C = A B instead of C += A B (the product's zero fill was dropped).
+constexpr int kGemmOverwrite = 2;
+
 constexpr char kMagic[8] = {'T', 'F', 'A', 'O', 'T', 'C', 'U', '1'};
 constexpr size_t kHeaderBytes = 48;
 constexpr size_t kArchOffset = 8;

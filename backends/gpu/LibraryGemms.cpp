@@ -1,0 +1,338 @@
+//===- LibraryGemms.cpp - Convolutions and matmuls as cuBLAS calls --------===//
+//
+// The generated kernels are one thread per output element; for the
+// contractions that dominate conv nets that is 5-10x slower than a tuned
+// GEMM (ncu on ResNet-50, bench/results/2026-11-26-h200). cuBLAS ships with
+// every CUDA install, so the GPU backend hands it the products:
+//
+//  tfaot-gpu-convs-to-matmuls   (tensors, before bufferization) every f32
+//                               linalg.conv_2d_nhwc_hwcf becomes an im2col
+//                               copy (a parallel linalg.generic gathering
+//                               each output pixel's KHxKWxC window into one
+//                               row) and a linalg.matmul with the HWCF filter
+//                               seen as a (KH*KW*C)xF matrix; a 1x1 stride-1
+//                               conv needs no copy: its NHWC input already
+//                               is the (N*H*W)xC matrix;
+//  tfaot-gpu-matmuls-to-cublas  (buffers, before the kernel mapping) every
+//                               f32 linalg.matmul / batch_matmul whose rows
+//                               are contiguous becomes a host call to
+//                               tfaot_rt_cuda_gemm (HostLaunch.h), which
+//                               runs cublasSgemmStridedBatched on the run's
+//                               stream, in order with the kernels. The
+//                               zero fill of the product's buffer before
+//                               it (every lowered conv and matmul has one)
+//                               is dropped: cuBLAS then overwrites C
+//                               (beta = 0) instead of adding to it.
+//
+// The first pass also runs for --gpu_emulate, so that the CPU-emulated
+// pipeline checks the im2col numbers; the second only for real GPU code.
+//
+//===----------------------------------------------------------------------===//
+#include "backends/gpu/HostLaunch.h"
+#include "backends/gpu/KernelPasses.h"
+#include "runtime/include/tfaot/runtime/cuda_image.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Pass/Pass.h"
+
+using namespace mlir;
+
+namespace {
+
+bool isF32(Value value) {
+  return getElementTypeOrSelf(value.getType()).isF32();
+}
+
+//===----------------------------------------------------------------------===//
+// tfaot-gpu-convs-to-matmuls
+//===----------------------------------------------------------------------===//
+
+/// The (N*Ho*Wo) x (KH*KW*C) matrix of `conv`'s input windows.
+Value buildPatchMatrix(OpBuilder &b, linalg::Conv2DNhwcHwcfOp conv) {
+  Location loc = conv.getLoc();
+  Value input = conv.getInputs()[0];
+  auto inputType = cast<RankedTensorType>(input.getType());
+  auto filterType = cast<RankedTensorType>(conv.getInputs()[1].getType());
+  auto outputType = cast<RankedTensorType>(conv.getOutputs()[0].getType());
+  int64_t kh = filterType.getDimSize(0), kw = filterType.getDimSize(1);
+  auto strides = llvm::to_vector(conv.getStrides().getValues<int64_t>());
+  auto dilations = llvm::to_vector(conv.getDilations().getValues<int64_t>());
+  bool pointwise = kh == 1 && kw == 1 && strides[0] == 1 && strides[1] == 1 &&
+                   inputType.getDimSize(1) == outputType.getDimSize(1) &&
+                   inputType.getDimSize(2) == outputType.getDimSize(2);
+  if (pointwise)
+    return tensor::CollapseShapeOp::create(
+        b, loc, input, ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}});
+
+  // patches[n, oh, ow, i, j, c] = input[n, oh*sh + i*dh, ow*sw + j*dw, c]
+  MLIRContext *context = b.getContext();
+  AffineExpr n, oh, ow, i, j, c;
+  bindDims(context, n, oh, ow, i, j, c);
+  auto readMap = AffineMap::get(
+      6, 0,
+      {n, oh * strides[0] + i * dilations[0], ow * strides[1] + j * dilations[1],
+       c},
+      context);
+  SmallVector<int64_t> shape = {outputType.getDimSize(0),
+                                outputType.getDimSize(1),
+                                outputType.getDimSize(2), kh, kw,
+                                inputType.getDimSize(3)};
+  Value empty =
+      tensor::EmptyOp::create(b, loc, shape, inputType.getElementType());
+  Value patches =
+      linalg::GenericOp::create(
+          b, loc, empty.getType(), ValueRange{input}, ValueRange{empty},
+          ArrayRef<AffineMap>{readMap, b.getMultiDimIdentityMap(6)},
+          SmallVector<utils::IteratorType>(6, utils::IteratorType::parallel),
+          [](OpBuilder &nested, Location nestedLoc, ValueRange args) {
+            linalg::YieldOp::create(nested, nestedLoc, args[0]);
+          })
+          .getResult(0);
+  return tensor::CollapseShapeOp::create(
+      b, loc, patches, ArrayRef<ReassociationIndices>{{0, 1, 2}, {3, 4, 5}});
+}
+
+struct ConvsToMatmulsPass
+    : PassWrapper<ConvsToMatmulsPass, OperationPass<func::FuncOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ConvsToMatmulsPass)
+  StringRef getArgument() const override {
+    return "tfaot-gpu-convs-to-matmuls";
+  }
+  StringRef getDescription() const override {
+    return "Rewrite f32 NHWC/HWCF convolutions on tensors as im2col + "
+           "linalg.matmul (for cuBLAS)";
+  }
+  void getDependentDialects(DialectRegistry &registry) const override {
+    registry.insert<linalg::LinalgDialect, tensor::TensorDialect>();
+  }
+  void runOnOperation() override {
+    SmallVector<linalg::Conv2DNhwcHwcfOp> convs;
+    getOperation().walk([&](linalg::Conv2DNhwcHwcfOp conv) {
+      bool staticShapes = llvm::all_of(conv->getOperands(), [](Value v) {
+        auto type = dyn_cast<RankedTensorType>(v.getType());
+        return type && type.hasStaticShape();
+      });
+      if (staticShapes && llvm::all_of(conv->getOperands(), isF32))
+        convs.push_back(conv);
+    });
+    for (linalg::Conv2DNhwcHwcfOp conv : convs) {
+      OpBuilder b(conv);
+      Location loc = conv.getLoc();
+      SmallVector<ReassociationIndices> rowsByChannels = {{0, 1, 2}, {3}};
+      Value patches = buildPatchMatrix(b, conv);
+      Value filter = tensor::CollapseShapeOp::create(
+          b, loc, conv.getInputs()[1], rowsByChannels);
+      Value init = tensor::CollapseShapeOp::create(b, loc, conv.getOutputs()[0],
+                                                   rowsByChannels);
+      Value product = linalg::MatmulOp::create(b, loc, TypeRange{init.getType()},
+                                               ValueRange{patches, filter},
+                                               ValueRange{init})
+                          .getResult(0);
+      Value result = tensor::ExpandShapeOp::create(
+          b, loc, conv.getResult(0).getType(), product, rowsByChannels);
+      conv.getResult(0).replaceAllUsesWith(result);
+      conv.erase();
+    }
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// tfaot-gpu-matmuls-to-cublas
+//===----------------------------------------------------------------------===//
+
+/// A matrix operand as cuBLAS takes it: address, leading dimension and the
+/// distance between batch elements (0 without a batch), all as i64.
+struct MatrixArg {
+  Value address, leading, batchStride;
+};
+
+/// Whether `value`'s innermost dimension is contiguous (cuBLAS's layout);
+/// strides of the outer ones are passed at run time.
+bool hasUnitInnerStride(Value value) {
+  auto type = dyn_cast<MemRefType>(value.getType());
+  if (!type || !type.getElementType().isF32())
+    return false;
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)))
+    return false;
+  return !strides.empty() && strides.back() == 1;
+}
+
+MatrixArg matrixArg(OpBuilder &b, Location loc, Value buffer, bool batched) {
+  Type i64 = b.getI64Type();
+  auto toI64 = [&](Value index) -> Value {
+    return arith::IndexCastOp::create(b, loc, i64, index);
+  };
+  auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, buffer);
+  Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buffer);
+  Value elementBytes = arith::ConstantIndexOp::create(b, loc, 4);
+  Value offsetBytes =
+      arith::MulIOp::create(b, loc, metadata.getOffset(), elementBytes);
+  Value address = arith::AddIOp::create(b, loc, base, offsetBytes);
+  ValueRange strides = metadata.getStrides();
+  unsigned rowDim = batched ? 1 : 0;
+  Value batchStride = batched ? toI64(strides[0])
+                              : arith::ConstantIntOp::create(b, loc, i64, 0)
+                                    .getResult();
+  return {toI64(address), toI64(strides[rowDim]), batchStride};
+}
+
+/// `buffer` without the reshapes around it (same memory, other shape).
+Value withoutReshapes(Value buffer) {
+  while (Operation *def = buffer.getDefiningOp()) {
+    if (auto collapse = dyn_cast<memref::CollapseShapeOp>(def))
+      buffer = collapse.getSrc();
+    else if (auto expand = dyn_cast<memref::ExpandShapeOp>(def))
+      buffer = expand.getSrc();
+    else
+      break;
+  }
+  return buffer;
+}
+
+/// The linalg.fill that zeroes all of `product`'s output just before it,
+/// if there is one: in between only ops that touch no memory or do not
+/// name that buffer (the buffer plan keeps other live buffers apart).
+linalg::FillOp zeroFillBefore(linalg::LinalgOp product) {
+  Value output = withoutReshapes(product.getDpsInitOperand(0)->get());
+  for (Operation *op = product->getPrevNode(); op; op = op->getPrevNode()) {
+    if (auto fill = dyn_cast<linalg::FillOp>(op)) {
+      if (withoutReshapes(fill.getOutputs()[0]) == output) {
+        auto zero = fill.getInputs()[0].getDefiningOp<arith::ConstantOp>();
+        auto value = zero ? dyn_cast<FloatAttr>(zero.getValue()) : FloatAttr();
+        bool positiveZero = value && value.getValue().isZero() &&
+                            !value.getValue().isNegative();
+        return positiveZero ? fill : linalg::FillOp();
+      }
+    }
+    if (isMemoryEffectFree(op))
+      continue; // Views and arithmetic: they touch no memory.
+    bool namesOutput = llvm::any_of(op->getOperands(), [&](Value operand) {
+      return isa<MemRefType>(operand.getType()) &&
+             withoutReshapes(operand) == output;
+    });
+    if (namesOutput || (op->getNumRegions() != 0 && !isa<linalg::LinalgOp>(op)))
+      return {};
+  }
+  return {};
+}
+
+struct MatmulsToCublasPass
+    : PassWrapper<MatmulsToCublasPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(MatmulsToCublasPass)
+  MatmulsToCublasPass() = default;
+  MatmulsToCublasPass(const MatmulsToCublasPass &other)
+      : PassWrapper(other) {}
+  StringRef getArgument() const override {
+    return "tfaot-gpu-matmuls-to-cublas";
+  }
+  StringRef getDescription() const override {
+    return "Replace f32 linalg.matmul/batch_matmul on row-contiguous buffers "
+           "by host calls to tfaot_rt_cuda_gemm (cuBLAS)";
+  }
+  void getDependentDialects(DialectRegistry &registry) const override {
+    registry.insert<arith::ArithDialect, func::FuncDialect,
+                    memref::MemRefDialect>();
+  }
+  Option<bool> allowTf32{
+      *this, "allow-tf32",
+      llvm::cl::desc("Let cuBLAS multiply in TF32 on tensor cores (10-bit "
+                     "mantissa inputs, fp32 accumulation)"),
+      llvm::cl::init(false)};
+
+  static bool convertible(linalg::LinalgOp op) {
+    if (!op.hasPureBufferSemantics())
+      return false;
+    if (auto matmul = dyn_cast<linalg::MatmulOp>(op.getOperation())) {
+      if (matmul.hasUserDefinedMaps())
+        return false;
+    } else if (auto batched =
+                   dyn_cast<linalg::BatchMatmulOp>(op.getOperation())) {
+      if (batched.hasUserDefinedMaps())
+        return false;
+    } else {
+      return false;
+    }
+    return llvm::all_of(op->getOperands(), hasUnitInnerStride);
+  }
+
+  func::FuncOp declareGemm(ModuleOp module) {
+    if (auto existing = module.lookupSymbol<func::FuncOp>(tfaot::gpu::kGemmFunction))
+      return existing;
+    OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+    Type i64 = b.getI64Type();
+    SmallVector<Type> params(13, i64);
+    params.push_back(b.getI32Type());
+    auto func = func::FuncOp::create(b, module.getLoc(),
+                                     tfaot::gpu::kGemmFunction,
+                                     b.getFunctionType(params, {}));
+    func.setPrivate();
+    return func;
+  }
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<linalg::LinalgOp> products;
+    module.walk([&](linalg::LinalgOp op) {
+      if (convertible(op))
+        products.push_back(op);
+    });
+    if (products.empty())
+      return;
+    func::FuncOp gemm = declareGemm(module);
+    for (linalg::LinalgOp op : products) {
+      OpBuilder b(op);
+      Location loc = op.getLoc();
+      bool batched = isa<linalg::BatchMatmulOp>(op.getOperation());
+      Value a = op.getDpsInputOperand(0)->get();
+      Value bMatrix = op.getDpsInputOperand(1)->get();
+      Value c = op.getDpsInitOperand(0)->get();
+      // Looked for before the call's operands are built (they name C too).
+      // With an empty reduction cuBLAS would leave C alone: keep the fill.
+      auto aType = cast<MemRefType>(a.getType());
+      int64_t reduction = aType.getDimSize(aType.getRank() - 1);
+      bool nonEmpty = !ShapedType::isDynamic(reduction) && reduction > 0;
+      linalg::FillOp zeroFill = nonEmpty ? zeroFillBefore(op) : linalg::FillOp();
+      MatrixArg argA = matrixArg(b, loc, a, batched);
+      MatrixArg argB = matrixArg(b, loc, bMatrix, batched);
+      MatrixArg argC = matrixArg(b, loc, c, batched);
+      unsigned rowDim = batched ? 1 : 0;
+      auto dim = [&](Value buffer, unsigned d) -> Value {
+        Value size = memref::DimOp::create(b, loc, buffer, d);
+        return arith::IndexCastOp::create(b, loc, b.getI64Type(), size);
+      };
+      Value batch = batched ? dim(c, 0)
+                            : arith::ConstantIntOp::create(b, loc, b.getI64Type(), 1)
+                                  .getResult();
+      int flagBits = allowTf32 ? tfaot::cuda_image::kGemmAllowTf32 : 0;
+      if (zeroFill) {
+        zeroFill.erase();
+        flagBits |= tfaot::cuda_image::kGemmOverwrite;
+      }
+      Value flags =
+          arith::ConstantIntOp::create(b, loc, b.getI32Type(), flagBits);
+      func::CallOp::create(
+          b, loc, gemm,
+          ValueRange{argA.address, argB.address, argC.address, batch,
+                     dim(c, rowDim), dim(c, rowDim + 1), dim(a, rowDim + 1),
+                     argA.leading, argB.leading, argC.leading,
+                     argA.batchStride, argB.batchStride, argC.batchStride,
+                     flags});
+      op->erase();
+    }
+  }
+};
+
+} // namespace
+
+void tfaot::gpu::registerLibraryGemmPasses() {
+  PassRegistration<ConvsToMatmulsPass>();
+  PassRegistration<MatmulsToCublasPass>();
+}
