@@ -9,14 +9,19 @@
 #       --work gpu-checks/work/<name>
 # NAMEs (default: every program built) pick the models; run the e2e.tfjs
 # tests first so that their work directories are there. gpu.runtime.compare's
-# program (test/gpu) goes along as gpu-checks/extra/.
+# program (test/gpu) goes along as gpu-checks/extra/ with the default or
+# when a NAME is "runtime-test".
 set -euo pipefail
 build=$(cd "$1" && pwd)
 out=$2
 shift 2
 dir=$build/test/e2e/tfjs
-names=("$@")
-if [ ${#names[@]} = 0 ]; then
+names=()
+with_runtime_test=$([ $# = 0 ] && echo 1 || echo 0)
+for name in "$@"; do
+  if [ "$name" = runtime-test ]; then with_runtime_test=1; else names+=("$name"); fi
+done
+if [ $# = 0 ]; then
   for exe in "$dir"/tfaot_tfjs_cuda_compare_*; do
     names+=("${exe##*/tfaot_tfjs_cuda_compare_}")
   done
@@ -39,7 +44,7 @@ done
 # gpu.runtime.compare's program too (simple_mnist, fc-layers, emotion and
 # blazeface, CUDA against CPU builds in one binary).
 runtime_test=$build/test/gpu/tfaot_gpu_runtime_test
-if [ -x "$runtime_test" ]; then
+if [ "$with_runtime_test" = 1 ] && [ -x "$runtime_test" ]; then
   mkdir -p "$stage/gpu-checks/extra"
   cp "$runtime_test" "$stage/gpu-checks/extra/"
 fi
