@@ -51,6 +51,9 @@ namespace tfaot::gpu {
 /// The runtime's GEMM entry point (above); its `flags` bits are in
 /// runtime/include/tfaot/runtime/cuda_image.h.
 constexpr char kGemmFunction[] = "tfaot_rt_cuda_gemm";
+/// What --gpu_emulate builds call instead: the same contract, defined in
+/// the object by tfaot-gpu-define-emulated-gemm (EmulatedGemm.cpp).
+constexpr char kEmulatedGemmFunction[] = "tfaot_emulated_gemm";
 
 /// Rewrites `module` (host code in the LLVM dialect plus its gpu.binary) into
 /// plain LLVM dialect: embeds `image` (packImage's bytes), turns launches,

@@ -22,6 +22,9 @@ void registerLibraryGemmPasses();
 /// Registers tfaot-gpu-emulate-launches (EmulateLaunches.cpp).
 void registerEmulateLaunchesPass();
 
+/// Registers tfaot-gpu-define-emulated-gemm (EmulatedGemm.cpp).
+void registerEmulatedGemmPass();
+
 } // namespace tfaot::gpu
 
 #endif // TFAOT_BACKENDS_GPU_KERNELPASSES_H

@@ -19,13 +19,15 @@
 //                               tfaot_rt_cuda_gemm (HostLaunch.h), which
 //                               runs cublasSgemmStridedBatched on the run's
 //                               stream, in order with the kernels. The
-//                               zero fill of the product's buffer before
-//                               it (every lowered conv and matmul has one)
-//                               is dropped: cuBLAS then overwrites C
-//                               (beta = 0) instead of adding to it.
+//                               zeroing of the product's buffer before it
+//                               (every lowered conv and matmul has one: a
+//                               fill, or a copy of a shared zero buffer) is
+//                               dropped: cuBLAS then overwrites C (beta =
+//                               0) instead of adding to it.
 //
-// The first pass also runs for --gpu_emulate, so that the CPU-emulated
-// pipeline checks the im2col numbers; the second only for real GPU code.
+// Both also run for --gpu_emulate, the second calling a private GEMM with
+// the same contract that the object defines as loops (EmulatedGemm.cpp):
+// the emulated build checks the numbers of all but cuBLAS itself.
 //
 //===----------------------------------------------------------------------===//
 #include "backends/gpu/HostLaunch.h"
@@ -197,31 +199,75 @@ Value withoutReshapes(Value buffer) {
   return buffer;
 }
 
-/// The linalg.fill that zeroes all of `product`'s output just before it,
-/// if there is one: in between only ops that touch no memory or do not
-/// name that buffer (the buffer plan keeps other live buffers apart).
-linalg::FillOp zeroFillBefore(linalg::LinalgOp product) {
+bool isPositiveZero(Value value) {
+  auto constant = value.getDefiningOp<arith::ConstantOp>();
+  auto zero = constant ? dyn_cast<FloatAttr>(constant.getValue()) : FloatAttr();
+  return zero && zero.getValue().isZero() && !zero.getValue().isNegative();
+}
+
+/// Whether `buffer` holds only zeros when `reader` runs: of the ops that
+/// write it (in any of its reshapes), the one before `reader` is a
+/// linalg.fill of +0.0. (CSE merges the products' identical zero-filled
+/// init tensors into one, which bufferization copies into each product's
+/// buffer; the last product may then write the shared buffer in place.)
+bool holdsZerosAt(Value buffer, Operation *reader) {
+  Block *block = reader->getBlock();
+  int zeroFillsBefore = 0;
+  SmallVector<Value> views = {buffer};
+  while (!views.empty()) {
+    Value view = views.pop_back_val();
+    for (OpOperand &use : view.getUses()) {
+      Operation *user = use.getOwner();
+      if (isa<memref::CollapseShapeOp, memref::ExpandShapeOp>(user)) {
+        views.push_back(user->getResult(0));
+        continue;
+      }
+      bool reads = isa<memref::DeallocOp>(user) ||
+                   (isa<memref::CopyOp>(user) &&
+                    cast<memref::CopyOp>(user).getSource() == view) ||
+                   (isa<linalg::LinalgOp>(user) &&
+                    cast<linalg::LinalgOp>(user).isDpsInput(&use));
+      if (reads)
+        continue;
+      Operation *writer = block->findAncestorOpInBlock(*user);
+      if (!writer)
+        return false;
+      if (!writer->isBeforeInBlock(reader))
+        continue; // Written after it was read.
+      auto fill = dyn_cast<linalg::FillOp>(user);
+      if (!fill || !isPositiveZero(fill.getInputs()[0]))
+        return false;
+      ++zeroFillsBefore;
+    }
+  }
+  return zeroFillsBefore == 1;
+}
+
+/// The op that sets all of `product`'s output to zero just before it, if
+/// there is one: a linalg.fill of +0.0 or a copy from a buffer that only
+/// holds zeros. In between only ops that touch no memory or do not name
+/// that buffer (the buffer plan keeps other live buffers apart).
+Operation *zeroingBefore(linalg::LinalgOp product) {
   Value output = withoutReshapes(product.getDpsInitOperand(0)->get());
   for (Operation *op = product->getPrevNode(); op; op = op->getPrevNode()) {
-    if (auto fill = dyn_cast<linalg::FillOp>(op)) {
-      if (withoutReshapes(fill.getOutputs()[0]) == output) {
-        auto zero = fill.getInputs()[0].getDefiningOp<arith::ConstantOp>();
-        auto value = zero ? dyn_cast<FloatAttr>(zero.getValue()) : FloatAttr();
-        bool positiveZero = value && value.getValue().isZero() &&
-                            !value.getValue().isNegative();
-        return positiveZero ? fill : linalg::FillOp();
-      }
-    }
+    if (auto fill = dyn_cast<linalg::FillOp>(op);
+        fill && withoutReshapes(fill.getOutputs()[0]) == output)
+      return isPositiveZero(fill.getInputs()[0]) ? op : nullptr;
+    if (auto copy = dyn_cast<memref::CopyOp>(op);
+        copy && withoutReshapes(copy.getTarget()) == output)
+      return holdsZerosAt(withoutReshapes(copy.getSource()), op) ? op
+                                                                  : nullptr;
     if (isMemoryEffectFree(op))
       continue; // Views and arithmetic: they touch no memory.
     bool namesOutput = llvm::any_of(op->getOperands(), [&](Value operand) {
       return isa<MemRefType>(operand.getType()) &&
              withoutReshapes(operand) == output;
     });
-    if (namesOutput || (op->getNumRegions() != 0 && !isa<linalg::LinalgOp>(op)))
-      return {};
+    if (namesOutput ||
+        (op->getNumRegions() != 0 && !isa<linalg::LinalgOp>(op)))
+      return nullptr;
   }
-  return {};
+  return nullptr;
 }
 
 struct MatmulsToCublasPass
@@ -241,6 +287,12 @@ struct MatmulsToCublasPass
     registry.insert<arith::ArithDialect, func::FuncDialect,
                     memref::MemRefDialect>();
   }
+  Option<bool> emulate{
+      *this, "emulate",
+      llvm::cl::desc("Call tfaot_emulated_gemm (--gpu_emulate: defined in "
+                     "the object later, tfaot-gpu-define-emulated-gemm) "
+                     "instead of the runtime's cuBLAS entry"),
+      llvm::cl::init(false)};
   Option<bool> allowTf32{
       *this, "allow-tf32",
       llvm::cl::desc("Let cuBLAS multiply in TF32 on tensor cores (10-bit "
@@ -264,14 +316,15 @@ struct MatmulsToCublasPass
   }
 
   func::FuncOp declareGemm(ModuleOp module) {
-    if (auto existing = module.lookupSymbol<func::FuncOp>(tfaot::gpu::kGemmFunction))
+    StringRef name = emulate ? tfaot::gpu::kEmulatedGemmFunction
+                             : tfaot::gpu::kGemmFunction;
+    if (auto existing = module.lookupSymbol<func::FuncOp>(name))
       return existing;
     OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
     Type i64 = b.getI64Type();
     SmallVector<Type> params(13, i64);
     params.push_back(b.getI32Type());
-    auto func = func::FuncOp::create(b, module.getLoc(),
-                                     tfaot::gpu::kGemmFunction,
+    auto func = func::FuncOp::create(b, module.getLoc(), name,
                                      b.getFunctionType(params, {}));
     func.setPrivate();
     return func;
@@ -299,7 +352,7 @@ struct MatmulsToCublasPass
       auto aType = cast<MemRefType>(a.getType());
       int64_t reduction = aType.getDimSize(aType.getRank() - 1);
       bool nonEmpty = !ShapedType::isDynamic(reduction) && reduction > 0;
-      linalg::FillOp zeroFill = nonEmpty ? zeroFillBefore(op) : linalg::FillOp();
+      Operation *zeroing = nonEmpty ? zeroingBefore(op) : nullptr;
       MatrixArg argA = matrixArg(b, loc, a, batched);
       MatrixArg argB = matrixArg(b, loc, bMatrix, batched);
       MatrixArg argC = matrixArg(b, loc, c, batched);
@@ -312,8 +365,8 @@ struct MatmulsToCublasPass
                             : arith::ConstantIntOp::create(b, loc, b.getI64Type(), 1)
                                   .getResult();
       int flagBits = allowTf32 ? tfaot::cuda_image::kGemmAllowTf32 : 0;
-      if (zeroFill) {
-        zeroFill.erase();
+      if (zeroing) {
+        zeroing->erase();
         flagBits |= tfaot::cuda_image::kGemmOverwrite;
       }
       Value flags =

@@ -15,7 +15,9 @@ bool tfaot::gpu::lowerBufferizedEntry(ModuleOp module,
                                       std::string &error,
                                       llvm::raw_ostream &notes) {
   if (options.emulate)
-    return run(buildEmulationPipeline) &&
+    return run([&](OpPassManager &pm) {
+             return buildEmulationPipeline(pm, options.gemms);
+           }) &&
            run([&](OpPassManager &pm) {
              return cpu::buildToLLVMPipeline(pm, options.vectorBits);
            });

@@ -26,12 +26,15 @@ using namespace mlir;
 
 // As the CPU's bufferization, without tfaot-fuse-epilogues: its tiled loop
 // nests (scf.for over tiles) would hide the parallelism the GPU mapping needs.
-// `convsToMatmuls` is tfaot-gpu-convs-to-matmuls, or nothing.
+// `convsToMatmuls` is tfaot-gpu-convs-to-matmuls, or nothing: after the
+// elementwise fusion, whose reshape propagation would turn a matmul
+// followed by its expand_shape back into a 4-d linalg.generic.
 static std::string bufferizePipeline(const std::string &convsToMatmuls) {
-  return "tfaot-lower-to-linalg," + convsToMatmuls +
+  return "tfaot-lower-to-linalg,"
          "canonicalize,"
          "func.func(linalg-fuse-elementwise-ops),"
-         "canonicalize,cse,"
+         "canonicalize,cse," +
+         convsToMatmuls +
          "one-shot-bufferize{bufferize-function-boundaries "
          "function-boundary-type-conversion=identity-layout-map},"
          "buffer-results-to-out-params{hoist-static-allocs "
@@ -67,10 +70,23 @@ static std::string kernelPipeline(const std::string &matmulsToCublas) {
 
 // The kernel mapping up to gpu.launch, then each launch run as loops on the
 // CPU (tfaot compile --gpu_emulate): the rest is the CPU's lowering.
-static const std::string kEmulationPipeline =
-    std::string(kMapToKernels) +
-    "func.func(tfaot-gpu-emulate-launches),"
-    "canonicalize,cse";
+// `matmulsToCublas` as for kernelPipeline, with emulate=true.
+static std::string emulationPipeline(const std::string &matmulsToCublas) {
+  return matmulsToCublas + kMapToKernels +
+         "func.func(tfaot-gpu-emulate-launches),"
+         "tfaot-gpu-define-emulated-gemm,"
+         "canonicalize,cse";
+}
+
+/// tfaot-gpu-matmuls-to-cublas with `gemms`' options, or nothing.
+static std::string matmulsToCublas(const ::tfaot::gpu::GemmOptions &gemms,
+                                   bool emulate) {
+  if (!gemms.cublas)
+    return "";
+  return std::string("tfaot-gpu-matmuls-to-cublas{allow-tf32=") +
+         (gemms.allowTf32 ? "true" : "false") +
+         " emulate=" + (emulate ? "true" : "false") + "},";
+}
 
 // The PTX ISA version each architecture needs at least (sm_89: PTX 7.8,
 // sm_90: 7.8; LLVM's default for them is older than ptxas accepts, so it is
@@ -97,6 +113,7 @@ static void registerPassesOnce() {
     mlir::tfaot::registerTfaotPasses();
     ::tfaot::gpu::registerKernelPasses();
     ::tfaot::gpu::registerLibraryGemmPasses();
+    ::tfaot::gpu::registerEmulatedGemmPass();
     ::tfaot::gpu::registerEmulateLaunchesPass();
     return true;
   }();
@@ -126,16 +143,14 @@ LogicalResult buildBufferizePipeline(OpPassManager &pm,
 
 LogicalResult buildKernelPipeline(OpPassManager &pm, const GemmOptions &gemms) {
   registerPassesOnce();
-  std::string matmulsToCublas;
-  if (gemms.cublas)
-    matmulsToCublas = std::string("tfaot-gpu-matmuls-to-cublas{allow-tf32=") +
-                      (gemms.allowTf32 ? "true" : "false") + "},";
-  return parsePassPipeline(kernelPipeline(matmulsToCublas), pm);
+  return parsePassPipeline(kernelPipeline(matmulsToCublas(gemms, false)), pm);
 }
 
-LogicalResult buildEmulationPipeline(OpPassManager &pm) {
+LogicalResult buildEmulationPipeline(OpPassManager &pm,
+                                     const GemmOptions &gemms) {
   registerPassesOnce();
-  return parsePassPipeline(kEmulationPipeline, pm);
+  return parsePassPipeline(emulationPipeline(matmulsToCublas(gemms, true)),
+                           pm);
 }
 
 LogicalResult buildToNVVMPipeline(OpPassManager &pm, const std::string &arch,
@@ -186,11 +201,14 @@ void registerGpuPipelines() {
       [](OpPassManager &pm, const GemmPipelineOptions &options) {
         (void)buildKernelPipeline(pm, options.get());
       });
-  PassPipelineRegistration<>(
+  PassPipelineRegistration<GemmPipelineOptions>(
       "tfaot-gpu-emulate",
       "Map bufferized loops to GPU launches, then run each launch as loops "
-      "over its blocks and threads on the CPU (checks the mapping's results)",
-      [](OpPassManager &pm) { (void)buildEmulationPipeline(pm); });
+      "over its blocks and threads on the CPU (checks the mapping's results); "
+      "cuBLAS products become calls to loops defined in the module",
+      [](OpPassManager &pm, const GemmPipelineOptions &options) {
+        (void)buildEmulationPipeline(pm, options.get());
+      });
   PassPipelineRegistration<ToNVVMOptions>(
       "tfaot-gpu-to-nvvm",
       "Lower kernels to PTX (gpu.binary) and host code to the LLVM dialect",

@@ -45,9 +45,10 @@ mlir::LogicalResult buildKernelPipeline(mlir::OpPassManager &pm,
                                         const GemmOptions &gemms);
 /// Instead of buildKernelPipeline, for --gpu_emulate: the same mapping to
 /// launches, each then run as loops over blocks and threads on the CPU
-/// (the CPU's to-LLVM pipeline follows). Matmuls stay loops there: only
-/// the bufferize pipeline's im2col part of `--gpu_gemm=cublas` is emulated.
-mlir::LogicalResult buildEmulationPipeline(mlir::OpPassManager &pm);
+/// (the CPU's to-LLVM pipeline follows); with `gemms.cublas` the products
+/// call a GEMM with cuBLAS's contract that the module defines as loops.
+mlir::LogicalResult buildEmulationPipeline(mlir::OpPassManager &pm,
+                                           const GemmOptions &gemms);
 /// `arch` is one of the supported "sm_XX"; `cudaToolkit` the toolkit to
 /// link libdevice from (findCudaToolkit(); empty: none).
 mlir::LogicalResult buildToNVVMPipeline(mlir::OpPassManager &pm,

@@ -1,0 +1,145 @@
+//===- EmulatedGemm.cpp - tfaot_rt_cuda_gemm's contract, on the CPU -------===//
+//
+// tfaot-gpu-define-emulated-gemm gives the --gpu_emulate build a body for
+// the GEMM that real GPU code hands to cuBLAS (tfaot-gpu-matmuls-to-cublas
+// with emulate=true calls it tfaot_emulated_gemm, private to the object):
+// plain loops over the same arguments, with the same meaning, as
+//
+//   for each batch b, row i < m, column j < n:
+//     C[b][i][j] = (flags & overwrite ? 0 : C[b][i][j])
+//                  + sum over p < k of A[b][i][p] * B[b][p][j]
+//
+// with row-major A, B, C at the given addresses, leading dimensions and
+// batch strides (elements). The emulated build thus checks, on machines
+// without a GPU, everything about the library path but cuBLAS itself: the
+// im2col, the operands' addresses and strides, and dropping the zero fill.
+//
+//===----------------------------------------------------------------------===//
+#include "backends/gpu/HostLaunch.h"
+#include "backends/gpu/KernelPasses.h"
+#include "runtime/include/tfaot/runtime/cuda_image.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Pass/Pass.h"
+
+using namespace mlir;
+
+namespace {
+
+/// Builds the loops of the file comment into `func`'s (new) body.
+void defineBody(func::FuncOp func) {
+  Location loc = func.getLoc();
+  Block *entry = func.addEntryBlock();
+  OpBuilder b = OpBuilder::atBlockBegin(entry);
+  Type index = b.getIndexType(), i64 = b.getI64Type(), f32 = b.getF32Type();
+  Type ptr = LLVM::LLVMPointerType::get(b.getContext());
+  auto arg = [&](unsigned i) -> Value {
+    return arith::IndexCastOp::create(b, loc, index, entry->getArgument(i));
+  };
+  Value a = entry->getArgument(0), bMatrix = entry->getArgument(1),
+        c = entry->getArgument(2);
+  Value batch = arg(3), m = arg(4), n = arg(5), k = arg(6), lda = arg(7),
+        ldb = arg(8), ldc = arg(9), strideA = arg(10), strideB = arg(11),
+        strideC = arg(12);
+  Value flags = entry->getArgument(13);
+  Value overwriteBit = arith::ConstantIntOp::create(
+      b, loc, b.getI32Type(), tfaot::cuda_image::kGemmOverwrite);
+  Value overwrite = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::ne,
+      arith::AndIOp::create(b, loc, flags, overwriteBit),
+      arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0));
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  Value zeroF = arith::ConstantFloatOp::create(b, loc, b.getF32Type(),
+                                               APFloat(0.0f));
+
+  // &base[batchStride * bi + ld * row + col], as a pointer.
+  auto element = [&](OpBuilder &nb, Value base, Value batchStride, Value bi,
+                     Value ld, Value row, Value col) -> Value {
+    Value offset = arith::AddIOp::create(
+        nb, loc,
+        arith::AddIOp::create(nb, loc,
+                              arith::MulIOp::create(nb, loc, batchStride, bi),
+                              arith::MulIOp::create(nb, loc, ld, row)),
+        col);
+    Value bytes = arith::MulIOp::create(
+        nb, loc, arith::IndexCastOp::create(nb, loc, i64, offset),
+        arith::ConstantIntOp::create(nb, loc, i64, 4));
+    Value address = arith::AddIOp::create(nb, loc, base, bytes);
+    return LLVM::IntToPtrOp::create(nb, loc, ptr, address);
+  };
+
+  scf::ForOp::create(
+      b, loc, zero, batch, one, ValueRange{},
+      [&](OpBuilder &b1, Location, Value bi, ValueRange) {
+        scf::ForOp::create(
+            b1, loc, zero, m, one, ValueRange{},
+            [&](OpBuilder &b2, Location, Value i, ValueRange) {
+              scf::ForOp::create(
+                  b2, loc, zero, n, one, ValueRange{},
+                  [&](OpBuilder &b3, Location, Value j, ValueRange) {
+                    Value cPtr = element(b3, c, strideC, bi, ldc, i, j);
+                    Value old = LLVM::LoadOp::create(b3, loc, f32, cPtr);
+                    Value init =
+                        arith::SelectOp::create(b3, loc, overwrite, zeroF, old);
+                    auto sum = scf::ForOp::create(
+                        b3, loc, zero, k, one, ValueRange{init},
+                        [&](OpBuilder &b4, Location, Value p,
+                            ValueRange acc) {
+                          Value x = LLVM::LoadOp::create(
+                              b4, loc, f32,
+                              element(b4, a, strideA, bi, lda, i, p));
+                          Value y = LLVM::LoadOp::create(
+                              b4, loc, f32,
+                              element(b4, bMatrix, strideB, bi, ldb, p, j));
+                          Value product = arith::MulFOp::create(b4, loc, x, y);
+                          scf::YieldOp::create(
+                              b4, loc,
+                              ValueRange{arith::AddFOp::create(b4, loc, acc[0],
+                                                               product)});
+                        });
+                    LLVM::StoreOp::create(b3, loc, sum.getResult(0), cPtr);
+                    scf::YieldOp::create(b3, loc);
+                  });
+              scf::YieldOp::create(b2, loc);
+            });
+        scf::YieldOp::create(b1, loc);
+      });
+  func::ReturnOp::create(b, loc);
+}
+
+struct DefineEmulatedGemmPass
+    : PassWrapper<DefineEmulatedGemmPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(DefineEmulatedGemmPass)
+  StringRef getArgument() const override {
+    return "tfaot-gpu-define-emulated-gemm";
+  }
+  StringRef getDescription() const override {
+    return "Give the --gpu_emulate build's tfaot_emulated_gemm a body: the "
+           "GEMM cuBLAS runs on the GPU, as loops";
+  }
+  void getDependentDialects(DialectRegistry &registry) const override {
+    registry.insert<arith::ArithDialect, scf::SCFDialect,
+                    LLVM::LLVMDialect>();
+  }
+  void runOnOperation() override {
+    auto func = getOperation().lookupSymbol<func::FuncOp>(
+        tfaot::gpu::kEmulatedGemmFunction);
+    if (!func || !func.isExternal())
+      return;
+    defineBody(func);
+    // Local to the object: each emulated model carries its own copy.
+    func->setAttr("llvm.linkage",
+                  LLVM::LinkageAttr::get(&getContext(),
+                                         LLVM::Linkage::Internal));
+  }
+};
+
+} // namespace
+
+void tfaot::gpu::registerEmulatedGemmPass() {
+  PassRegistration<DefineEmulatedGemmPass>();
+}
