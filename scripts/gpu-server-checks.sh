@@ -133,7 +133,8 @@ for step in "$@"; do
     ;;
   peers-xla=*)
     say "peers: XLA"
-    (cd "$out" && OUT=$out PYTHONUNBUFFERED=1 timeout 300 python3 "${step#*=}" jax) >>"$log" 2>&1
+    script=$(realpath "${step#*=}")  # It runs from OUT.
+    (cd "$out" && OUT=$out PYTHONUNBUFFERED=1 timeout 300 python3 "$script" jax) >>"$log" 2>&1
     say "peers XLA: exit $?"
     ;;
   peers-torch|peers-torch=*)
