@@ -17,8 +17,8 @@
 #                                                -> gpu_runtime.txt
 #   gpu-bench          bench/gpu/run.sh: ResNet-50 and MobileNetV2, CUDA vs
 #                      the CPU build, timed      -> gpu_bench.jsonl
-#   gpu-profile        nvprof-style kernel times of ResNet-50 batch 1 (ncu)
-#                                                -> gpu_profile.csv
+#   gpu-profile[=M_bB] kernel times (ncu) of one gpu-bench program, default
+#                      resnet50_b1               -> gpu_profile_M_bB.csv
 #   cpu-bench          tfaot bench on all cores, batch 1 and 8 -> cpu_bench.json
 #   cpu-scaling        batch 1 on 1, 8 and all threads; the profile of the
 #                      last                      -> cpu_profile_<model>.json
@@ -100,12 +100,14 @@ for step in "$@"; do
       bash "$root/bench/gpu/run.sh" "$out" >>"$log" 2>&1
     say "gpu bench: exit $?"
     ;;
-  gpu-profile)
-    say "gpu profile (ncu, ResNet-50 batch 1)"
-    exe=/tmp/gpu-bench/resnet50_b1_cuda_bench
-    timeout 90 ncu --metrics gpu__time_duration.sum --csv --page raw \
-      "$exe" --name resnet50 --iters 0 --min-time 0 \
-      >"$out/gpu_profile.csv" 2>>"$log"
+  gpu-profile|gpu-profile=*)
+    which=resnet50_b1
+    [ "$step" != gpu-profile ] && which=${step#*=}
+    say "gpu profile (ncu, $which)"
+    exe=/tmp/gpu-bench/${which}_cuda_bench
+    timeout 120 ncu --metrics gpu__time_duration.sum --csv --page raw \
+      "$exe" --name "${which%_b*}" --iters 0 --min-time 0 \
+      >"$out/gpu_profile_$which.csv" 2>>"$log"
     say "gpu profile: exit $?"
     ;;
   cpu-bench)

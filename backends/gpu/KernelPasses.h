@@ -22,6 +22,9 @@ void registerLibraryGemmPasses();
 /// Registers tfaot-gpu-emulate-launches (EmulateLaunches.cpp).
 void registerEmulateLaunchesPass();
 
+/// Registers tfaot-gpu-split-small-reductions (SplitReductions.cpp).
+void registerSplitReductionsPass();
+
 /// Registers tfaot-gpu-define-emulated-gemm (EmulatedGemm.cpp).
 void registerEmulatedGemmPass();
 

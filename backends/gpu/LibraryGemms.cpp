@@ -9,7 +9,8 @@
 //                               linalg.conv_2d_nhwc_hwcf becomes an im2col
 //                               copy (a parallel linalg.generic gathering
 //                               each output pixel's KHxKWxC window into one
-//                               row) and a linalg.matmul with the HWCF filter
+//                               row; a zero padding before the conv is
+//                               folded into it) and a linalg.matmul with the HWCF filter
 //                               seen as a (KH*KW*C)xF matrix; a 1x1 stride-1
 //                               conv needs no copy: its NHWC input already
 //                               is the (N*H*W)xC matrix;
@@ -55,6 +56,84 @@ bool isF32(Value value) {
 // tfaot-gpu-convs-to-matmuls
 //===----------------------------------------------------------------------===//
 
+/// `input`'s tensor.pad if it pads only H and W, statically, with zeros.
+tensor::PadOp zeroSpatialPad(Value input) {
+  auto pad = input.getDefiningOp<tensor::PadOp>();
+  if (!pad)
+    return {};
+  Value value = pad.getConstantPaddingValue();
+  auto constant = value ? value.getDefiningOp<arith::ConstantOp>()
+                        : arith::ConstantOp();
+  auto zero = constant ? dyn_cast<FloatAttr>(constant.getValue()) : FloatAttr();
+  if (!zero || !zero.getValue().isZero())
+    return {};
+  ArrayRef<int64_t> low = pad.getStaticLow(), high = pad.getStaticHigh();
+  auto sourceType = cast<RankedTensorType>(pad.getSource().getType());
+  bool spatialOnly = low.size() == 4 && low[0] == 0 && low[3] == 0 &&
+                     high[0] == 0 && high[3] == 0 &&
+                     llvm::none_of(low, ShapedType::isDynamic) &&
+                     llvm::none_of(high, ShapedType::isDynamic) &&
+                     sourceType.hasStaticShape();
+  return spatialOnly ? pad : tensor::PadOp();
+}
+
+/// The im2col of a zero-padded input read from the unpadded one: the
+/// window positions that fall in the padding give 0, and the padded copy
+/// (a fill and a copy kernel, two passes over the activations) is not
+/// needed. patches[n, oh, ow, i, j, c] = x[n, h, w, c] with
+/// h = oh*sh + i*dh - top, w = ow*sw + j*dw - left, or 0 outside x.
+Value buildPaddedPatches(OpBuilder &b, Location loc, tensor::PadOp pad,
+                         Value empty, ArrayRef<int64_t> strides,
+                         ArrayRef<int64_t> dilations) {
+  Value source = pad.getSource();
+  auto sourceType = cast<RankedTensorType>(source.getType());
+  ArrayRef<int64_t> low = pad.getStaticLow();
+  return linalg::GenericOp::create(
+             b, loc, empty.getType(), ValueRange{}, ValueRange{empty},
+             ArrayRef<AffineMap>{b.getMultiDimIdentityMap(6)},
+             SmallVector<utils::IteratorType>(6, utils::IteratorType::parallel),
+             [&](OpBuilder &nb, Location l, ValueRange) {
+               auto index = [&](int64_t d) -> Value {
+                 return linalg::IndexOp::create(nb, l, d);
+               };
+               auto constant = [&](int64_t v) -> Value {
+                 return arith::ConstantIndexOp::create(nb, l, v);
+               };
+               // position = out * stride + tap * dilation - before
+               auto position = [&](int64_t outDim, int64_t tapDim,
+                                   int64_t axis) -> Value {
+                 Value scaled = arith::MulIOp::create(
+                     nb, l, index(outDim), constant(strides[axis]));
+                 Value tap = arith::MulIOp::create(nb, l, index(tapDim),
+                                                   constant(dilations[axis]));
+                 return arith::SubIOp::create(
+                     nb, l, arith::AddIOp::create(nb, l, scaled, tap),
+                     constant(low[axis + 1]));
+               };
+               auto inside = [&](Value p, int64_t size) -> Value {
+                 Value geZero = arith::CmpIOp::create(
+                     nb, l, arith::CmpIPredicate::sge, p, constant(0));
+                 Value ltSize = arith::CmpIOp::create(
+                     nb, l, arith::CmpIPredicate::slt, p, constant(size));
+                 return arith::AndIOp::create(nb, l, geZero, ltSize);
+               };
+               Value h = position(1, 3, 0), w = position(2, 4, 1);
+               Value valid = arith::AndIOp::create(
+                   nb, l, inside(h, sourceType.getDimSize(1)),
+                   inside(w, sourceType.getDimSize(2)));
+               // An address inside x even where the value is not used.
+               Value safeH = arith::SelectOp::create(nb, l, valid, h, constant(0));
+               Value safeW = arith::SelectOp::create(nb, l, valid, w, constant(0));
+               Value x = tensor::ExtractOp::create(
+                   nb, l, source, ValueRange{index(0), safeH, safeW, index(5)});
+               Value zero = arith::ConstantOp::create(
+                   nb, l, nb.getZeroAttr(sourceType.getElementType()));
+               linalg::YieldOp::create(
+                   nb, l, ValueRange{arith::SelectOp::create(nb, l, valid, x, zero)});
+             })
+      .getResult(0);
+}
+
 /// The (N*Ho*Wo) x (KH*KW*C) matrix of `conv`'s input windows.
 Value buildPatchMatrix(OpBuilder &b, linalg::Conv2DNhwcHwcfOp conv) {
   Location loc = conv.getLoc();
@@ -72,30 +151,34 @@ Value buildPatchMatrix(OpBuilder &b, linalg::Conv2DNhwcHwcfOp conv) {
     return tensor::CollapseShapeOp::create(
         b, loc, input, ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}});
 
-  // patches[n, oh, ow, i, j, c] = input[n, oh*sh + i*dh, ow*sw + j*dw, c]
-  MLIRContext *context = b.getContext();
-  AffineExpr n, oh, ow, i, j, c;
-  bindDims(context, n, oh, ow, i, j, c);
-  auto readMap = AffineMap::get(
-      6, 0,
-      {n, oh * strides[0] + i * dilations[0], ow * strides[1] + j * dilations[1],
-       c},
-      context);
   SmallVector<int64_t> shape = {outputType.getDimSize(0),
                                 outputType.getDimSize(1),
                                 outputType.getDimSize(2), kh, kw,
                                 inputType.getDimSize(3)};
   Value empty =
       tensor::EmptyOp::create(b, loc, shape, inputType.getElementType());
-  Value patches =
-      linalg::GenericOp::create(
-          b, loc, empty.getType(), ValueRange{input}, ValueRange{empty},
-          ArrayRef<AffineMap>{readMap, b.getMultiDimIdentityMap(6)},
-          SmallVector<utils::IteratorType>(6, utils::IteratorType::parallel),
-          [](OpBuilder &nested, Location nestedLoc, ValueRange args) {
-            linalg::YieldOp::create(nested, nestedLoc, args[0]);
-          })
-          .getResult(0);
+  Value patches;
+  if (auto pad = zeroSpatialPad(input)) {
+    patches = buildPaddedPatches(b, loc, pad, empty, strides, dilations);
+  } else {
+    // patches[n, oh, ow, i, j, c] = input[n, oh*sh + i*dh, ow*sw + j*dw, c]
+    MLIRContext *context = b.getContext();
+    AffineExpr n, oh, ow, i, j, c;
+    bindDims(context, n, oh, ow, i, j, c);
+    auto readMap = AffineMap::get(6, 0,
+                                  {n, oh * strides[0] + i * dilations[0],
+                                   ow * strides[1] + j * dilations[1], c},
+                                  context);
+    patches =
+        linalg::GenericOp::create(
+            b, loc, empty.getType(), ValueRange{input}, ValueRange{empty},
+            ArrayRef<AffineMap>{readMap, b.getMultiDimIdentityMap(6)},
+            SmallVector<utils::IteratorType>(6, utils::IteratorType::parallel),
+            [](OpBuilder &nested, Location nestedLoc, ValueRange args) {
+              linalg::YieldOp::create(nested, nestedLoc, args[0]);
+            })
+            .getResult(0);
+  }
   return tensor::CollapseShapeOp::create(
       b, loc, patches, ArrayRef<ReassociationIndices>{{0, 1, 2}, {3, 4, 5}});
 }
@@ -139,7 +222,12 @@ struct ConvsToMatmulsPass
       Value result = tensor::ExpandShapeOp::create(
           b, loc, conv.getResult(0).getType(), product, rowsByChannels);
       conv.getResult(0).replaceAllUsesWith(result);
+      Operation *input = conv.getInputs()[0].getDefiningOp();
       conv.erase();
+      // A padding folded into the im2col (buildPaddedPatches) is dead now;
+      // nothing after this pass would remove it before bufferization.
+      if (isa_and_nonnull<tensor::PadOp>(input) && input->use_empty())
+        input->erase();
     }
   }
 };

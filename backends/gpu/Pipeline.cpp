@@ -33,7 +33,8 @@ static std::string bufferizePipeline(const std::string &convsToMatmuls) {
   return "tfaot-lower-to-linalg,"
          "canonicalize,"
          "func.func(linalg-fuse-elementwise-ops),"
-         "canonicalize,cse," +
+         "canonicalize,cse,"
+         "func.func(tfaot-gpu-split-small-reductions)," +
          convsToMatmuls +
          "one-shot-bufferize{bufferize-function-boundaries "
          "function-boundary-type-conversion=identity-layout-map},"
@@ -62,6 +63,10 @@ static const char kMapToKernels[] =
 static std::string kernelPipeline(const std::string &matmulsToCublas) {
   return matmulsToCublas + kMapToKernels +
          "canonicalize,cse,"
+         // Constants (the loop bounds every kernel delinearizes its thread
+         // index by) into the kernels: as parameters, each division by a
+         // dimension was a run-time 64-bit division.
+         "gpu-launch-sink-index-computations,"
          "gpu-kernel-outlining,"
          "tfaot-gpu-merge-kernel-modules,"
          "gpu.module(tfaot-gpu-contract-fp),"
@@ -114,6 +119,7 @@ static void registerPassesOnce() {
     ::tfaot::gpu::registerKernelPasses();
     ::tfaot::gpu::registerLibraryGemmPasses();
     ::tfaot::gpu::registerEmulatedGemmPass();
+    ::tfaot::gpu::registerSplitReductionsPass();
     ::tfaot::gpu::registerEmulateLaunchesPass();
     return true;
   }();

@@ -81,12 +81,15 @@ func.func @conv(%x: tensor<1x5x5x2xf32>, %w: tensor<3x3x2x4xf32>) -> tensor<1x3x
 
 // Tests that a reduction to a scalar, which has no parallel loop, still
 // runs on the GPU: one thread (guard "< 1") initializes and accumulates.
+// Its constants are inside the kernel, not parameters
+// (gpu-launch-sink-index-computations: divisions by them fold).
 // CHECK-LABEL: func.func @sum_all
 // CHECK-NOT: memref.load
 // CHECK-NOT: memref.store
-// CHECK: gpu.launch_func @tfaot_kernels::@sum_all_kernel blocks in (%c1, %c1, %c1) threads in (%c256, %c1, %c1) args(%c1 : index,
-// CHECK: gpu.func @sum_all_kernel(%[[ONE:[^:]*]]: index,
+// CHECK: gpu.launch_func @tfaot_kernels::@sum_all_kernel blocks in (%c1, %c1, %c1) threads in (%c256, %c1, %c1) args(%{{.*}} : memref<f32>, %{{.*}} : memref<4x8xf32>)
+// CHECK: gpu.func @sum_all_kernel(
 // CHECK: %[[T:.*]] = gpu.thread_id x
+// CHECK: %[[ONE:.*]] = arith.constant 1 : index
 // CHECK: %[[IN:.*]] = arith.cmpi slt, %[[T]], %[[ONE]] : index
 // CHECK: scf.if %[[IN]]
 // CHECK: memref.store %{{.*}}[] : memref<f32>

@@ -39,6 +39,37 @@ func.func @pointwise(%x: tensor<2x5x5x8xf32>, %w: tensor<1x1x8x16xf32>, %init: t
 
 // -----
 
+// Tests that a zero padding before the conv is folded into the im2col: the
+// copy reads the unpadded input at (oh + kh - 1, ow + kw - 1), gives 0
+// outside it, and the tensor.pad is gone.
+// CONV-LABEL: func.func @padded(
+// CONV-SAME: %[[X:[^:]*]]: tensor<1x4x4x2xf32>
+// CONV-NOT: tensor.pad
+// CONV: linalg.generic {indexing_maps = [#{{.*}}], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel"]} outs(%{{.*}} : tensor<1x4x4x3x3x2xf32>)
+// CONV: %[[OH:.*]] = linalg.index 1
+// CONV: %[[KH:.*]] = linalg.index 3
+// CONV: %[[H0:.*]] = arith.addi
+// CONV: %[[H:.*]] = arith.subi %[[H0]], %c1
+// CONV: arith.cmpi sge, %[[H]], %c0
+// CONV: arith.cmpi slt, %[[H]], %c4
+// CONV: %[[V:.*]] = tensor.extract %[[X]]
+// CONV: %[[R:.*]] = arith.select %{{.*}}, %[[V]], %{{.*}} : f32
+// CONV: linalg.yield %[[R]]
+// CONV-NOT: tensor.pad
+// CONV: linalg.matmul
+func.func @padded(%x: tensor<1x4x4x2xf32>, %w: tensor<3x3x2x4xf32>, %init: tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %p = tensor.pad %x low[0, 1, 1, 0] high[0, 1, 1, 0] {
+  ^bb0(%a: index, %b: index, %c: index, %d: index):
+    tensor.yield %zero : f32
+  } : tensor<1x4x4x2xf32> to tensor<1x6x6x2xf32>
+  %0 = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+       ins(%p, %w : tensor<1x6x6x2xf32>, tensor<3x3x2x4xf32>) outs(%init : tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
+  return %0 : tensor<1x4x4x4xf32>
+}
+
+// -----
+
 // Tests that a dilated conv reads input[n, oh + 2*kh, ow + 2*kw, c], and
 // that integer convs are left alone (cuBLAS's SGEMM is f32).
 // CONV: affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1 + d3 * 2, d2 + d4 * 2, d5)>

@@ -8,7 +8,7 @@
 // matmul loads from global memory and accumulates with FMAs.
 // CHECK: llvm.func @matmul_relu(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr)
 // CHECK: gpu.launch_func @tfaot_kernels::@matmul_relu_kernel blocks in ({{.*}}) threads in ({{.*}}) : i64 args({{.*}}: !llvm.ptr)
-// CHECK: gpu.launch_func @tfaot_kernels::@matmul_relu_kernel_0 {{.*}} : i64 args({{.*}} : !llvm.ptr, {{.*}} : !llvm.ptr, {{.*}} : !llvm.ptr,
+// CHECK: gpu.launch_func @tfaot_kernels::@matmul_relu_kernel_0 {{.*}} : i64 args({{.*}} : !llvm.ptr, {{.*}} : !llvm.ptr, {{.*}} : !llvm.ptr)
 // CHECK: gpu.launch_func @tfaot_kernels::@matmul_relu_kernel_1
 // CHECK-NEXT: llvm.return
 // CHECK: gpu.binary @tfaot_kernels [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80">
