@@ -52,6 +52,14 @@ bool isF32(Value value) {
   return getElementTypeOrSelf(value.getType()).isF32();
 }
 
+/// Whether `value` is the constant +0.0 (what fills, pads and cuBLAS's
+/// beta = 0 agree on).
+bool isPositiveZero(Value value) {
+  auto constant = value.getDefiningOp<arith::ConstantOp>();
+  auto zero = constant ? dyn_cast<FloatAttr>(constant.getValue()) : FloatAttr();
+  return zero && zero.getValue().isZero() && !zero.getValue().isNegative();
+}
+
 //===----------------------------------------------------------------------===//
 // tfaot-gpu-convs-to-matmuls
 //===----------------------------------------------------------------------===//
@@ -62,10 +70,7 @@ tensor::PadOp zeroSpatialPad(Value input) {
   if (!pad)
     return {};
   Value value = pad.getConstantPaddingValue();
-  auto constant = value ? value.getDefiningOp<arith::ConstantOp>()
-                        : arith::ConstantOp();
-  auto zero = constant ? dyn_cast<FloatAttr>(constant.getValue()) : FloatAttr();
-  if (!zero || !zero.getValue().isZero())
+  if (!value || !isPositiveZero(value))
     return {};
   ArrayRef<int64_t> low = pad.getStaticLow(), high = pad.getStaticHigh();
   auto sourceType = cast<RankedTensorType>(pad.getSource().getType());
@@ -285,12 +290,6 @@ Value withoutReshapes(Value buffer) {
       break;
   }
   return buffer;
-}
-
-bool isPositiveZero(Value value) {
-  auto constant = value.getDefiningOp<arith::ConstantOp>();
-  auto zero = constant ? dyn_cast<FloatAttr>(constant.getValue()) : FloatAttr();
-  return zero && zero.getValue().isZero() && !zero.getValue().isNegative();
 }
 
 /// Whether `buffer` holds only zeros when `reader` runs: of the ops that
