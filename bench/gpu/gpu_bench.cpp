@@ -13,10 +13,14 @@
 // seconds and --iters runs have passed (--iters 0: no timed runs, for a
 // profiler). Run() is what a user calls: it
 // copies the arguments to the GPU, launches every kernel and copies the
-// results back, synchronized. Prints one JSON object:
+// results back, synchronized. Then it times RunDeviceResident() (inputs
+// already on the GPU, results left there: how the peers are timed) and
+// checks that its results, fetched, are bit-identical. Prints one JSON
+// object:
 //
 //   {"model": ..., "batch": N, "first_run_ms": ..., "median_ms": ...,
 //    "p90_ms": ..., "min_ms": ..., "runs": ..., "items_per_second": ...,
+//    "resident_median_ms": ..., "resident_same": true,
 //    "device_bytes": ..., "results": [{"name", "max_abs_diff", "max_abs_ref"}],
 //    "ok": true}
 //
@@ -156,16 +160,59 @@ int main(int argc, char **argv) {
     ms.push_back(msSince(t));
   }
   std::sort(ms.begin(), ms.end());
+
+  // The same, device-resident (RunDeviceResident(): the inputs already on
+  // the GPU, the results left there), as the peers are timed; then the
+  // results fetched must be bit-identical to Run()'s.
+  std::vector<std::vector<char>> hostResults;
+  for (int r = 0; r < info.num_results; ++r) {
+    const char *data = static_cast<const char *>(gpu.result_data(r));
+    hostResults.emplace_back(data, data + info.results[r].size_bytes);
+  }
+  std::vector<double> resident;
+  start = Clock::now();
+  while (opt.minIters > 0 &&
+         (static_cast<long>(resident.size()) < opt.minIters ||
+          std::chrono::duration<double>(Clock::now() - start).count() <
+              opt.minTimeSeconds)) {
+    auto t = Clock::now();
+    if (!gpu.RunDeviceResident()) {
+      std::fprintf(stderr, "gpu_bench: RunDeviceResident() failed: %s\n",
+                   gpu.error_msg().c_str());
+      return 2;
+    }
+    resident.push_back(msSince(t));
+  }
+  bool residentSame = true;
+  if (!resident.empty()) {
+    std::sort(resident.begin(), resident.end());
+    if (!gpu.CopyResultsToHost()) {
+      std::fprintf(stderr, "gpu_bench: CopyResultsToHost() failed: %s\n",
+                   gpu.error_msg().c_str());
+      return 2;
+    }
+    for (int r = 0; r < info.num_results; ++r)
+      residentSame &= std::memcmp(gpu.result_data(r), hostResults[r].data(),
+                                  hostResults[r].size()) == 0;
+    ok = ok && residentSame;
+  }
+  char residentJson[128] = "";
+  if (!resident.empty())
+    std::snprintf(residentJson, sizeof residentJson,
+                  "\"resident_median_ms\": %.4f, \"resident_same\": %s, ",
+                  percentile(resident, 0.5), residentSame ? "true" : "false");
+
   int64_t batch = info.num_args && info.args[0].rank > 0
                       ? info.args[0].dims[0]
                       : 1;
   double median = percentile(ms, 0.5);
   std::printf("{\"model\": \"%s\", \"batch\": %lld, \"first_run_ms\": %.2f, "
               "\"median_ms\": %.4f, \"p90_ms\": %.4f, \"min_ms\": %.4f, "
-              "\"runs\": %zu, \"items_per_second\": %.1f, "
+              "\"runs\": %zu, \"items_per_second\": %.1f, %s"
               "\"device_bytes\": %zu, \"results\": [%s], \"ok\": %s}\n",
               opt.name.c_str(), static_cast<long long>(batch), firstMs, median,
               percentile(ms, 0.9), ms.front(), ms.size(), batch * 1000.0 / median,
-              gpu.device_bytes(), results.c_str(), ok ? "true" : "false");
+              residentJson, gpu.device_bytes(), results.c_str(),
+              ok ? "true" : "false");
   return ok ? 0 : 1;
 }

@@ -328,14 +328,44 @@ int FakeDriver(const char *library) {
     expect(fn.Run() && stats.last_stream != caller_stream,
            "set_stream(nullptr): back to the instance's stream");
   }
+  {
+    // Device-resident data: addresses after SetUpDevice(), runs that copy
+    // nothing, and the results fetched on request.
+    gpu_test::cuda::Mnist fn;
+    Fill(fn.arg0_data(), fn.kArg0Elements, 1);
+    expect(fn.arg_device_ptr(0) == 0, "no device address before set-up");
+    FakeCudaStats before = stats;
+    expect(fn.SetUpDevice() && fn.arg_device_ptr(0) != 0 &&
+               fn.result_device_ptr(0) != 0 && fn.result_device_ptr(1) != 0 &&
+               fn.result_device_ptr(2) == 0 &&
+               stats.launches == before.launches,
+           "SetUpDevice(): device addresses of arguments and results, no "
+           "launch");
+    expect(fn.RunDeviceResident(), "RunDeviceResident()");  // + weights
+    FakeCudaStats first = stats;
+    expect(fn.RunDeviceResident(), "RunDeviceResident() again");
+    FakeCudaStats resident = stats;
+    expect(resident.launches > first.launches &&
+               resident.htod_bytes == first.htod_bytes &&
+               resident.dtoh_bytes == before.dtoh_bytes,
+           "RunDeviceResident(): kernels run, no argument copied in, no "
+           "result copied out");
+    expect(fn.CopyResultsToHost() &&
+               stats.dtoh_bytes - resident.dtoh_bytes ==
+                   fn.kResult0Bytes + fn.kResult1Bytes &&
+               stats.launches == resident.launches,
+           "CopyResultsToHost(): the results copied back, nothing launched");
+  }
   expect(stats.live_allocs == 0, "the destructor frees all device memory");
-  expect(stats.retained == 0 && stats.streams == 0 && stats.unloads == 1 &&
+  // Two instances, one module each.
+  expect(stats.retained == 0 && stats.streams == 0 && stats.unloads == 2 &&
              stats.cublas_handles == 0 && stats.live_graphs == 0,
          "the destructor releases context, stream, module, cuBLAS handle "
          "and graph");
   const char *cc = std::getenv("FAKE_CUDA_CC");
   if (cc && std::atoi(cc) > 90) {
-    expect(stats.ptx_loads == 1, "a newer GPU gets the PTX");
+    expect(stats.ptx_loads == 2 && stats.cubin_loads == 0,
+           "a newer GPU gets the PTX");
     expect(stats.pointer_params_checked > 0,
            "kernel pointer parameters checked against the PTX");
   }

@@ -60,6 +60,9 @@ struct CudaDeviceState {
   bool used_heap = false;   ///< A Run() allocated temporaries.
   int completed_runs = 0;
   CUgraphExec graph = nullptr;
+  /// The steps of the current Run() (all of them but for
+  /// SetUpDevice, RunDeviceResident and CopyResultsToHost).
+  bool copy_args = true, launch = true, copy_results = true;
   std::string error;              ///< First failure of the current Run().
   bool ready = false;             ///< SetUp() has completed.
 
@@ -149,13 +152,13 @@ void RunOnDevice(void *const *args, void *const *results, void *) {
   }
   const FunctionInfo &info = *state->generated;
   CUstream stream = state->stream();
-  for (int i = 0; i < info.num_args; ++i)
+  for (int i = 0; state->copy_args && i < info.num_args; ++i)
     if (!state->Check(d.cuMemcpyHtoDAsync(state->arg_ptrs[i], args[i],
                                           info.args[i].size_bytes, stream),
                       "copying argument '" + std::string(info.args[i].name) +
                           "' to the GPU"))
       break;
-  if (state->error.empty()) {
+  if (state->error.empty() && state->launch) {
     std::vector<void *> device_args(info.num_args + 1), device_results(
                                                             info.num_results + 1);
     for (int i = 0; i < info.num_args; ++i)
@@ -164,7 +167,7 @@ void RunOnDevice(void *const *args, void *const *results, void *) {
       device_results[i] = reinterpret_cast<void *>(state->result_ptrs[i]);
     state->RunEntry(device_args.data(), device_results.data());
   }
-  if (state->error.empty())
+  if (state->error.empty() && state->copy_results)
     for (int i = 0; i < info.num_results; ++i)
       if (!state->Check(d.cuMemcpyDtoHAsync(results[i], state->result_ptrs[i],
                                             info.results[i].size_bytes,
@@ -180,7 +183,7 @@ void RunOnDevice(void *const *args, void *const *results, void *) {
   state->heap.clear();
   if (!state->error.empty())
     ReportRunError(state->error);
-  else
+  else if (state->launch)
     ++state->completed_runs;
 }
 
@@ -421,12 +424,42 @@ CudaCompiledFunction::CudaCompiledFunction(const FunctionInfo &info,
 
 CudaCompiledFunction::~CudaCompiledFunction() { device_->Release(); }
 
-bool CudaCompiledFunction::Run() {
+bool CudaCompiledFunction::RunSteps(bool copy_args, bool launch,
+                                    bool copy_results) {
   internal::CudaDeviceState *previous = internal::current_state;
   internal::current_state = device_.get();
+  device_->copy_args = copy_args;
+  device_->launch = launch;
+  device_->copy_results = copy_results;
   bool ok = CompiledFunction::Run();
+  device_->copy_args = device_->launch = device_->copy_results = true;
   internal::current_state = previous;
   return ok;
+}
+
+bool CudaCompiledFunction::Run() { return RunSteps(true, true, true); }
+
+bool CudaCompiledFunction::SetUpDevice() {
+  return RunSteps(false, false, false);
+}
+
+bool CudaCompiledFunction::RunDeviceResident() {
+  return RunSteps(false, true, false);
+}
+
+bool CudaCompiledFunction::CopyResultsToHost() {
+  return RunSteps(false, false, true);
+}
+
+unsigned long long CudaCompiledFunction::arg_device_ptr(size_t i) const {
+  return device_->ready && i < device_->arg_ptrs.size() ? device_->arg_ptrs[i]
+                                                        : 0;
+}
+
+unsigned long long CudaCompiledFunction::result_device_ptr(size_t i) const {
+  return device_->ready && i < device_->result_ptrs.size()
+             ? device_->result_ptrs[i]
+             : 0;
 }
 
 void CudaCompiledFunction::set_stream(void *cu_stream) {

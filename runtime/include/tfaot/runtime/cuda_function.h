@@ -70,7 +70,31 @@ public:
   /// results, arena and weights, in bytes (0 before).
   size_t device_bytes() const;
 
+  // Device-resident data: for arguments produced and results consumed on
+  // the GPU (by the caller's kernels, say), without going through the host.
+
+  /// Sets the device up (context, stream, memory) without running, so that
+  /// the device addresses below exist. False with error_msg() set on
+  /// failure. Run() and RunDeviceResident() do it too.
+  bool SetUpDevice();
+  /// The device address (a CUdeviceptr) of argument / result `i`, kArgNBytes
+  /// / kResultNBytes long, 256-byte aligned, fixed for the instance's life;
+  /// 0 before the device is set up or for an index out of range.
+  unsigned long long arg_device_ptr(size_t i) const;
+  unsigned long long result_device_ptr(size_t i) const;
+  /// Runs on the device copies as they are: nothing is copied in (write
+  /// the arguments at arg_device_ptr(i) first, on the instance's stream or
+  /// before the call) and the results stay at result_device_ptr(i). The
+  /// host argument buffers must still be set, as for Run(), but are not
+  /// read. Returns after the stream is synchronized.
+  bool RunDeviceResident();
+  /// Copies the device results of the last run to the host result buffers
+  /// (result_data()), as Run() does at its end.
+  bool CopyResultsToHost();
+
 private:
+  /// Run() with some of its steps (RunOnDevice in cuda_function.cpp).
+  bool RunSteps(bool copy_args, bool launch, bool copy_results);
   std::unique_ptr<internal::CudaDeviceState> device_;
 };
 
