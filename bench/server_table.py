@@ -43,8 +43,13 @@ def collect(dirs):
             # bench/gpu/run.sh names the --allow_tf32 builds "<model>-tf32"
             # and the runs without CUDA graphs "<model>-nograph".
             model, _, variant = r["model"].partition("-")
-            put("gpu", model, r["batch"],
-                f"tfaot {variant}" if variant else "tfaot", r["median_ms"])
+            who = f"tfaot {variant}" if variant else "tfaot"
+            put("gpu", model, r["batch"], who, r["median_ms"])
+            # RunDeviceResident(): no copies in or out, as the peers run.
+            if "resident_median_ms" in r:
+                put("gpu", model, r["batch"], f"{who} resident".replace(
+                    "tfaot tf32 resident", "tfaot resident tf32"),
+                    r["resident_median_ms"])
         for r in read_json_objects(os.path.join(d, "cpu_bench.json")):
             model = os.path.basename(r["graph"]).removesuffix(".pb")
             for p in r["points"]:
@@ -92,11 +97,14 @@ def main():
         print(args.title + "\n")
     print("GPU: median ms per call, the inputs on the host and the results "
           "back on the host for tfaot (its Run()), on the device for the "
-          "peers. fp32 unless marked tf32 (tfaot: --allow_tf32).\n")
-    print(table(rows, "gpu", ["tfaot tf32", "tfaot nograph", "xla", "xla tf32",
+          "peers and for tfaot resident (RunDeviceResident()). fp32 unless "
+          "marked tf32 (tfaot: --allow_tf32).\n")
+    print(table(rows, "gpu", ["tfaot tf32", "tfaot nograph", "tfaot resident",
+                              "tfaot resident tf32", "xla", "xla tf32",
                               "torch-compile", "torch-compile tf32",
                               "torch-eager"],
-                ["xla", ("tfaot tf32", "xla tf32"), "torch-compile"]))
+                ["xla", ("tfaot resident", "xla"),
+                 ("tfaot resident tf32", "xla tf32"), "torch-compile"]))
     print("\nCPU: median ms per call on all cores, fp32.\n")
     print(table(rows, "cpu", ["onnxruntime", "xla", "torch"],
                 ["onnxruntime", "xla", "torch"]))
