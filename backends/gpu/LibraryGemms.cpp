@@ -5,15 +5,18 @@
 // GEMM (ncu on ResNet-50, bench/results/2026-11-26-h200). cuBLAS ships with
 // every CUDA install, so the GPU backend hands it the products:
 //
-//  tfaot-gpu-convs-to-matmuls   (tensors, before bufferization) every f32
-//                               linalg.conv_2d_nhwc_hwcf becomes an im2col
-//                               copy (a parallel linalg.generic gathering
-//                               each output pixel's KHxKWxC window into one
-//                               row; a zero padding before the conv is
-//                               folded into it) and a linalg.matmul with the HWCF filter
-//                               seen as a (KH*KW*C)xF matrix; a 1x1 stride-1
-//                               conv needs no copy: its NHWC input already
-//                               is the (N*H*W)xC matrix;
+//  tfaot-gpu-convs-to-matmuls   (tensors, after the elementwise fusion,
+//                               which would turn the matmul back into a
+//                               generic, and before bufferization) every
+//                               f32 linalg.conv_2d_nhwc_hwcf becomes an
+//                               im2col copy (a parallel linalg.generic
+//                               gathering each output pixel's KHxKWxC
+//                               window into one row; a zero padding before
+//                               the conv is folded into it) and a
+//                               linalg.matmul with the HWCF filter seen as
+//                               a (KH*KW*C)xF matrix; a 1x1 stride-1 conv
+//                               needs no copy: its NHWC input already is
+//                               the (N*H*W)xC matrix;
 //  tfaot-gpu-matmuls-to-cublas  (buffers, before the kernel mapping) every
 //                               f32 linalg.matmul / batch_matmul whose rows
 //                               are contiguous becomes a host call to
