@@ -34,8 +34,8 @@ struct HostRewriter {
         voidType(LLVM::LLVMVoidType::get(context)) {}
 
   /// Host code may only compute addresses, call what the memref lowering
-  /// calls for heap buffers, call cuBLAS through the runtime, and launch; loads and stores would touch
-  /// device memory from the CPU.
+  /// calls for heap buffers, call cuBLAS through the runtime, and launch;
+  /// loads and stores would touch device memory from the CPU.
   bool checkHostOnlyAddresses(LLVM::LLVMFuncOp func, std::string &error) {
     WalkResult result = func.walk([&](Operation *op) {
       if (isa<LLVM::LoadOp, LLVM::StoreOp, LLVM::MemcpyOp, LLVM::MemsetOp,

@@ -43,6 +43,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Pass/Pass.h"
@@ -58,9 +59,7 @@ bool isF32(Value value) {
 /// Whether `value` is the constant +0.0 (what fills, pads and cuBLAS's
 /// beta = 0 agree on).
 bool isPositiveZero(Value value) {
-  auto constant = value.getDefiningOp<arith::ConstantOp>();
-  auto zero = constant ? dyn_cast<FloatAttr>(constant.getValue()) : FloatAttr();
-  return zero && zero.getValue().isZero() && !zero.getValue().isNegative();
+  return matchPattern(value, m_PosZeroFloat());
 }
 
 //===----------------------------------------------------------------------===//

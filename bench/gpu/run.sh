@@ -6,7 +6,8 @@
 # --allow_tf32 as "<model>-tf32") and --target=cpu at each batch size,
 # links each CUDA build with the CPU one and bench/gpu/gpu_bench.cpp (g++),
 # checks the CUDA results against the CPU build's and times the CUDA Run()
-# (fp32 also with TFAOT_CUDA_GRAPHS=0, as "<model>-nograph"). GPU_FLAGS adds flags to the CUDA compiles (e.g. --gpu_gemm=kernels).
+# (fp32 also with TFAOT_CUDA_GRAPHS=0, as "<model>-nograph"). GPU_FLAGS
+# adds flags to the CUDA compiles (e.g. --gpu_gemm=kernels).
 # Writes OUT_DIR/gpu_bench.jsonl (one line per model and batch) and the
 # logs. MODELS default "resnet50 mobilenet_v2", BATCHES "1 32".
 #
@@ -95,6 +96,8 @@ for m in $models; do
       if [ "$t" = cuda ]; then
         TFAOT_CUDA_GRAPHS=0 "$exe" --name "$m-nograph" --threads "$threads" |
           tee -a "$out/gpu_bench.jsonl"
+        r=${PIPESTATUS[0]}
+        [ "$r" -gt "$rc" ] && rc=$r
       fi
     done
   done

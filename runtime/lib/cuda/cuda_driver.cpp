@@ -71,7 +71,7 @@ LoadResult Load() {
   Resolve(library, "cuGraphExecDestroy", d.cuGraphExecDestroy, noGraphs);
   Resolve(library, "cuGraphDestroy", d.cuGraphDestroy, noGraphs);
   if (!noGraphs.empty())
-    d.cuStreamBeginCapture = nullptr;  // The one RunOnDevice checks.
+    d.cuStreamBeginCapture = nullptr;  // The one RunEntry checks.
   if (!missing.empty()) {
     result.why = std::string("no CUDA driver: ") + path +
                  " lacks " + missing + " (a driver for CUDA 11 or newer is "

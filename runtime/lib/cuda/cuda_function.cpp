@@ -560,10 +560,13 @@ extern "C" void tfaot_rt_cuda_gemm(int64_t a, int64_t b, int64_t c,
     return;
   if (batch <= 0 || m <= 0 || n <= 0 || k <= 0)
     return; // Nothing to add to C.
+  auto product = [&] {
+    return "a " + std::to_string(m) + "x" + std::to_string(k) + " by " +
+           std::to_string(k) + "x" + std::to_string(n) + " product (batch " +
+           std::to_string(batch) + ")";
+  };
   if (std::max({batch, m, n, k, lda, ldb, ldc}) > INT_MAX) {
-    state->Fail("a matrix product of " + std::to_string(m) + "x" +
-                std::to_string(k) + " by " + std::to_string(k) + "x" +
-                std::to_string(n) + " is too large for cuBLAS (32-bit sizes)");
+    state->Fail(product() + " is too large for cuBLAS (32-bit sizes)");
     return;
   }
   // A one-row matrix's row stride is arbitrary (it is never stepped);
@@ -578,8 +581,9 @@ extern "C" void tfaot_rt_cuda_gemm(int64_t a, int64_t b, int64_t c,
   if (!handle)
     return;
   const tfaot::cuda::Cublas &cublas = *state->cublas;
-  int math = flags & tfaot::cuda_image::kGemmAllowTf32 ? tfaot::cuda::kCublasTf32TensorOpMath
-                       : tfaot::cuda::kCublasDefaultMath;
+  int math = flags & tfaot::cuda_image::kGemmAllowTf32
+                 ? tfaot::cuda::kCublasTf32TensorOpMath
+                 : tfaot::cuda::kCublasDefaultMath;
   tfaot::cuda::CublasStatus status = cublas.cublasSetMathMode(handle, math);
   // Row-major C = A B is column-major C^T = B^T A^T: cuBLAS multiplies the
   // column-major views (B^T is n x k with leading dimension ldb) in the
@@ -595,9 +599,6 @@ extern "C" void tfaot_rt_cuda_gemm(int64_t a, int64_t b, int64_t c,
         &beta, reinterpret_cast<float *>(c), static_cast<int>(ldc), stride_c,
         static_cast<int>(batch));
   if (status != tfaot::cuda::kCublasSuccess)
-    state->Fail("cuBLAS error: a " + std::to_string(m) + "x" +
-                std::to_string(k) + " by " + std::to_string(k) + "x" +
-                std::to_string(n) + " product (batch " + std::to_string(batch) +
-                ") failed with " +
+    state->Fail("cuBLAS error: " + product() + " failed with " +
                 tfaot::cuda::DescribeCublasStatus(cublas, status));
 }
