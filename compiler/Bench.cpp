@@ -1,31 +1,21 @@
 //===- Bench.cpp - tfaot bench: measure a compiled graph ------------------===//
 //
 // Each batch size is compiled exactly as `tfaot compile --batch N` would
-// (same pipeline, same object), and the object is linked into this process
-// with LLVM's ORC JIT rather than written out and linked by a C++ compiler
-// the machine may not have. The entry function is called the way the
-// runtime's CompiledFunction::Run() calls it: an array of argument
-// pointers, an array of result pointers, and the 64-byte aligned arena,
-// with the runtime's thread pool of --threads threads current.
+// (same pipeline, same object), and run in this process (JitModel.h) on
+// the runtime's thread pool of --threads threads.
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Bench.h"
 
 #include "backends/cpu/HeaderWriter.h"
 #include "compiler/BenchProfile.h"
-#include "runtime/lib/parallel.h"
+#include "compiler/JitModel.h"
+#include "tfaot/runtime/thread_pool.h"
 
-#include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
-#include "llvm/ExecutionEngine/Orc/LLJIT.h"
-#include "llvm/ExecutionEngine/Orc/ThreadSafeModule.h"
-#include "llvm/IR/IRBuilder.h"
-#include "llvm/IR/Module.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/TargetSelect.h"
 
 #include <algorithm>
 #include <chrono>
@@ -40,147 +30,30 @@ using namespace tfaot;
 
 namespace {
 
-using EntryFunction = void (*)(void *, void *, void *);
-
-/// A 64-byte aligned, zeroed block (what the generated code assumes of the
-/// arena; the argument and result buffers get the same).
-struct AlignedBuffer {
-  explicit AlignedBuffer(uint64_t bytes)
-      : data(bytes ? std::aligned_alloc(64, (bytes + 63) / 64 * 64) : nullptr,
-             &std::free) {
-    if (data)
-      std::memset(data.get(), 0, (bytes + 63) / 64 * 64);
-  }
-  std::unique_ptr<void, decltype(&std::free)> data;
-};
-
-/// One compiled batch size, linked into the process; `entry` is the
-/// wrapper taking arrays of argument and result pointers.
-struct LoadedModel {
-  std::unique_ptr<llvm::orc::LLJIT> jit;
-  EntryFunction entry = nullptr;
-};
-
-/// A module with `void tfaot_bench_call(void **args, void **results,
-/// void *arena)`, which calls `symbol` the way the generated header's
-/// wrapper does: one pointer per argument, one per result, then the arena.
-llvm::orc::ThreadSafeModule callWrapper(const std::string &symbol,
-                                        size_t numArgs, size_t numResults,
-                                        const llvm::DataLayout &layout) {
-  auto context = std::make_unique<llvm::LLVMContext>();
-  auto module = std::make_unique<llvm::Module>("bench_call", *context);
-  module->setDataLayout(layout);
-  llvm::Type *ptr = llvm::PointerType::getUnqual(*context);
-  llvm::Type *voidType = llvm::Type::getVoidTy(*context);
-  std::vector<llvm::Type *> entryParams(numArgs + numResults + 1, ptr);
-  llvm::FunctionCallee entry = module->getOrInsertFunction(
-      symbol, llvm::FunctionType::get(voidType, entryParams, false));
-  auto *wrapper = llvm::Function::Create(
-      llvm::FunctionType::get(voidType, {ptr, ptr, ptr}, false),
-      llvm::Function::ExternalLinkage, "tfaot_bench_call", *module);
-  llvm::IRBuilder<> b(llvm::BasicBlock::Create(*context, "entry", wrapper));
-  std::vector<llvm::Value *> operands;
-  auto loadPointers = [&](llvm::Value *array, size_t count) {
-    for (size_t i = 0; i < count; ++i)
-      operands.push_back(b.CreateLoad(
-          ptr, b.CreateConstGEP1_64(ptr, array, i)));
-  };
-  loadPointers(wrapper->getArg(0), numArgs);
-  loadPointers(wrapper->getArg(1), numResults);
-  operands.push_back(wrapper->getArg(2));
-  b.CreateCall(entry, operands);
-  b.CreateRetVoid();
-  return llvm::orc::ThreadSafeModule(std::move(module), std::move(context));
-}
-
-/// Links `object` into a fresh JIT (resolving libc/libm from this
-/// process) with a wrapper that calls `symbol`.
-llvm::Expected<LoadedModel> load(const std::string &object,
-                                 const std::string &symbol, size_t numArgs,
-                                 size_t numResults) {
-  static bool initialized = [] {
-    llvm::InitializeNativeTarget();
-    llvm::InitializeNativeTargetAsmPrinter();
-    return true;
-  }();
-  (void)initialized;
-  auto jit = llvm::orc::LLJITBuilder().create();
-  if (!jit)
-    return jit.takeError();
-  auto process = llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
-      (*jit)->getDataLayout().getGlobalPrefix());
-  if (!process)
-    return process.takeError();
-  (*jit)->getMainJITDylib().addGenerator(std::move(*process));
-  // The one runtime function every model calls; this binary links the
-  // runtime, which it does not export.
-  llvm::orc::SymbolMap runtime;
-  auto provide = [&](const char *name, auto *function) {
-    runtime[(*jit)->mangleAndIntern(name)] = {
-        llvm::orc::ExecutorAddr::fromPtr(function),
-        llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable};
-  };
-  provide("tfaot_rt_parallel_for", &tfaot_rt_parallel_for);
-  // What a --profile build calls around each op.
-  provide("tfaot_rt_profile_begin", &ProfileRecorder::Begin);
-  provide("tfaot_rt_profile_end", &ProfileRecorder::End);
-  if (llvm::Error err = (*jit)->getMainJITDylib().define(
-          llvm::orc::absoluteSymbols(std::move(runtime))))
-    return std::move(err);
-  if (llvm::Error err = (*jit)->addObjectFile(
-          llvm::MemoryBuffer::getMemBufferCopy(object, "model.o")))
-    return std::move(err);
-  if (llvm::Error err = (*jit)->addIRModule(callWrapper(
-          symbol, numArgs, numResults, (*jit)->getDataLayout())))
-    return std::move(err);
-  auto address = (*jit)->lookup("tfaot_bench_call");
-  if (!address)
-    return address.takeError();
-  LoadedModel model;
-  model.entry = address->toPtr<EntryFunction>();
-  model.jit = std::move(*jit);
-  return model;
-}
-
-uint64_t bufferBytes(const TensorSignature &sig) {
-  uint64_t elements = 1;
-  for (int64_t d : sig.shape)
-    elements *= static_cast<uint64_t>(d);
-  return elements * cpu::elementBytes(sig.dtype);
-}
-
 /// Random inputs: floats uniform in [0, 1), like normalized pixels; every
 /// other type zero (integer inputs are often indices, which random values
 /// could take out of range).
-void fillInputs(const std::vector<TensorSignature> &args,
-                std::vector<AlignedBuffer> &buffers, uint64_t seed) {
+void fillInputs(JitModel &model, uint64_t seed) {
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<float> uniform(0.0f, 1.0f);
+  const std::vector<TensorSignature> &args = model.signature().args;
   for (size_t i = 0; i < args.size(); ++i) {
     if (args[i].dtype != tensorflow::DT_FLOAT)
       continue;
-    float *data = static_cast<float *>(buffers[i].data.get());
+    float *data = static_cast<float *>(model.arg(i));
     for (uint64_t k = 0, n = bufferBytes(args[i]) / 4; k < n; ++k)
       data[k] = uniform(rng);
   }
 }
 
-/// One batch size compiled, linked into this process, with its buffers
-/// (inputs filled) and the thread pool Run() uses.
+/// One batch size compiled and linked into this process, its inputs filled.
 struct PreparedModel {
   CompiledArtifacts artifacts;
-  LoadedModel model;
-  std::vector<AlignedBuffer> args, results;
-  std::vector<void *> argPointers, resultPointers;
-  std::unique_ptr<AlignedBuffer> arena;
-  std::unique_ptr<ThreadPool> pool;
+  std::unique_ptr<JitModel> model;
   double compileSeconds = 0;
 
   /// One Run(), on the pool (of one thread: all on this one).
-  void run() {
-    internal::ScopedThreadPool current(pool.get());
-    model.entry(argPointers.data(), resultPointers.data(), arena->data.get());
-  }
+  void run() { model->run(); }
 };
 
 /// Compiles (with timing hooks when `profile`) and loads one batch size (0:
@@ -213,25 +86,14 @@ std::unique_ptr<PreparedModel> prepare(const BenchOptions &options,
            << "image instead (--feed of the decode's consumer)\n";
       return nullptr;
     }
-  auto model = load(artifacts.object, artifacts.entries.back().symbol,
-                    sig.args.size(), sig.results.size());
+  auto model = JitModel::load(artifacts, options.threads);
   if (!model) {
     errs << compile.graph << ": error: cannot load the compiled code: "
          << llvm::toString(model.takeError()) << "\n";
     return nullptr;
   }
   prepared->model = std::move(*model);
-  for (const TensorSignature &arg : sig.args) {
-    prepared->args.emplace_back(bufferBytes(arg));
-    prepared->argPointers.push_back(prepared->args.back().data.get());
-  }
-  for (const TensorSignature &result : sig.results) {
-    prepared->results.emplace_back(bufferBytes(result));
-    prepared->resultPointers.push_back(prepared->results.back().data.get());
-  }
-  fillInputs(sig.args, prepared->args, options.seed);
-  prepared->arena = std::make_unique<AlignedBuffer>(artifacts.tempBytes);
-  prepared->pool = std::make_unique<ThreadPool>(options.threads);
+  fillInputs(*prepared->model, options.seed);
   return prepared;
 }
 

@@ -14,6 +14,7 @@
 #include "compiler/CompileReport.h"
 #include "compiler/GraphImporter.h"
 #include "compiler/GraphLoader.h"
+#include "compiler/Quantize.h"
 #include "compiler/TfjsLoader.h"
 #include "ir/Dialect.h"
 #include "passes/GraphPipeline.h"
@@ -124,6 +125,8 @@ static int compileGraph(const CompileOptions &options, llvm::raw_ostream &errs,
 
 int tfaot::compile(const CompileOptions &options, llvm::raw_ostream &errs,
                    llvm::raw_ostream &out) {
+  if (!options.quantize.empty())
+    return compileQuantized(options, errs, out);
   CompileReport report;
   report.graph = options.graph;
   report.graphPasses = options.graphPasses;
@@ -238,6 +241,9 @@ static bool lowerEntry(const tensorflow::GraphDef &graph,
       return false;
     report.opsAfterGraphPasses = countTfaotOps(module);
   }
+  if (options.afterGraphPasses &&
+      !options.afterGraphPasses(module, entry.signature))
+    return false;
   if (options.emit == EmitStage::Tfaot)
     return true;
   if (options.emit == EmitStage::Linalg)

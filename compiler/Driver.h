@@ -13,6 +13,7 @@
 
 #include "llvm/Support/raw_ostream.h"
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -96,6 +97,17 @@ struct CompileOptions {
   /// Time each op of the entry (tfaot bench --profile): the object then
   /// calls tfaot_rt_profile_begin/end, which only the bench defines.
   bool profile = false;
+  /// --quantize=int8 and its flags (compiler/Quantize.h); empty: float.
+  std::string quantize;
+  std::string calibration;                   ///< --calibration FILE|DIR
+  std::string calibrationMethod = "minmax";  ///< --calibration_method
+  double calibrationPercentile = 99.99;      ///< --calibration_percentile
+  bool quantizeAllLayers = false;            ///< --quantize_all_layers
+  std::string quantizeReport;                ///< --quantize_report FILE
+  /// Internal (Quantize.cpp): runs on each entry's module after the graph
+  /// passes; may change the module and the entry's signature. False after
+  /// it has reported an error.
+  std::function<bool(mlir::ModuleOp, FunctionSignature &)> afterGraphPasses;
 };
 
 /// Runs a compilation. Returns the process exit code (0 or 1); every error

@@ -462,6 +462,32 @@ LogicalResult Conv2DOp::verify() {
                         filter.getDimSize(3), getDilations());
 }
 
+LogicalResult Int8Conv2DOp::verify() {
+  auto input = getInput().getType();
+  if (input.getRank() != 4)
+    return emitOpError("input must have rank 4, got ") << input;
+  if (getDataFormat() != "NHWC")
+    return emitOpError("takes NHWC only, got ") << getDataFormat();
+  if (failed(verifyFilter(*this, channelsOf(input, getDataFormat()))))
+    return failure();
+  auto filter = getFilter().getType();
+  return verifyWindowOp(*this, filter.getDimSize(0), filter.getDimSize(1),
+                        filter.getDimSize(3), getDilations());
+}
+
+LogicalResult Int8MatMulOp::verify() {
+  auto a = getA().getType(), b = getB().getType();
+  auto product = getProduct().getType();
+  if (a.getRank() != 2 || b.getRank() != 2 || product.getRank() != 2)
+    return emitOpError("takes and returns 2-D tensors");
+  if (!dimsCompatible(a.getDimSize(1), b.getDimSize(0)) ||
+      !dimsCompatible(product.getDimSize(0), a.getDimSize(0)) ||
+      !dimsCompatible(product.getDimSize(1), b.getDimSize(1)))
+    return emitOpError("shapes ")
+           << a << " x " << b << " -> " << product << " do not agree";
+  return success();
+}
+
 LogicalResult DepthwiseConv2dNativeOp::verify() {
   auto input = getInput().getType();
   if (input.getRank() != 4)

@@ -762,6 +762,45 @@ def Tfaot_RequantizeOp : Tfaot_Op<"Requantize",
 }
 
 //===----------------------------------------------------------------------===//
+// Post-training int8 (--quantize=int8)
+//===----------------------------------------------------------------------===//
+
+// What tfaot-quantize-int8 puts in place of a float Conv2D or MatMul with a
+// constant filter: the activation is quantized per tensor (asymmetric, i8
+// with a zero point), the filter per output channel (symmetric, i8), and the
+// product accumulates in i32. The float ops around it (quantize, rescale)
+// are ordinary tfaot ops, so they fuse with their neighbours.
+
+def Tfaot_Int8Conv2DOp : Tfaot_WindowOp<"Int8Conv2D",
+    "int8 2-D convolution with int32 accumulation",
+    (ins RankedTensorOf<[I8]>:$input, RankedTensorOf<[I8]>:$filter,
+         DefaultValuedAttr<I64ArrayAttr, "{1, 1, 1, 1}">:$dilations,
+         I32Attr:$input_zero_point)> {
+  let description = [{
+    output = sum over the window of (input - input_zero_point) * filter, in
+    i32; padded taps count as input_zero_point, i.e. contribute nothing (the
+    float conv pads with 0.0, which quantizes to the zero point). `filter` is
+    HWCF. Only NHWC is accepted: layout assignment has run before.
+  }];
+  let results = (outs RankedTensorOf<[I32]>:$output);
+  let assemblyFormat =
+      "$input `,` $filter attr-dict `:` functional-type(operands, results)";
+}
+
+def Tfaot_Int8MatMulOp : Tfaot_Op<"Int8MatMul", [Pure]> {
+  let summary = "int8 matrix product with int32 accumulation";
+  let description = [{
+    product[m, n] = sum over k of (a[m, k] - a_zero_point) * b[k, n], in i32.
+  }];
+  let arguments = (ins RankedTensorOf<[I8]>:$a, RankedTensorOf<[I8]>:$b,
+                   I32Attr:$a_zero_point);
+  let results = (outs RankedTensorOf<[I32]>:$product);
+  let assemblyFormat =
+      "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
 // Image decoding
 //===----------------------------------------------------------------------===//
 

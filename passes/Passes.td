@@ -488,6 +488,43 @@ def AssignLayoutPass : Pass<"tfaot-assign-layout", "mlir::ModuleOp"> {
   ];
 }
 
+def LowerInt8ContractionsPass : Pass<"tfaot-lower-int8-contractions", "mlir::func::FuncOp"> {
+  let summary = "Int8Conv2D / Int8MatMul to im2col + int8 linalg.mmt4d";
+  let description = [{
+    Runs after linalg-fuse-elementwise-ops (tfaot-lower-to-linalg leaves
+    these ops alone). Each becomes the activation rows (an im2col copy, none
+    for a 1x1 stride-1 convolution), a linalg.mmt4d with tiles 1x16x4
+    against the weights packed at compile time, and one generic that reads
+    the tiles back as [M, N] and subtracts the zero-point term. The CPU
+    backend turns the mmt4d into a call to the runtime's VNNI kernel.
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect",
+                           "mlir::tensor::TensorDialect",
+                           "mlir::arith::ArithDialect"];
+}
+
+def QuantizeInt8Pass : Pass<"tfaot-quantize-int8", "mlir::ModuleOp"> {
+  let summary = "int8 convolutions and matmuls where a calibrated range is given";
+  let description = [{
+    Every float32 Conv2D (NHWC) or MatMul with constant weights that carries
+    `tfaot.quantize_range = [min, max]` (the range of its input, found by
+    `tfaot compile --quantize=int8 --calibration`) is replaced by:
+    - the input quantized per tensor to i8 with a zero point:
+      clamp(round(x / s) + zp, -128, 127), as Mul, Round, Add, Maximum,
+      Minimum and Cast;
+    - the weights quantized per output channel, symmetrically to
+      [-127, 127] (scale = max |w| / 127);
+    - Int8Conv2D / Int8MatMul (i32 accumulation);
+    - Cast to f32 and a Mul by s * weight_scale per output channel.
+    The float ops that followed (BiasAdd, Relu, ...) are unchanged; the
+    lowering fuses them with the rescale and the next layer's quantize.
+    Ops without the attribute are left alone.
+  }];
+  let statistics = [
+    Statistic<"numQuantized", "ops-quantized", "Number of contractions made int8">,
+  ];
+}
+
 def FoldBatchNormPass : Pass<"tfaot-fold-batch-norm", "mlir::ModuleOp"> {
   let summary = "fold batch norm and per-channel affine ops into conv/matmul weights";
   let description = [{

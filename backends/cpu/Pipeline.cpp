@@ -22,6 +22,8 @@ static const char kBufferizePipeline[] =
     "canonicalize,"
     "func.func(linalg-fuse-elementwise-ops),"
     "canonicalize,cse,"
+    // After the fusion, which would take the int8 products apart.
+    "func.func(tfaot-lower-int8-contractions),"
     // Each conv/matmul with its epilogue becomes one tiled loop nest that
     // writes the result slice in place (no temporary, no alloc in a loop).
     "func.func(tfaot-fuse-epilogues),"
@@ -42,7 +44,9 @@ static const char kBufferizePipeline[] =
 static std::string toLLVMPipeline(unsigned vectorBits) {
   // Large loops are outlined for the thread pool before the contraction
   // tiles are vectorized, so the outlined bodies get the same kernels.
-  return "func.func(tfaot-expand-strided-copies),"
+  // The int8 products become kernel calls before anything tiles them.
+  return "tfaot-cpu-mmt4d-to-ukernel,"
+         "func.func(tfaot-expand-strided-copies),"
          "tfaot-parallelize-loops,"
          "func.func(tfaot-vectorize-contractions{vector-bits=" +
          std::to_string(vectorBits) +
@@ -69,6 +73,7 @@ static void registerUpstreamPassesOnce() {
   static bool done = [] {
     registerAllPasses();
     mlir::tfaot::registerTfaotPasses();
+    ::tfaot::cpu::registerInt8UkernelPass();
     return true;
   }();
   (void)done;

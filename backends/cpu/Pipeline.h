@@ -31,6 +31,9 @@ mlir::LogicalResult buildToLLVMPipeline(mlir::OpPassManager &pm,
 /// Registers both pipelines (and the upstream passes they name).
 void registerCpuPipelines();
 
+/// Registers tfaot-cpu-mmt4d-to-ukernel (Int8Ukernels.cpp).
+void registerInt8UkernelPass();
+
 /// Bytes of scratch memory a bufferized function needs per call: the arena
 /// that tfaot-plan-buffers laid out (module attribute tfaot.arena_bytes) plus
 /// the static sizes of the memref.allocs it left as heap allocations.

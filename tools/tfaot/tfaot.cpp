@@ -163,6 +163,44 @@ static cl::opt<bool> allowTf32Flag(
     cl::desc("With --target=cuda, let cuBLAS multiply in TF32 on tensor "
              "cores: faster, with inputs rounded to a 10-bit mantissa "
              "(default off: products in full fp32)."));
+static cl::opt<std::string> quantizeFlag(
+    "quantize", cl::sub(compileCmd), cl::sub(benchCmd), cl::cat(compileCategory),
+    cl::value_desc("int8"),
+    cl::desc("Post-training quantization: int8 makes the float32 Conv2D and "
+             "MatMul layers with constant weights int8 (per-channel weights, "
+             "per-tensor activations calibrated on --calibration, int32 "
+             "sums; AVX-512 VNNI where the CPU has it). CPU only."));
+static cl::opt<std::string> calibrationFlag(
+    "calibration", cl::sub(compileCmd), cl::sub(benchCmd), cl::cat(compileCategory),
+    cl::value_desc("file.npy|dir"),
+    cl::desc("With --quantize: samples of the (single, float32) feed, as one "
+             ".npy file or a directory of them; an array of the feed's shape "
+             "is one sample, [n, ...] is several."));
+static cl::opt<std::string> calibrationMethodFlag(
+    "calibration_method", cl::sub(compileCmd), cl::sub(benchCmd),
+    cl::cat(compileCategory), cl::init("minmax"),
+    cl::value_desc("minmax|percentile"),
+    cl::desc("How an activation's range is chosen from the calibration runs: "
+             "minmax (default: all values) or percentile (clip the rarest "
+             "values at both ends, see --calibration_percentile)."));
+static cl::opt<double> calibrationPercentileFlag(
+    "calibration_percentile", cl::sub(compileCmd), cl::sub(benchCmd),
+    cl::cat(compileCategory), cl::init(99.99), cl::value_desc("p"),
+    cl::desc("With --calibration_method=percentile: the percentage of values "
+             "kept inside the range at each end (default 99.99)."));
+static cl::opt<bool> quantizeAllLayersFlag(
+    "quantize_all_layers", cl::sub(compileCmd), cl::sub(benchCmd),
+    cl::cat(compileCategory),
+    cl::desc("With --quantize: also quantize the first and last "
+             "contraction, which stay float32 by default (they see the raw "
+             "input and produce the logits, where 8 bits lose the most)."));
+static cl::opt<std::string> quantizeReportFlag(
+    "quantize_report", cl::sub(compileCmd), cl::cat(compileCategory),
+    cl::value_desc("file"),
+    cl::desc("With --quantize: write the quantization report (per-layer "
+             "scales, int8 vs float error on the calibration samples, "
+             "top-1 agreement, sizes) to this file, as JSON if it ends in "
+             ".json; - prints it."));
 static cl::opt<bool> gpuEmulateFlag(
     "gpu_emulate", cl::sub(compileCmd), cl::cat(compileCategory), cl::Hidden,
     cl::desc("Testing: with --target=cuda, run the kernels' launches as "
@@ -397,6 +435,12 @@ int main(int argc, char **argv) {
   options.gpuEmulate = gpuEmulateFlag;
   options.gpuGemm = gpuGemmFlag;
   options.allowTf32 = allowTf32Flag;
+  options.quantize = quantizeFlag;
+  options.calibration = calibrationFlag;
+  options.calibrationMethod = calibrationMethodFlag;
+  options.calibrationPercentile = calibrationPercentileFlag;
+  options.quantizeAllLayers = quantizeAllLayersFlag;
+  options.quantizeReport = quantizeReportFlag;
   if (benchCmd) {
     tfaot::BenchOptions bench;
     bench.compile = options;

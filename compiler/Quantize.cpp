@@ -1,0 +1,800 @@
+//===- Quantize.cpp - tfaot compile --quantize=int8 -----------------------===//
+//
+// See Quantize.h. Both compilations pick the layers with the same rule on
+// the same graph-pass output, so the i-th layer calibrated is the i-th
+// layer quantized; its node name is checked to be sure.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/Quantize.h"
+
+#include "compiler/Diagnostics.h"
+#include "compiler/JitModel.h"
+#include "passes/ConstantUtils.h"
+#include "passes/Int8Quantization.h"
+#include "passes/Passes.h"
+#include "passes/Remarks.h"
+
+#include "ir/Ops.h"
+
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <thread>
+
+using namespace tfaot;
+
+//===----------------------------------------------------------------------===//
+// .npy files
+//===----------------------------------------------------------------------===//
+
+/// The value of `key` in a .npy header dict ("{'descr': '<f4', ...}").
+static llvm::StringRef headerField(llvm::StringRef header, llvm::StringRef key) {
+  size_t at = header.find(("'" + key + "'").str());
+  if (at == llvm::StringRef::npos)
+    return {};
+  llvm::StringRef rest = header.drop_front(at + key.size() + 2).ltrim();
+  if (!rest.consume_front(":"))
+    return {};
+  rest = rest.ltrim();
+  if (rest.starts_with("(")) // the shape tuple
+    return rest.take_until([](char c) { return c == ')'; }).drop_front();
+  if (rest.starts_with("'"))
+    return rest.drop_front().take_until([](char c) { return c == '\''; });
+  return rest.take_until([](char c) { return c == ',' || c == '}'; }).trim();
+}
+
+bool tfaot::readNpy(const std::string &path, NpyArray &array,
+                    std::string &error) {
+  auto file = llvm::MemoryBuffer::getFile(path, /*IsText=*/false);
+  if (!file) {
+    error = "cannot read: " + file.getError().message();
+    return false;
+  }
+  llvm::StringRef bytes = (*file)->getBuffer();
+  if (!bytes.starts_with("\x93NUMPY") || bytes.size() < 10) {
+    error = "not a .npy file (no \\x93NUMPY magic)";
+    return false;
+  }
+  uint8_t major = bytes[6];
+  size_t headerLength, headerStart;
+  if (major == 1) {
+    headerLength = uint8_t(bytes[8]) | uint8_t(bytes[9]) << 8;
+    headerStart = 10;
+  } else {
+    if (bytes.size() < 12) {
+      error = "truncated .npy header";
+      return false;
+    }
+    headerLength = uint32_t(uint8_t(bytes[8])) | uint32_t(uint8_t(bytes[9])) << 8 |
+                   uint32_t(uint8_t(bytes[10])) << 16 |
+                   uint32_t(uint8_t(bytes[11])) << 24;
+    headerStart = 12;
+  }
+  if (headerStart + headerLength > bytes.size()) {
+    error = "truncated .npy header";
+    return false;
+  }
+  llvm::StringRef header = bytes.substr(headerStart, headerLength);
+  if (headerField(header, "fortran_order") != "False") {
+    error = "Fortran-order arrays are not supported (save with C order)";
+    return false;
+  }
+  array.shape.clear();
+  llvm::SmallVector<llvm::StringRef> dims;
+  headerField(header, "shape").split(dims, ',', -1, /*KeepEmpty=*/false);
+  uint64_t count = 1;
+  for (llvm::StringRef dim : dims) {
+    int64_t size;
+    if (dim.trim().getAsInteger(10, size) || size < 0) {
+      error = "bad shape in the .npy header";
+      return false;
+    }
+    array.shape.push_back(size);
+    count *= size;
+  }
+  llvm::StringRef descr = headerField(header, "descr");
+  size_t width = descr == "<f4" || descr == "<i4" ? 4
+                 : descr == "<f8"                 ? 8
+                 : descr == "|u1" || descr == "|i1" ? 1
+                                                    : 0;
+  if (!width) {
+    error = "dtype '" + descr.str() +
+            "' is not supported (float32, float64, uint8, int8 or int32)";
+    return false;
+  }
+  llvm::StringRef data = bytes.drop_front(headerStart + headerLength);
+  if (data.size() < count * width) {
+    error = "holds " + std::to_string(data.size()) + " bytes of data, but its "
+            "shape needs " + std::to_string(count * width);
+    return false;
+  }
+  array.values.resize(count);
+  for (uint64_t i = 0; i < count; ++i) {
+    const char *p = data.data() + i * width;
+    float value;
+    if (descr == "<f4") {
+      std::memcpy(&value, p, 4);
+    } else if (descr == "<f8") {
+      double d;
+      std::memcpy(&d, p, 8);
+      value = static_cast<float>(d);
+    } else if (descr == "<i4") {
+      int32_t v;
+      std::memcpy(&v, p, 4);
+      value = static_cast<float>(v);
+    } else if (descr == "|u1") {
+      value = static_cast<uint8_t>(*p);
+    } else {
+      value = static_cast<int8_t>(*p);
+    }
+    array.values[i] = value;
+  }
+  return true;
+}
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Calibration samples
+//===----------------------------------------------------------------------===//
+
+/// The .npy files --calibration names: the file, or a directory's *.npy in
+/// name order.
+bool calibrationFiles(const std::string &path, std::vector<std::string> &files,
+                      std::string &error) {
+  if (!llvm::sys::fs::is_directory(path)) {
+    if (!llvm::sys::fs::exists(path)) {
+      error = "--calibration: '" + path + "' does not exist";
+      return false;
+    }
+    files.push_back(path);
+    return true;
+  }
+  std::error_code ec;
+  for (llvm::sys::fs::directory_iterator it(path, ec), end; it != end && !ec;
+       it.increment(ec))
+    if (llvm::StringRef(it->path()).ends_with(".npy"))
+      files.push_back(it->path());
+  std::sort(files.begin(), files.end());
+  if (files.empty()) {
+    error = "--calibration: no .npy files in '" + path + "'";
+    return false;
+  }
+  return true;
+}
+
+std::string shapeText(const std::vector<int64_t> &shape) {
+  return "[" + llvm::join(llvm::map_range(shape, [](int64_t d) {
+                            return std::to_string(d);
+                          }),
+                          ", ") +
+         "]";
+}
+
+/// The calibration samples, each one run's worth of the (only) feed: an
+/// array of the feed's shape is one sample, one of [n, rest of the shape]
+/// is n / batch of them.
+bool loadSamples(const std::string &path, const TensorSignature &feed,
+                 std::vector<std::vector<float>> &samples,
+                 std::string &error) {
+  std::vector<std::string> files;
+  if (!calibrationFiles(path, files, error))
+    return false;
+  uint64_t sampleSize = bufferBytes(feed) / sizeof(float);
+  int64_t batch = feed.shape.empty() ? 1 : feed.shape[0];
+  for (const std::string &file : files) {
+    NpyArray array;
+    if (!readNpy(file, array, error)) {
+      error = file + ": " + error;
+      return false;
+    }
+    bool sameRest =
+        !feed.shape.empty() && array.shape.size() == feed.shape.size() &&
+        std::equal(array.shape.begin() + 1, array.shape.end(),
+                   feed.shape.begin() + 1) &&
+        array.shape[0] % batch == 0 && array.shape[0] > 0;
+    if (array.shape != feed.shape && !sameRest) {
+      error = file + ": shape " + shapeText(array.shape) +
+              " does not fit feed '" + feed.name + "' of shape " +
+              shapeText(feed.shape) + " (give that shape, or [n, ...] with n " +
+              "a multiple of its first dimension)";
+      return false;
+    }
+    for (uint64_t at = 0; at < array.values.size(); at += sampleSize)
+      samples.emplace_back(array.values.begin() + at,
+                           array.values.begin() + at + sampleSize);
+  }
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// Layers
+//===----------------------------------------------------------------------===//
+
+/// What the report says about one quantized contraction.
+struct Layer {
+  std::string name, op;
+  float min = 0, max = 0; ///< Calibrated input range.
+  mlir::tfaot::ActivationQuantization input;
+  float weightScaleMin = 0, weightScaleMax = 0;
+  int64_t weights = 0, channels = 0;
+};
+
+std::string layerName(mlir::Operation *op, size_t index) {
+  return mlir::tfaot::nodeNameOf(op->getLoc())
+      .value_or("contraction #" + std::to_string(index));
+}
+
+/// The contractions --quantize=int8 makes int8, in program order: all that
+/// can be, except the first and the last unless `allLayers` (the first sees
+/// raw inputs and the last produces the logits, where 8 bits hurt most).
+std::vector<mlir::Operation *> chooseLayers(mlir::ModuleOp module,
+                                            bool allLayers, size_t &found) {
+  std::vector<mlir::Operation *> ops;
+  module.walk([&](mlir::Operation *op) {
+    if (mlir::tfaot::isQuantizableContraction(op))
+      ops.push_back(op);
+  });
+  found = ops.size();
+  if (!allLayers) {
+    if (ops.size() <= 2)
+      return {};
+    ops.erase(ops.begin());
+    ops.pop_back();
+  }
+  return ops;
+}
+
+/// The float weights of a chosen contraction as [k, n] (n output channels).
+mlir::DenseElementsAttr weightsOf(mlir::Operation *op) {
+  if (auto conv = llvm::dyn_cast<mlir::tfaot::Conv2DOp>(op))
+    return mlir::tfaot::denseConstant(conv.getFilter());
+  auto matmul = llvm::cast<mlir::tfaot::MatMulOp>(op);
+  mlir::DenseElementsAttr b = mlir::tfaot::denseConstant(matmul.getB());
+  return matmul.getTransposeB() ? mlir::tfaot::transposeElements(b, {1, 0})
+                                : b;
+}
+
+//===----------------------------------------------------------------------===//
+// Running models
+//===----------------------------------------------------------------------===//
+
+/// Per observed tensor: its range, then (for percentiles) a histogram.
+struct Observation {
+  float min = std::numeric_limits<float>::infinity();
+  float max = -std::numeric_limits<float>::infinity();
+  std::vector<uint64_t> histogram;
+};
+constexpr size_t kHistogramBins = 4096;
+
+int threadCount() {
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
+/// Runs `model` on every sample; `each(sample index)` reads the results.
+template <typename Each>
+void runSamples(JitModel &model, const std::vector<std::vector<float>> &samples,
+                Each each) {
+  for (size_t s = 0; s < samples.size(); ++s) {
+    std::memcpy(model.arg(0), samples[s].data(),
+                samples[s].size() * sizeof(float));
+    model.run();
+    each(s);
+  }
+}
+
+/// The output error of the int8 model against the float one, per result.
+struct OutputComparison {
+  std::string name;
+  double maxError = 0, sumError = 0, maxMagnitude = 0;
+  uint64_t count = 0;
+  int64_t rows = 0, top1Agree = 0; ///< Classifier-like results (rank >= 1,
+                                   ///< last dimension >= 2).
+};
+
+size_t argmax(const float *values, int64_t n) {
+  return std::max_element(values, values + n) - values;
+}
+
+//===----------------------------------------------------------------------===//
+// The report
+//===----------------------------------------------------------------------===//
+
+struct Report {
+  std::string graph, calibration, method;
+  double percentile = 0;
+  size_t samples = 0, contractions = 0;
+  bool allLayers = false;
+  std::vector<Layer> layers;
+  std::vector<OutputComparison> outputs;
+  uint64_t floatObjectBytes = 0, int8ObjectBytes = 0;
+
+  uint64_t floatWeightBytes() const {
+    uint64_t bytes = 0;
+    for (const Layer &layer : layers)
+      bytes += 4 * layer.weights;
+    return bytes;
+  }
+  /// int8 weights plus one f32 scale per output channel.
+  uint64_t int8WeightBytes() const {
+    uint64_t bytes = 0;
+    for (const Layer &layer : layers)
+      bytes += layer.weights + 4 * layer.channels;
+    return bytes;
+  }
+
+  void printText(llvm::raw_ostream &os) const;
+  void printJson(llvm::raw_ostream &os) const;
+  void printSummary(llvm::raw_ostream &os) const;
+};
+
+/// Four significant digits, as printf's %g.
+std::string g4(double value) {
+  return llvm::formatv("{0}", llvm::format("%.4g", value)).str();
+}
+
+std::string megabytes(uint64_t bytes) {
+  return llvm::formatv("{0:F2} MB", bytes / 1e6).str();
+}
+
+void Report::printSummary(llvm::raw_ostream &os) const {
+  os << graph << ": note: int8: " << layers.size() << " of " << contractions
+     << " contractions quantized; object " << megabytes(floatObjectBytes)
+     << " -> " << megabytes(int8ObjectBytes);
+  for (const OutputComparison &out : outputs) {
+    os << "; '" << out.name << "' max |error| "
+       << g4(out.maxError);
+    if (out.rows)
+      os << ", top-1 agreement " << out.top1Agree << "/" << out.rows;
+  }
+  os << " on " << samples << " calibration sample" << (samples == 1 ? "" : "s")
+     << "\n";
+}
+
+void Report::printText(llvm::raw_ostream &os) const {
+  os << "tfaot int8 quantization report\n"
+     << "graph: " << graph << "\n"
+     << "calibration: " << samples << " samples from " << calibration
+     << ", method " << method;
+  if (method == "percentile")
+    os << " (" << percentile << ")";
+  os << "\n"
+     << "layers: " << layers.size() << " of " << contractions
+     << " contractions in int8"
+     << (allLayers ? "" : " (the first and last kept in float; "
+                          "--quantize_all_layers quantizes them too)")
+     << "\n\n";
+  os << llvm::formatv("{0,-48} {1,-6} {2,-22} {3,-11} {4,4}  {5}\n", "layer",
+                      "op", "input range", "input scale", "zp",
+                      "weight scales (per channel)");
+  for (const Layer &layer : layers)
+    os << llvm::formatv(
+        "{0,-48} {1,-6} {2,-22} {3,-11} {4,4}  [{5}, {6}] x {7}\n",
+        layer.name, layer.op, "[" + g4(layer.min) + ", " + g4(layer.max) + "]",
+        g4(layer.input.scale), layer.input.zeroPoint, g4(layer.weightScaleMin),
+        g4(layer.weightScaleMax), layer.channels);
+  os << "\nweights of the int8 layers: " << megabytes(floatWeightBytes())
+     << " as float32 -> " << megabytes(int8WeightBytes())
+     << " as int8 with their scales\n"
+     << "object file: " << megabytes(floatObjectBytes) << " float -> "
+     << megabytes(int8ObjectBytes) << " int8\n\n"
+     << "outputs, int8 against float on the calibration samples:\n";
+  for (const OutputComparison &out : outputs) {
+    os << "  " << out.name << ": max |error| " << g4(out.maxError)
+       << ", mean |error| " << g4(out.count ? out.sumError / out.count : 0.0)
+       << " (float values up to " << g4(out.maxMagnitude) << ")";
+    if (out.rows)
+      os << "; top-1 agreement " << out.top1Agree << "/" << out.rows << " ("
+         << llvm::formatv("{0:F1}", 100.0 * out.top1Agree / out.rows) << "%)";
+    os << "\n";
+  }
+}
+
+void Report::printJson(llvm::raw_ostream &os) const {
+  llvm::json::Array layerArray, outputArray;
+  for (const Layer &layer : layers)
+    layerArray.push_back(llvm::json::Object{
+        {"name", layer.name},
+        {"op", layer.op},
+        {"input_min", layer.min},
+        {"input_max", layer.max},
+        {"input_scale", layer.input.scale},
+        {"input_zero_point", layer.input.zeroPoint},
+        {"weight_scale_min", layer.weightScaleMin},
+        {"weight_scale_max", layer.weightScaleMax},
+        {"weights", layer.weights},
+        {"channels", layer.channels}});
+  for (const OutputComparison &out : outputs) {
+    llvm::json::Object object{
+        {"name", out.name},
+        {"max_abs_error", out.maxError},
+        {"mean_abs_error", out.count ? out.sumError / out.count : 0.0},
+        {"max_abs_float", out.maxMagnitude}};
+    if (out.rows) {
+      object["top1_rows"] = out.rows;
+      object["top1_agree"] = out.top1Agree;
+    }
+    outputArray.push_back(std::move(object));
+  }
+  llvm::json::Object root{
+      {"graph", graph},
+      {"calibration", calibration},
+      {"method", method},
+      {"samples", static_cast<int64_t>(samples)},
+      {"contractions", static_cast<int64_t>(contractions)},
+      {"layers", std::move(layerArray)},
+      {"outputs", std::move(outputArray)},
+      {"float_weight_bytes", static_cast<int64_t>(floatWeightBytes())},
+      {"int8_weight_bytes", static_cast<int64_t>(int8WeightBytes())},
+      {"float_object_bytes", static_cast<int64_t>(floatObjectBytes)},
+      {"int8_object_bytes", static_cast<int64_t>(int8ObjectBytes)}};
+  if (method == "percentile")
+    root["percentile"] = percentile;
+  os << llvm::formatv("{0:2}", llvm::json::Value(std::move(root))) << "\n";
+}
+
+//===----------------------------------------------------------------------===//
+// The steps
+//===----------------------------------------------------------------------===//
+
+bool checkOptions(const CompileOptions &options, GraphDiagnostics &diags) {
+  if (options.quantize != "int8") {
+    diags.error("--quantize takes int8, not '" + options.quantize + "'");
+    return false;
+  }
+  if (options.calibration.empty()) {
+    diags.error("--quantize=int8 needs --calibration FILE|DIR: .npy samples "
+                "of the input to measure the activations' ranges on");
+    return false;
+  }
+  if (options.calibrationMethod != "minmax" &&
+      options.calibrationMethod != "percentile") {
+    diags.error("--calibration_method must be minmax or percentile, not '" +
+                options.calibrationMethod + "'");
+    return false;
+  }
+  if (!(options.calibrationPercentile > 50 &&
+        options.calibrationPercentile <= 100)) {
+    diags.error("--calibration_percentile must be in (50, 100]");
+    return false;
+  }
+  if (options.targetKind != "cpu") {
+    diags.error("--quantize=int8 supports --target=cpu only for now");
+    return false;
+  }
+  return true;
+}
+
+/// Step 1: the float model with the chosen layers' inputs as extra results.
+/// Fills `names` with the layers chosen, `observedResult` with the extra
+/// result (counted from the first) holding each one's input, and
+/// `artifacts` with the model.
+bool compileObserved(const CompileOptions &options, llvm::raw_ostream &errs,
+                     std::vector<std::string> &names,
+                     std::vector<size_t> &observedResult, size_t &contractions,
+                     CompiledArtifacts &artifacts, std::string &error) {
+  CompileOptions observed = options;
+  observed.quantize.clear();
+  observed.outHeader.clear();
+  observed.outObject.clear();
+  observed.outMetadataObject.clear();
+  observed.emit = EmitStage::Object;
+  observed.report = CompileOptions::Report::None;
+  observed.dumpIrAfter.clear();
+  observed.batchBuckets.clear();
+  observed.artifacts = &artifacts;
+  observed.afterGraphPasses = [&](mlir::ModuleOp module,
+                                  FunctionSignature &signature) {
+    std::vector<mlir::Operation *> layers =
+        chooseLayers(module, options.quantizeAllLayers, contractions);
+    if (layers.empty()) {
+      error = "no layer to quantize: the graph has " +
+              std::to_string(contractions) +
+              " float32 Conv2D/MatMul with constant weights" +
+              (options.quantizeAllLayers
+                   ? ""
+                   : ", and the first and last stay in float (give "
+                     "--quantize_all_layers to quantize them too)");
+      return false;
+    }
+    auto function = layers.front()->getParentOfType<mlir::func::FuncOp>();
+    mlir::Operation *terminator = function.getBody().back().getTerminator();
+    llvm::SmallVector<mlir::Value> results(terminator->getOperands());
+    size_t firstObserved = results.size();
+    for (size_t i = 0; i < layers.size(); ++i) {
+      mlir::Value input = layers[i]->getOperand(0);
+      names.push_back(layerName(layers[i], i));
+      // A tensor several layers read (a residual block's input feeds the
+      // shortcut and the branch) is returned once: bufferization's
+      // results-to-out-params does not take a value returned twice.
+      auto seen = std::find(results.begin() + firstObserved, results.end(),
+                            input);
+      observedResult.push_back(seen - results.begin() - firstObserved);
+      if (seen != results.end())
+        continue;
+      results.push_back(input);
+      TensorSignature observedSig;
+      observedSig.name = "calibration_" + std::to_string(i);
+      observedSig.node = names.back();
+      observedSig.dtype = tensorflow::DT_FLOAT;
+      observedSig.shape.assign(
+          llvm::cast<mlir::RankedTensorType>(input.getType()).getShape().begin(),
+          llvm::cast<mlir::RankedTensorType>(input.getType()).getShape().end());
+      signature.results.push_back(observedSig);
+    }
+    terminator->setOperands(results);
+    function.setType(mlir::FunctionType::get(
+        function.getContext(), function.getArgumentTypes(),
+        mlir::ValueRange(results).getTypes()));
+    return true;
+  };
+  if (compile(observed, errs) != 0) {
+    if (error.empty())
+      error = "-"; // compile() has reported it
+    return false;
+  }
+  return true;
+}
+
+/// Step 1's runs: each chosen layer's input range over the samples, and the
+/// float model's own results (for the report).
+std::vector<Observation>
+calibrate(JitModel &model, size_t numResults, size_t numObserved,
+          const std::vector<std::vector<float>> &samples, bool percentile,
+          std::vector<std::vector<std::vector<char>>> &floatResults) {
+  const FunctionSignature &sig = model.signature();
+  std::vector<Observation> observed(numObserved);
+  auto values = [&](size_t layer) {
+    const float *data = static_cast<const float *>(model.result(numResults + layer));
+    return llvm::ArrayRef<float>(
+        data, bufferBytes(sig.results[numResults + layer]) / sizeof(float));
+  };
+  floatResults.assign(samples.size(), {});
+  runSamples(model, samples, [&](size_t s) {
+    for (size_t r = 0; r < numResults; ++r) {
+      const char *bytes = static_cast<const char *>(model.result(r));
+      floatResults[s].emplace_back(bytes, bytes + bufferBytes(sig.results[r]));
+    }
+    for (size_t l = 0; l < numObserved; ++l)
+      for (float v : values(l)) {
+        observed[l].min = std::min(observed[l].min, v);
+        observed[l].max = std::max(observed[l].max, v);
+      }
+  });
+  if (!percentile)
+    return observed;
+  // A second pass: histograms over the ranges the first pass found.
+  for (Observation &o : observed)
+    o.histogram.assign(kHistogramBins, 0);
+  runSamples(model, samples, [&](size_t) {
+    for (size_t l = 0; l < numObserved; ++l) {
+      Observation &o = observed[l];
+      float width = (o.max - o.min) / kHistogramBins;
+      for (float v : values(l)) {
+        size_t bin = width > 0 ? static_cast<size_t>((v - o.min) / width) : 0;
+        ++o.histogram[std::min(bin, kHistogramBins - 1)];
+      }
+    }
+  });
+  return observed;
+}
+
+/// The [low, high] range that keeps `percentile` % of the observed values
+/// at each end's tail out: from the histogram's cumulative counts.
+std::pair<float, float> percentileRange(const Observation &o,
+                                        double percentile) {
+  uint64_t total = 0;
+  for (uint64_t c : o.histogram)
+    total += c;
+  double tail = total * (100.0 - percentile) / 100.0;
+  float width = (o.max - o.min) / kHistogramBins;
+  size_t low = 0, high = kHistogramBins - 1;
+  for (uint64_t seen = 0; low < kHistogramBins; ++low) {
+    seen += o.histogram[low];
+    if (seen > tail)
+      break;
+  }
+  for (uint64_t seen = 0; high > 0; --high) {
+    seen += o.histogram[high];
+    if (seen > tail)
+      break;
+  }
+  return {o.min + low * width, o.min + (high + 1) * width};
+}
+
+/// Step 3: the int8 results against the float ones.
+std::vector<OutputComparison>
+compareOutputs(JitModel &model, const std::vector<std::vector<float>> &samples,
+               const std::vector<std::vector<std::vector<char>>> &floatResults) {
+  const FunctionSignature &sig = model.signature();
+  std::vector<OutputComparison> outputs(sig.results.size());
+  for (size_t r = 0; r < sig.results.size(); ++r)
+    outputs[r].name = sig.results[r].name;
+  runSamples(model, samples, [&](size_t s) {
+    for (size_t r = 0; r < sig.results.size(); ++r) {
+      const TensorSignature &result = sig.results[r];
+      if (result.dtype != tensorflow::DT_FLOAT)
+        continue;
+      OutputComparison &out = outputs[r];
+      const float *got = static_cast<const float *>(model.result(r));
+      const float *want =
+          reinterpret_cast<const float *>(floatResults[s][r].data());
+      uint64_t n = floatResults[s][r].size() / sizeof(float);
+      for (uint64_t i = 0; i < n; ++i) {
+        double error = std::fabs(double(got[i]) - want[i]);
+        out.maxError = std::max(out.maxError, error);
+        out.sumError += error;
+        out.maxMagnitude = std::max(out.maxMagnitude, std::fabs(double(want[i])));
+      }
+      out.count += n;
+      int64_t classes = result.shape.empty() ? 0 : result.shape.back();
+      if (classes >= 2)
+        for (uint64_t row = 0; row + classes <= n; row += classes) {
+          ++out.rows;
+          out.top1Agree += argmax(got + row, classes) == argmax(want + row, classes);
+        }
+    }
+  });
+  return outputs;
+}
+
+bool writeReport(const Report &report, const std::string &path,
+                 llvm::raw_ostream &out, GraphDiagnostics &diags) {
+  if (path.empty())
+    return true;
+  bool json = llvm::StringRef(path).ends_with(".json");
+  if (path == "-") {
+    report.printText(out);
+    return true;
+  }
+  std::error_code ec;
+  llvm::raw_fd_ostream file(path, ec);
+  if (ec) {
+    diags.error("cannot write '" + path + "': " + ec.message());
+    return false;
+  }
+  json ? report.printJson(file) : report.printText(file);
+  return true;
+}
+
+} // namespace
+
+int tfaot::compileQuantized(const CompileOptions &options,
+                            llvm::raw_ostream &errs, llvm::raw_ostream &out) {
+  GraphDiagnostics diags(options.graph, errs);
+  diags.setQuiet(options.verbosity == Verbosity::Quiet);
+  if (!checkOptions(options, diags))
+    return 1;
+
+  // 1. Calibrate.
+  std::vector<std::string> names;
+  std::vector<size_t> observedResult;
+  size_t contractions = 0;
+  CompiledArtifacts observed;
+  std::string error;
+  if (!compileObserved(options, errs, names, observedResult, contractions,
+                       observed, error)) {
+    if (error != "-")
+      diags.error("--quantize=int8: " + error);
+    return 1;
+  }
+  const FunctionSignature &sig = observed.signature;
+  size_t numObserved = 1 + *std::max_element(observedResult.begin(),
+                                              observedResult.end());
+  size_t numResults = sig.results.size() - numObserved;
+  if (sig.args.size() != 1 || sig.args[0].dtype != tensorflow::DT_FLOAT) {
+    diags.error("--calibration supports graphs with one float32 feed; this "
+                "one has " + std::to_string(sig.args.size()) + " feeds");
+    return 1;
+  }
+  std::vector<std::vector<float>> samples;
+  if (!loadSamples(options.calibration, sig.args[0], samples, error)) {
+    diags.error(error);
+    return 1;
+  }
+  auto model = JitModel::load(observed, threadCount());
+  if (!model) {
+    diags.error("cannot run the float model for calibration: " +
+                llvm::toString(model.takeError()));
+    return 1;
+  }
+  bool percentile = options.calibrationMethod == "percentile";
+  std::vector<std::vector<std::vector<char>>> floatResults;
+  std::vector<Observation> observations = calibrate(
+      **model, numResults, numObserved, samples, percentile, floatResults);
+  model->reset();
+
+  // 2. Quantize and compile.
+  Report report;
+  report.graph = options.graph;
+  report.calibration = options.calibration;
+  report.method = options.calibrationMethod;
+  report.percentile = options.calibrationPercentile;
+  report.samples = samples.size();
+  report.contractions = contractions;
+  report.allLayers = options.quantizeAllLayers;
+  report.floatObjectBytes = observed.object.size();
+  CompiledArtifacts local;
+  CompileOptions final = options;
+  final.quantize.clear();
+  if (!final.artifacts)
+    final.artifacts = &local;
+  final.afterGraphPasses = [&](mlir::ModuleOp module, FunctionSignature &) {
+    size_t found;
+    std::vector<mlir::Operation *> layers =
+        chooseLayers(module, options.quantizeAllLayers, found);
+    if (layers.size() != names.size()) {
+      diags.error("internal error: calibrated " + std::to_string(names.size()) +
+                  " layers but found " + std::to_string(layers.size()));
+      return false;
+    }
+    report.layers.clear();
+    for (size_t i = 0; i < layers.size(); ++i) {
+      mlir::Operation *op = layers[i];
+      if (layerName(op, i) != names[i]) {
+        diags.error("internal error: layer " + std::to_string(i) + " is '" +
+                    layerName(op, i) + "', calibrated as '" + names[i] + "'");
+        return false;
+      }
+      Layer layer;
+      layer.name = names[i];
+      layer.op = mlir::tfaot::opShortName(op);
+      const Observation &seen = observations[observedResult[i]];
+      std::tie(layer.min, layer.max) =
+          percentile ? percentileRange(seen, options.calibrationPercentile)
+                     : std::make_pair(seen.min, seen.max);
+      layer.input = mlir::tfaot::quantizeRange(layer.min, layer.max);
+      mlir::DenseElementsAttr weights = weightsOf(op);
+      auto shape = llvm::cast<mlir::ShapedType>(weights.getType()).getShape();
+      layer.channels = shape.back();
+      layer.weights = weights.getNumElements();
+      llvm::SmallVector<float> values(weights.getValues<float>());
+      llvm::SmallVector<float> scales = mlir::tfaot::columnScales(
+          values, layer.weights / layer.channels, layer.channels);
+      layer.weightScaleMin = *std::min_element(scales.begin(), scales.end());
+      layer.weightScaleMax = *std::max_element(scales.begin(), scales.end());
+      mlir::Builder b(op->getContext());
+      op->setAttr(mlir::tfaot::kQuantizeRangeAttr,
+                  b.getF32ArrayAttr({layer.min, layer.max}));
+      report.layers.push_back(layer);
+    }
+    mlir::PassManager pm(module->getContext());
+    pm.addPass(mlir::tfaot::createQuantizeInt8Pass());
+    // The float weights are dead now.
+    pm.addPass(mlir::tfaot::createSimplifyPass());
+    pm.addPass(mlir::createCSEPass());
+    if (failed(pm.run(module))) {
+      diags.error("internal error: tfaot-quantize-int8 failed");
+      return false;
+    }
+    return true;
+  };
+  if (compile(final, errs, out) != 0)
+    return 1;
+  if (options.emit != EmitStage::Object)
+    return 0;
+
+  // 3. Compare.
+  report.int8ObjectBytes = final.artifacts->object.size();
+  auto int8Model = JitModel::load(*final.artifacts, threadCount());
+  if (!int8Model) {
+    diags.error("cannot run the int8 model for the report: " +
+                llvm::toString(int8Model.takeError()));
+    return 1;
+  }
+  report.outputs = compareOutputs(**int8Model, samples, floatResults);
+  if (options.verbosity != Verbosity::Quiet)
+    report.printSummary(errs);
+  return writeReport(report, options.quantizeReport, out, diags) ? 0 : 1;
+}

@@ -1,0 +1,248 @@
+//===- LowerInt8Contractions.cpp - Int8Conv2D/Int8MatMul to linalg.mmt4d --===//
+//
+// tfaot-lower-int8-contractions. tfaot-lower-to-linalg leaves these two ops
+// in place, and they are lowered here, after linalg-fuse-elementwise-ops:
+// that pass propagates reshapes through every linalg op whose indexing maps
+// are projected permutations, mmt4d included, and would turn the product
+// into a linalg.generic the CPU kernel pass no longer recognizes. The ops
+// themselves are opaque to it, so the float ops around them still fuse.
+//
+// Both ops become one int8 product
+// A[M, K] x W[K, N] -> i32 written as linalg.mmt4d with tiles M0=1, N0=16,
+// K0=4:
+//  - A is the activation, as rows (a convolution's im2col copy, or the input
+//    itself for a 1x1 stride-1 convolution), seen as [M, K/4, 1, 4]: no
+//    packing copy is needed for the left side;
+//  - W is a constant, packed here at compile time into [N/16, K/4, 16, 4],
+//    the layout in which each 32-bit lane of a vpdpbusd reads four
+//    consecutive k of one column (the CPU backend's ukernel reads it so);
+//  - the [M, N/16, 1, 16] result is read back as [M, N] by the generic that
+//    also subtracts the zero-point term.
+// K and N are padded to multiples of 4 and 16 with zero weights (padded A
+// columns are zeros too). The zero point is a per-column constant
+// zp * sum_k W[k, n] subtracted afterwards, in i32, so the contraction
+// itself is the plain signed product that linalg.mmt4d defines.
+//
+//===----------------------------------------------------------------------===//
+#include "passes/LoweringUtils.h"
+#include "passes/Passes.h"
+
+#include "ir/Ops.h"
+
+#include "mlir/IR/Matchers.h"
+
+namespace mlir::tfaot {
+#define GEN_PASS_DEF_LOWERINT8CONTRACTIONSPASS
+#include "passes/Passes.h.inc"
+} // namespace mlir::tfaot
+
+using namespace mlir;
+using namespace mlir::tfaot;
+
+namespace {
+
+constexpr int64_t kTileN = 16; // output columns per packed tile (N0)
+constexpr int64_t kTileK = 4;  // reduction values per 32-bit lane (K0)
+
+int64_t roundUp(int64_t x, int64_t multiple) {
+  return (x + multiple - 1) / multiple * multiple;
+}
+
+/// The weights as a row-major [K, N] int8 matrix, from a constant operand.
+FailureOr<SmallVector<int8_t>> constantWeights(Value value) {
+  DenseElementsAttr attr;
+  if (!matchPattern(value, m_Constant(&attr)) ||
+      !attr.getElementType().isInteger(8))
+    return failure();
+  SmallVector<int8_t> weights;
+  weights.reserve(attr.getNumElements());
+  for (const APInt &w : attr.getValues<APInt>())
+    weights.push_back(static_cast<int8_t>(w.getSExtValue()));
+  return weights;
+}
+
+/// `weights` ([k, n] row-major) in the [N1, K1, 16, 4] tile layout.
+DenseElementsAttr packWeights(MLIRContext *ctx, ArrayRef<int8_t> weights,
+                              int64_t k, int64_t n) {
+  int64_t k1 = roundUp(k, kTileK) / kTileK, n1 = roundUp(n, kTileN) / kTileN;
+  std::vector<int8_t> packed(n1 * k1 * kTileN * kTileK, 0);
+  for (int64_t row = 0; row < k; ++row)
+    for (int64_t col = 0; col < n; ++col) {
+      int64_t at = (((col / kTileN) * k1 + row / kTileK) * kTileN +
+                    col % kTileN) * kTileK + row % kTileK;
+      packed[at] = weights[row * n + col];
+    }
+  auto type = RankedTensorType::get({n1, k1, kTileN, kTileK},
+                                    IntegerType::get(ctx, 8));
+  return DenseElementsAttr::get(type, ArrayRef<int8_t>(packed));
+}
+
+/// rows[M, k] (i8) x weights[k, n] -> [M, n] i32 of sum (rows - zp) * w.
+Value buildInt8Product(OpBuilder &b, Location loc, Value rows,
+                       ArrayRef<int8_t> weights, int64_t k, int64_t n,
+                       int32_t zeroPoint) {
+  MLIRContext *ctx = b.getContext();
+  Type i8 = b.getI8Type(), i32 = b.getI32Type();
+  int64_t m = cast<RankedTensorType>(rows.getType()).getDimSize(0);
+  int64_t kPadded = roundUp(k, kTileK), nPadded = roundUp(n, kTileN);
+  int64_t k1 = kPadded / kTileK, n1 = nPadded / kTileN;
+
+  if (kPadded != k) {
+    Value zero = arith::ConstantOp::create(b, loc, b.getIntegerAttr(i8, 0));
+    rows = tensor::PadOp::create(
+        b, loc, RankedTensorType::get({m, kPadded}, i8), rows,
+        getAsIndexOpFoldResult(ctx, {0, 0}),
+        getAsIndexOpFoldResult(ctx, {0, kPadded - k}), zero);
+  }
+  Value lhs = tensor::ExpandShapeOp::create(
+      b, loc, RankedTensorType::get({m, k1, 1, kTileK}, i8), rows,
+      ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}});
+  Value rhs = arith::ConstantOp::create(b, loc,
+                                        packWeights(ctx, weights, k, n));
+  auto tiledType = RankedTensorType::get({m, n1, 1, kTileN}, i32);
+  Value init = buildFilled(b, loc, tiledType, scalarConstant(b, loc, i32, 0));
+  Value tiled = linalg::Mmt4DOp::create(b, loc, TypeRange{tiledType},
+                                        ValueRange{lhs, rhs}, ValueRange{init})
+                    .getResult(0);
+  // Back to [M, n], with the zero-point correction:
+  // sum (a - zp) * w = sum a * w - zp * sum w, one constant per column.
+  SmallVector<int32_t> correction(n, 0);
+  for (int64_t row = 0; row < k; ++row)
+    for (int64_t col = 0; col < n; ++col)
+      correction[col] += weights[row * n + col];
+  for (int32_t &c : correction)
+    c *= zeroPoint;
+  Value corrections = arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(RankedTensorType::get({n}, i32),
+                                     ArrayRef<int32_t>(correction)));
+  AffineExpr row, col;
+  bindDims(ctx, row, col);
+  AffineMap fromTiles = AffineMap::get(
+      2, 0,
+      {row, col.floorDiv(kTileN), getAffineConstantExpr(0, ctx),
+       col % kTileN},
+      ctx);
+  AffineMap perColumn = AffineMap::get(2, 0, {col}, ctx);
+  return buildElementwise(
+      b, loc, RankedTensorType::get({m, n}, i32),
+      ValueRange{tiled, corrections}, {fromTiles, perColumn},
+      [](OpBuilder &b, Location loc, ValueRange args) {
+        return arith::SubIOp::create(b, loc, args[0], args[1]).getResult();
+      });
+}
+
+Value lowerMatMul(OpBuilder &b, Int8MatMulOp op) {
+  auto weights = constantWeights(op.getB());
+  if (failed(weights))
+    return nullptr;
+  auto bType = op.getB().getType();
+  return buildInt8Product(b, op.getLoc(), op.getA(), *weights,
+                          bType.getDimSize(0), bType.getDimSize(1),
+                          op.getAZeroPoint());
+}
+
+/// The convolution's input as im2col rows [N*OH*OW, KH*KW*C], column
+/// (kh, kw, c) in the filter's HWC order. Padding is the zero point.
+Value im2colRows(OpBuilder &b, Location loc, Value input,
+                 RankedTensorType filterType, RankedTensorType resultType,
+                 const Window2D &window, ArrayRef<int64_t> strides,
+                 ArrayRef<int64_t> dilations, int32_t zeroPoint) {
+  MLIRContext *ctx = b.getContext();
+  Type i8 = b.getI8Type();
+  auto inputType = cast<RankedTensorType>(input.getType());
+  int64_t n = inputType.getDimSize(0), c = inputType.getDimSize(3);
+  int64_t oh = resultType.getDimSize(1), ow = resultType.getDimSize(2);
+  int64_t kh = filterType.getDimSize(0), kw = filterType.getDimSize(1);
+  int64_t rows = n * oh * ow;
+  bool pointwise = kh == 1 && kw == 1 && strides[1] == 1 && strides[2] == 1 &&
+                   !window.padTop && !window.padBottom && !window.padLeft &&
+                   !window.padRight;
+  if (pointwise)
+    return tensor::CollapseShapeOp::create(
+        b, loc, RankedTensorType::get({rows, c}, i8), input,
+        ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}});
+
+  if (window.padTop || window.padBottom || window.padLeft || window.padRight) {
+    SmallVector<int64_t> low = {0, window.padTop, window.padLeft, 0};
+    SmallVector<int64_t> high = {0, window.padBottom, window.padRight, 0};
+    SmallVector<int64_t> shape(inputType.getShape());
+    for (int i = 0; i < 4; ++i)
+      shape[i] += low[i] + high[i];
+    Value fill = arith::ConstantOp::create(b, loc,
+                                           b.getIntegerAttr(i8, zeroPoint));
+    input = tensor::PadOp::create(b, loc, RankedTensorType::get(shape, i8),
+                                  input, getAsIndexOpFoldResult(ctx, low),
+                                  getAsIndexOpFoldResult(ctx, high), fill);
+  }
+  // Loops (n, oh, ow, kh, kw, c); the input is read at the window position.
+  AffineExpr d0, d1, d2, d3, d4, d5;
+  bindDims(ctx, d0, d1, d2, d3, d4, d5);
+  AffineMap read = AffineMap::get(
+      6, 0,
+      {d0, d1 * strides[1] + d3 * dilations[1],
+       d2 * strides[2] + d4 * dilations[2], d5},
+      ctx);
+  auto patchType = RankedTensorType::get({n, oh, ow, kh, kw, c}, i8);
+  Value patches = buildElementwise(
+      b, loc, patchType, ValueRange{input}, {read},
+      [](OpBuilder &, Location, ValueRange args) { return args[0]; });
+  return tensor::CollapseShapeOp::create(
+      b, loc, RankedTensorType::get({rows, kh * kw * c}, i8), patches,
+      ArrayRef<ReassociationIndices>{{0, 1, 2}, {3, 4, 5}});
+}
+
+Value lowerConv(OpBuilder &b, Int8Conv2DOp op) {
+  auto weights = constantWeights(op.getFilter());
+  if (failed(weights))
+    return nullptr;
+  Location loc = op.getLoc();
+  auto filterType = op.getFilter().getType();
+  auto type = op.getOutput().getType();
+  SmallVector<int64_t> strides = getI64Values(op.getStrides());
+  SmallVector<int64_t> dilations = getI64Values(op.getDilations());
+  std::string why;
+  auto window = computeWindow2D(
+      op.getInput().getType().getShape(), op.getDataFormat(),
+      filterType.getDimSize(0), filterType.getDimSize(1), strides, dilations,
+      op.getPadding(), getI64Values(op.getExplicitPaddings()),
+      filterType.getDimSize(3), why);
+  if (failed(window))
+    return nullptr;
+  int32_t zeroPoint = op.getInputZeroPoint();
+  Value rows = im2colRows(b, loc, op.getInput(), filterType, type, *window,
+                          strides, dilations, zeroPoint);
+  int64_t k = filterType.getDimSize(0) * filterType.getDimSize(1) *
+              filterType.getDimSize(2);
+  Value product = buildInt8Product(b, loc, rows, *weights, k,
+                                   filterType.getDimSize(3), zeroPoint);
+  return tensor::ExpandShapeOp::create(
+      b, loc, type, product, ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}});
+}
+
+struct LowerInt8ContractionsPass
+    : mlir::tfaot::impl::LowerInt8ContractionsPassBase<
+          LowerInt8ContractionsPass> {
+  using LowerInt8ContractionsPassBase::LowerInt8ContractionsPassBase;
+
+  void runOnOperation() override {
+    SmallVector<Operation *> ops;
+    getOperation().walk([&](Operation *op) {
+      if (isa<Int8Conv2DOp, Int8MatMulOp>(op))
+        ops.push_back(op);
+    });
+    for (Operation *op : ops) {
+      OpBuilder b(op);
+      Value replacement = isa<Int8Conv2DOp>(op)
+                              ? lowerConv(b, cast<Int8Conv2DOp>(op))
+                              : lowerMatMul(b, cast<Int8MatMulOp>(op));
+      if (!replacement) {
+        op->emitOpError("needs constant int8 weights and a valid window");
+        return signalPassFailure();
+      }
+      op->getResult(0).replaceAllUsesWith(replacement);
+      op->erase();
+    }
+  }
+};
+
+} // namespace

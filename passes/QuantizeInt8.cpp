@@ -1,0 +1,226 @@
+//===- QuantizeInt8.cpp - Calibrated float contractions to int8 -----------===//
+//
+// Post-training quantization of the ops the driver calibrated (see
+// Int8Quantization.h and Passes.td). Activations are per tensor and
+// asymmetric, because after a ReLU they are all on one side of zero and a
+// symmetric range would waste one of the eight bits; weights are per output
+// channel and symmetric, so a channel with small weights keeps its
+// resolution and the product needs no weight zero point.
+//
+//===----------------------------------------------------------------------===//
+#include "passes/Int8Quantization.h"
+#include "passes/ConstantUtils.h"
+#include "passes/Passes.h"
+
+#include "ir/Ops.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace mlir::tfaot {
+#define GEN_PASS_DEF_QUANTIZEINT8PASS
+#include "passes/Passes.h.inc"
+} // namespace mlir::tfaot
+
+using namespace mlir;
+using namespace mlir::tfaot;
+
+bool mlir::tfaot::isQuantizableContraction(Operation *op) {
+  auto isF32 = [](Value v) {
+    return cast<ShapedType>(v.getType()).getElementType().isF32();
+  };
+  if (auto conv = dyn_cast<Conv2DOp>(op))
+    return isF32(conv.getInput()) && conv.getDataFormat() == "NHWC" &&
+           denseConstant(conv.getFilter()) &&
+           conv.getInput().getType().hasStaticShape();
+  if (auto matmul = dyn_cast<MatMulOp>(op))
+    return isF32(matmul.getA()) && !matmul.getTransposeA() &&
+           denseConstant(matmul.getB()) &&
+           matmul.getA().getType().hasStaticShape();
+  return false;
+}
+
+ActivationQuantization mlir::tfaot::quantizeRange(float min, float max) {
+  min = std::min(min, 0.0f);
+  max = std::max(max, 0.0f);
+  ActivationQuantization q;
+  if (!(max > min) || !std::isfinite(min) || !std::isfinite(max))
+    return q; // all zeros (or unusable): any scale represents them
+  q.scale = (max - min) / 255.0f;
+  q.zeroPoint = static_cast<int32_t>(
+      std::clamp(std::nearbyint(-128.0f - min / q.scale), -128.0f, 127.0f));
+  return q;
+}
+
+SmallVector<float> mlir::tfaot::columnScales(ArrayRef<float> weights,
+                                             int64_t k, int64_t n) {
+  SmallVector<float> scales(n, 0.0f);
+  for (int64_t row = 0; row < k; ++row)
+    for (int64_t col = 0; col < n; ++col)
+      scales[col] = std::max(scales[col], std::fabs(weights[row * n + col]));
+  for (float &scale : scales)
+    scale = scale > 0.0f ? scale / 127.0f : 1.0f;
+  return scales;
+}
+
+namespace {
+
+/// Weights [k, n] (row-major) as int8 per column n, and each column's scale.
+struct ChannelWeights {
+  SmallVector<int8_t> values;
+  SmallVector<float> scales;
+};
+
+ChannelWeights quantizeColumns(ArrayRef<float> weights, int64_t k, int64_t n) {
+  ChannelWeights q;
+  q.scales = columnScales(weights, k, n);
+  q.values.resize(k * n);
+  for (int64_t row = 0; row < k; ++row)
+    for (int64_t col = 0; col < n; ++col)
+      q.values[row * n + col] = static_cast<int8_t>(std::clamp(
+          std::nearbyint(weights[row * n + col] / q.scales[col]), -127.0f,
+          127.0f));
+  return q;
+}
+
+SmallVector<float> floatValues(DenseElementsAttr attr) {
+  return SmallVector<float>(attr.getValues<float>());
+}
+
+/// Builds the tfaot ops of one quantized contraction.
+struct Builder {
+  OpBuilder &b;
+  Location loc;
+
+  Value scalar(Type element, double value) {
+    auto type = RankedTensorType::get({}, element);
+    Attribute attr = isa<FloatType>(element)
+                         ? (Attribute)FloatAttr::get(element, value)
+                         : (Attribute)IntegerAttr::get(element, (int64_t)value);
+    return ConstOp::create(b, loc, DenseElementsAttr::get(type, attr));
+  }
+
+  /// clamp(round(x / scale) + zeroPoint, -128, 127) as i8.
+  Value quantize(Value x, ActivationQuantization q) {
+    auto type = cast<RankedTensorType>(x.getType());
+    Type f32 = b.getF32Type();
+    Value scaled = MulOp::create(b, loc, type, x, scalar(f32, 1.0 / q.scale));
+    Value rounded = RoundOp::create(b, loc, type, scaled);
+    Value shifted =
+        AddV2Op::create(b, loc, type, rounded, scalar(f32, q.zeroPoint));
+    Value low = MaximumOp::create(b, loc, type, shifted, scalar(f32, -128));
+    Value clamped = MinimumOp::create(b, loc, type, low, scalar(f32, 127));
+    return CastOp::create(b, loc, type.clone(b.getI8Type()), clamped);
+  }
+
+  /// The i32 product back in float: product * inputScale * weightScale[n].
+  Value rescale(Value product, float inputScale, ArrayRef<float> scales) {
+    auto type = cast<RankedTensorType>(product.getType()).clone(b.getF32Type());
+    Value asFloat = CastOp::create(b, loc, type, product);
+    SmallVector<float> combined;
+    for (float s : scales)
+      combined.push_back(inputScale * s);
+    auto scaleType = RankedTensorType::get(
+        {static_cast<int64_t>(combined.size())}, b.getF32Type());
+    Value scaleConst = ConstOp::create(
+        b, loc, DenseElementsAttr::get(scaleType, ArrayRef<float>(combined)));
+    return MulOp::create(b, loc, type, asFloat, scaleConst);
+  }
+
+  Value int8Constant(ArrayRef<int64_t> shape, ArrayRef<int8_t> values) {
+    auto type = RankedTensorType::get(shape, b.getI8Type());
+    return ConstOp::create(b, loc, DenseElementsAttr::get(type, values));
+  }
+};
+
+/// Replaces `conv` by its int8 form; the input range is `q`'s.
+Value quantizeConv(OpBuilder &b, Conv2DOp conv, ActivationQuantization q) {
+  Builder build{b, conv.getLoc()};
+  DenseElementsAttr filter = denseConstant(conv.getFilter());
+  auto filterType = cast<RankedTensorType>(filter.getType());
+  int64_t outChannels = filterType.getDimSize(3);
+  // HWCF is already [kh * kw * c, f] row-major.
+  ChannelWeights weights =
+      quantizeColumns(floatValues(filter),
+                      filterType.getNumElements() / outChannels, outChannels);
+  Value input = build.quantize(conv.getInput(), q);
+  auto resultType = conv.getOutput().getType();
+  Value product = Int8Conv2DOp::create(
+      b, conv.getLoc(), resultType.clone(b.getI32Type()), input,
+      build.int8Constant(filterType.getShape(), weights.values),
+      conv.getDilationsAttr(), b.getI32IntegerAttr(q.zeroPoint),
+      conv.getStridesAttr(), conv.getPaddingAttr(),
+      conv.getExplicitPaddingsAttr(), conv.getDataFormatAttr());
+  return build.rescale(product, q.scale, weights.scales);
+}
+
+Value quantizeMatMul(OpBuilder &b, MatMulOp matmul, ActivationQuantization q) {
+  Builder build{b, matmul.getLoc()};
+  DenseElementsAttr weightsAttr = denseConstant(matmul.getB());
+  if (matmul.getTransposeB())
+    weightsAttr = transposeElements(weightsAttr, {1, 0});
+  auto weightsType = cast<RankedTensorType>(weightsAttr.getType());
+  int64_t k = weightsType.getDimSize(0), n = weightsType.getDimSize(1);
+  ChannelWeights weights = quantizeColumns(floatValues(weightsAttr), k, n);
+  Value input = build.quantize(matmul.getA(), q);
+  auto resultType = matmul.getProduct().getType();
+  Value product = Int8MatMulOp::create(
+      b, matmul.getLoc(), resultType.clone(b.getI32Type()), input,
+      build.int8Constant({k, n}, weights.values),
+      b.getI32IntegerAttr(q.zeroPoint));
+  return build.rescale(product, q.scale, weights.scales);
+}
+
+struct QuantizeInt8Pass
+    : mlir::tfaot::impl::QuantizeInt8PassBase<QuantizeInt8Pass> {
+  using QuantizeInt8PassBase::QuantizeInt8PassBase;
+
+  void runOnOperation() override {
+    SmallVector<Operation *> marked;
+    bool failedAny = false;
+    getOperation().walk([&](Operation *op) {
+      auto range = op->getAttrOfType<ArrayAttr>(kQuantizeRangeAttr);
+      if (!range)
+        return;
+      auto bound = [&](unsigned i) -> std::optional<float> {
+        if (range.size() != 2)
+          return std::nullopt;
+        auto value = dyn_cast<FloatAttr>(range[i]);
+        if (!value)
+          return std::nullopt;
+        return static_cast<float>(value.getValueAsDouble());
+      };
+      if (!bound(0) || !bound(1) || !(*bound(0) <= *bound(1))) {
+        op->emitOpError(kQuantizeRangeAttr)
+            << " must be [min, max] with min <= max";
+        failedAny = true;
+        return;
+      }
+      if (!isQuantizableContraction(op)) {
+        op->emitOpError("cannot be quantized to int8: only float32 NHWC "
+                        "Conv2D and MatMul with constant weights can");
+        failedAny = true;
+        return;
+      }
+      marked.push_back(op);
+    });
+    if (failedAny)
+      return signalPassFailure();
+
+    for (Operation *op : marked) {
+      auto range = op->getAttrOfType<ArrayAttr>(kQuantizeRangeAttr);
+      ActivationQuantization q = quantizeRange(
+          cast<FloatAttr>(range[0]).getValueAsDouble(),
+          cast<FloatAttr>(range[1]).getValueAsDouble());
+      OpBuilder b(op);
+      Value replacement = isa<Conv2DOp>(op)
+                              ? quantizeConv(b, cast<Conv2DOp>(op), q)
+                              : quantizeMatMul(b, cast<MatMulOp>(op), q);
+      op->getResult(0).replaceAllUsesWith(replacement);
+      op->erase();
+      ++numQuantized;
+    }
+  }
+};
+
+} // namespace

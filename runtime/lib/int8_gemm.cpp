@@ -1,0 +1,456 @@
+//===- int8_gemm.cpp - tfaot_rt_mmt4d_s8s8s32 -----------------------------===//
+//
+// A portable kernel, and kernels for x86-64 CPUs with AVX-512 VNNI or
+// AVX-VNNI chosen at run time. Those are compiled with target attributes
+// rather than a -march flag so that the library still runs on any x86-64
+// CPU.
+//
+// Both split C the same way: into units of a few rows by a group of column
+// tiles, the group small enough that its part of B stays in L2 while the
+// rows of A stream past it. Large products hand the units to the thread
+// pool; every output element is computed by one thread in the same order
+// whatever the split, so results do not depend on the thread count.
+//
+//===----------------------------------------------------------------------===//
+
+#include "int8_gemm.h"
+
+#include "parallel.h"
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <memory>
+#include <utility>
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
+namespace tfaot::internal {
+namespace {
+
+constexpr int64_t kN0 = 16;               // Columns per tile of B and C.
+constexpr int64_t kK0 = 4;                // Bytes of a row of A per k-group.
+constexpr int64_t kTileBytes = kN0 * kK0; // One k-group of one B tile.
+
+// How much of B one unit of work keeps hot: a fraction of a typical 1-2 MiB
+// L2, leaving room for the rows of A and C passing through.
+constexpr int64_t kBGroupBytes = 256 * 1024;
+
+// Below this many 64-byte k-group products (m * n1 * k1) waking other
+// threads costs more than it saves: a few microseconds of work on one
+// AVX-512 VNNI core.
+constexpr int64_t kParallelWork = int64_t{1} << 15;
+
+// Tiles of B the widest register block of any path covers.
+constexpr int64_t kBlockTiles = 4;
+
+struct Problem;
+struct KernelSet;
+using BlockFn = void (*)(const Problem &, int64_t row_begin, int64_t row_end,
+                         int64_t tile_begin, int64_t tile_end);
+
+struct Problem {
+  const int8_t *lhs;
+  const int8_t *rhs;
+  int32_t *out;
+  int64_t m, n1, k1;
+  bool overwrite;
+  // Per column of C: -128 * (its column of B summed over k), for the VNNI
+  // paths (see below).
+  const int32_t *neg_comp;
+  const KernelSet *kernels; // The VNNI path's register blocks.
+  BlockFn block;
+  int64_t unit_rows;       // Rows of C per unit of work.
+  int64_t row_units;       // Units per group of tiles.
+  int64_t tiles_per_group; // Column tiles per group.
+};
+
+// Runs units [begin, end). Units are numbered group-major so that a
+// contiguous range mostly walks down the rows under one group of B, and
+// consecutive units of one group become one call of the path's block.
+void RunUnits(void *context, int64_t begin, int64_t end) {
+  const Problem &p = *static_cast<const Problem *>(context);
+  while (begin < end) {
+    int64_t group = begin / p.row_units;
+    int64_t last = std::min(end, (group + 1) * p.row_units);
+    int64_t row_begin = (begin - group * p.row_units) * p.unit_rows;
+    int64_t row_end = std::min(p.m, (last - group * p.row_units) * p.unit_rows);
+    int64_t tile_begin = group * p.tiles_per_group;
+    int64_t tile_end = std::min(p.n1, tile_begin + p.tiles_per_group);
+    p.block(p, row_begin, row_end, tile_begin, tile_end);
+    begin = last;
+  }
+}
+
+void Run(Problem &p) {
+  int64_t tile_bytes = p.k1 * kTileBytes;
+  p.tiles_per_group = std::max<int64_t>(1, kBGroupBytes / tile_bytes);
+  // Whole register blocks of tiles, so that only the last group of C ends
+  // in a narrower block.
+  if (p.tiles_per_group > kBlockTiles)
+    p.tiles_per_group -= p.tiles_per_group % kBlockTiles;
+  p.tiles_per_group = std::min(p.tiles_per_group, p.n1);
+  p.row_units = (p.m + p.unit_rows - 1) / p.unit_rows;
+  int64_t groups = (p.n1 + p.tiles_per_group - 1) / p.tiles_per_group;
+  int64_t units = p.row_units * groups;
+  if (p.m * p.n1 * p.k1 >= kParallelWork)
+    tfaot_rt_parallel_for(RunUnits, &p, units);
+  else
+    RunUnits(&p, 0, units);
+}
+
+//===----------------------------------------------------------------------===//
+// Portable path
+//===----------------------------------------------------------------------===//
+
+// Sums in uint32_t: the int32 sums of mmt4d wrap around (arith.addi), which
+// signed C++ arithmetic may not do, and the VNNI path wraps the same way.
+void ScalarBlock(const Problem &p, int64_t row_begin, int64_t row_end,
+                 int64_t tile_begin, int64_t tile_end) {
+  const int64_t k = p.k1 * kK0;
+  for (int64_t i = row_begin; i < row_end; ++i) {
+    const int8_t *a = p.lhs + i * k;
+    for (int64_t t = tile_begin; t < tile_end; ++t) {
+      const int8_t *b = p.rhs + t * p.k1 * kTileBytes;
+      int32_t *c = p.out + (i * p.n1 + t) * kN0;
+      uint32_t acc[kN0];
+      for (int64_t j = 0; j < kN0; ++j)
+        acc[j] = p.overwrite ? 0 : static_cast<uint32_t>(c[j]);
+      for (int64_t g = 0; g < p.k1; ++g, b += kTileBytes) {
+        const int8_t *ag = a + g * kK0;
+        for (int64_t j = 0; j < kN0; ++j) {
+          int32_t dot = 0; // At most 4 * 128 * 128: no overflow.
+          for (int64_t q = 0; q < kK0; ++q)
+            dot += int32_t{ag[q]} * int32_t{b[j * kK0 + q]};
+          acc[j] += static_cast<uint32_t>(dot);
+        }
+      }
+      for (int64_t j = 0; j < kN0; ++j)
+        c[j] = static_cast<int32_t>(acc[j]);
+    }
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// VNNI paths (AVX-512 VNNI, and AVX-VNNI for CPUs without AVX-512)
+//===----------------------------------------------------------------------===//
+//
+// vpdpbusd adds to each int32 lane the dot product of 4 unsigned bytes of its
+// first operand and 4 signed bytes of its second, which is exactly one
+// k-group of one tile of B against 4 bytes of a row of A broadcast to all
+// lanes. A is signed, so the kernels feed it A + 128 (A xor 0x80, unsigned)
+// and subtract 128 times the column sums of B: sum((a+128)*b) - 128*sum(b)
+// = sum(a*b), modulo 2^32 like the sums of vpdpbusd itself, so even
+// -128 * -128 everywhere cannot saturate or go wrong.
+
+#if defined(__x86_64__)
+#define TFAOT_AVX512VNNI __attribute__((target("avx512f,avx512bw,avx512vnni")))
+#define TFAOT_AVXVNNI __attribute__((target("avx2,avxvnni")))
+
+// C[R rows][T tiles] (+)= A * B at `c`, A rows `lda` bytes apart, B tiles
+// `ldb` bytes apart, C rows `ldc` int32s apart. `neg_comp` holds the
+// T * 16 compensations of these columns.
+using KernelFn = void (*)(const int8_t *a, int64_t lda, const int8_t *b,
+                          int64_t ldb, const int32_t *neg_comp, int32_t *c,
+                          int64_t ldc, int64_t k1, bool overwrite);
+
+constexpr int kMaxTiles = 4;
+static_assert(kMaxTiles == kBlockTiles);
+constexpr int kMaxRows = 12;
+// Rows of C one pass over a group of tiles covers; a multiple of every
+// register block's height, small enough that these rows of A stay in L1.
+constexpr int64_t kPanelRows = 24;
+
+/// A path's register blocks: for T tiles side by side, blocks of up to
+/// rows[T - 1] rows, kernels[T - 1][R - 1] computing R of them.
+struct KernelSet {
+  int max_tiles;
+  int rows[kMaxTiles];
+  KernelFn kernels[kMaxTiles][kMaxRows];
+};
+
+template <template <int, int> class Kernel, int T, int MaxRows, int... R>
+constexpr void FillKernels(KernelSet &set, std::integer_sequence<int, R...>) {
+  static_assert(MaxRows <= kMaxRows && kPanelRows % MaxRows == 0);
+  set.rows[T - 1] = MaxRows;
+  ((set.kernels[T - 1][R] = &Kernel<R + 1, T>::Run), ...);
+}
+
+void VnniBlock(const Problem &p, int64_t row_begin, int64_t row_end,
+               int64_t tile_begin, int64_t tile_end) {
+  const KernelSet &set = *p.kernels;
+  const int64_t lda = p.k1 * kK0;
+  const int64_t ldb = p.k1 * kTileBytes;
+  const int64_t ldc = p.n1 * kN0;
+  // A panel of rows of A stays in L1 while the group's tiles of B (sized
+  // for L2) pass under it.
+  for (int64_t panel = row_begin; panel < row_end; panel += kPanelRows) {
+    int64_t panel_end = std::min(row_end, panel + kPanelRows);
+    for (int64_t t = tile_begin; t < tile_end; t += set.max_tiles) {
+      int tiles =
+          static_cast<int>(std::min<int64_t>(set.max_tiles, tile_end - t));
+      int64_t step = set.rows[tiles - 1];
+      for (int64_t i = panel; i < panel_end; i += step) {
+        int rows = static_cast<int>(std::min(step, panel_end - i));
+        set.kernels[tiles - 1][rows - 1](
+            p.lhs + i * lda, lda, p.rhs + t * ldb, ldb, p.neg_comp + t * kN0,
+            p.out + i * ldc + t * kN0, ldc, p.k1, p.overwrite);
+      }
+    }
+  }
+}
+
+// --- AVX-512 VNNI: one zmm register per tile of B and row of C. ---
+
+TFAOT_AVX512VNNI inline __m512i BroadcastUnsigned512(const int8_t *a) {
+  int32_t bytes;
+  std::memcpy(&bytes, a, sizeof(bytes));
+  return _mm512_xor_si512(_mm512_set1_epi32(bytes),
+                          _mm512_set1_epi32(static_cast<int32_t>(0x80808080u)));
+}
+
+template <int R, int T> struct Avx512Kernel {
+  TFAOT_AVX512VNNI static void Run(const int8_t *a, int64_t lda,
+                                   const int8_t *b, int64_t ldb,
+                                   const int32_t *neg_comp, int32_t *c,
+                                   int64_t ldc, int64_t k1, bool overwrite) {
+    __m512i acc[R][T];
+    // Starting from -128 * colsum folds the compensation into the sums.
+    for (int t = 0; t < T; ++t) {
+      __m512i comp = _mm512_loadu_si512(neg_comp + t * kN0);
+      for (int r = 0; r < R; ++r)
+        acc[r][t] = overwrite
+                        ? comp
+                        : _mm512_add_epi32(
+                              comp, _mm512_loadu_si512(c + r * ldc + t * kN0));
+    }
+    for (int64_t g = 0; g < k1; ++g) {
+      __m512i bv[T];
+      for (int t = 0; t < T; ++t)
+        bv[t] = _mm512_loadu_si512(b + t * ldb + g * kTileBytes);
+      for (int r = 0; r < R; ++r) {
+        __m512i av = BroadcastUnsigned512(a + r * lda + g * kK0);
+        for (int t = 0; t < T; ++t)
+          acc[r][t] = _mm512_dpbusd_epi32(acc[r][t], av, bv[t]);
+      }
+    }
+    for (int r = 0; r < R; ++r)
+      for (int t = 0; t < T; ++t)
+        _mm512_storeu_si512(c + r * ldc + t * kN0, acc[r][t]);
+  }
+};
+
+// About 24 of the 32 zmm registers accumulate, the rest hold B and the
+// broadcast row of A. Narrow blocks take more rows so that there are
+// enough independent vpdpbusd chains to hide its latency.
+constexpr KernelSet MakeAvx512Kernels() {
+  KernelSet set{};
+  set.max_tiles = 4;
+  FillKernels<Avx512Kernel, 1, 12>(set, std::make_integer_sequence<int, 12>());
+  FillKernels<Avx512Kernel, 2, 12>(set, std::make_integer_sequence<int, 12>());
+  FillKernels<Avx512Kernel, 3, 8>(set, std::make_integer_sequence<int, 8>());
+  FillKernels<Avx512Kernel, 4, 6>(set, std::make_integer_sequence<int, 6>());
+  return set;
+}
+constexpr KernelSet kAvx512Kernels = MakeAvx512Kernels();
+
+// -128 * (sum over k of each column of B), n1 * 16 values. vpdpbusd with
+// all-ones bytes as the unsigned operand sums each group of 4 signed bytes.
+TFAOT_AVX512VNNI void Avx512NegColumnSums(const int8_t *rhs, int64_t n1,
+                                          int64_t k1, int32_t *neg_comp) {
+  const __m512i ones = _mm512_set1_epi8(1);
+  for (int64_t t = 0; t < n1; ++t) {
+    const int8_t *b = rhs + t * k1 * kTileBytes;
+    // Two chains, as one would wait on vpdpbusd's latency.
+    __m512i sum0 = _mm512_setzero_si512(), sum1 = _mm512_setzero_si512();
+    int64_t g = 0;
+    for (; g + 1 < k1; g += 2) {
+      sum0 = _mm512_dpbusd_epi32(sum0, ones,
+                                 _mm512_loadu_si512(b + g * kTileBytes));
+      sum1 = _mm512_dpbusd_epi32(sum1, ones,
+                                 _mm512_loadu_si512(b + (g + 1) * kTileBytes));
+    }
+    if (g < k1)
+      sum0 = _mm512_dpbusd_epi32(sum0, ones,
+                                 _mm512_loadu_si512(b + g * kTileBytes));
+    __m512i sum = _mm512_add_epi32(sum0, sum1);
+    _mm512_storeu_si512(neg_comp + t * kN0,
+                        _mm512_mullo_epi32(sum, _mm512_set1_epi32(-128)));
+  }
+}
+
+// --- AVX-VNNI: a tile of B and a row of C take two ymm registers. ---
+
+TFAOT_AVXVNNI inline __m256i BroadcastUnsigned256(const int8_t *a) {
+  int32_t bytes;
+  std::memcpy(&bytes, a, sizeof(bytes));
+  return _mm256_xor_si256(_mm256_set1_epi32(bytes),
+                          _mm256_set1_epi32(static_cast<int32_t>(0x80808080u)));
+}
+
+template <int R, int T> struct AvxVnniKernel {
+  static_assert(T == 1, "16 ymm registers hold one tile's block");
+  TFAOT_AVXVNNI static void Run(const int8_t *a, int64_t lda, const int8_t *b,
+                                int64_t /*ldb*/, const int32_t *neg_comp,
+                                int32_t *c, int64_t ldc, int64_t k1,
+                                bool overwrite) {
+    const __m256i *comp = reinterpret_cast<const __m256i *>(neg_comp);
+    __m256i acc[R][2];
+    for (int h = 0; h < 2; ++h) {
+      __m256i ch = _mm256_loadu_si256(comp + h);
+      for (int r = 0; r < R; ++r)
+        acc[r][h] =
+            overwrite
+                ? ch
+                : _mm256_add_epi32(
+                      ch, _mm256_loadu_si256(reinterpret_cast<const __m256i *>(
+                              c + r * ldc + h * 8)));
+    }
+    for (int64_t g = 0; g < k1; ++g) {
+      const __m256i *bg = reinterpret_cast<const __m256i *>(b + g * kTileBytes);
+      __m256i b0 = _mm256_loadu_si256(bg), b1 = _mm256_loadu_si256(bg + 1);
+      for (int r = 0; r < R; ++r) {
+        __m256i av = BroadcastUnsigned256(a + r * lda + g * kK0);
+        acc[r][0] = _mm256_dpbusd_avx_epi32(acc[r][0], av, b0);
+        acc[r][1] = _mm256_dpbusd_avx_epi32(acc[r][1], av, b1);
+      }
+    }
+    for (int r = 0; r < R; ++r)
+      for (int h = 0; h < 2; ++h)
+        _mm256_storeu_si256(reinterpret_cast<__m256i *>(c + r * ldc + h * 8),
+                            acc[r][h]);
+  }
+};
+
+// 12 accumulators, 2 registers of B and one of A fill the 16 ymm registers.
+constexpr KernelSet MakeAvxVnniKernels() {
+  KernelSet set{};
+  set.max_tiles = 1;
+  FillKernels<AvxVnniKernel, 1, 6>(set, std::make_integer_sequence<int, 6>());
+  return set;
+}
+constexpr KernelSet kAvxVnniKernels = MakeAvxVnniKernels();
+
+TFAOT_AVXVNNI void AvxVnniNegColumnSums(const int8_t *rhs, int64_t n1,
+                                        int64_t k1, int32_t *neg_comp) {
+  const __m256i ones = _mm256_set1_epi8(1);
+  for (int64_t t = 0; t < n1; ++t) {
+    const int8_t *b = rhs + t * k1 * kTileBytes;
+    __m256i sum0 = _mm256_setzero_si256(), sum1 = _mm256_setzero_si256();
+    for (int64_t g = 0; g < k1; ++g) {
+      const __m256i *bg = reinterpret_cast<const __m256i *>(b + g * kTileBytes);
+      sum0 = _mm256_dpbusd_avx_epi32(sum0, ones, _mm256_loadu_si256(bg));
+      sum1 = _mm256_dpbusd_avx_epi32(sum1, ones, _mm256_loadu_si256(bg + 1));
+    }
+    const __m256i minus_128 = _mm256_set1_epi32(-128);
+    __m256i *dst = reinterpret_cast<__m256i *>(neg_comp + t * kN0);
+    _mm256_storeu_si256(dst, _mm256_mullo_epi32(sum0, minus_128));
+    _mm256_storeu_si256(dst + 1, _mm256_mullo_epi32(sum1, minus_128));
+  }
+}
+
+bool CpuHas(Int8GemmPath path) {
+  __builtin_cpu_init(); // Callers may run before the library's constructors.
+  switch (path) {
+  case Int8GemmPath::Scalar:
+    return true;
+  case Int8GemmPath::Avx512Vnni:
+    return __builtin_cpu_supports("avx512f") &&
+           __builtin_cpu_supports("avx512bw") &&
+           __builtin_cpu_supports("avx512vnni");
+  case Int8GemmPath::AvxVnni:
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("avxvnni");
+  }
+  return false;
+}
+#else
+bool CpuHas(Int8GemmPath path) { return path == Int8GemmPath::Scalar; }
+#endif // defined(__x86_64__)
+
+} // namespace
+
+bool Int8GemmPathAvailable(Int8GemmPath path) {
+  // The CPU does not change under a running process: ask it once per path.
+  static const bool has_avx512_vnni = CpuHas(Int8GemmPath::Avx512Vnni);
+  static const bool has_avx_vnni = CpuHas(Int8GemmPath::AvxVnni);
+  switch (path) {
+  case Int8GemmPath::Scalar:
+    return true;
+  case Int8GemmPath::Avx512Vnni:
+    return has_avx512_vnni;
+  case Int8GemmPath::AvxVnni:
+    return has_avx_vnni;
+  }
+  return false;
+}
+
+Int8GemmPath BestInt8GemmPath() {
+  static const Int8GemmPath best =
+      Int8GemmPathAvailable(Int8GemmPath::Avx512Vnni) ? Int8GemmPath::Avx512Vnni
+      : Int8GemmPathAvailable(Int8GemmPath::AvxVnni)  ? Int8GemmPath::AvxVnni
+                                                      : Int8GemmPath::Scalar;
+  return best;
+}
+
+void Mmt4dS8S8S32(Int8GemmPath path, const int8_t *lhs, const int8_t *rhs,
+                  int32_t *out, int64_t m, int64_t n1, int64_t k1,
+                  int32_t flags) {
+  Problem p{};
+  p.lhs = lhs;
+  p.rhs = rhs;
+  p.out = out;
+  p.m = m;
+  p.n1 = n1;
+  p.k1 = k1;
+  p.overwrite = (flags & kMmt4dOverwrite) != 0;
+  if (m <= 0 || n1 <= 0)
+    return;
+  if (k1 <= 0) {
+    if (p.overwrite)
+      std::memset(out, 0, static_cast<size_t>(m * n1 * kN0) * sizeof(int32_t));
+    return;
+  }
+  if (!Int8GemmPathAvailable(path))
+    path = Int8GemmPath::Scalar;
+  if (path == Int8GemmPath::Scalar) {
+    p.block = ScalarBlock;
+    p.unit_rows = 8;
+    Run(p);
+    return;
+  }
+#if defined(__x86_64__)
+  // On the stack for the common widths; 4 KiB covers N up to 1024.
+  constexpr int64_t kLocalTiles = 64;
+  alignas(64) int32_t local[kLocalTiles * kN0];
+  std::unique_ptr<int32_t[]> heap;
+  int32_t *neg_comp = local;
+  if (n1 > kLocalTiles) {
+    heap.reset(new int32_t[n1 * kN0]);
+    neg_comp = heap.get();
+  }
+  if (path == Int8GemmPath::Avx512Vnni) {
+    Avx512NegColumnSums(rhs, n1, k1, neg_comp);
+    p.kernels = &kAvx512Kernels;
+  } else {
+    AvxVnniNegColumnSums(rhs, n1, k1, neg_comp);
+    p.kernels = &kAvxVnniKernels;
+  }
+  p.neg_comp = neg_comp;
+  p.block = VnniBlock;
+  p.unit_rows = kPanelRows;
+  Run(p);
+#endif
+}
+
+} // namespace tfaot::internal
+
+extern "C" void tfaot_rt_mmt4d_s8s8s32(int64_t lhs, int64_t rhs, int64_t out,
+                                       int64_t m, int64_t n1, int64_t k1,
+                                       int32_t flags) {
+  using namespace tfaot::internal;
+  Mmt4dS8S8S32(BestInt8GemmPath(), reinterpret_cast<const int8_t *>(lhs),
+               reinterpret_cast<const int8_t *>(rhs),
+               reinterpret_cast<int32_t *>(out), m, n1, k1, flags);
+}

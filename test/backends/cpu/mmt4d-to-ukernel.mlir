@@ -1,0 +1,44 @@
+// RUN: tfaot-opt %s --tfaot-cpu-mmt4d-to-ukernel | FileCheck %s
+
+// The zero fill right before the product is dropped and the kernel told to
+// overwrite (flags = 1); M = 6, N1 = 2, K1 = 3 come from the shapes; the
+// operands go as i64 addresses (base + offset * element bytes).
+// CHECK-LABEL: func.func @overwrite
+// CHECK-NOT: linalg.fill
+// CHECK-NOT: linalg.mmt4d
+// CHECK-DAG: %[[M:.*]] = arith.constant 6 : i64
+// CHECK-DAG: %[[N1:.*]] = arith.constant 2 : i64
+// CHECK-DAG: %[[K1:.*]] = arith.constant 3 : i64
+// CHECK-DAG: %[[FLAGS:.*]] = arith.constant 1 : i32
+// CHECK: call @tfaot_rt_mmt4d_s8s8s32(%{{.*}}, %{{.*}}, %{{.*}}, %[[M]], %[[N1]], %[[K1]], %[[FLAGS]]) : (i64, i64, i64, i64, i64, i64, i32) -> ()
+func.func @overwrite(%lhs: memref<6x3x1x4xi8>, %rhs: memref<2x3x16x4xi8>, %out: memref<6x2x1x16xi32>) {
+  %zero = arith.constant 0 : i32
+  linalg.fill ins(%zero : i32) outs(%out : memref<6x2x1x16xi32>)
+  linalg.mmt4d ins(%lhs, %rhs : memref<6x3x1x4xi8>, memref<2x3x16x4xi8>) outs(%out : memref<6x2x1x16xi32>)
+  return
+}
+
+// Without the fill the kernel accumulates (flags = 0), like linalg.mmt4d.
+// CHECK-LABEL: func.func @accumulate
+// CHECK: %[[FLAGS:.*]] = arith.constant 0 : i32
+// CHECK: call @tfaot_rt_mmt4d_s8s8s32({{.*}}, %[[FLAGS]])
+func.func @accumulate(%lhs: memref<6x3x1x4xi8>, %rhs: memref<2x3x16x4xi8>, %out: memref<6x2x1x16xi32>) {
+  linalg.mmt4d ins(%lhs, %rhs : memref<6x3x1x4xi8>, memref<2x3x16x4xi8>) outs(%out : memref<6x2x1x16xi32>)
+  return
+}
+
+// Other tiles, element types or strided operands stay as they are (they
+// become loops).
+// CHECK-LABEL: func.func @not_the_kernel
+// CHECK-COUNT-3: linalg.mmt4d
+// CHECK-NOT: call
+func.func @not_the_kernel(%lhs: memref<6x3x2x4xi8>, %rhs: memref<2x3x16x4xi8>, %out: memref<6x2x2x16xi32>,
+                          %flhs: memref<6x3x1x4xf32>, %frhs: memref<2x3x16x4xf32>, %fout: memref<6x2x1x16xf32>,
+                          %slhs: memref<6x3x1x4xi8, strided<[24, 4, 4, 1]>>, %rhs2: memref<2x3x16x4xi8>, %out2: memref<6x2x1x16xi32>) {
+  linalg.mmt4d ins(%lhs, %rhs : memref<6x3x2x4xi8>, memref<2x3x16x4xi8>) outs(%out : memref<6x2x2x16xi32>)
+  linalg.mmt4d ins(%flhs, %frhs : memref<6x3x1x4xf32>, memref<2x3x16x4xf32>) outs(%fout : memref<6x2x1x16xf32>)
+  linalg.mmt4d ins(%slhs, %rhs2 : memref<6x3x1x4xi8, strided<[24, 4, 4, 1]>>, memref<2x3x16x4xi8>) outs(%out2 : memref<6x2x1x16xi32>)
+  return
+}
+
+// CHECK: func.func private @tfaot_rt_mmt4d_s8s8s32(i64, i64, i64, i64, i64, i64, i32)

@@ -1,0 +1,16 @@
+// RUN: tfaot-opt %s --tfaot-quantize-int8 -split-input-file -verify-diagnostics -o /dev/null
+
+func.func @computed_weights(%a: tensor<3x2xf32>, %b: tensor<2x2xf32>) -> tensor<3x2xf32> {
+  // expected-error @+1 {{cannot be quantized to int8: only float32 NHWC Conv2D and MatMul with constant weights can}}
+  %p = tfaot.MatMul %a, %b {tfaot.quantize_range = [0.0 : f32, 1.0 : f32]} : (tensor<3x2xf32>, tensor<2x2xf32>) -> tensor<3x2xf32>
+  return %p : tensor<3x2xf32>
+}
+
+// -----
+
+func.func @bad_range(%a: tensor<3x2xf32>) -> tensor<3x2xf32> {
+  %b = tfaot.Const dense<1.0> : tensor<2x2xf32>
+  // expected-error @+1 {{tfaot.quantize_range must be [min, max] with min <= max}}
+  %p = tfaot.MatMul %a, %b {tfaot.quantize_range = [2.0 : f32, 1.0 : f32]} : (tensor<3x2xf32>, tensor<2x2xf32>) -> tensor<3x2xf32>
+  return %p : tensor<3x2xf32>
+}
