@@ -273,9 +273,7 @@ static bool lowerEntry(const tensorflow::GraphDef &graph,
   if (!runPipeline(
           module,
           [&](mlir::OpPassManager &pm) {
-            if (options.profile)
-              pm.addPass(mlir::tfaot::createInstrumentProfilePass());
-            return cpu::buildToLLVMPipeline(pm, vectorBits);
+            return cpu::buildToLLVMPipeline(pm, vectorBits, options.profile);
           },
           options, diags))
     return false;

@@ -16,12 +16,11 @@
 //  - W is a constant, packed here at compile time into [N/16, K/4, 16, 4],
 //    the layout in which each 32-bit lane of a vpdpbusd reads four
 //    consecutive k of one column (the CPU backend's ukernel reads it so);
-//  - the [M, N/16, 1, 16] result is read back as [M, N] by the generic that
-//    also subtracts the zero-point term.
+//  - the [M, N/16, 1, 16] result is row-major [M, N] after a collapse.
 // K and N are padded to multiples of 4 and 16 with zero weights (padded A
-// columns are zeros too). The zero point is a per-column constant
-// zp * sum_k W[k, n] subtracted afterwards, in i32, so the contraction
-// itself is the plain signed product that linalg.mmt4d defines.
+// columns are zeros too). The zero point becomes the product's initial
+// value, -zp * sum_k W[k, n] per column, so the contraction itself is the
+// plain signed product that linalg.mmt4d defines.
 //
 //===----------------------------------------------------------------------===//
 #include "passes/LoweringUtils.h"
@@ -99,36 +98,41 @@ Value buildInt8Product(OpBuilder &b, Location loc, Value rows,
       ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}});
   Value rhs = arith::ConstantOp::create(b, loc,
                                         packWeights(ctx, weights, k, n));
+  // sum (a - zp) * w = sum a * w - zp * sum w: the product starts from
+  // -zp * (column sums), one row broadcast to every row (the CPU kernel
+  // takes that row instead of the broadcast, kMmt4dColumnInit).
   auto tiledType = RankedTensorType::get({m, n1, 1, kTileN}, i32);
-  Value init = buildFilled(b, loc, tiledType, scalarConstant(b, loc, i32, 0));
+  SmallVector<int32_t> correction(nPadded, 0);
+  for (int64_t row = 0; row < k; ++row)
+    for (int64_t col = 0; col < n; ++col)
+      correction[col] -= weights[row * n + col];
+  for (int32_t &c : correction)
+    c *= zeroPoint;
+  Value init;
+  if (zeroPoint == 0) {
+    init = buildFilled(b, loc, tiledType, scalarConstant(b, loc, i32, 0));
+  } else {
+    Value row = arith::ConstantOp::create(
+        b, loc,
+        DenseElementsAttr::get(RankedTensorType::get({n1, kTileN}, i32),
+                               ArrayRef<int32_t>(correction)));
+    Value empty = tensor::EmptyOp::create(b, loc, tiledType.getShape(), i32);
+    init = linalg::BroadcastOp::create(b, loc, row, empty,
+                                       ArrayRef<int64_t>{0, 2})
+               .getResult()[0];
+  }
   Value tiled = linalg::Mmt4DOp::create(b, loc, TypeRange{tiledType},
                                         ValueRange{lhs, rhs}, ValueRange{init})
                     .getResult(0);
-  // Back to [M, n], with the zero-point correction:
-  // sum (a - zp) * w = sum a * w - zp * sum w, one constant per column.
-  SmallVector<int32_t> correction(n, 0);
-  for (int64_t row = 0; row < k; ++row)
-    for (int64_t col = 0; col < n; ++col)
-      correction[col] += weights[row * n + col];
-  for (int32_t &c : correction)
-    c *= zeroPoint;
-  Value corrections = arith::ConstantOp::create(
-      b, loc, DenseElementsAttr::get(RankedTensorType::get({n}, i32),
-                                     ArrayRef<int32_t>(correction)));
-  AffineExpr row, col;
-  bindDims(ctx, row, col);
-  AffineMap fromTiles = AffineMap::get(
-      2, 0,
-      {row, col.floorDiv(kTileN), getAffineConstantExpr(0, ctx),
-       col % kTileN},
-      ctx);
-  AffineMap perColumn = AffineMap::get(2, 0, {col}, ctx);
-  return buildElementwise(
-      b, loc, RankedTensorType::get({m, n}, i32),
-      ValueRange{tiled, corrections}, {fromTiles, perColumn},
-      [](OpBuilder &b, Location loc, ValueRange args) {
-        return arith::SubIOp::create(b, loc, args[0], args[1]).getResult();
-      });
+  Value product = tensor::CollapseShapeOp::create(
+      b, loc, RankedTensorType::get({m, nPadded}, i32), tiled,
+      ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}});
+  if (nPadded == n)
+    return product;
+  return tensor::ExtractSliceOp::create(
+      b, loc, RankedTensorType::get({m, n}, i32), product,
+      getAsIndexOpFoldResult(ctx, {0, 0}), getAsIndexOpFoldResult(ctx, {m, n}),
+      getAsIndexOpFoldResult(ctx, {1, 1}));
 }
 
 Value lowerMatMul(OpBuilder &b, Int8MatMulOp op) {

@@ -10,8 +10,9 @@
 // "ukernels", is the point: LLVM does not form vpdpbusd from a loop nest.
 //
 // Runs on bufferized code, before loops are parallelized or vectorized.
-// A zero fill of the output right before the product is dropped; the
-// kernel then overwrites instead of accumulating.
+// What initializes the output right before the product is folded into the
+// call: a zero fill (the kernel overwrites instead of accumulating) or a
+// broadcast row (the kernel starts every row from it).
 //
 //===----------------------------------------------------------------------===//
 #include "backends/cpu/Pipeline.h"
@@ -63,6 +64,17 @@ bool isKernelShaped(linalg::Mmt4DOp op) {
          rhsShape[3] == 4;
 }
 
+/// The linalg.broadcast of one dense row of i32 into `out` right before
+/// `op` (the zero-point term of LowerInt8Contractions), if there is one.
+linalg::BroadcastOp rowBroadcastBefore(linalg::Mmt4DOp op, Value out) {
+  auto broadcast = dyn_cast_or_null<linalg::BroadcastOp>(op->getPrevNode());
+  if (!broadcast || broadcast.getInit() != out ||
+      broadcast.getDimensions() != ArrayRef<int64_t>{0, 2} ||
+      !isDense(broadcast.getInput(), 32))
+    return nullptr;
+  return broadcast;
+}
+
 /// The linalg.fill of zero into `out` right before `op`, if there is one.
 linalg::FillOp zeroFillBefore(linalg::Mmt4DOp op, Value out) {
   auto fill = dyn_cast_or_null<linalg::FillOp>(op->getPrevNode());
@@ -112,8 +124,8 @@ struct Mmt4dToUkernelPass
       Type i64 = top.getI64Type();
       kernel = func::FuncOp::create(
           top, module.getLoc(), kKernel,
-          top.getFunctionType({i64, i64, i64, i64, i64, i64, top.getI32Type()},
-                              {}));
+          top.getFunctionType(
+              {i64, i64, i64, i64, i64, i64, top.getI32Type(), i64}, {}));
       kernel.setPrivate();
     }
     for (linalg::Mmt4DOp op : products) {
@@ -122,11 +134,21 @@ struct Mmt4dToUkernelPass
       Value lhs = op.getDpsInputOperand(0)->get();
       Value rhs = op.getDpsInputOperand(1)->get();
       Value out = op.getDpsInitOperand(0)->get();
+      // Looked for before anything is built in front of the product.
+      linalg::FillOp fill = zeroFillBefore(op, out);
+      linalg::BroadcastOp row = fill ? nullptr : rowBroadcastBefore(op, out);
       int32_t flags = 0;
-      if (linalg::FillOp fill = zeroFillBefore(op, out)) {
+      Value columnInit;
+      if (fill) {
         fill.erase();
         flags |= kMmt4dOverwrite;
+      } else if (row) {
+        columnInit = addressOf(b, loc, row.getInput(), 4);
+        row.erase();
+        flags |= kMmt4dColumnInit;
       }
+      if (!columnInit)
+        columnInit = arith::ConstantIntOp::create(b, loc, b.getI64Type(), 0);
       auto lhsShape = cast<MemRefType>(lhs.getType()).getShape();
       auto rhsShape = cast<MemRefType>(rhs.getType()).getShape();
       auto i64 = [&](int64_t v) -> Value {
@@ -138,7 +160,8 @@ struct Mmt4dToUkernelPass
                      addressOf(b, loc, out, 4), i64(lhsShape[0]),
                      i64(rhsShape[0]), i64(lhsShape[1]),
                      arith::ConstantIntOp::create(b, loc, b.getI32Type(), flags)
-                         .getResult()});
+                         .getResult(),
+                     columnInit});
       op.erase();
     }
   }

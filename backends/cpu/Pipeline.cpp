@@ -41,11 +41,13 @@ static const char kBufferizePipeline[] =
 // Bufferized code -> LLVM dialect. Bare-pointer calling convention: every
 // buffer crosses the ABI as one plain pointer, which is what the generated
 // header passes.
-static std::string toLLVMPipeline(unsigned vectorBits) {
+static std::string toLLVMPipeline(unsigned vectorBits, bool profile) {
   // Large loops are outlined for the thread pool before the contraction
   // tiles are vectorized, so the outlined bodies get the same kernels.
-  // The int8 products become kernel calls before anything tiles them.
-  return "tfaot-cpu-mmt4d-to-ukernel,"
+  // The int8 products become kernel calls before anything tiles them, and
+  // before profiling hooks would separate them from their initializers.
+  return std::string("tfaot-cpu-mmt4d-to-ukernel,") +
+         (profile ? "tfaot-instrument-profile," : "") +
          "func.func(tfaot-expand-strided-copies),"
          "tfaot-parallelize-loops,"
          "func.func(tfaot-vectorize-contractions{vector-bits=" +
@@ -86,9 +88,10 @@ LogicalResult buildBufferizePipeline(OpPassManager &pm) {
   return parsePassPipeline(kBufferizePipeline, pm);
 }
 
-LogicalResult buildToLLVMPipeline(OpPassManager &pm, unsigned vectorBits) {
+LogicalResult buildToLLVMPipeline(OpPassManager &pm, unsigned vectorBits,
+                                  bool profile) {
   registerUpstreamPassesOnce();
-  return parsePassPipeline(toLLVMPipeline(vectorBits), pm);
+  return parsePassPipeline(toLLVMPipeline(vectorBits, profile), pm);
 }
 
 void registerCpuPipelines() {

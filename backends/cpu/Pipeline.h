@@ -24,9 +24,10 @@ mlir::LogicalResult buildBufferizePipeline(mlir::OpPassManager &pm);
 
 /// Adds bufferized code -> LLVM dialect to `pm`. `vectorBits` is the width of
 /// the target's vector registers (cpu::vectorBitsFor), which sizes the
-/// contraction kernels' tiles.
+/// contraction kernels' tiles; `profile` adds tfaot-instrument-profile.
 mlir::LogicalResult buildToLLVMPipeline(mlir::OpPassManager &pm,
-                                        unsigned vectorBits);
+                                        unsigned vectorBits,
+                                        bool profile = false);
 
 /// Registers both pipelines (and the upstream passes they name).
 void registerCpuPipelines();

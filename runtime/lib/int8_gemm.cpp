@@ -57,8 +57,10 @@ struct Problem {
   int32_t *out;
   int64_t m, n1, k1;
   bool overwrite;
-  // Per column of C: -128 * (its column of B summed over k), for the VNNI
-  // paths (see below).
+  // With kMmt4dColumnInit: what each column starts from (n1 * 16 values).
+  const int32_t *column_init;
+  // Per column of C: -128 * (its column of B summed over k), plus
+  // column_init, for the VNNI paths (see below).
   const int32_t *neg_comp;
   const KernelSet *kernels; // The VNNI path's register blocks.
   BlockFn block;
@@ -117,7 +119,10 @@ void ScalarBlock(const Problem &p, int64_t row_begin, int64_t row_end,
       int32_t *c = p.out + (i * p.n1 + t) * kN0;
       uint32_t acc[kN0];
       for (int64_t j = 0; j < kN0; ++j)
-        acc[j] = p.overwrite ? 0 : static_cast<uint32_t>(c[j]);
+        acc[j] = static_cast<uint32_t>(
+            !p.overwrite    ? c[j]
+            : p.column_init ? p.column_init[t * kN0 + j]
+                            : 0);
       for (int64_t g = 0; g < p.k1; ++g, b += kTileBytes) {
         const int8_t *ag = a + g * kK0;
         for (int64_t j = 0; j < kN0; ++j) {
@@ -396,7 +401,7 @@ Int8GemmPath BestInt8GemmPath() {
 
 void Mmt4dS8S8S32(Int8GemmPath path, const int8_t *lhs, const int8_t *rhs,
                   int32_t *out, int64_t m, int64_t n1, int64_t k1,
-                  int32_t flags) {
+                  int32_t flags, const int32_t *column_init) {
   Problem p{};
   p.lhs = lhs;
   p.rhs = rhs;
@@ -404,12 +409,15 @@ void Mmt4dS8S8S32(Int8GemmPath path, const int8_t *lhs, const int8_t *rhs,
   p.m = m;
   p.n1 = n1;
   p.k1 = k1;
-  p.overwrite = (flags & kMmt4dOverwrite) != 0;
+  p.column_init = (flags & kMmt4dColumnInit) ? column_init : nullptr;
+  p.overwrite = (flags & kMmt4dOverwrite) != 0 || p.column_init;
   if (m <= 0 || n1 <= 0)
     return;
   if (k1 <= 0) {
     if (p.overwrite)
-      std::memset(out, 0, static_cast<size_t>(m * n1 * kN0) * sizeof(int32_t));
+      for (int64_t i = 0; i < m; ++i)
+        for (int64_t j = 0; j < n1 * kN0; ++j)
+          out[i * n1 * kN0 + j] = p.column_init ? p.column_init[j] : 0;
     return;
   }
   if (!Int8GemmPathAvailable(path))
@@ -437,6 +445,10 @@ void Mmt4dS8S8S32(Int8GemmPath path, const int8_t *lhs, const int8_t *rhs,
     AvxVnniNegColumnSums(rhs, n1, k1, neg_comp);
     p.kernels = &kAvxVnniKernels;
   }
+  if (p.column_init)
+    for (int64_t j = 0; j < n1 * kN0; ++j)
+      neg_comp[j] = static_cast<int32_t>(static_cast<uint32_t>(neg_comp[j]) +
+                                         static_cast<uint32_t>(p.column_init[j]));
   p.neg_comp = neg_comp;
   p.block = VnniBlock;
   p.unit_rows = kPanelRows;
@@ -448,9 +460,10 @@ void Mmt4dS8S8S32(Int8GemmPath path, const int8_t *lhs, const int8_t *rhs,
 
 extern "C" void tfaot_rt_mmt4d_s8s8s32(int64_t lhs, int64_t rhs, int64_t out,
                                        int64_t m, int64_t n1, int64_t k1,
-                                       int32_t flags) {
+                                       int32_t flags, int64_t column_init) {
   using namespace tfaot::internal;
   Mmt4dS8S8S32(BestInt8GemmPath(), reinterpret_cast<const int8_t *>(lhs),
                reinterpret_cast<const int8_t *>(rhs),
-               reinterpret_cast<int32_t *>(out), m, n1, k1, flags);
+               reinterpret_cast<int32_t *>(out), m, n1, k1, flags,
+               reinterpret_cast<const int32_t *>(column_init));
 }

@@ -26,15 +26,21 @@ enum : int32_t {
   /// C = A * B: the old contents of `out` are ignored (they may be
   /// uninitialized). Without it C += A * B, like linalg.mmt4d.
   kMmt4dOverwrite = 1,
+  /// C = column_init + A * B, column_init holding one int32 per column of C
+  /// (n1 * 16) added to every row: what an mmt4d into an init tensor that
+  /// broadcasts one row computes, without writing and reading that init.
+  /// The old contents of `out` are ignored.
+  kMmt4dColumnInit = 2,
 };
 
 /// What generated code calls. Operands are passed as integer addresses
 /// because that is how the compiler materializes memref base pointers;
-/// `flags` is a combination of the kMmt4d* bits. Splits large products
+/// `flags` is a combination of the kMmt4d* bits; `column_init` is the
+/// address kMmt4dColumnInit reads (else unused). Splits large products
 /// over the current thread pool (parallel.h).
 extern "C" void tfaot_rt_mmt4d_s8s8s32(int64_t lhs, int64_t rhs, int64_t out,
                                        int64_t m, int64_t n1, int64_t k1,
-                                       int32_t flags);
+                                       int32_t flags, int64_t column_init);
 
 namespace tfaot::internal {
 
@@ -55,7 +61,7 @@ Int8GemmPath BestInt8GemmPath();
 /// that is not available runs the scalar code instead.
 void Mmt4dS8S8S32(Int8GemmPath path, const int8_t *lhs, const int8_t *rhs,
                   int32_t *out, int64_t m, int64_t n1, int64_t k1,
-                  int32_t flags);
+                  int32_t flags, const int32_t *column_init = nullptr);
 
 } // namespace tfaot::internal
 

@@ -1,8 +1,8 @@
 // RUN: tfaot-opt %s --tfaot-cpu-mmt4d-to-ukernel | FileCheck %s
 
 // The zero fill right before the product is dropped and the kernel told to
-// overwrite (flags = 1); M = 6, N1 = 2, K1 = 3 come from the shapes; the
-// operands go as i64 addresses (base + offset * element bytes).
+// overwrite (flags = 1, no initial row); M = 6, N1 = 2, K1 = 3 come from the
+// shapes; the operands go as i64 addresses (base + offset * element bytes).
 // CHECK-LABEL: func.func @overwrite
 // CHECK-NOT: linalg.fill
 // CHECK-NOT: linalg.mmt4d
@@ -10,7 +10,8 @@
 // CHECK-DAG: %[[N1:.*]] = arith.constant 2 : i64
 // CHECK-DAG: %[[K1:.*]] = arith.constant 3 : i64
 // CHECK-DAG: %[[FLAGS:.*]] = arith.constant 1 : i32
-// CHECK: call @tfaot_rt_mmt4d_s8s8s32(%{{.*}}, %{{.*}}, %{{.*}}, %[[M]], %[[N1]], %[[K1]], %[[FLAGS]]) : (i64, i64, i64, i64, i64, i64, i32) -> ()
+// CHECK-DAG: %[[NONE:.*]] = arith.constant 0 : i64
+// CHECK: call @tfaot_rt_mmt4d_s8s8s32(%{{.*}}, %{{.*}}, %{{.*}}, %[[M]], %[[N1]], %[[K1]], %[[FLAGS]], %[[NONE]]) : (i64, i64, i64, i64, i64, i64, i32, i64) -> ()
 func.func @overwrite(%lhs: memref<6x3x1x4xi8>, %rhs: memref<2x3x16x4xi8>, %out: memref<6x2x1x16xi32>) {
   %zero = arith.constant 0 : i32
   linalg.fill ins(%zero : i32) outs(%out : memref<6x2x1x16xi32>)
@@ -21,8 +22,22 @@ func.func @overwrite(%lhs: memref<6x3x1x4xi8>, %rhs: memref<2x3x16x4xi8>, %out: 
 // Without the fill the kernel accumulates (flags = 0), like linalg.mmt4d.
 // CHECK-LABEL: func.func @accumulate
 // CHECK: %[[FLAGS:.*]] = arith.constant 0 : i32
-// CHECK: call @tfaot_rt_mmt4d_s8s8s32({{.*}}, %[[FLAGS]])
+// CHECK: call @tfaot_rt_mmt4d_s8s8s32({{.*}}, %[[FLAGS]], %{{.*}})
 func.func @accumulate(%lhs: memref<6x3x1x4xi8>, %rhs: memref<2x3x16x4xi8>, %out: memref<6x2x1x16xi32>) {
+  linalg.mmt4d ins(%lhs, %rhs : memref<6x3x1x4xi8>, memref<2x3x16x4xi8>) outs(%out : memref<6x2x1x16xi32>)
+  return
+}
+
+// A broadcast row before the product (the zero-point term) becomes the
+// kernel's initial row: flags = 2 and the row's address.
+// CHECK-LABEL: func.func @column_init
+// CHECK-NOT: linalg.broadcast
+// CHECK: %[[BASE:.*]] = memref.extract_aligned_pointer_as_index %arg3
+// CHECK: %[[ROW:.*]] = arith.index_cast %{{.*}} : index to i64
+// CHECK: %[[FLAGS:.*]] = arith.constant 2 : i32
+// CHECK: call @tfaot_rt_mmt4d_s8s8s32({{.*}}, %[[FLAGS]], %[[ROW]])
+func.func @column_init(%lhs: memref<6x3x1x4xi8>, %rhs: memref<2x3x16x4xi8>, %out: memref<6x2x1x16xi32>, %row: memref<2x16xi32>) {
+  linalg.broadcast ins(%row : memref<2x16xi32>) outs(%out : memref<6x2x1x16xi32>) dimensions = [0, 2]
   linalg.mmt4d ins(%lhs, %rhs : memref<6x3x1x4xi8>, memref<2x3x16x4xi8>) outs(%out : memref<6x2x1x16xi32>)
   return
 }
@@ -41,4 +56,4 @@ func.func @not_the_kernel(%lhs: memref<6x3x2x4xi8>, %rhs: memref<2x3x16x4xi8>, %
   return
 }
 
-// CHECK: func.func private @tfaot_rt_mmt4d_s8s8s32(i64, i64, i64, i64, i64, i64, i32)
+// CHECK: func.func private @tfaot_rt_mmt4d_s8s8s32(i64, i64, i64, i64, i64, i64, i32, i64)

@@ -171,6 +171,27 @@ TEST_P(Mmt4dS8S8S32Test, ExtremeOperandsDoNotSaturate) {
   }
 }
 
+// kMmt4dColumnInit: every row starts from the same per-column values.
+TEST_P(Mmt4dS8S8S32Test, StartsFromColumnInit) {
+  std::mt19937 rng(99);
+  for (auto [m, n1, k1] : {std::tuple<int64_t, int64_t, int64_t>{7, 3, 37},
+                           {49, 5, 16},
+                           {200, 2, 144},
+                           {3, 70, 4}}) {
+    SCOPED_TRACE(testing::Message()
+                 << "m=" << m << " n1=" << n1 << " k1=" << k1);
+    Product product = RandomProduct(rng, m, n1, k1);
+    std::vector<int32_t> row = RandomInt32(rng, 16 * n1), rows;
+    for (int64_t i = 0; i < m; ++i)
+      rows.insert(rows.end(), row.begin(), row.end());
+    std::vector<int32_t> out(m * 16 * n1, 12345);
+    std::vector<int8_t> rhs = product.PackedB();
+    Mmt4dS8S8S32(GetParam(), product.a.data(), rhs.data(), out.data(), m, n1,
+                 k1, kMmt4dColumnInit, row.data());
+    EXPECT_EQ(out, product.Reference(rows));
+  }
+}
+
 TEST_P(Mmt4dS8S8S32Test, EmptyProducts) {
   std::mt19937 rng(7);
   const std::vector<int32_t> init = RandomInt32(rng, 5 * 16 * 2);
@@ -279,13 +300,23 @@ TEST(Mmt4dS8S8S32, EntryPointTakesAddresses) {
   std::vector<int32_t> out = init;
   tfaot_rt_mmt4d_s8s8s32(reinterpret_cast<int64_t>(product.a.data()),
                          reinterpret_cast<int64_t>(rhs.data()),
-                         reinterpret_cast<int64_t>(out.data()), 13, 2, 9, 0);
+                         reinterpret_cast<int64_t>(out.data()), 13, 2, 9, 0,
+                         0);
   EXPECT_EQ(out, product.Reference(init));
   tfaot_rt_mmt4d_s8s8s32(reinterpret_cast<int64_t>(product.a.data()),
                          reinterpret_cast<int64_t>(rhs.data()),
                          reinterpret_cast<int64_t>(out.data()), 13, 2, 9,
-                         kMmt4dOverwrite);
+                         kMmt4dOverwrite, 0);
   EXPECT_EQ(out, product.Reference({}));
+  // One initial row for every row of C.
+  std::vector<int32_t> row = RandomInt32(rng, 16 * 2), rows;
+  for (int i = 0; i < 13; ++i)
+    rows.insert(rows.end(), row.begin(), row.end());
+  tfaot_rt_mmt4d_s8s8s32(reinterpret_cast<int64_t>(product.a.data()),
+                         reinterpret_cast<int64_t>(rhs.data()),
+                         reinterpret_cast<int64_t>(out.data()), 13, 2, 9,
+                         kMmt4dColumnInit, reinterpret_cast<int64_t>(row.data()));
+  EXPECT_EQ(out, product.Reference(rows));
 }
 
 TEST(Mmt4dS8S8S32, ThisCpuUsesItsBestPath) {
