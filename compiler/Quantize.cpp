@@ -368,7 +368,7 @@ void Report::printText(llvm::raw_ostream &os) const {
      << "calibration: " << samples << " samples from " << calibration
      << ", method " << method;
   if (method == "percentile")
-    os << " (" << percentile << ")";
+    os << " (" << g4(percentile) << ")";
   os << "\n"
      << "layers: " << layers.size() << " of " << contractions
      << " contractions in int8"
