@@ -236,11 +236,22 @@ std::string layerName(mlir::Operation *op, size_t index) {
       .value_or("contraction #" + std::to_string(index));
 }
 
+/// How many products each output of a quantizable contraction sums (K:
+/// kh * kw * in_channels for a convolution).
+int64_t productsPerOutput(mlir::Operation *op) {
+  auto weights = llvm::cast<mlir::ShapedType>(op->getOperand(1).getType());
+  if (auto matmul = llvm::dyn_cast<mlir::tfaot::MatMulOp>(op))
+    return weights.getDimSize(matmul.getTransposeB() ? 1 : 0);
+  return weights.getNumElements() / weights.getShape().back();
+}
+
 /// The contractions --quantize=int8 makes int8, in program order: all that
 /// can be, except the first and the last unless `allLayers` (the first sees
-/// raw inputs and the last produces the logits, where 8 bits hurt most).
+/// raw inputs and the last produces the logits, where 8 bits hurt most),
+/// and those summing fewer than `minK` products per output.
 std::vector<mlir::Operation *> chooseLayers(mlir::ModuleOp module,
-                                            bool allLayers, size_t &found) {
+                                            bool allLayers, int64_t minK,
+                                            size_t &found) {
   std::vector<mlir::Operation *> ops;
   module.walk([&](mlir::Operation *op) {
     if (mlir::tfaot::isQuantizableContraction(op))
@@ -253,6 +264,12 @@ std::vector<mlir::Operation *> chooseLayers(mlir::ModuleOp module,
     ops.erase(ops.begin());
     ops.pop_back();
   }
+  // Each int8 product writes its int32 sums and reads them back for the
+  // rescale, a fixed cost per output; what it saves grows with the number
+  // of products each output sums. Below minK the float kernel is faster.
+  llvm::erase_if(ops, [&](mlir::Operation *op) {
+    return productsPerOutput(op) < minK;
+  });
   return ops;
 }
 
@@ -316,6 +333,7 @@ struct Report {
   double percentile = 0;
   size_t samples = 0, contractions = 0;
   bool allLayers = false;
+  int64_t minK = 0;
   std::vector<Layer> layers;
   std::vector<OutputComparison> outputs;
   uint64_t floatObjectBytes = 0, int8ObjectBytes = 0;
@@ -371,10 +389,13 @@ void Report::printText(llvm::raw_ostream &os) const {
     os << " (" << g4(percentile) << ")";
   os << "\n"
      << "layers: " << layers.size() << " of " << contractions
-     << " contractions in int8"
-     << (allLayers ? "" : " (the first and last kept in float; "
-                          "--quantize_all_layers quantizes them too)")
-     << "\n\n";
+     << " contractions in int8";
+  if (!allLayers)
+    os << "; the first and last kept in float (--quantize_all_layers)";
+  if (minK > 0)
+    os << "; those summing fewer than " << minK
+       << " products per output kept in float (--quantize_min_k)";
+  os << "\n\n";
   os << llvm::formatv("{0,-48} {1,-6} {2,-22} {3,-11} {4,4}  {5}\n", "layer",
                       "op", "input range", "input scale", "zp",
                       "weight scales (per channel)");
@@ -433,6 +454,7 @@ void Report::printJson(llvm::raw_ostream &os) const {
       {"method", method},
       {"samples", static_cast<int64_t>(samples)},
       {"contractions", static_cast<int64_t>(contractions)},
+      {"min_k", minK},
       {"layers", std::move(layerArray)},
       {"outputs", std::move(outputArray)},
       {"float_weight_bytes", static_cast<int64_t>(floatWeightBytes())},
@@ -496,16 +518,22 @@ bool compileObserved(const CompileOptions &options, llvm::raw_ostream &errs,
   observed.artifacts = &artifacts;
   observed.afterGraphPasses = [&](mlir::ModuleOp module,
                                   FunctionSignature &signature) {
-    std::vector<mlir::Operation *> layers =
-        chooseLayers(module, options.quantizeAllLayers, contractions);
+    std::vector<mlir::Operation *> layers = chooseLayers(
+        module, options.quantizeAllLayers, options.quantizeMinK, contractions);
     if (layers.empty()) {
       error = "no layer to quantize: the graph has " +
               std::to_string(contractions) +
               " float32 Conv2D/MatMul with constant weights" +
               (options.quantizeAllLayers
                    ? ""
-                   : ", and the first and last stay in float (give "
-                     "--quantize_all_layers to quantize them too)");
+                   : "; the first and last stay in float (give "
+                     "--quantize_all_layers to quantize them too)") +
+              (options.quantizeMinK > 0
+                   ? "; those summing fewer than " +
+                         std::to_string(options.quantizeMinK) +
+                         " products per output stay in float "
+                         "(--quantize_min_k)"
+                   : "");
       return false;
     }
     auto function = layers.front()->getParentOfType<mlir::func::FuncOp>();
@@ -724,6 +752,7 @@ int tfaot::compileQuantized(const CompileOptions &options,
   report.samples = samples.size();
   report.contractions = contractions;
   report.allLayers = options.quantizeAllLayers;
+  report.minK = options.quantizeMinK;
   report.floatObjectBytes = observed.object.size();
   CompiledArtifacts local;
   CompileOptions final = options;
@@ -732,8 +761,8 @@ int tfaot::compileQuantized(const CompileOptions &options,
     final.artifacts = &local;
   final.afterGraphPasses = [&](mlir::ModuleOp module, FunctionSignature &) {
     size_t found;
-    std::vector<mlir::Operation *> layers =
-        chooseLayers(module, options.quantizeAllLayers, found);
+    std::vector<mlir::Operation *> layers = chooseLayers(
+        module, options.quantizeAllLayers, options.quantizeMinK, found);
     if (layers.size() != names.size()) {
       diags.error("internal error: calibrated " + std::to_string(names.size()) +
                   " layers but found " + std::to_string(layers.size()));

@@ -309,6 +309,7 @@ protected:
     o.quantize = "int8";
     o.calibration = path("calibration.npy");
     o.quantizeAllLayers = true;
+    o.quantizeMinK = 0; // K = 27, 8, 180 and 48 are all small
     o.verbosity = Verbosity::Quiet;
     return o;
   }
@@ -413,6 +414,18 @@ TEST_F(QuantizeTest, ErrorsNameTheProblem) {
   o.quantizeAllLayers = false;
   write("calibration.npy", npy({std::vector<float>(7 * 7 * 3, 0.5f)}));
   EXPECT_EQ(compile(o, os), 0) << messages;
+
+  // With the default --quantize_min_k of 64 only conv3 (K = 180) is left
+  // of those two; with 200 none is, which is an error.
+  messages.clear();
+  o.quantizeMinK = 64;
+  EXPECT_EQ(compile(o, os), 0) << messages;
+  o.quantizeMinK = 200;
+  EXPECT_EQ(compile(o, os), 1);
+  EXPECT_NE(messages.find("those summing fewer than 200 products per output "
+                          "stay in float (--quantize_min_k)"),
+            std::string::npos)
+      << messages;
 }
 
 TEST(ReadNpy, ConvertsTypesAndRejectsWhatItCannotRead) {
