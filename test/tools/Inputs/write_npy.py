@@ -1,7 +1,9 @@
 """Writes a .npy file of float32 values uniform in [0, 1) (no NumPy needed).
 
-usage: write_npy.py OUT.npy DIM [DIM...] [--seed N]
-Calibration samples for the --quantize=int8 tests.
+usage: write_npy.py OUT.npy DIM [DIM...] [--seed N | --arange]
+Calibration samples for the --quantize=int8 tests. --arange writes 0, 1,
+2, ... instead (the inputs test/backends/cpu/Inputs/print_results.cpp
+gives a model).
 """
 import array
 import random
@@ -9,7 +11,9 @@ import sys
 
 
 def main(argv):
-    seed = 0
+    seed, arange = 0, "--arange" in argv
+    if arange:
+        argv.remove("--arange")
     if "--seed" in argv:
         at = argv.index("--seed")
         seed = int(argv[at + 1])
@@ -19,7 +23,8 @@ def main(argv):
     count = 1
     for d in shape:
         count *= d
-    values = array.array("f", (rng.random() for _ in range(count)))
+    values = array.array("f", (float(i) if arange else rng.random()
+                               for i in range(count)))
     dims = ", ".join(str(d) for d in shape) + ("," if len(shape) == 1 else "")
     header = "{'descr': '<f4', 'fortran_order': False, 'shape': (%s), }" % dims
     # The data starts at a multiple of 64 bytes, as NumPy writes it.
