@@ -499,13 +499,14 @@ bool checkOptions(const CompileOptions &options, GraphDiagnostics &diags) {
 }
 
 /// Step 1: the float model with the chosen layers' inputs as extra results.
-/// Fills `names` with the layers chosen, `observedResult` with the extra
-/// result (counted from the first) holding each one's input, and
+/// Fills `names` with the layers chosen, `observedResult` with the result
+/// holding each one's input, `numResults` with the model's own results and
 /// `artifacts` with the model.
 bool compileObserved(const CompileOptions &options, llvm::raw_ostream &errs,
                      std::vector<std::string> &names,
-                     std::vector<size_t> &observedResult, size_t &contractions,
-                     CompiledArtifacts &artifacts, std::string &error) {
+                     std::vector<size_t> &observedResult, size_t &numResults,
+                     size_t &contractions, CompiledArtifacts &artifacts,
+                     std::string &error) {
   CompileOptions observed = options;
   observed.quantize.clear();
   observed.outHeader.clear();
@@ -539,16 +540,16 @@ bool compileObserved(const CompileOptions &options, llvm::raw_ostream &errs,
     auto function = layers.front()->getParentOfType<mlir::func::FuncOp>();
     mlir::Operation *terminator = function.getBody().back().getTerminator();
     llvm::SmallVector<mlir::Value> results(terminator->getOperands());
-    size_t firstObserved = results.size();
+    numResults = results.size();
     for (size_t i = 0; i < layers.size(); ++i) {
       mlir::Value input = layers[i]->getOperand(0);
       names.push_back(layerName(layers[i], i));
-      // A tensor several layers read (a residual block's input feeds the
-      // shortcut and the branch) is returned once: bufferization's
-      // results-to-out-params does not take a value returned twice.
-      auto seen = std::find(results.begin() + firstObserved, results.end(),
-                            input);
-      observedResult.push_back(seen - results.begin() - firstObserved);
+      // A tensor already returned (several layers read a residual block's
+      // input; a layer may read a fetched tensor) is not returned again:
+      // bufferization's results-to-out-params does not take a value
+      // returned twice.
+      auto seen = std::find(results.begin(), results.end(), input);
+      observedResult.push_back(seen - results.begin());
       if (seen != results.end())
         continue;
       results.push_back(input);
@@ -575,18 +576,26 @@ bool compileObserved(const CompileOptions &options, llvm::raw_ostream &errs,
   return true;
 }
 
-/// Step 1's runs: each chosen layer's input range over the samples, and the
-/// float model's own results (for the report).
+std::vector<size_t> unique(std::vector<size_t> values) {
+  std::sort(values.begin(), values.end());
+  values.erase(std::unique(values.begin(), values.end()), values.end());
+  return values;
+}
+
+/// Step 1's runs: the range over the samples of each result in `observe`
+/// (indexed by result), and the float model's own first `numResults`
+/// results (for the report).
 std::vector<Observation>
-calibrate(JitModel &model, size_t numResults, size_t numObserved,
+calibrate(JitModel &model, size_t numResults,
+          const std::vector<size_t> &observe,
           const std::vector<std::vector<float>> &samples, bool percentile,
           std::vector<std::vector<std::vector<char>>> &floatResults) {
   const FunctionSignature &sig = model.signature();
-  std::vector<Observation> observed(numObserved);
-  auto values = [&](size_t layer) {
-    const float *data = static_cast<const float *>(model.result(numResults + layer));
+  std::vector<Observation> observed(sig.results.size());
+  auto values = [&](size_t result) {
+    const float *data = static_cast<const float *>(model.result(result));
     return llvm::ArrayRef<float>(
-        data, bufferBytes(sig.results[numResults + layer]) / sizeof(float));
+        data, bufferBytes(sig.results[result]) / sizeof(float));
   };
   floatResults.assign(samples.size(), {});
   runSamples(model, samples, [&](size_t s) {
@@ -594,7 +603,7 @@ calibrate(JitModel &model, size_t numResults, size_t numObserved,
       const char *bytes = static_cast<const char *>(model.result(r));
       floatResults[s].emplace_back(bytes, bytes + bufferBytes(sig.results[r]));
     }
-    for (size_t l = 0; l < numObserved; ++l)
+    for (size_t l : observe)
       for (float v : values(l)) {
         observed[l].min = std::min(observed[l].min, v);
         observed[l].max = std::max(observed[l].max, v);
@@ -603,10 +612,10 @@ calibrate(JitModel &model, size_t numResults, size_t numObserved,
   if (!percentile)
     return observed;
   // A second pass: histograms over the ranges the first pass found.
-  for (Observation &o : observed)
-    o.histogram.assign(kHistogramBins, 0);
+  for (size_t l : observe)
+    observed[l].histogram.assign(kHistogramBins, 0);
   runSamples(model, samples, [&](size_t) {
-    for (size_t l = 0; l < numObserved; ++l) {
+    for (size_t l : observe) {
       Observation &o = observed[l];
       float width = (o.max - o.min) / kHistogramBins;
       for (float v : values(l)) {
@@ -708,19 +717,16 @@ int tfaot::compileQuantized(const CompileOptions &options,
   // 1. Calibrate.
   std::vector<std::string> names;
   std::vector<size_t> observedResult;
-  size_t contractions = 0;
+  size_t numResults = 0, contractions = 0;
   CompiledArtifacts observed;
   std::string error;
-  if (!compileObserved(options, errs, names, observedResult, contractions,
-                       observed, error)) {
+  if (!compileObserved(options, errs, names, observedResult, numResults,
+                       contractions, observed, error)) {
     if (error != "-")
       diags.error("--quantize=int8: " + error);
     return 1;
   }
   const FunctionSignature &sig = observed.signature;
-  size_t numObserved = 1 + *std::max_element(observedResult.begin(),
-                                              observedResult.end());
-  size_t numResults = sig.results.size() - numObserved;
   if (sig.args.size() != 1 || sig.args[0].dtype != tensorflow::DT_FLOAT) {
     diags.error("--calibration supports graphs with one float32 feed; this "
                 "one has " + std::to_string(sig.args.size()) + " feeds");
@@ -740,7 +746,8 @@ int tfaot::compileQuantized(const CompileOptions &options,
   bool percentile = options.calibrationMethod == "percentile";
   std::vector<std::vector<std::vector<char>>> floatResults;
   std::vector<Observation> observations = calibrate(
-      **model, numResults, numObserved, samples, percentile, floatResults);
+      **model, numResults, unique(observedResult), samples, percentile,
+      floatResults);
   model->reset();
 
   // 2. Quantize and compile.
@@ -780,6 +787,13 @@ int tfaot::compileQuantized(const CompileOptions &options,
       layer.name = names[i];
       layer.op = mlir::tfaot::opShortName(op);
       const Observation &seen = observations[observedResult[i]];
+      if (!std::isfinite(seen.min) || !std::isfinite(seen.max)) {
+        diags.error("--quantize=int8: the input of '" + names[i] +
+                    "' is not finite on the calibration samples (range [" +
+                    std::to_string(seen.min) + ", " +
+                    std::to_string(seen.max) + "]), so it has no int8 scale");
+        return false;
+      }
       std::tie(layer.min, layer.max) =
           percentile ? percentileRange(seen, options.calibrationPercentile)
                      : std::make_pair(seen.min, seen.max);
