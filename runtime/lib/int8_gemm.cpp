@@ -20,7 +20,6 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
-#include <memory>
 #include <utility>
 
 #if defined(__x86_64__)
@@ -56,6 +55,7 @@ struct Problem {
   const int8_t *rhs;
   int32_t *out;
   int64_t m, n1, k1;
+  int64_t ldc; // int32s from one row of C to the next (n1 * 16 of the call)
   bool overwrite;
   // With kMmt4dColumnInit: what each column starts from (n1 * 16 values).
   const int32_t *column_init;
@@ -116,7 +116,7 @@ void ScalarBlock(const Problem &p, int64_t row_begin, int64_t row_end,
     const int8_t *a = p.lhs + i * k;
     for (int64_t t = tile_begin; t < tile_end; ++t) {
       const int8_t *b = p.rhs + t * p.k1 * kTileBytes;
-      int32_t *c = p.out + (i * p.n1 + t) * kN0;
+      int32_t *c = p.out + i * p.ldc + t * kN0;
       uint32_t acc[kN0];
       for (int64_t j = 0; j < kN0; ++j)
         acc[j] = static_cast<uint32_t>(
@@ -188,7 +188,7 @@ void VnniBlock(const Problem &p, int64_t row_begin, int64_t row_end,
   const KernelSet &set = *p.kernels;
   const int64_t lda = p.k1 * kK0;
   const int64_t ldb = p.k1 * kTileBytes;
-  const int64_t ldc = p.n1 * kN0;
+  const int64_t ldc = p.ldc;
   // A panel of rows of A stays in L1 while the group's tiles of B (sized
   // for L2) pass under it.
   for (int64_t panel = row_begin; panel < row_end; panel += kPanelRows) {
@@ -422,6 +422,7 @@ void Mmt4dS8S8S32(Int8GemmPath path, const int8_t *lhs, const int8_t *rhs,
   }
   if (!Int8GemmPathAvailable(path))
     path = Int8GemmPath::Scalar;
+  p.ldc = n1 * kN0;
   if (path == Int8GemmPath::Scalar) {
     p.block = ScalarBlock;
     p.unit_rows = 8;
@@ -429,30 +430,37 @@ void Mmt4dS8S8S32(Int8GemmPath path, const int8_t *lhs, const int8_t *rhs,
     return;
   }
 #if defined(__x86_64__)
-  // On the stack for the common widths; 4 KiB covers N up to 1024.
-  constexpr int64_t kLocalTiles = 64;
-  alignas(64) int32_t local[kLocalTiles * kN0];
-  std::unique_ptr<int32_t[]> heap;
-  int32_t *neg_comp = local;
-  if (n1 > kLocalTiles) {
-    heap.reset(new int32_t[n1 * kN0]);
-    neg_comp = heap.get();
+  // The compensation of every column of a chunk, on the stack: generated
+  // code must not allocate during Run(). 16 KiB covers N up to 4096 in one
+  // chunk; wider products run as several chunks of columns.
+  constexpr int64_t kChunkTiles = 256;
+  alignas(64) int32_t neg_comp[kChunkTiles * kN0];
+  const int64_t ldc = n1 * kN0;
+  for (int64_t first = 0; first < n1; first += kChunkTiles) {
+    Problem chunk = p;
+    chunk.n1 = std::min(kChunkTiles, n1 - first);
+    chunk.rhs = rhs + first * k1 * kTileBytes;
+    chunk.out = out + first * kN0;
+    if (chunk.column_init)
+      chunk.column_init += first * kN0;
+    if (path == Int8GemmPath::Avx512Vnni) {
+      Avx512NegColumnSums(chunk.rhs, chunk.n1, k1, neg_comp);
+      chunk.kernels = &kAvx512Kernels;
+    } else {
+      AvxVnniNegColumnSums(chunk.rhs, chunk.n1, k1, neg_comp);
+      chunk.kernels = &kAvxVnniKernels;
+    }
+    if (chunk.column_init)
+      for (int64_t j = 0; j < chunk.n1 * kN0; ++j)
+        neg_comp[j] = static_cast<int32_t>(
+            static_cast<uint32_t>(neg_comp[j]) +
+            static_cast<uint32_t>(chunk.column_init[j]));
+    chunk.neg_comp = neg_comp;
+    chunk.block = VnniBlock;
+    chunk.unit_rows = kPanelRows;
+    chunk.ldc = ldc;
+    Run(chunk);
   }
-  if (path == Int8GemmPath::Avx512Vnni) {
-    Avx512NegColumnSums(rhs, n1, k1, neg_comp);
-    p.kernels = &kAvx512Kernels;
-  } else {
-    AvxVnniNegColumnSums(rhs, n1, k1, neg_comp);
-    p.kernels = &kAvxVnniKernels;
-  }
-  if (p.column_init)
-    for (int64_t j = 0; j < n1 * kN0; ++j)
-      neg_comp[j] = static_cast<int32_t>(static_cast<uint32_t>(neg_comp[j]) +
-                                         static_cast<uint32_t>(p.column_init[j]));
-  p.neg_comp = neg_comp;
-  p.block = VnniBlock;
-  p.unit_rows = kPanelRows;
-  Run(p);
 #endif
 }
 

@@ -177,7 +177,9 @@ TEST_P(Mmt4dS8S8S32Test, StartsFromColumnInit) {
   for (auto [m, n1, k1] : {std::tuple<int64_t, int64_t, int64_t>{7, 3, 37},
                            {49, 5, 16},
                            {200, 2, 144},
-                           {3, 70, 4}}) {
+                           {3, 70, 4},
+                           // More than one chunk of 256 column tiles.
+                           {5, 300, 3}}) {
     SCOPED_TRACE(testing::Message()
                  << "m=" << m << " n1=" << n1 << " k1=" << k1);
     Product product = RandomProduct(rng, m, n1, k1);
