@@ -516,6 +516,7 @@ bool compileObserved(const CompileOptions &options, llvm::raw_ostream &errs,
   observed.report = CompileOptions::Report::None;
   observed.dumpIrAfter.clear();
   observed.batchBuckets.clear();
+  observed.profile = false; // bench --profile times the int8 build only
   observed.artifacts = &artifacts;
   observed.afterGraphPasses = [&](mlir::ModuleOp module,
                                   FunctionSignature &signature) {

@@ -92,24 +92,21 @@ struct Builder {
   OpBuilder &b;
   Location loc;
 
-  Value scalar(Type element, double value) {
-    auto type = RankedTensorType::get({}, element);
-    Attribute attr = isa<FloatType>(element)
-                         ? (Attribute)FloatAttr::get(element, value)
-                         : (Attribute)IntegerAttr::get(element, (int64_t)value);
-    return ConstOp::create(b, loc, DenseElementsAttr::get(type, attr));
+  /// A 0-d f32 constant.
+  Value scalar(double value) {
+    auto type = RankedTensorType::get({}, b.getF32Type());
+    return ConstOp::create(
+        b, loc, DenseElementsAttr::get(type, static_cast<float>(value)));
   }
 
   /// clamp(round(x / scale) + zeroPoint, -128, 127) as i8.
   Value quantize(Value x, ActivationQuantization q) {
     auto type = cast<RankedTensorType>(x.getType());
-    Type f32 = b.getF32Type();
-    Value scaled = MulOp::create(b, loc, type, x, scalar(f32, 1.0 / q.scale));
+    Value scaled = MulOp::create(b, loc, type, x, scalar(1.0 / q.scale));
     Value rounded = RoundOp::create(b, loc, type, scaled);
-    Value shifted =
-        AddV2Op::create(b, loc, type, rounded, scalar(f32, q.zeroPoint));
-    Value low = MaximumOp::create(b, loc, type, shifted, scalar(f32, -128));
-    Value clamped = MinimumOp::create(b, loc, type, low, scalar(f32, 127));
+    Value shifted = AddV2Op::create(b, loc, type, rounded, scalar(q.zeroPoint));
+    Value low = MaximumOp::create(b, loc, type, shifted, scalar(-128));
+    Value clamped = MinimumOp::create(b, loc, type, low, scalar(127));
     return CastOp::create(b, loc, type.clone(b.getI8Type()), clamped);
   }
 

@@ -1,11 +1,11 @@
 //===- int8_gemm.cpp - tfaot_rt_mmt4d_s8s8s32 -----------------------------===//
 //
-// A portable kernel, and kernels for x86-64 CPUs with AVX-512 VNNI or
-// AVX-VNNI chosen at run time. Those are compiled with target attributes
-// rather than a -march flag so that the library still runs on any x86-64
-// CPU.
+// A portable kernel, and kernels for x86-64 CPUs with AVX-512 VNNI,
+// AVX-VNNI or plain AVX2 chosen at run time. Those are compiled with target
+// attributes rather than a -march flag so that the library still runs on
+// any x86-64 CPU.
 //
-// Both split C the same way: into units of a few rows by a group of column
+// All split C the same way: into units of a few rows by a group of column
 // tiles, the group small enough that its part of B stays in L2 while the
 // rows of A stream past it. Large products hand the units to the thread
 // pool; every output element is computed by one thread in the same order
@@ -59,10 +59,12 @@ struct Problem {
   bool overwrite;
   // With kMmt4dColumnInit: what each column starts from (n1 * 16 values).
   const int32_t *column_init;
-  // Per column of C: -128 * (its column of B summed over k), plus
-  // column_init, for the VNNI paths (see below).
+  // Per column of C, what the SIMD kernels start from with `overwrite` and
+  // add to C without it: for the VNNI paths -128 * (its column of B summed
+  // over k), plus column_init (see below); for AVX2 column_init itself, or
+  // null for nothing.
   const int32_t *neg_comp;
-  const KernelSet *kernels; // The VNNI path's register blocks.
+  const KernelSet *kernels; // The SIMD path's register blocks.
   BlockFn block;
   int64_t unit_rows;       // Rows of C per unit of work.
   int64_t row_units;       // Units per group of tiles.
@@ -138,25 +140,15 @@ void ScalarBlock(const Problem &p, int64_t row_begin, int64_t row_end,
   }
 }
 
-//===----------------------------------------------------------------------===//
-// VNNI paths (AVX-512 VNNI, and AVX-VNNI for CPUs without AVX-512)
-//===----------------------------------------------------------------------===//
-//
-// vpdpbusd adds to each int32 lane the dot product of 4 unsigned bytes of its
-// first operand and 4 signed bytes of its second, which is exactly one
-// k-group of one tile of B against 4 bytes of a row of A broadcast to all
-// lanes. A is signed, so the kernels feed it A + 128 (A xor 0x80, unsigned)
-// and subtract 128 times the column sums of B: sum((a+128)*b) - 128*sum(b)
-// = sum(a*b), modulo 2^32 like the sums of vpdpbusd itself, so even
-// -128 * -128 everywhere cannot saturate or go wrong.
-
 #if defined(__x86_64__)
-#define TFAOT_AVX512VNNI __attribute__((target("avx512f,avx512bw,avx512vnni")))
-#define TFAOT_AVXVNNI __attribute__((target("avx2,avxvnni")))
+//===----------------------------------------------------------------------===//
+// Register blocks of the SIMD paths
+//===----------------------------------------------------------------------===//
 
 // C[R rows][T tiles] (+)= A * B at `c`, A rows `lda` bytes apart, B tiles
 // `ldb` bytes apart, C rows `ldc` int32s apart. `neg_comp` holds the
-// T * 16 compensations of these columns.
+// T * 16 values of Problem::neg_comp for these columns (null only where
+// the path allows it).
 using KernelFn = void (*)(const int8_t *a, int64_t lda, const int8_t *b,
                           int64_t ldb, const int32_t *neg_comp, int32_t *c,
                           int64_t ldc, int64_t k1, bool overwrite);
@@ -183,8 +175,8 @@ constexpr void FillKernels(KernelSet &set, std::integer_sequence<int, R...>) {
   ((set.kernels[T - 1][R] = &Kernel<R + 1, T>::Run), ...);
 }
 
-void VnniBlock(const Problem &p, int64_t row_begin, int64_t row_end,
-               int64_t tile_begin, int64_t tile_end) {
+void KernelBlock(const Problem &p, int64_t row_begin, int64_t row_end,
+                 int64_t tile_begin, int64_t tile_end) {
   const KernelSet &set = *p.kernels;
   const int64_t lda = p.k1 * kK0;
   const int64_t ldb = p.k1 * kTileBytes;
@@ -197,15 +189,32 @@ void VnniBlock(const Problem &p, int64_t row_begin, int64_t row_end,
       int tiles =
           static_cast<int>(std::min<int64_t>(set.max_tiles, tile_end - t));
       int64_t step = set.rows[tiles - 1];
+      const int32_t *start = p.neg_comp ? p.neg_comp + t * kN0 : nullptr;
       for (int64_t i = panel; i < panel_end; i += step) {
         int rows = static_cast<int>(std::min(step, panel_end - i));
         set.kernels[tiles - 1][rows - 1](
-            p.lhs + i * lda, lda, p.rhs + t * ldb, ldb, p.neg_comp + t * kN0,
+            p.lhs + i * lda, lda, p.rhs + t * ldb, ldb, start,
             p.out + i * ldc + t * kN0, ldc, p.k1, p.overwrite);
       }
     }
   }
 }
+
+//===----------------------------------------------------------------------===//
+// VNNI paths (AVX-512 VNNI, and AVX-VNNI for CPUs without AVX-512)
+//===----------------------------------------------------------------------===//
+//
+// vpdpbusd adds to each int32 lane the dot product of 4 unsigned bytes of its
+// first operand and 4 signed bytes of its second, which is exactly one
+// k-group of one tile of B against 4 bytes of a row of A broadcast to all
+// lanes. A is signed, so the kernels feed it A + 128 (A xor 0x80, unsigned)
+// and subtract 128 times the column sums of B: sum((a+128)*b) - 128*sum(b)
+// = sum(a*b), modulo 2^32 like the sums of vpdpbusd itself, so even
+// -128 * -128 everywhere cannot saturate or go wrong.
+
+#define TFAOT_AVX512VNNI __attribute__((target("avx512f,avx512bw,avx512vnni")))
+#define TFAOT_AVXVNNI __attribute__((target("avx2,avxvnni")))
+#define TFAOT_AVX2 __attribute__((target("avx2")))
 
 // --- AVX-512 VNNI: one zmm register per tile of B and row of C. ---
 
@@ -356,6 +365,86 @@ TFAOT_AVXVNNI void AvxVnniNegColumnSums(const int8_t *rhs, int64_t n1,
   }
 }
 
+//===----------------------------------------------------------------------===//
+// AVX2 path (x86-64 CPUs without VNNI)
+//===----------------------------------------------------------------------===//
+//
+// vpmaddwd multiplies 16 pairs of int16 lanes and adds each pair into an
+// int32: exact for sign-extended int8 (|sum| <= 2 * 128 * 128), unlike
+// vpmaddubsw on the bytes themselves, which saturates its int16 sums. Both
+// operands are signed, so unlike vpdpbusd nothing needs compensating.
+//
+// 16 bytes of one k-group of a tile of B are 4 columns x 4 k-values;
+// sign-extended they fill a ymm register, and the row of A's 4 bytes of
+// that k-group, sign-extended and repeated 4 times, line up with them. So
+// vpmaddwd yields, per column, two int32 partial sums ((k0,k1) and
+// (k2,k3)) side by side, and each row of C keeps 4 such registers per tile
+// (2 per 8 columns) whose neighbours are added once at the end (vphaddd)
+// rather than in every k-group. Shuffling B into 8 columns per register
+// instead would halve the accumulators but cost more shuffles than the
+// adds it saves.
+
+// The 4 bytes at `a`, sign-extended to int16 and repeated across 16 lanes.
+TFAOT_AVX2 inline __m256i BroadcastRowInt16(const int8_t *a) {
+  int32_t bytes;
+  std::memcpy(&bytes, a, sizeof(bytes));
+  return _mm256_cvtepi8_epi16(_mm_set1_epi32(bytes));
+}
+
+template <int R, int T> struct Avx2Kernel {
+  static_assert(T == 1, "16 ymm registers hold one tile's block");
+  // `start`: column_init of these 16 columns, or null for zeros.
+  TFAOT_AVX2 static void Run(const int8_t *a, int64_t lda, const int8_t *b,
+                             int64_t /*ldb*/, const int32_t *start, int32_t *c,
+                             int64_t ldc, int64_t k1, bool overwrite) {
+    // acc[r][h]: columns 4h..4h+3 of row r, two partial sums each.
+    __m256i acc[R][4];
+    for (int r = 0; r < R; ++r)
+      for (int h = 0; h < 4; ++h)
+        acc[r][h] = _mm256_setzero_si256();
+    for (int64_t g = 0; g < k1; ++g) {
+      __m256i av[R];
+      for (int r = 0; r < R; ++r)
+        av[r] = BroadcastRowInt16(a + r * lda + g * kK0);
+      // One quarter of B at a time keeps few registers live besides the
+      // accumulators; each is widened once for all R rows.
+      const __m128i *bg = reinterpret_cast<const __m128i *>(b + g * kTileBytes);
+      for (int h = 0; h < 4; ++h) {
+        __m256i bh = _mm256_cvtepi8_epi16(_mm_loadu_si128(bg + h));
+        for (int r = 0; r < R; ++r)
+          acc[r][h] = _mm256_add_epi32(acc[r][h], _mm256_madd_epi16(av[r], bh));
+      }
+    }
+    // vphaddd of the quarters h and h+1 gives columns {0,1,4,5 | 2,3,6,7}
+    // of those 8; vpermq puts them in order. All int32 additions here wrap
+    // like the scalar path's, and wrapping sums do not depend on order.
+    for (int r = 0; r < R; ++r)
+      for (int half = 0; half < 2; ++half) {
+        __m256i sum = _mm256_permute4x64_epi64(
+            _mm256_hadd_epi32(acc[r][2 * half], acc[r][2 * half + 1]), 0xD8);
+        __m256i *dst = reinterpret_cast<__m256i *>(c + r * ldc + half * 8);
+        __m256i init =
+            !overwrite ? _mm256_loadu_si256(dst)
+            : start    ? _mm256_loadu_si256(
+                          reinterpret_cast<const __m256i *>(start + half * 8))
+                       : _mm256_setzero_si256();
+        _mm256_storeu_si256(dst, _mm256_add_epi32(sum, init));
+      }
+  }
+};
+
+// 8 accumulators for 2 rows, their 2 rows of A, a quarter of B and the
+// product on its way to the accumulator: 12 of the 16 ymm registers. A
+// third row would need 17, and a second tile per row would widen each
+// quarter of B for one row only.
+constexpr KernelSet MakeAvx2Kernels() {
+  KernelSet set{};
+  set.max_tiles = 1;
+  FillKernels<Avx2Kernel, 1, 2>(set, std::make_integer_sequence<int, 2>());
+  return set;
+}
+constexpr KernelSet kAvx2Kernels = MakeAvx2Kernels();
+
 bool CpuHas(Int8GemmPath path) {
   __builtin_cpu_init(); // Callers may run before the library's constructors.
   switch (path) {
@@ -367,6 +456,8 @@ bool CpuHas(Int8GemmPath path) {
            __builtin_cpu_supports("avx512vnni");
   case Int8GemmPath::AvxVnni:
     return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("avxvnni");
+  case Int8GemmPath::Avx2:
+    return __builtin_cpu_supports("avx2");
   }
   return false;
 }
@@ -380,6 +471,7 @@ bool Int8GemmPathAvailable(Int8GemmPath path) {
   // The CPU does not change under a running process: ask it once per path.
   static const bool has_avx512_vnni = CpuHas(Int8GemmPath::Avx512Vnni);
   static const bool has_avx_vnni = CpuHas(Int8GemmPath::AvxVnni);
+  static const bool has_avx2 = CpuHas(Int8GemmPath::Avx2);
   switch (path) {
   case Int8GemmPath::Scalar:
     return true;
@@ -387,6 +479,8 @@ bool Int8GemmPathAvailable(Int8GemmPath path) {
     return has_avx512_vnni;
   case Int8GemmPath::AvxVnni:
     return has_avx_vnni;
+  case Int8GemmPath::Avx2:
+    return has_avx2;
   }
   return false;
 }
@@ -395,6 +489,7 @@ Int8GemmPath BestInt8GemmPath() {
   static const Int8GemmPath best =
       Int8GemmPathAvailable(Int8GemmPath::Avx512Vnni) ? Int8GemmPath::Avx512Vnni
       : Int8GemmPathAvailable(Int8GemmPath::AvxVnni)  ? Int8GemmPath::AvxVnni
+      : Int8GemmPathAvailable(Int8GemmPath::Avx2)     ? Int8GemmPath::Avx2
                                                       : Int8GemmPath::Scalar;
   return best;
 }
@@ -430,6 +525,16 @@ void Mmt4dS8S8S32(Int8GemmPath path, const int8_t *lhs, const int8_t *rhs,
     return;
   }
 #if defined(__x86_64__)
+  if (path == Int8GemmPath::Avx2) {
+    // Signed products need no compensation: the kernels start from zero and
+    // add column_init (or C) once at the end.
+    p.neg_comp = p.column_init;
+    p.kernels = &kAvx2Kernels;
+    p.block = KernelBlock;
+    p.unit_rows = kPanelRows;
+    Run(p);
+    return;
+  }
   // The compensation of every column of a chunk, on the stack: generated
   // code must not allocate during Run(). 16 KiB covers N up to 4096 in one
   // chunk; wider products run as several chunks of columns.
@@ -456,7 +561,7 @@ void Mmt4dS8S8S32(Int8GemmPath path, const int8_t *lhs, const int8_t *rhs,
             static_cast<uint32_t>(neg_comp[j]) +
             static_cast<uint32_t>(chunk.column_init[j]));
     chunk.neg_comp = neg_comp;
-    chunk.block = VnniBlock;
+    chunk.block = KernelBlock;
     chunk.unit_rows = kPanelRows;
     chunk.ldc = ldc;
     Run(chunk);

@@ -49,6 +49,7 @@ enum class Int8GemmPath {
   Scalar,     ///< Portable C++; the reference and the fallback.
   Avx512Vnni, ///< x86-64 with AVX-512 VNNI (vpdpbusd on zmm registers).
   AvxVnni,    ///< x86-64 with AVX-VNNI but no AVX-512 (vpdpbusd on ymm).
+  Avx2,       ///< x86-64 with AVX2 but no VNNI (vpmaddwd on int16 operands).
 };
 
 /// Whether this CPU (and build) can run `path`.

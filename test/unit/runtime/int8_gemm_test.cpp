@@ -101,6 +101,8 @@ std::string PathName(Int8GemmPath path) {
     return "Avx512Vnni";
   case Int8GemmPath::AvxVnni:
     return "AvxVnni";
+  case Int8GemmPath::Avx2:
+    return "Avx2";
   }
   return "Unknown";
 }
@@ -288,7 +290,8 @@ TEST_P(Mmt4dS8S8S32Test, ThreadCountsDoNotChangeResults) {
 INSTANTIATE_TEST_SUITE_P(Paths, Mmt4dS8S8S32Test,
                          testing::Values(Int8GemmPath::Scalar,
                                          Int8GemmPath::Avx512Vnni,
-                                         Int8GemmPath::AvxVnni),
+                                         Int8GemmPath::AvxVnni,
+                                         Int8GemmPath::Avx2),
                          [](const testing::TestParamInfo<Int8GemmPath> &info) {
                            return PathName(info.param);
                          });
@@ -328,6 +331,10 @@ TEST(Mmt4dS8S8S32, ThisCpuUsesItsBestPath) {
     EXPECT_EQ(best, Int8GemmPath::Avx512Vnni);
   else if (Int8GemmPathAvailable(Int8GemmPath::AvxVnni))
     EXPECT_EQ(best, Int8GemmPath::AvxVnni);
+  else if (Int8GemmPathAvailable(Int8GemmPath::Avx2))
+    EXPECT_EQ(best, Int8GemmPath::Avx2);
+  else
+    EXPECT_EQ(best, Int8GemmPath::Scalar);
 }
 
 } // namespace
