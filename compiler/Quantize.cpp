@@ -9,10 +9,10 @@
 
 #include "compiler/Diagnostics.h"
 #include "compiler/JitModel.h"
-#include "passes/ConstantUtils.h"
 #include "passes/Int8Quantization.h"
 #include "passes/Passes.h"
 #include "passes/Remarks.h"
+#include "tfaot/runtime/thread_pool.h"
 
 #include "ir/Ops.h"
 
@@ -30,7 +30,6 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
-#include <thread>
 
 using namespace tfaot;
 
@@ -273,16 +272,6 @@ std::vector<mlir::Operation *> chooseLayers(mlir::ModuleOp module,
   return ops;
 }
 
-/// The float weights of a chosen contraction as [k, n] (n output channels).
-mlir::DenseElementsAttr weightsOf(mlir::Operation *op) {
-  if (auto conv = llvm::dyn_cast<mlir::tfaot::Conv2DOp>(op))
-    return mlir::tfaot::denseConstant(conv.getFilter());
-  auto matmul = llvm::cast<mlir::tfaot::MatMulOp>(op);
-  mlir::DenseElementsAttr b = mlir::tfaot::denseConstant(matmul.getB());
-  return matmul.getTransposeB() ? mlir::tfaot::transposeElements(b, {1, 0})
-                                : b;
-}
-
 //===----------------------------------------------------------------------===//
 // Running models
 //===----------------------------------------------------------------------===//
@@ -294,10 +283,6 @@ struct Observation {
   std::vector<uint64_t> histogram;
 };
 constexpr size_t kHistogramBins = 4096;
-
-int threadCount() {
-  return std::max(1u, std::thread::hardware_concurrency());
-}
 
 /// Runs `model` on every sample; `each(sample index)` reads the results.
 template <typename Each>
@@ -738,7 +723,7 @@ int tfaot::compileQuantized(const CompileOptions &options,
     diags.error(error);
     return 1;
   }
-  auto model = JitModel::load(observed, threadCount());
+  auto model = JitModel::load(observed, ThreadPool::HardwareThreads());
   if (!model) {
     diags.error("cannot run the float model for calibration: " +
                 llvm::toString(model.takeError()));
@@ -799,7 +784,7 @@ int tfaot::compileQuantized(const CompileOptions &options,
           percentile ? percentileRange(seen, options.calibrationPercentile)
                      : std::make_pair(seen.min, seen.max);
       layer.input = mlir::tfaot::quantizeRange(layer.min, layer.max);
-      mlir::DenseElementsAttr weights = weightsOf(op);
+      mlir::DenseElementsAttr weights = mlir::tfaot::contractionWeights(op);
       auto shape = llvm::cast<mlir::ShapedType>(weights.getType()).getShape();
       layer.channels = shape.back();
       layer.weights = weights.getNumElements();
@@ -831,7 +816,7 @@ int tfaot::compileQuantized(const CompileOptions &options,
 
   // 3. Compare.
   report.int8ObjectBytes = final.artifacts->object.size();
-  auto int8Model = JitModel::load(*final.artifacts, threadCount());
+  auto int8Model = JitModel::load(*final.artifacts, ThreadPool::HardwareThreads());
   if (!int8Model) {
     diags.error("cannot run the int8 model for the report: " +
                 llvm::toString(int8Model.takeError()));

@@ -8,6 +8,7 @@
 #ifndef TFAOT_PASSES_INT8QUANTIZATION_H
 #define TFAOT_PASSES_INT8QUANTIZATION_H
 
+#include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Operation.h"
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/SmallVector.h"
@@ -24,6 +25,11 @@ inline constexpr llvm::StringLiteral kQuantizeRangeAttr =
 /// Whether `op` is a contraction --quantize=int8 can replace: a float32
 /// Conv2D (NHWC) or MatMul (a not transposed) with constant weights.
 bool isQuantizableContraction(Operation *op);
+
+/// The float weights of a quantizable contraction, row-major [k, n] with n
+/// its output channels: Conv2D's HWCF filter as it is, MatMul's b
+/// (transposed when transpose_b).
+DenseElementsAttr contractionWeights(Operation *op);
 
 /// Per-tensor asymmetric int8 for an activation: q = clamp(round(x / scale)
 /// + zeroPoint, -128, 127).

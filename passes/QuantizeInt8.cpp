@@ -40,6 +40,14 @@ bool mlir::tfaot::isQuantizableContraction(Operation *op) {
   return false;
 }
 
+DenseElementsAttr mlir::tfaot::contractionWeights(Operation *op) {
+  if (auto conv = dyn_cast<Conv2DOp>(op))
+    return denseConstant(conv.getFilter());
+  auto matmul = cast<MatMulOp>(op);
+  DenseElementsAttr b = denseConstant(matmul.getB());
+  return matmul.getTransposeB() ? transposeElements(b, {1, 0}) : b;
+}
+
 ActivationQuantization mlir::tfaot::quantizeRange(float min, float max) {
   min = std::min(min, 0.0f);
   max = std::max(max, 0.0f);
@@ -133,7 +141,7 @@ struct Builder {
 /// Replaces `conv` by its int8 form; the input range is `q`'s.
 Value quantizeConv(OpBuilder &b, Conv2DOp conv, ActivationQuantization q) {
   Builder build{b, conv.getLoc()};
-  DenseElementsAttr filter = denseConstant(conv.getFilter());
+  DenseElementsAttr filter = contractionWeights(conv);
   auto filterType = cast<RankedTensorType>(filter.getType());
   int64_t outChannels = filterType.getDimSize(3);
   // HWCF is already [kh * kw * c, f] row-major.
@@ -153,9 +161,7 @@ Value quantizeConv(OpBuilder &b, Conv2DOp conv, ActivationQuantization q) {
 
 Value quantizeMatMul(OpBuilder &b, MatMulOp matmul, ActivationQuantization q) {
   Builder build{b, matmul.getLoc()};
-  DenseElementsAttr weightsAttr = denseConstant(matmul.getB());
-  if (matmul.getTransposeB())
-    weightsAttr = transposeElements(weightsAttr, {1, 0});
+  DenseElementsAttr weightsAttr = contractionWeights(matmul);
   auto weightsType = cast<RankedTensorType>(weightsAttr.getType());
   int64_t k = weightsType.getDimSize(0), n = weightsType.getDimSize(1);
   ChannelWeights weights = quantizeColumns(floatValues(weightsAttr), k, n);
