@@ -5,6 +5,8 @@
 //===----------------------------------------------------------------------===//
 #include "passes/LoweringUtils.h"
 
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+
 using namespace mlir;
 
 namespace mlir::tfaot {
@@ -190,4 +192,16 @@ mlir::tfaot::Reduction mlir::tfaot::buildReduction(
           })
           .getResult(0);
   return {result, count};
+}
+
+Value mlir::tfaot::bufferAddress(OpBuilder &b, Location loc, Value buffer) {
+  auto type = cast<MemRefType>(buffer.getType());
+  auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, buffer);
+  Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buffer);
+  Value elementBytes = arith::ConstantIndexOp::create(
+      b, loc, type.getElementTypeBitWidth() / 8);
+  Value offsetBytes =
+      arith::MulIOp::create(b, loc, metadata.getOffset(), elementBytes);
+  Value address = arith::AddIOp::create(b, loc, base, offsetBytes);
+  return arith::IndexCastOp::create(b, loc, b.getI64Type(), address);
 }

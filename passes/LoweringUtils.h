@@ -72,6 +72,11 @@ Value buildStaticReshape(OpBuilder &b, Location loc, Value value,
 Value buildTranspose(OpBuilder &b, Location loc, Value value,
                      ArrayRef<int64_t> perm);
 
+/// The address of `buffer`'s first element (its aligned base pointer plus
+/// its offset in bytes) as an i64: how bufferized code hands a memref to a
+/// runtime library call (the cuBLAS GEMM, the int8 kernel).
+Value bufferAddress(OpBuilder &b, Location loc, Value buffer);
+
 /// Which arith op implements a binary tfaot op for float, signed and
 /// unsigned element types.
 enum class BinaryKind { Add, Sub, Mul, Div, Max, Min };

@@ -16,6 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "backends/cpu/Pipeline.h"
+#include "passes/LoweringUtils.h"
 #include "runtime/lib/int8_gemm.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -84,16 +85,6 @@ linalg::FillOp zeroFillBefore(linalg::Mmt4DOp op, Value out) {
                                                                   : nullptr;
 }
 
-/// The address of `buffer`'s first element, as an i64.
-Value addressOf(OpBuilder &b, Location loc, Value buffer, int64_t bytes) {
-  auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, buffer);
-  Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buffer);
-  Value offset = arith::MulIOp::create(
-      b, loc, metadata.getOffset(), arith::ConstantIndexOp::create(b, loc, bytes));
-  Value address = arith::AddIOp::create(b, loc, base, offset);
-  return arith::IndexCastOp::create(b, loc, b.getI64Type(), address);
-}
-
 struct Mmt4dToUkernelPass
     : PassWrapper<Mmt4dToUkernelPass, OperationPass<ModuleOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(Mmt4dToUkernelPass)
@@ -143,7 +134,7 @@ struct Mmt4dToUkernelPass
         fill.erase();
         flags |= kMmt4dOverwrite;
       } else if (row) {
-        columnInit = addressOf(b, loc, row.getInput(), 4);
+        columnInit = mlir::tfaot::bufferAddress(b, loc, row.getInput());
         row.erase();
         flags |= kMmt4dColumnInit;
       }
@@ -156,8 +147,9 @@ struct Mmt4dToUkernelPass
       };
       func::CallOp::create(
           b, loc, kernel,
-          ValueRange{addressOf(b, loc, lhs, 1), addressOf(b, loc, rhs, 1),
-                     addressOf(b, loc, out, 4), i64(lhsShape[0]),
+          ValueRange{mlir::tfaot::bufferAddress(b, loc, lhs),
+                     mlir::tfaot::bufferAddress(b, loc, rhs),
+                     mlir::tfaot::bufferAddress(b, loc, out), i64(lhsShape[0]),
                      i64(rhsShape[0]), i64(lhsShape[1]),
                      arith::ConstantIntOp::create(b, loc, b.getI32Type(), flags)
                          .getResult(),
@@ -169,6 +161,6 @@ struct Mmt4dToUkernelPass
 
 } // namespace
 
-void tfaot::cpu::registerInt8UkernelPass() {
+void ::tfaot::cpu::registerInt8UkernelPass() {
   PassRegistration<Mmt4dToUkernelPass>();
 }

@@ -36,6 +36,7 @@
 //===----------------------------------------------------------------------===//
 #include "backends/gpu/HostLaunch.h"
 #include "backends/gpu/KernelPasses.h"
+#include "passes/LoweringUtils.h"
 #include "runtime/include/tfaot/runtime/cuda_image.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -267,18 +268,14 @@ MatrixArg matrixArg(OpBuilder &b, Location loc, Value buffer, bool batched) {
   auto toI64 = [&](Value index) -> Value {
     return arith::IndexCastOp::create(b, loc, i64, index);
   };
-  auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, buffer);
-  Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buffer);
-  Value elementBytes = arith::ConstantIndexOp::create(b, loc, 4);
-  Value offsetBytes =
-      arith::MulIOp::create(b, loc, metadata.getOffset(), elementBytes);
-  Value address = arith::AddIOp::create(b, loc, base, offsetBytes);
-  ValueRange strides = metadata.getStrides();
+  Value address = mlir::tfaot::bufferAddress(b, loc, buffer);
+  ValueRange strides =
+      memref::ExtractStridedMetadataOp::create(b, loc, buffer).getStrides();
   unsigned rowDim = batched ? 1 : 0;
   Value batchStride = batched ? toI64(strides[0])
                               : arith::ConstantIntOp::create(b, loc, i64, 0)
                                     .getResult();
-  return {toI64(address), toI64(strides[rowDim]), batchStride};
+  return {address, toI64(strides[rowDim]), batchStride};
 }
 
 /// `buffer` without the reshapes around it (same memory, other shape).
@@ -405,8 +402,8 @@ struct MatmulsToCublasPass
   }
 
   func::FuncOp declareGemm(ModuleOp module) {
-    StringRef name = emulate ? tfaot::gpu::kEmulatedGemmFunction
-                             : tfaot::gpu::kGemmFunction;
+    StringRef name = emulate ? ::tfaot::gpu::kEmulatedGemmFunction
+                             : ::tfaot::gpu::kGemmFunction;
     if (auto existing = module.lookupSymbol<func::FuncOp>(name))
       return existing;
     OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
@@ -453,10 +450,10 @@ struct MatmulsToCublasPass
       Value batch = batched ? dim(c, 0)
                             : arith::ConstantIntOp::create(b, loc, b.getI64Type(), 1)
                                   .getResult();
-      int flagBits = allowTf32 ? tfaot::cuda_image::kGemmAllowTf32 : 0;
+      int flagBits = allowTf32 ? ::tfaot::cuda_image::kGemmAllowTf32 : 0;
       if (zeroing) {
         zeroing->erase();
-        flagBits |= tfaot::cuda_image::kGemmOverwrite;
+        flagBits |= ::tfaot::cuda_image::kGemmOverwrite;
       }
       Value flags =
           arith::ConstantIntOp::create(b, loc, b.getI32Type(), flagBits);
@@ -474,7 +471,7 @@ struct MatmulsToCublasPass
 
 } // namespace
 
-void tfaot::gpu::registerLibraryGemmPasses() {
+void ::tfaot::gpu::registerLibraryGemmPasses() {
   PassRegistration<ConvsToMatmulsPass>();
   PassRegistration<MatmulsToCublasPass>();
 }
