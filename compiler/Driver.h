@@ -103,7 +103,7 @@ struct CompileOptions {
   std::string calibrationMethod = "minmax";  ///< --calibration_method
   double calibrationPercentile = 99.99;      ///< --calibration_percentile
   bool quantizeAllLayers = false;            ///< --quantize_all_layers
-  int64_t quantizeMinK = 64;                 ///< --quantize_min_k
+  int64_t quantizeMinK = 0;                  ///< --quantize_min_k
   std::string quantizeReport;                ///< --quantize_report FILE
   /// Internal (Quantize.cpp): runs on each entry's module after the graph
   /// passes; may change the module and the entry's signature. False after

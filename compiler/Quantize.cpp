@@ -236,11 +236,13 @@ std::string layerName(mlir::Operation *op, size_t index) {
 }
 
 /// How many products each output of a quantizable contraction sums (K:
-/// kh * kw * in_channels for a convolution).
+/// kh * kw * in_channels for a convolution, kh * kw for a depthwise one).
 int64_t productsPerOutput(mlir::Operation *op) {
   auto weights = llvm::cast<mlir::ShapedType>(op->getOperand(1).getType());
   if (auto matmul = llvm::dyn_cast<mlir::tfaot::MatMulOp>(op))
     return weights.getDimSize(matmul.getTransposeB() ? 1 : 0);
+  if (llvm::isa<mlir::tfaot::DepthwiseConv2dNativeOp>(op))
+    return weights.getDimSize(0) * weights.getDimSize(1);
   return weights.getNumElements() / weights.getShape().back();
 }
 
@@ -263,11 +265,14 @@ std::vector<mlir::Operation *> chooseLayers(mlir::ModuleOp module,
     ops.erase(ops.begin());
     ops.pop_back();
   }
-  // Each int8 product writes its int32 sums and reads them back for the
-  // rescale, a fixed cost per output; what it saves grows with the number
-  // of products each output sums. Below minK the float kernel is faster.
+  // What an int8 product saves over float grows with the number of
+  // products each output sums, its fixed costs per output (quantize,
+  // rescale) do not. Depthwise convolutions (9 products) are exempt: what
+  // they gain is reading and writing int8 activations, a quarter of the
+  // bytes.
   llvm::erase_if(ops, [&](mlir::Operation *op) {
-    return productsPerOutput(op) < minK;
+    return !llvm::isa<mlir::tfaot::DepthwiseConv2dNativeOp>(op) &&
+           productsPerOutput(op) < minK;
   });
   return ops;
 }

@@ -475,6 +475,22 @@ LogicalResult Int8Conv2DOp::verify() {
                         filter.getDimSize(3), getDilations());
 }
 
+LogicalResult Int8DepthwiseConv2DOp::verify() {
+  auto input = getInput().getType();
+  if (input.getRank() != 4)
+    return emitOpError("input must have rank 4, got ") << input;
+  if (getDataFormat() != "NHWC")
+    return emitOpError("takes NHWC only, got ") << getDataFormat();
+  if (failed(verifyFilter(*this, channelsOf(input, getDataFormat()))))
+    return failure();
+  auto filter = getFilter().getType();
+  if (filter.getDimSize(3) != 1)
+    return emitOpError("takes channel multiplier 1 only, got filter ")
+           << filter;
+  return verifyWindowOp(*this, filter.getDimSize(0), filter.getDimSize(1),
+                        filter.getDimSize(2), getDilations());
+}
+
 LogicalResult Int8MatMulOp::verify() {
   auto a = getA().getType(), b = getB().getType();
   auto product = getProduct().getType();

@@ -787,6 +787,22 @@ def Tfaot_Int8Conv2DOp : Tfaot_WindowOp<"Int8Conv2D",
       "$input `,` $filter attr-dict `:` functional-type(operands, results)";
 }
 
+def Tfaot_Int8DepthwiseConv2DOp : Tfaot_WindowOp<"Int8DepthwiseConv2D",
+    "int8 depthwise 2-D convolution with int32 accumulation",
+    (ins RankedTensorOf<[I8]>:$input, RankedTensorOf<[I8]>:$filter,
+         DefaultValuedAttr<I64ArrayAttr, "{1, 1, 1, 1}">:$dilations,
+         I32Attr:$input_zero_point)> {
+  let description = [{
+    output[n, y, x, c] = sum over the window of (input - input_zero_point) *
+    filter[i, j, c, 0], in i32; padded taps count as input_zero_point.
+    `filter` is DepthwiseConv2dNative's HWCM with channel multiplier M = 1.
+    Only NHWC is accepted: layout assignment has run before.
+  }];
+  let results = (outs RankedTensorOf<[I32]>:$output);
+  let assemblyFormat =
+      "$input `,` $filter attr-dict `:` functional-type(operands, results)";
+}
+
 def Tfaot_Int8MatMulOp : Tfaot_Op<"Int8MatMul", [Pure]> {
   let summary = "int8 matrix product with int32 accumulation";
   let description = [{

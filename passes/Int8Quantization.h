@@ -23,12 +23,13 @@ inline constexpr llvm::StringLiteral kQuantizeRangeAttr =
     "tfaot.quantize_range";
 
 /// Whether `op` is a contraction --quantize=int8 can replace: a float32
-/// Conv2D (NHWC) or MatMul (a not transposed) with constant weights.
+/// Conv2D (NHWC), DepthwiseConv2dNative (NHWC, multiplier 1) or MatMul (a
+/// not transposed) with constant weights.
 bool isQuantizableContraction(Operation *op);
 
 /// The float weights of a quantizable contraction, row-major [k, n] with n
-/// its output channels: Conv2D's HWCF filter as it is, MatMul's b
-/// (transposed when transpose_b).
+/// its output channels: Conv2D's HWCF filter as it is, a depthwise
+/// filter as [kh * kw, c], MatMul's b (transposed when transpose_b).
 DenseElementsAttr contractionWeights(Operation *op);
 
 /// Per-tensor asymmetric int8 for an activation: q = clamp(round(x / scale)

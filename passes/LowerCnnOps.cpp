@@ -38,25 +38,6 @@ static Value extremeValue(OpBuilder &b, Location loc, Type original,
   return arith::ConstantOp::create(b, loc, IntegerAttr::get(type, value));
 }
 
-/// `value` (NHWC) padded in H and W by the window's padding with `fill`.
-static Value padSpatial(OpBuilder &b, Location loc, Value value,
-                        const Window2D &window, Value fill) {
-  if (!window.padTop && !window.padBottom && !window.padLeft &&
-      !window.padRight)
-    return value;
-  auto type = cast<RankedTensorType>(value.getType());
-  SmallVector<int64_t> low = {0, window.padTop, window.padLeft, 0};
-  SmallVector<int64_t> high = {0, window.padBottom, window.padRight, 0};
-  SmallVector<int64_t> shape(type.getShape());
-  for (int i = 0; i < 4; ++i)
-    shape[i] += low[i] + high[i];
-  auto padded = RankedTensorType::get(shape, type.getElementType());
-  return tensor::PadOp::create(b, loc, padded, value,
-                               getAsIndexOpFoldResult(b.getContext(), low),
-                               getAsIndexOpFoldResult(b.getContext(), high),
-                               fill);
-}
-
 static constexpr int64_t kNchwToNhwc[] = {0, 2, 3, 1};
 static constexpr int64_t kNhwcToNchw[] = {0, 3, 1, 2};
 
@@ -91,14 +72,6 @@ static Value inNhwc(OpBuilder &b, Location loc, StringRef dataFormat,
   Value result =
       build(nhwc, RankedTensorType::get(shape, resultType.getElementType()));
   return buildTranspose(b, loc, result, kNhwcToNchw);
-}
-
-/// The [strideH, strideW] or [dilationH, dilationW] attribute of a linalg
-/// convolution from TF's 4-element list.
-static DenseIntElementsAttr spatialAttr(OpBuilder &b, ArrayRef<int64_t> values,
-                                        const Window2D &window) {
-  return b.getI64TensorAttr(
-      {values[window.heightDim], values[window.widthDim]});
 }
 
 namespace {

@@ -1,13 +1,14 @@
-//===- LowerInt8Contractions.cpp - Int8Conv2D/Int8MatMul to linalg.mmt4d --===//
+//===- LowerInt8Contractions.cpp - int8 products to linalg ---------------===//
 //
-// tfaot-lower-int8-contractions. tfaot-lower-to-linalg leaves these two ops
-// in place, and they are lowered here, after linalg-fuse-elementwise-ops:
-// that pass propagates reshapes through every linalg op whose indexing maps
-// are projected permutations, mmt4d included, and would turn the product
-// into a linalg.generic the CPU kernel pass no longer recognizes. The ops
+// tfaot-lower-int8-contractions. tfaot-lower-to-linalg leaves the int8
+// products (Int8Conv2D, Int8MatMul, Int8DepthwiseConv2D) in place, and
+// they are lowered here, after linalg-fuse-elementwise-ops: that pass
+// propagates reshapes through every linalg op whose indexing maps are
+// projected permutations, mmt4d included, and would turn the product into
+// a linalg.generic the CPU kernel pass no longer recognizes. The ops
 // themselves are opaque to it, so the float ops around them still fuse.
 //
-// Both ops become one int8 product
+// Int8Conv2D and Int8MatMul become one int8 product
 // A[M, K] x W[K, N] -> i32 written as linalg.mmt4d with tiles M0=1, N0=16,
 // K0=4:
 //  - A is the activation, as rows (a convolution's im2col copy, or the input
@@ -166,18 +167,9 @@ Value im2colRows(OpBuilder &b, Location loc, Value input,
         b, loc, RankedTensorType::get({rows, c}, i8), input,
         ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}});
 
-  if (window.padTop || window.padBottom || window.padLeft || window.padRight) {
-    SmallVector<int64_t> low = {0, window.padTop, window.padLeft, 0};
-    SmallVector<int64_t> high = {0, window.padBottom, window.padRight, 0};
-    SmallVector<int64_t> shape(inputType.getShape());
-    for (int i = 0; i < 4; ++i)
-      shape[i] += low[i] + high[i];
-    Value fill = arith::ConstantOp::create(b, loc,
-                                           b.getIntegerAttr(i8, zeroPoint));
-    input = tensor::PadOp::create(b, loc, RankedTensorType::get(shape, i8),
-                                  input, getAsIndexOpFoldResult(ctx, low),
-                                  getAsIndexOpFoldResult(ctx, high), fill);
-  }
+  input = padSpatial(
+      b, loc, input, window,
+      arith::ConstantOp::create(b, loc, b.getIntegerAttr(i8, zeroPoint)));
   // Loops (n, oh, ow, kh, kw, c); the input is read at the window position.
   AffineExpr d0, d1, d2, d3, d4, d5;
   bindDims(ctx, d0, d1, d2, d3, d4, d5);
@@ -223,6 +215,65 @@ Value lowerConv(OpBuilder &b, Int8Conv2DOp op) {
       b, loc, type, product, ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}});
 }
 
+/// A depthwise convolution stays one: linalg.depthwise_conv_2d_nhwc_hwc on
+/// the input padded with the zero point and the [KH, KW, C] filter, from
+/// -zp * (the filter's sum over the window) per channel. (The CPU backend
+/// replaces it with the runtime's depthwise kernel together with its
+/// epilogue.)
+Value lowerDepthwise(OpBuilder &b, Int8DepthwiseConv2DOp op) {
+  auto weights = constantWeights(op.getFilter());
+  if (failed(weights))
+    return nullptr;
+  Location loc = op.getLoc();
+  Type i8 = b.getI8Type(), i32 = b.getI32Type();
+  auto filterType = op.getFilter().getType();
+  auto type = op.getOutput().getType();
+  int64_t kh = filterType.getDimSize(0), kw = filterType.getDimSize(1);
+  int64_t channels = filterType.getDimSize(2);
+  SmallVector<int64_t> strides = getI64Values(op.getStrides());
+  SmallVector<int64_t> dilations = getI64Values(op.getDilations());
+  std::string why;
+  auto window = computeWindow2D(
+      op.getInput().getType().getShape(), op.getDataFormat(), kh, kw, strides,
+      dilations, op.getPadding(), getI64Values(op.getExplicitPaddings()),
+      channels, why);
+  if (failed(window))
+    return nullptr;
+  int32_t zeroPoint = op.getInputZeroPoint();
+  Value padded = padSpatial(
+      b, loc, op.getInput(), *window,
+      arith::ConstantOp::create(b, loc, b.getIntegerAttr(i8, zeroPoint)));
+  // HWCM with M = 1 is [KH, KW, C] as it is.
+  Value filter = arith::ConstantOp::create(
+      b, loc,
+      DenseElementsAttr::get(RankedTensorType::get({kh, kw, channels}, i8),
+                             ArrayRef<int8_t>(*weights)));
+  Value init;
+  if (zeroPoint == 0) {
+    init = buildFilled(b, loc, type, scalarConstant(b, loc, i32, 0));
+  } else {
+    SmallVector<int32_t> correction(channels, 0);
+    for (int64_t tap = 0; tap < kh * kw; ++tap)
+      for (int64_t c = 0; c < channels; ++c)
+        correction[c] -= (*weights)[tap * channels + c];
+    for (int32_t &c : correction)
+      c *= zeroPoint;
+    Value row = arith::ConstantOp::create(
+        b, loc,
+        DenseElementsAttr::get(RankedTensorType::get({channels}, i32),
+                               ArrayRef<int32_t>(correction)));
+    Value empty = tensor::EmptyOp::create(b, loc, type.getShape(), i32);
+    init = linalg::BroadcastOp::create(b, loc, row, empty,
+                                       ArrayRef<int64_t>{0, 1, 2})
+               .getResult()[0];
+  }
+  return linalg::DepthwiseConv2DNhwcHwcOp::create(
+             b, loc, TypeRange{type}, ValueRange{padded, filter},
+             ValueRange{init}, spatialAttr(b, strides, *window),
+             spatialAttr(b, dilations, *window))
+      .getResult(0);
+}
+
 struct LowerInt8ContractionsPass
     : mlir::tfaot::impl::LowerInt8ContractionsPassBase<
           LowerInt8ContractionsPass> {
@@ -231,14 +282,18 @@ struct LowerInt8ContractionsPass
   void runOnOperation() override {
     SmallVector<Operation *> ops;
     getOperation().walk([&](Operation *op) {
-      if (isa<Int8Conv2DOp, Int8MatMulOp>(op))
+      if (isa<Int8Conv2DOp, Int8DepthwiseConv2DOp, Int8MatMulOp>(op))
         ops.push_back(op);
     });
     for (Operation *op : ops) {
       OpBuilder b(op);
-      Value replacement = isa<Int8Conv2DOp>(op)
-                              ? lowerConv(b, cast<Int8Conv2DOp>(op))
-                              : lowerMatMul(b, cast<Int8MatMulOp>(op));
+      Value replacement;
+      if (auto conv = dyn_cast<Int8Conv2DOp>(op))
+        replacement = lowerConv(b, conv);
+      else if (auto depthwise = dyn_cast<Int8DepthwiseConv2DOp>(op))
+        replacement = lowerDepthwise(b, depthwise);
+      else
+        replacement = lowerMatMul(b, cast<Int8MatMulOp>(op));
       if (!replacement) {
         op->emitOpError("needs constant int8 weights and a valid window");
         return signalPassFailure();

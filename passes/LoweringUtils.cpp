@@ -205,3 +205,29 @@ Value mlir::tfaot::bufferAddress(OpBuilder &b, Location loc, Value buffer) {
   Value address = arith::AddIOp::create(b, loc, base, offsetBytes);
   return arith::IndexCastOp::create(b, loc, b.getI64Type(), address);
 }
+
+
+Value mlir::tfaot::padSpatial(OpBuilder &b, Location loc, Value value,
+                 const Window2D &window, Value fill) {
+  if (!window.padTop && !window.padBottom && !window.padLeft &&
+      !window.padRight)
+    return value;
+  auto type = cast<RankedTensorType>(value.getType());
+  SmallVector<int64_t> low = {0, window.padTop, window.padLeft, 0};
+  SmallVector<int64_t> high = {0, window.padBottom, window.padRight, 0};
+  SmallVector<int64_t> shape(type.getShape());
+  for (int i = 0; i < 4; ++i)
+    shape[i] += low[i] + high[i];
+  auto padded = RankedTensorType::get(shape, type.getElementType());
+  return tensor::PadOp::create(b, loc, padded, value,
+                               getAsIndexOpFoldResult(b.getContext(), low),
+                               getAsIndexOpFoldResult(b.getContext(), high),
+                               fill);
+}
+
+DenseIntElementsAttr mlir::tfaot::spatialAttr(OpBuilder &b,
+                                              ArrayRef<int64_t> values,
+                                 const Window2D &window) {
+  return b.getI64TensorAttr(
+      {values[window.heightDim], values[window.widthDim]});
+}

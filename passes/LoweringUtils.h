@@ -8,6 +8,8 @@
 #ifndef TFAOT_PASSES_LOWERINGUTILS_H
 #define TFAOT_PASSES_LOWERINGUTILS_H
 
+#include "ir/Ops.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -71,6 +73,16 @@ Value buildStaticReshape(OpBuilder &b, Location loc, Value value,
 /// `value` with its dimensions permuted by `perm` (linalg.transpose).
 Value buildTranspose(OpBuilder &b, Location loc, Value value,
                      ArrayRef<int64_t> perm);
+
+/// `value` (NHWC) padded in H and W by the window's padding with `fill`
+/// (returned as it is when the window has none).
+Value padSpatial(OpBuilder &b, Location loc, Value value,
+                 const Window2D &window, Value fill);
+
+/// The [strideH, strideW] or [dilationH, dilationW] attribute of a linalg
+/// convolution from TF's 4-element list.
+DenseIntElementsAttr spatialAttr(OpBuilder &b, ArrayRef<int64_t> values,
+                                 const Window2D &window);
 
 /// The address of `buffer`'s first element (its aligned base pointer plus
 /// its offset in bytes) as an i64: how bufferized code hands a memref to a

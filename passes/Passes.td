@@ -489,7 +489,7 @@ def AssignLayoutPass : Pass<"tfaot-assign-layout", "mlir::ModuleOp"> {
 }
 
 def LowerInt8ContractionsPass : Pass<"tfaot-lower-int8-contractions", "mlir::func::FuncOp"> {
-  let summary = "Int8Conv2D / Int8MatMul to im2col + int8 linalg.mmt4d";
+  let summary = "Int8Conv2D / Int8MatMul to im2col + int8 linalg.mmt4d, Int8DepthwiseConv2D to linalg's depthwise convolution";
   let description = [{
     Runs after linalg-fuse-elementwise-ops (tfaot-lower-to-linalg leaves
     these ops alone). Each becomes the activation rows (an im2col copy, none
@@ -506,7 +506,8 @@ def LowerInt8ContractionsPass : Pass<"tfaot-lower-int8-contractions", "mlir::fun
 def QuantizeInt8Pass : Pass<"tfaot-quantize-int8", "mlir::ModuleOp"> {
   let summary = "int8 convolutions and matmuls where a calibrated range is given";
   let description = [{
-    Every float32 Conv2D (NHWC) or MatMul with constant weights that carries
+    Every float32 Conv2D (NHWC), DepthwiseConv2dNative (NHWC, channel
+    multiplier 1) or MatMul with constant weights that carries
     `tfaot.quantize_range = [min, max]` (the range of its input, found by
     `tfaot compile --quantize=int8 --calibration`) is replaced by:
     - the input quantized per tensor to i8 with a zero point:
@@ -514,7 +515,7 @@ def QuantizeInt8Pass : Pass<"tfaot-quantize-int8", "mlir::ModuleOp"> {
       Minimum and Cast;
     - the weights quantized per output channel, symmetrically to
       [-127, 127] (scale = max |w| / 127);
-    - Int8Conv2D / Int8MatMul (i32 accumulation);
+    - Int8Conv2D / Int8DepthwiseConv2D / Int8MatMul (i32 accumulation);
     - Cast to f32 and a Mul by s * weight_scale per output channel.
     The float ops that followed (BiasAdd, Relu, ...) are unchanged; the
     lowering fuses them with the rescale and the next layer's quantize.

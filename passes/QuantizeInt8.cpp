@@ -33,6 +33,12 @@ bool mlir::tfaot::isQuantizableContraction(Operation *op) {
     return isF32(conv.getInput()) && conv.getDataFormat() == "NHWC" &&
            denseConstant(conv.getFilter()) &&
            conv.getInput().getType().hasStaticShape();
+  if (auto depthwise = dyn_cast<DepthwiseConv2dNativeOp>(op))
+    return isF32(depthwise.getInput()) &&
+           depthwise.getDataFormat() == "NHWC" &&
+           depthwise.getFilter().getType().getDimSize(3) == 1 &&
+           denseConstant(depthwise.getFilter()) &&
+           depthwise.getInput().getType().hasStaticShape();
   if (auto matmul = dyn_cast<MatMulOp>(op))
     return isF32(matmul.getA()) && !matmul.getTransposeA() &&
            denseConstant(matmul.getB()) &&
@@ -43,6 +49,14 @@ bool mlir::tfaot::isQuantizableContraction(Operation *op) {
 DenseElementsAttr mlir::tfaot::contractionWeights(Operation *op) {
   if (auto conv = dyn_cast<Conv2DOp>(op))
     return denseConstant(conv.getFilter());
+  if (auto depthwise = dyn_cast<DepthwiseConv2dNativeOp>(op)) {
+    // HWC1 is [kh * kw, c] row-major: each channel is a column.
+    DenseElementsAttr filter = denseConstant(depthwise.getFilter());
+    auto type = cast<ShapedType>(filter.getType());
+    return filter.reshape(RankedTensorType::get(
+        {type.getDimSize(0) * type.getDimSize(1), type.getDimSize(2)},
+        type.getElementType()));
+  }
   auto matmul = cast<MatMulOp>(op);
   DenseElementsAttr b = denseConstant(matmul.getB());
   return matmul.getTransposeB() ? transposeElements(b, {1, 0}) : b;
@@ -159,6 +173,27 @@ Value quantizeConv(OpBuilder &b, Conv2DOp conv, ActivationQuantization q) {
   return build.rescale(product, q.scale, weights.scales);
 }
 
+/// Replaces `depthwise` (multiplier 1) by its int8 form.
+Value quantizeDepthwise(OpBuilder &b, DepthwiseConv2dNativeOp depthwise,
+                        ActivationQuantization q) {
+  Builder build{b, depthwise.getLoc()};
+  DenseElementsAttr weightsAttr = contractionWeights(depthwise);
+  auto weightsType = cast<RankedTensorType>(weightsAttr.getType());
+  int64_t taps = weightsType.getDimSize(0), channels = weightsType.getDimSize(1);
+  ChannelWeights weights =
+      quantizeColumns(floatValues(weightsAttr), taps, channels);
+  Value input = build.quantize(depthwise.getInput(), q);
+  auto resultType = depthwise.getOutput().getType();
+  Value product = Int8DepthwiseConv2DOp::create(
+      b, depthwise.getLoc(), resultType.clone(b.getI32Type()), input,
+      build.int8Constant(depthwise.getFilter().getType().getShape(),
+                         weights.values),
+      depthwise.getDilationsAttr(), b.getI32IntegerAttr(q.zeroPoint),
+      depthwise.getStridesAttr(), depthwise.getPaddingAttr(),
+      depthwise.getExplicitPaddingsAttr(), depthwise.getDataFormatAttr());
+  return build.rescale(product, q.scale, weights.scales);
+}
+
 Value quantizeMatMul(OpBuilder &b, MatMulOp matmul, ActivationQuantization q) {
   Builder build{b, matmul.getLoc()};
   DenseElementsAttr weightsAttr = contractionWeights(matmul);
@@ -201,7 +236,8 @@ struct QuantizeInt8Pass
       }
       if (!isQuantizableContraction(op)) {
         op->emitOpError("cannot be quantized to int8: only float32 NHWC "
-                        "Conv2D and MatMul with constant weights can");
+                        "Conv2D, DepthwiseConv2dNative (multiplier 1) and "
+                        "MatMul with constant weights can");
         failedAny = true;
         return;
       }
@@ -216,9 +252,13 @@ struct QuantizeInt8Pass
           cast<FloatAttr>(range[0]).getValueAsDouble(),
           cast<FloatAttr>(range[1]).getValueAsDouble());
       OpBuilder b(op);
-      Value replacement = isa<Conv2DOp>(op)
-                              ? quantizeConv(b, cast<Conv2DOp>(op), q)
-                              : quantizeMatMul(b, cast<MatMulOp>(op), q);
+      Value replacement;
+      if (auto conv = dyn_cast<Conv2DOp>(op))
+        replacement = quantizeConv(b, conv, q);
+      else if (auto depthwise = dyn_cast<DepthwiseConv2dNativeOp>(op))
+        replacement = quantizeDepthwise(b, depthwise, q);
+      else
+        replacement = quantizeMatMul(b, cast<MatMulOp>(op), q);
       op->getResult(0).replaceAllUsesWith(replacement);
       op->erase();
       ++numQuantized;

@@ -1,20 +1,32 @@
-//===- Int8Ukernels.cpp - int8 linalg.mmt4d to the runtime's VNNI kernel --===//
+//===- Int8Ukernels.cpp - int8 products to the runtime's kernels ----------===//
 //
-// tfaot-cpu-mmt4d-to-ukernel: the int8 products that Int8Conv2D/Int8MatMul
-// lower to (linalg.mmt4d, i8 x i8 -> i32, tiles 1x16x4, see
-// passes/LowerInt8Contractions.cpp) become calls to
-// tfaot_rt_mmt4d_s8s8s32, which the runtime implements with vpdpbusd where
-// the CPU has AVX-512 VNNI (and plain loops elsewhere), choosing at run
-// time so one object runs on any x86-64. The kernel splits the rows among
-// the run's threads itself. Writing it by hand, as IREE does its
-// "ukernels", is the point: LLVM does not form vpdpbusd from a loop nest.
+// tfaot-cpu-int8-ukernels: the int8 products that Int8Conv2D/Int8MatMul
+// and Int8DepthwiseConv2D lower to (passes/LowerInt8Contractions.cpp)
+// become calls to the runtime's hand-written kernels, which pick the best
+// instructions of the CPU the model runs on (vpdpbusd with AVX-512 VNNI,
+// plain loops elsewhere) at run time, so one object runs on any x86-64.
+// The kernels split the work among the run's threads themselves. Writing
+// them by hand, as IREE does its "ukernels", is the point: LLVM does not
+// form vpdpbusd from a loop nest.
 //
-// Runs on bufferized code, before loops are parallelized or vectorized.
+//  - linalg.mmt4d (i8 x i8 -> i32, tiles 1x16x4) becomes
+//    tfaot_rt_mmt4d_s8s8s32, or tfaot_rt_mmt4d_s8s8_fused when the
+//    elementwise code reading its sums is an epilogue the kernel applies
+//    itself (Int8Epilogue.h): then the sums never reach memory.
+//  - linalg.depthwise_conv_2d_nhwc_hwc (i8 x i8 -> i32) with such an
+//    epilogue becomes tfaot_rt_depthwise_s8s8_fused; without one it stays
+//    a loop nest.
 // What initializes the output right before the product is folded into the
-// call: a zero fill (the kernel overwrites instead of accumulating) or a
-// broadcast row (the kernel starts every row from it).
+// call: a zero fill (overwrite instead of accumulate) or a broadcast row
+// (the per-channel zero-point term every output starts from).
+//
+// Runs on bufferized code before the buffers are planned (a fused call
+// reads the product's operands and writes the epilogue's result at once,
+// which the plan must know) and before loops are parallelized or
+// vectorized.
 //
 //===----------------------------------------------------------------------===//
+#include "backends/cpu/Int8Epilogue.h"
 #include "backends/cpu/Pipeline.h"
 #include "passes/LoweringUtils.h"
 #include "runtime/lib/int8_gemm.h"
@@ -31,6 +43,9 @@ using namespace mlir;
 namespace {
 
 constexpr llvm::StringLiteral kKernel = "tfaot_rt_mmt4d_s8s8s32";
+constexpr llvm::StringLiteral kFusedKernel = "tfaot_rt_mmt4d_s8s8_fused";
+constexpr llvm::StringLiteral kDepthwiseKernel =
+    "tfaot_rt_depthwise_s8s8_fused";
 
 /// Whether `buffer` is a memref of `element` laid out densely (row-major,
 /// any offset), which is what the kernel's plain pointers assume.
@@ -52,48 +67,233 @@ bool isDense(Value buffer, unsigned elementBits) {
   return true;
 }
 
+/// Whether `op`'s operands are dense int8, int8 and int32 buffers.
+bool hasKernelOperands(linalg::LinalgOp op) {
+  return op.hasPureBufferSemantics() &&
+         isDense(op.getDpsInputOperand(0)->get(), 8) &&
+         isDense(op.getDpsInputOperand(1)->get(), 8) &&
+         isDense(op.getDpsInitOperand(0)->get(), 32);
+}
+
 /// An int8 mmt4d with the kernel's tiles (M0=1, N0=16, K0=4).
 bool isKernelShaped(linalg::Mmt4DOp op) {
-  Value lhs = op.getDpsInputOperand(0)->get();
-  Value rhs = op.getDpsInputOperand(1)->get();
-  Value out = op.getDpsInitOperand(0)->get();
-  if (!isDense(lhs, 8) || !isDense(rhs, 8) || !isDense(out, 32))
+  if (!hasKernelOperands(op))
     return false;
-  auto lhsShape = cast<MemRefType>(lhs.getType()).getShape();
-  auto rhsShape = cast<MemRefType>(rhs.getType()).getShape();
+  auto lhsShape =
+      cast<MemRefType>(op.getDpsInputOperand(0)->get().getType()).getShape();
+  auto rhsShape =
+      cast<MemRefType>(op.getDpsInputOperand(1)->get().getType()).getShape();
   return lhsShape[2] == 1 && lhsShape[3] == 4 && rhsShape[2] == 16 &&
          rhsShape[3] == 4;
 }
 
-/// The linalg.broadcast of one dense row of i32 into `out` right before
-/// `op` (the zero-point term of LowerInt8Contractions), if there is one.
-linalg::BroadcastOp rowBroadcastBefore(linalg::Mmt4DOp op, Value out) {
+/// The linalg.broadcast of dense i32 values into `op`'s output right before
+/// it, over `dims` (the zero-point term of LowerInt8Contractions).
+linalg::BroadcastOp rowBroadcastBefore(linalg::LinalgOp op,
+                                       ArrayRef<int64_t> dims) {
   auto broadcast = dyn_cast_or_null<linalg::BroadcastOp>(op->getPrevNode());
-  if (!broadcast || broadcast.getInit() != out ||
-      broadcast.getDimensions() != ArrayRef<int64_t>{0, 2} ||
-      !isDense(broadcast.getInput(), 32))
+  if (!broadcast || broadcast.getInit() != op.getDpsInitOperand(0)->get() ||
+      broadcast.getDimensions() != dims || !isDense(broadcast.getInput(), 32))
     return nullptr;
   return broadcast;
 }
 
-/// The linalg.fill of zero into `out` right before `op`, if there is one.
-linalg::FillOp zeroFillBefore(linalg::Mmt4DOp op, Value out) {
+/// The linalg.fill of zero into `op`'s output right before it.
+linalg::FillOp zeroFillBefore(linalg::LinalgOp op) {
   auto fill = dyn_cast_or_null<linalg::FillOp>(op->getPrevNode());
-  if (!fill || fill.getDpsInitOperand(0)->get() != out)
+  if (!fill ||
+      fill.getDpsInitOperand(0)->get() != op.getDpsInitOperand(0)->get())
     return nullptr;
   return matchPattern(fill.getDpsInputOperand(0)->get(), m_Zero()) ? fill
                                                                   : nullptr;
 }
 
-struct Mmt4dToUkernelPass
-    : PassWrapper<Mmt4dToUkernelPass, OperationPass<ModuleOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(Mmt4dToUkernelPass)
-  StringRef getArgument() const override {
-    return "tfaot-cpu-mmt4d-to-ukernel";
+/// How an int8 product's output starts.
+struct ProductInit {
+  linalg::FillOp fill;           ///< Zero.
+  linalg::BroadcastOp broadcast; ///< One value per channel.
+  bool found() const { return fill || broadcast; }
+  void erase() {
+    if (fill)
+      fill.erase();
+    if (broadcast)
+      broadcast.erase();
   }
+};
+
+ProductInit initBefore(linalg::LinalgOp op, ArrayRef<int64_t> dims) {
+  ProductInit init;
+  if (!(init.fill = zeroFillBefore(op)))
+    init.broadcast = rowBroadcastBefore(op, dims);
+  return init;
+}
+
+Value i64(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIntOp::create(b, loc, b.getI64Type(), v);
+}
+Value i32(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v);
+}
+Value f32(OpBuilder &b, Location loc, float v) {
+  return arith::ConstantFloatOp::create(b, loc, b.getF32Type(),
+                                        llvm::APFloat(v));
+}
+Value address(OpBuilder &b, Location loc, Value buffer) {
+  return mlir::tfaot::bufferAddress(b, loc, buffer);
+}
+Value addressOrZero(OpBuilder &b, Location loc, Value buffer) {
+  return buffer ? address(b, loc, buffer) : i64(b, loc, 0);
+}
+
+/// The per-channel start of `init` as an address, 0 for zero.
+Value columnInit(OpBuilder &b, Location loc, ProductInit init) {
+  return init.broadcast ? address(b, loc, init.broadcast.getInput())
+                        : i64(b, loc, 0);
+}
+
+/// The epilogue's arguments after its result (and n), as the runtime
+/// declares them: scale, bias, residual, lo, hi, int8_result, q_mul, q_zp,
+/// q_lo, q_hi.
+void appendEpilogue(OpBuilder &b, Location loc,
+                    const ::tfaot::cpu::Int8EpilogueMatch &e,
+                    SmallVectorImpl<Value> &args) {
+  args.append({address(b, loc, e.scale), addressOrZero(b, loc, e.bias),
+               addressOrZero(b, loc, e.residual), f32(b, loc, e.lo),
+               f32(b, loc, e.hi), i32(b, loc, e.int8Result),
+               f32(b, loc, e.qMul), f32(b, loc, e.qZp), f32(b, loc, e.qLo),
+               f32(b, loc, e.qHi)});
+}
+
+/// Removes the epilogue's generic and the views only it used.
+void eraseEpilogue(::tfaot::cpu::Int8EpilogueMatch &e) {
+  e.generic.erase();
+  for (Operation *view : llvm::reverse(e.views))
+    if (view->use_empty())
+      view->erase();
+}
+
+/// Erases `out` if nothing but deallocs uses it any more (a fused
+/// product's int32 buffer).
+void eraseIfDead(Value out) {
+  auto alloc = out.getDefiningOp<memref::AllocOp>();
+  if (!alloc || !llvm::all_of(alloc->getUsers(), [](Operation *user) {
+        return isa<memref::DeallocOp>(user);
+      }))
+    return;
+  for (Operation *user : llvm::make_early_inc_range(alloc->getUsers()))
+    user->erase();
+  alloc.erase();
+}
+
+/// The private declaration of runtime function `name`, added once.
+func::FuncOp declare(ModuleOp module, StringRef name, TypeRange arguments) {
+  if (auto existing = module.lookupSymbol<func::FuncOp>(name))
+    return existing;
+  OpBuilder top = OpBuilder::atBlockEnd(module.getBody());
+  auto decl = func::FuncOp::create(top, module.getLoc(), name,
+                                   top.getFunctionType(arguments, {}));
+  decl.setPrivate();
+  return decl;
+}
+
+/// The types of appendEpilogue's arguments.
+SmallVector<Type> epilogueTypes(Builder &b) {
+  Type i64 = b.getI64Type(), i32 = b.getI32Type(), f32 = b.getF32Type();
+  return {i64, i64, i64, f32, f32, i32, f32, f32, f32, f32};
+}
+
+void rewriteMmt4d(ModuleOp module, linalg::Mmt4DOp op) {
+  Value out = op.getDpsInitOperand(0)->get();
+  ProductInit init = initBefore(op, {0, 2});
+  std::optional<::tfaot::cpu::Int8EpilogueMatch> epilogue;
+  if (init.found())
+    epilogue = ::tfaot::cpu::matchInt8Epilogue(op);
+  // The fused call takes the generic's place (its result is written
+  // there), the plain one the product's.
+  OpBuilder b(epilogue ? epilogue->generic.getOperation() : op.getOperation());
+  Location loc = op.getLoc();
+  int32_t flags = init.fill        ? kMmt4dOverwrite
+                  : init.broadcast ? kMmt4dColumnInit
+                                   : 0;
+  Value lhs = op.getDpsInputOperand(0)->get();
+  Value rhs = op.getDpsInputOperand(1)->get();
+  auto lhsShape = cast<MemRefType>(lhs.getType()).getShape();
+  auto rhsShape = cast<MemRefType>(rhs.getType()).getShape();
+  Type i64Type = b.getI64Type(), i32Type = b.getI32Type();
+  SmallVector<Value> args = {address(b, loc, lhs), address(b, loc, rhs)};
+  if (epilogue) {
+    // (lhs, rhs, m, n1, k1, flags, column_init, out, n, epilogue...)
+    args.append({i64(b, loc, lhsShape[0]), i64(b, loc, rhsShape[0]),
+                 i64(b, loc, lhsShape[1]), i32(b, loc, flags),
+                 columnInit(b, loc, init), address(b, loc, epilogue->result),
+                 i64(b, loc, epilogue->n)});
+    appendEpilogue(b, loc, *epilogue, args);
+    SmallVector<Type> types = {i64Type, i64Type, i64Type, i64Type, i64Type,
+                               i32Type, i64Type, i64Type, i64Type};
+    types.append(epilogueTypes(b));
+    func::CallOp::create(b, loc, declare(module, kFusedKernel, types), args);
+    eraseEpilogue(*epilogue);
+  } else {
+    // (lhs, rhs, out, m, n1, k1, flags, column_init)
+    args.append({address(b, loc, out), i64(b, loc, lhsShape[0]),
+                 i64(b, loc, rhsShape[0]), i64(b, loc, lhsShape[1]),
+                 i32(b, loc, flags), columnInit(b, loc, init)});
+    func::CallOp::create(b, loc,
+                         declare(module, kKernel,
+                                 {i64Type, i64Type, i64Type, i64Type, i64Type,
+                                  i64Type, i32Type, i64Type}),
+                         args);
+  }
+  init.erase();
+  op.erase();
+  eraseIfDead(out);
+}
+
+void rewriteDepthwise(ModuleOp module, linalg::DepthwiseConv2DNhwcHwcOp op) {
+  ProductInit init = initBefore(op, {0, 1, 2});
+  if (!init.found())
+    return;
+  std::optional<::tfaot::cpu::Int8EpilogueMatch> epilogue =
+      ::tfaot::cpu::matchInt8Epilogue(op);
+  if (!epilogue)
+    return;
+  Value out = op.getDpsInitOperand(0)->get();
+  OpBuilder b(epilogue->generic);
+  Location loc = op.getLoc();
+  Value input = op.getDpsInputOperand(0)->get();
+  Value filter = op.getDpsInputOperand(1)->get();
+  auto in = cast<MemRefType>(input.getType()).getShape();
+  auto window = cast<MemRefType>(filter.getType()).getShape();
+  auto result = cast<MemRefType>(out.getType()).getShape();
+  auto strides = llvm::to_vector(op.getStrides().getValues<int64_t>());
+  auto dilations = llvm::to_vector(op.getDilations().getValues<int64_t>());
+  // (input, filter, column_init, n, h, w, c, kh, kw, sh, sw, dh, dw, ho, wo,
+  //  out, epilogue...)
+  SmallVector<Value> args = {address(b, loc, input), address(b, loc, filter),
+                             columnInit(b, loc, init)};
+  for (int64_t v : {in[0], in[1], in[2], in[3], window[0], window[1],
+                    strides[0], strides[1], dilations[0], dilations[1],
+                    result[1], result[2]})
+    args.push_back(i64(b, loc, v));
+  args.push_back(address(b, loc, epilogue->result));
+  appendEpilogue(b, loc, *epilogue, args);
+  SmallVector<Type> types(16, b.getI64Type());
+  types.append(epilogueTypes(b));
+  func::CallOp::create(b, loc, declare(module, kDepthwiseKernel, types), args);
+  eraseEpilogue(*epilogue);
+  init.erase();
+  op.erase();
+  eraseIfDead(out);
+}
+
+struct Int8UkernelsPass
+    : PassWrapper<Int8UkernelsPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(Int8UkernelsPass)
+  StringRef getArgument() const override { return "tfaot-cpu-int8-ukernels"; }
   StringRef getDescription() const override {
-    return "Replace int8 linalg.mmt4d (tiles 1x16x4) by calls to the "
-           "runtime's VNNI kernel";
+    return "Replace int8 linalg.mmt4d (tiles 1x16x4) and depthwise "
+           "convolutions with their epilogues by calls to the runtime's "
+           "kernels";
   }
   void getDependentDialects(DialectRegistry &registry) const override {
     registry.insert<arith::ArithDialect, func::FuncDialect,
@@ -102,59 +302,25 @@ struct Mmt4dToUkernelPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    SmallVector<linalg::Mmt4DOp> products;
-    module.walk([&](linalg::Mmt4DOp op) {
-      if (op.hasPureBufferSemantics() && isKernelShaped(op))
-        products.push_back(op);
-    });
-    if (products.empty())
-      return;
-    OpBuilder top = OpBuilder::atBlockEnd(module.getBody());
-    auto kernel = module.lookupSymbol<func::FuncOp>(kKernel);
-    if (!kernel) {
-      Type i64 = top.getI64Type();
-      kernel = func::FuncOp::create(
-          top, module.getLoc(), kKernel,
-          top.getFunctionType(
-              {i64, i64, i64, i64, i64, i64, top.getI32Type(), i64}, {}));
-      kernel.setPrivate();
-    }
-    for (linalg::Mmt4DOp op : products) {
-      OpBuilder b(op);
-      Location loc = op.getLoc();
-      Value lhs = op.getDpsInputOperand(0)->get();
-      Value rhs = op.getDpsInputOperand(1)->get();
-      Value out = op.getDpsInitOperand(0)->get();
-      // Looked for before anything is built in front of the product.
-      linalg::FillOp fill = zeroFillBefore(op, out);
-      linalg::BroadcastOp row = fill ? nullptr : rowBroadcastBefore(op, out);
-      int32_t flags = 0;
-      Value columnInit;
-      if (fill) {
-        fill.erase();
-        flags |= kMmt4dOverwrite;
-      } else if (row) {
-        columnInit = mlir::tfaot::bufferAddress(b, loc, row.getInput());
-        row.erase();
-        flags |= kMmt4dColumnInit;
+    SmallVector<Operation *> products;
+    module.walk([&](Operation *op) {
+      if (auto mmt4d = dyn_cast<linalg::Mmt4DOp>(op)) {
+        if (isKernelShaped(mmt4d))
+          products.push_back(op);
+      } else if (auto depthwise =
+                     dyn_cast<linalg::DepthwiseConv2DNhwcHwcOp>(op)) {
+        if (hasKernelOperands(depthwise))
+          products.push_back(op);
       }
-      if (!columnInit)
-        columnInit = arith::ConstantIntOp::create(b, loc, b.getI64Type(), 0);
-      auto lhsShape = cast<MemRefType>(lhs.getType()).getShape();
-      auto rhsShape = cast<MemRefType>(rhs.getType()).getShape();
-      auto i64 = [&](int64_t v) -> Value {
-        return arith::ConstantIntOp::create(b, loc, b.getI64Type(), v);
-      };
-      func::CallOp::create(
-          b, loc, kernel,
-          ValueRange{mlir::tfaot::bufferAddress(b, loc, lhs),
-                     mlir::tfaot::bufferAddress(b, loc, rhs),
-                     mlir::tfaot::bufferAddress(b, loc, out), i64(lhsShape[0]),
-                     i64(rhsShape[0]), i64(lhsShape[1]),
-                     arith::ConstantIntOp::create(b, loc, b.getI32Type(), flags)
-                         .getResult(),
-                     columnInit});
-      op.erase();
+    });
+    // In program order: a fused product's erased generic may be what a
+    // later product's matcher would otherwise look at.
+    for (Operation *op : products) {
+      if (auto mmt4d = dyn_cast<linalg::Mmt4DOp>(op))
+        rewriteMmt4d(module, mmt4d);
+      else
+        rewriteDepthwise(module,
+                         cast<linalg::DepthwiseConv2DNhwcHwcOp>(op));
     }
   }
 };
@@ -162,5 +328,5 @@ struct Mmt4dToUkernelPass
 } // namespace
 
 void ::tfaot::cpu::registerInt8UkernelPass() {
-  PassRegistration<Mmt4dToUkernelPass>();
+  PassRegistration<Int8UkernelsPass>();
 }

@@ -32,6 +32,10 @@ static const char kBufferizePipeline[] =
     "function-boundary-type-conversion=identity-layout-map},"
     "buffer-results-to-out-params{hoist-static-allocs modify-public-functions},"
     "canonicalize,"
+    // The int8 products become kernel calls before the buffers are planned:
+    // a call that applies the epilogue reads the product's operands and
+    // writes the epilogue's result at once, which the plan must see.
+    "tfaot-cpu-int8-ukernels,"
     // Before deallocation: planned buffers become views of the arena
     // argument, which the deallocation pipeline knows it does not own, so
     // only the allocs the plan left alone get deallocs.
@@ -44,10 +48,7 @@ static const char kBufferizePipeline[] =
 static std::string toLLVMPipeline(unsigned vectorBits, bool profile) {
   // Large loops are outlined for the thread pool before the contraction
   // tiles are vectorized, so the outlined bodies get the same kernels.
-  // The int8 products become kernel calls before anything tiles them, and
-  // before profiling hooks would separate them from their initializers.
-  return std::string("tfaot-cpu-mmt4d-to-ukernel,") +
-         (profile ? "tfaot-instrument-profile," : "") +
+  return std::string(profile ? "tfaot-instrument-profile," : "") +
          "func.func(tfaot-expand-strided-copies),"
          "tfaot-parallelize-loops,"
          "func.func(tfaot-vectorize-contractions{vector-bits=" +

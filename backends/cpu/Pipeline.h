@@ -32,7 +32,7 @@ mlir::LogicalResult buildToLLVMPipeline(mlir::OpPassManager &pm,
 /// Registers both pipelines (and the upstream passes they name).
 void registerCpuPipelines();
 
-/// Registers tfaot-cpu-mmt4d-to-ukernel (Int8Ukernels.cpp).
+/// Registers tfaot-cpu-int8-ukernels (Int8Ukernels.cpp).
 void registerInt8UkernelPass();
 
 /// Bytes of scratch memory a bufferized function needs per call: the arena

@@ -50,6 +50,12 @@ struct KernelSet;
 using BlockFn = void (*)(const Problem &, int64_t row_begin, int64_t row_end,
                          int64_t tile_begin, int64_t tile_end);
 
+// Column tiles one unit of a fused product covers at most, so that its
+// panel of sums (kPanelRows rows) fits a 48 KiB stack buffer that stays in
+// L1/L2 until the epilogue has read it.
+constexpr int64_t kFusedGroupTiles = 32;
+constexpr int64_t kPanelRows = 24;
+
 struct Problem {
   const int8_t *lhs;
   const int8_t *rhs;
@@ -66,6 +72,13 @@ struct Problem {
   const int32_t *neg_comp;
   const KernelSet *kernels; // The SIMD path's register blocks.
   BlockFn block;
+  // With an epilogue, `block` is FusedBlock, which runs `inner` (the path's
+  // block) into a panel on the stack and applies `apply` to it; C's columns
+  // are the epilogue's from `epilogue_col0` on.
+  const Int8Epilogue *epilogue;
+  EpilogueFn apply;
+  BlockFn inner;
+  int64_t epilogue_col0;
   int64_t unit_rows;       // Rows of C per unit of work.
   int64_t row_units;       // Units per group of tiles.
   int64_t tiles_per_group; // Column tiles per group.
@@ -95,6 +108,8 @@ void Run(Problem &p) {
   // in a narrower block.
   if (p.tiles_per_group > kBlockTiles)
     p.tiles_per_group -= p.tiles_per_group % kBlockTiles;
+  if (p.epilogue)
+    p.tiles_per_group = std::min(p.tiles_per_group, kFusedGroupTiles);
   p.tiles_per_group = std::min(p.tiles_per_group, p.n1);
   p.row_units = (p.m + p.unit_rows - 1) / p.unit_rows;
   int64_t groups = (p.n1 + p.tiles_per_group - 1) / p.tiles_per_group;
@@ -104,6 +119,34 @@ void Run(Problem &p) {
   else
     RunUnits(&p, 0, units);
 }
+
+// The block of a fused product: each panel of rows is computed by the
+// path's block into a buffer on the stack, and the epilogue turns it into
+// the result while it is still in cache. The int32 sums never reach memory.
+void FusedBlock(const Problem &p, int64_t row_begin, int64_t row_end,
+                int64_t tile_begin, int64_t tile_end) {
+  alignas(64) int32_t panel[kPanelRows * kFusedGroupTiles * kN0];
+  const int64_t tiles = tile_end - tile_begin;
+  Problem q = p;
+  q.out = panel;
+  q.ldc = tiles * kN0;
+  q.rhs = p.rhs + tile_begin * p.k1 * kTileBytes;
+  if (q.neg_comp)
+    q.neg_comp += tile_begin * kN0;
+  if (q.column_init)
+    q.column_init += tile_begin * kN0;
+  const int64_t col0 = p.epilogue_col0 + tile_begin * kN0;
+  const int64_t cols = std::min(p.epilogue->n - col0, tiles * kN0);
+  for (int64_t first = row_begin; first < row_end; first += kPanelRows) {
+    int64_t rows = std::min(kPanelRows, row_end - first);
+    q.lhs = p.lhs + first * p.k1 * kK0;
+    q.m = rows;
+    p.inner(q, 0, rows, 0, tiles);
+    if (cols > 0)
+      p.apply(*p.epilogue, panel, q.ldc, first, rows, col0, cols);
+  }
+}
+
 
 //===----------------------------------------------------------------------===//
 // Portable path
@@ -156,9 +199,9 @@ using KernelFn = void (*)(const int8_t *a, int64_t lda, const int8_t *b,
 constexpr int kMaxTiles = 4;
 static_assert(kMaxTiles == kBlockTiles);
 constexpr int kMaxRows = 12;
-// Rows of C one pass over a group of tiles covers; a multiple of every
-// register block's height, small enough that these rows of A stay in L1.
-constexpr int64_t kPanelRows = 24;
+// kPanelRows (above): rows of C one pass over a group of tiles covers; a
+// multiple of every register block's height, small enough that these rows
+// of A stay in L1.
 
 /// A path's register blocks: for T tiles side by side, blocks of up to
 /// rows[T - 1] rows, kernels[T - 1][R - 1] computing R of them.
@@ -451,8 +494,11 @@ bool CpuHas(Int8GemmPath path) {
   case Int8GemmPath::Scalar:
     return true;
   case Int8GemmPath::Avx512Vnni:
+    // VL for the fused epilogue's 16-byte masked stores (every CPU with
+    // AVX-512 VNNI has it).
     return __builtin_cpu_supports("avx512f") &&
            __builtin_cpu_supports("avx512bw") &&
+           __builtin_cpu_supports("avx512vl") &&
            __builtin_cpu_supports("avx512vnni");
   case Int8GemmPath::AvxVnni:
     return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("avxvnni");
@@ -494,9 +540,42 @@ Int8GemmPath BestInt8GemmPath() {
   return best;
 }
 
-void Mmt4dS8S8S32(Int8GemmPath path, const int8_t *lhs, const int8_t *rhs,
-                  int32_t *out, int64_t m, int64_t n1, int64_t k1,
-                  int32_t flags, const int32_t *column_init) {
+namespace {
+
+// Sets the block functions of `p` for a path: the path's own, or FusedBlock
+// around it when there is an epilogue.
+void UseBlock(Problem &p, BlockFn block, EpilogueFn apply) {
+  if (p.epilogue) {
+    p.inner = block;
+    p.apply = apply;
+    p.block = FusedBlock;
+  } else {
+    p.block = block;
+  }
+}
+
+// The sums of a product with no k: column_init (or zero) everywhere.
+void EmptyProduct(const Problem &p, int32_t *out) {
+  alignas(64) int32_t row[kFusedGroupTiles * kN0];
+  const int64_t width = p.n1 * kN0;
+  for (int64_t i = 0; i < p.m; ++i)
+    for (int64_t first = 0; first < width; first += kFusedGroupTiles * kN0) {
+      int64_t count = std::min(kFusedGroupTiles * kN0, width - first);
+      int32_t *dst = p.epilogue ? row : out + i * width + first;
+      for (int64_t j = 0; j < count; ++j)
+        dst[j] = p.column_init ? p.column_init[first + j] : 0;
+      int64_t cols = p.epilogue ? std::min(count, p.epilogue->n - first) : 0;
+      if (cols > 0)
+        EpilogueFor(EpilogueIsa::Portable)(*p.epilogue, row, 0, i, 1, first,
+                                           cols);
+    }
+}
+
+// Both entry points: C = A * B (+ column_init, or + C) stored to `out`, or
+// with `epilogue` its results stored where the epilogue says.
+void Mmt4d(Int8GemmPath path, const int8_t *lhs, const int8_t *rhs,
+           int32_t *out, int64_t m, int64_t n1, int64_t k1, int32_t flags,
+           const int32_t *column_init, const Int8Epilogue *epilogue) {
   Problem p{};
   p.lhs = lhs;
   p.rhs = rhs;
@@ -504,22 +583,21 @@ void Mmt4dS8S8S32(Int8GemmPath path, const int8_t *lhs, const int8_t *rhs,
   p.m = m;
   p.n1 = n1;
   p.k1 = k1;
+  p.epilogue = epilogue;
   p.column_init = (flags & kMmt4dColumnInit) ? column_init : nullptr;
-  p.overwrite = (flags & kMmt4dOverwrite) != 0 || p.column_init;
+  p.overwrite = (flags & kMmt4dOverwrite) != 0 || p.column_init || epilogue;
   if (m <= 0 || n1 <= 0)
     return;
   if (k1 <= 0) {
     if (p.overwrite)
-      for (int64_t i = 0; i < m; ++i)
-        for (int64_t j = 0; j < n1 * kN0; ++j)
-          out[i * n1 * kN0 + j] = p.column_init ? p.column_init[j] : 0;
+      EmptyProduct(p, out);
     return;
   }
   if (!Int8GemmPathAvailable(path))
     path = Int8GemmPath::Scalar;
   p.ldc = n1 * kN0;
   if (path == Int8GemmPath::Scalar) {
-    p.block = ScalarBlock;
+    UseBlock(p, ScalarBlock, EpilogueFor(EpilogueIsa::Portable));
     p.unit_rows = 8;
     Run(p);
     return;
@@ -530,7 +608,7 @@ void Mmt4dS8S8S32(Int8GemmPath path, const int8_t *lhs, const int8_t *rhs,
     // add column_init (or C) once at the end.
     p.neg_comp = p.column_init;
     p.kernels = &kAvx2Kernels;
-    p.block = KernelBlock;
+    UseBlock(p, KernelBlock, EpilogueFor(EpilogueIsa::Avx2));
     p.unit_rows = kPanelRows;
     Run(p);
     return;
@@ -540,20 +618,23 @@ void Mmt4dS8S8S32(Int8GemmPath path, const int8_t *lhs, const int8_t *rhs,
   // chunk; wider products run as several chunks of columns.
   constexpr int64_t kChunkTiles = 256;
   alignas(64) int32_t neg_comp[kChunkTiles * kN0];
-  const int64_t ldc = n1 * kN0;
   for (int64_t first = 0; first < n1; first += kChunkTiles) {
     Problem chunk = p;
     chunk.n1 = std::min(kChunkTiles, n1 - first);
     chunk.rhs = rhs + first * k1 * kTileBytes;
-    chunk.out = out + first * kN0;
+    if (chunk.out)
+      chunk.out = out + first * kN0;
+    chunk.epilogue_col0 = first * kN0;
     if (chunk.column_init)
       chunk.column_init += first * kN0;
     if (path == Int8GemmPath::Avx512Vnni) {
       Avx512NegColumnSums(chunk.rhs, chunk.n1, k1, neg_comp);
       chunk.kernels = &kAvx512Kernels;
+      UseBlock(chunk, KernelBlock, EpilogueFor(EpilogueIsa::Avx512));
     } else {
       AvxVnniNegColumnSums(chunk.rhs, chunk.n1, k1, neg_comp);
       chunk.kernels = &kAvxVnniKernels;
+      UseBlock(chunk, KernelBlock, EpilogueFor(EpilogueIsa::Avx2));
     }
     if (chunk.column_init)
       for (int64_t j = 0; j < chunk.n1 * kN0; ++j)
@@ -561,12 +642,25 @@ void Mmt4dS8S8S32(Int8GemmPath path, const int8_t *lhs, const int8_t *rhs,
             static_cast<uint32_t>(neg_comp[j]) +
             static_cast<uint32_t>(chunk.column_init[j]));
     chunk.neg_comp = neg_comp;
-    chunk.block = KernelBlock;
     chunk.unit_rows = kPanelRows;
-    chunk.ldc = ldc;
     Run(chunk);
   }
 #endif
+}
+
+} // namespace
+
+void Mmt4dS8S8S32(Int8GemmPath path, const int8_t *lhs, const int8_t *rhs,
+                  int32_t *out, int64_t m, int64_t n1, int64_t k1,
+                  int32_t flags, const int32_t *column_init) {
+  Mmt4d(path, lhs, rhs, out, m, n1, k1, flags, column_init, nullptr);
+}
+
+void Mmt4dS8S8Fused(Int8GemmPath path, const int8_t *lhs, const int8_t *rhs,
+                    int64_t m, int64_t n1, int64_t k1, int32_t flags,
+                    const int32_t *column_init, const Int8Epilogue &epilogue) {
+  Mmt4d(path, lhs, rhs, nullptr, m, n1, k1, flags & kMmt4dColumnInit,
+        column_init, &epilogue);
 }
 
 } // namespace tfaot::internal
@@ -579,4 +673,28 @@ extern "C" void tfaot_rt_mmt4d_s8s8s32(int64_t lhs, int64_t rhs, int64_t out,
                reinterpret_cast<const int8_t *>(rhs),
                reinterpret_cast<int32_t *>(out), m, n1, k1, flags,
                reinterpret_cast<const int32_t *>(column_init));
+}
+
+extern "C" void tfaot_rt_mmt4d_s8s8_fused(
+    int64_t lhs, int64_t rhs, int64_t m, int64_t n1, int64_t k1,
+    int32_t flags, int64_t column_init, int64_t out, int64_t n, int64_t scale,
+    int64_t bias, int64_t residual, float lo, float hi, int32_t int8_result,
+    float q_mul, float q_zp, float q_lo, float q_hi) {
+  using namespace tfaot::internal;
+  Int8Epilogue epilogue;
+  epilogue.scale = reinterpret_cast<const float *>(scale);
+  epilogue.bias = reinterpret_cast<const float *>(bias);
+  epilogue.residual = reinterpret_cast<const float *>(residual);
+  epilogue.lo = lo;
+  epilogue.hi = hi;
+  epilogue.int8_result = int8_result != 0;
+  epilogue.q_mul = q_mul;
+  epilogue.q_zp = q_zp;
+  epilogue.q_lo = q_lo;
+  epilogue.q_hi = q_hi;
+  epilogue.out = reinterpret_cast<void *>(out);
+  epilogue.n = n;
+  Mmt4dS8S8Fused(BestInt8GemmPath(), reinterpret_cast<const int8_t *>(lhs),
+                 reinterpret_cast<const int8_t *>(rhs), m, n1, k1, flags,
+                 reinterpret_cast<const int32_t *>(column_init), epilogue);
 }

@@ -19,6 +19,8 @@
 #ifndef TFAOT_RUNTIME_INT8_GEMM_H
 #define TFAOT_RUNTIME_INT8_GEMM_H
 
+#include "int8_epilogue.h"
+
 #include <cstdint>
 
 /// Bits of the `flags` argument of tfaot_rt_mmt4d_s8s8s32.
@@ -42,7 +44,20 @@ extern "C" void tfaot_rt_mmt4d_s8s8s32(int64_t lhs, int64_t rhs, int64_t out,
                                        int64_t m, int64_t n1, int64_t k1,
                                        int32_t flags, int64_t column_init);
 
+/// The product of tfaot_rt_mmt4d_s8s8s32 (from column_init with
+/// kMmt4dColumnInit, else from zero) with the epilogue of int8_epilogue.h
+/// applied instead of storing the sums: the result is m x n, row-major and
+/// dense (n <= n1 * 16: the padding columns of the product are dropped).
+/// The epilogue's fields are the arguments of the same names; bias and
+/// residual may be 0.
+extern "C" void tfaot_rt_mmt4d_s8s8_fused(
+    int64_t lhs, int64_t rhs, int64_t m, int64_t n1, int64_t k1,
+    int32_t flags, int64_t column_init, int64_t out, int64_t n, int64_t scale,
+    int64_t bias, int64_t residual, float lo, float hi, int32_t int8_result,
+    float q_mul, float q_zp, float q_lo, float q_hi);
+
 namespace tfaot::internal {
+
 
 /// The implementations tfaot_rt_mmt4d_s8s8s32 chooses from.
 enum class Int8GemmPath {
@@ -63,6 +78,12 @@ Int8GemmPath BestInt8GemmPath();
 void Mmt4dS8S8S32(Int8GemmPath path, const int8_t *lhs, const int8_t *rhs,
                   int32_t *out, int64_t m, int64_t n1, int64_t k1,
                   int32_t flags, const int32_t *column_init = nullptr);
+
+/// tfaot_rt_mmt4d_s8s8_fused on a given path. `flags` may hold
+/// kMmt4dColumnInit (the sums always start from it or from zero).
+void Mmt4dS8S8Fused(Int8GemmPath path, const int8_t *lhs, const int8_t *rhs,
+                    int64_t m, int64_t n1, int64_t k1, int32_t flags,
+                    const int32_t *column_init, const Int8Epilogue &epilogue);
 
 } // namespace tfaot::internal
 

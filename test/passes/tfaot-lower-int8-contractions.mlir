@@ -58,3 +58,22 @@ func.func @pointwise(%x: tensor<1x2x2x4xi8>) -> tensor<1x2x2x3xi32> {
   %y = tfaot.Int8Conv2D %x, %w {input_zero_point = 0 : i32, padding = "VALID", strides = [1, 1, 1, 1]} : (tensor<1x2x2x4xi8>, tensor<1x1x4x3xi8>) -> tensor<1x2x2x3xi32>
   return %y : tensor<1x2x2x3xi32>
 }
+
+// A depthwise convolution stays one, on the input padded with the zero
+// point (SAME 3x3 stride 1: one row and column on each side) and the
+// filter as [KH, KW, C]; every output starts from -zp * (the channel's
+// filter sum): -5 * (1 + ... + 9) = -225 and -5 * (-9) = 45.
+// CHECK-LABEL: func.func @depthwise
+// CHECK: %[[ZP:.*]] = arith.constant 5 : i8
+// CHECK: %[[PADDED:.*]] = tensor.pad %arg0 low[0, 1, 1, 0] high[0, 1, 1, 0]
+// CHECK: tensor.yield %[[ZP]]
+// CHECK: %[[FILTER:.*]] = arith.constant dense<{{.*}}> : tensor<3x3x2xi8>
+// CHECK: %[[ROW:.*]] = arith.constant dense<[-225, 45]> : tensor<2xi32>
+// CHECK: %[[INIT:.*]] = linalg.broadcast ins(%[[ROW]] : tensor<2xi32>) outs(%{{.*}} : tensor<1x4x4x2xi32>) dimensions = [0, 1, 2]
+// CHECK: %[[OUT:.*]] = linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%[[PADDED]], %[[FILTER]] : tensor<1x6x6x2xi8>, tensor<3x3x2xi8>) outs(%[[INIT]] : tensor<1x4x4x2xi32>)
+// CHECK: return %[[OUT]]
+func.func @depthwise(%x: tensor<1x4x4x2xi8>) -> tensor<1x4x4x2xi32> {
+  %w = tfaot.Const dense<[[[[1], [-1]], [[2], [-1]], [[3], [-1]]], [[[4], [-1]], [[5], [-1]], [[6], [-1]]], [[[7], [-1]], [[8], [-1]], [[9], [-1]]]]> : tensor<3x3x2x1xi8>
+  %y = tfaot.Int8DepthwiseConv2D %x, %w {input_zero_point = 5 : i32, padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<1x4x4x2xi8>, tensor<3x3x2x1xi8>) -> tensor<1x4x4x2xi32>
+  return %y : tensor<1x4x4x2xi32>
+}

@@ -1,7 +1,7 @@
 // RUN: tfaot-opt %s --tfaot-quantize-int8 -split-input-file -verify-diagnostics -o /dev/null
 
 func.func @computed_weights(%a: tensor<3x2xf32>, %b: tensor<2x2xf32>) -> tensor<3x2xf32> {
-  // expected-error @+1 {{cannot be quantized to int8: only float32 NHWC Conv2D and MatMul with constant weights can}}
+  // expected-error @+1 {{cannot be quantized to int8: only float32 NHWC Conv2D, DepthwiseConv2dNative (multiplier 1) and MatMul with constant weights can}}
   %p = tfaot.MatMul %a, %b {tfaot.quantize_range = [0.0 : f32, 1.0 : f32]} : (tensor<3x2xf32>, tensor<2x2xf32>) -> tensor<3x2xf32>
   return %p : tensor<3x2xf32>
 }

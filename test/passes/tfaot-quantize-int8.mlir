@@ -59,3 +59,24 @@ func.func @unmarked(%a: tensor<3x2xf32>) -> tensor<3x2xf32> {
   %p = tfaot.MatMul %a, %b : (tensor<3x2xf32>, tensor<2x2xf32>) -> tensor<3x2xf32>
   return %p : tensor<3x2xf32>
 }
+
+// -----
+
+// A depthwise convolution (multiplier 1): its weights are per channel over
+// the 2x1 window, channel 0 [0.5, -1.0] -> scale 1/127 -> [64, -127]
+// (63.5 rounds half to even), channel 1 [0.25, 0.125] -> scale 0.25/127 ->
+// [127, 64]; the filter keeps its HWCM shape. Range [-1, 1]: scale 2/255,
+// zero point round(-128 - (-1) / scale) = -1 (in float32 1 / scale is a
+// hair above 127.5, so -0.5 does not come out exactly).
+// CHECK-LABEL: func.func @depthwise
+// CHECK: %[[Q:.*]] = tfaot.Cast %{{.*}} : (tensor<1x3x3x2xf32>) -> tensor<1x3x3x2xi8>
+// CHECK: %[[W:.*]] = tfaot.Const dense<{{\[\[\[\[}}64], [127]]], {{\[\[\[}}-127], [64]]]]> : tensor<2x1x2x1xi8>
+// CHECK: %[[ACC:.*]] = tfaot.Int8DepthwiseConv2D %[[Q]], %[[W]] {input_zero_point = -1 : i32, padding = "VALID", strides = [1, 1, 1, 1]} : (tensor<1x3x3x2xi8>, tensor<2x1x2x1xi8>) -> tensor<1x2x3x2xi32>
+// CHECK: %[[F:.*]] = tfaot.Cast %[[ACC]]
+// CHECK: tfaot.Mul %[[F]]
+// CHECK-NOT: tfaot.DepthwiseConv2dNative
+func.func @depthwise(%x: tensor<1x3x3x2xf32>) -> tensor<1x2x3x2xf32> {
+  %w = tfaot.Const dense<[[[[0.5], [0.25]]], [[[-1.0], [0.125]]]]> : tensor<2x1x2x1xf32>
+  %y = tfaot.DepthwiseConv2dNative %x, %w {padding = "VALID", strides = [1, 1, 1, 1], tfaot.quantize_range = [-1.0 : f32, 1.0 : f32]} : (tensor<1x3x3x2xf32>, tensor<2x1x2x1xf32>) -> tensor<1x2x3x2xf32>
+  return %y : tensor<1x2x3x2xf32>
+}

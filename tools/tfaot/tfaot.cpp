@@ -196,13 +196,13 @@ static cl::opt<bool> quantizeAllLayersFlag(
              "input and produce the logits, where 8 bits lose the most)."));
 static cl::opt<int64_t> quantizeMinKFlag(
     "quantize_min_k", cl::sub(compileCmd), cl::sub(benchCmd),
-    cl::cat(compileCategory), cl::init(64), cl::value_desc("k"),
-    cl::desc("With --quantize: keep in float32 the contractions whose "
-             "outputs each sum fewer than k products (kh * kw * in_channels "
-             "for a convolution; default 64). Each int8 layer writes and "
-             "rereads its int32 sums, which costs more than the int8 "
-             "arithmetic saves when there are few (measured: MobileNetV2's "
-             "16-32 channel layers). 0 quantizes them all."));
+    cl::cat(compileCategory), cl::init(0), cl::value_desc("k"),
+    cl::desc("With --quantize: keep in float32 the convolutions and "
+             "matmuls whose outputs each sum fewer than k products "
+             "(kh * kw * in_channels for a convolution; depthwise "
+             "convolutions are not affected). Default 0: quantize them all; "
+             "the int8 kernels finish each layer (rescale, bias, ReLU, next "
+             "quantize) on their own sums, so even short products gain."));
 static cl::opt<std::string> quantizeReportFlag(
     "quantize_report", cl::sub(compileCmd), cl::cat(compileCategory),
     cl::value_desc("file"),

@@ -1,7 +1,8 @@
 //===- quantize_test.cpp - --quantize=int8 against a scalar reference -----===//
 //
 // A small convolutional network (3x3 stride-2 SAME conv + bias + ReLU, 1x1
-// conv + ReLU, 3x3 VALID conv, flatten, MatMul) is compiled with
+// conv + ReLU, 3x3 SAME depthwise conv + bias + ReLU, 3x3 VALID conv,
+// flatten, MatMul) is compiled with
 // --quantize=int8 --quantize_all_layers, run in this process, and compared
 // with a scalar int8 implementation written here from the scheme's
 // definition: per-tensor asymmetric activations over the calibrated range
@@ -11,7 +12,9 @@
 //
 // The shapes cover what the lowering treats specially: K = 27 (padded to
 // 28), N = 8, 20 and 12 (padded to 16 and 32), zero-point padding (SAME),
-// a 1x1 convolution read without a copy, and a MatMul.
+// a 1x1 convolution read without a copy, a depthwise convolution (the
+// runtime's depthwise kernel, 20 channels: one full and one partial
+// vector) and a MatMul.
 //
 //===----------------------------------------------------------------------===//
 #include "TempDirTest.h"
@@ -38,7 +41,8 @@ struct Conv {
   std::string name;
   int kh, kw, cin, cout, stride;
   bool same, relu;
-  std::vector<float> weights, bias; // HWCF; bias may be empty
+  std::vector<float> weights, bias; // HWCF (depthwise: HWC1); bias may be empty
+  bool depthwise = false;           // cout == cin, channel multiplier 1
 };
 
 struct Net {
@@ -47,7 +51,7 @@ struct Net {
   static constexpr int kInput = 7, kChannels = 3, kFlat = 48, kClasses = 10;
 };
 
-Net makeNet(uint64_t seed) {
+Net makeNet(uint64_t seed, bool withDepthwise = true) {
   std::mt19937_64 rng(seed);
   auto normals = [&](size_t n, double stddev) {
     std::normal_distribution<float> normal(0.0f, stddev);
@@ -61,9 +65,13 @@ Net makeNet(uint64_t seed) {
       {"conv1/Conv2D", 3, 3, 3, 8, 2, true, true, normals(3 * 3 * 3 * 8, 0.5),
        normals(8, 0.1)},
       {"conv2/Conv2D", 1, 1, 8, 20, 1, false, true, normals(8 * 20, 0.4), {}},
+      {"dw/depthwise", 3, 3, 20, 20, 1, true, true, normals(3 * 3 * 20, 0.5),
+       normals(20, 0.1), true},
       {"conv3/Conv2D", 3, 3, 20, 12, 1, false, false,
        normals(3 * 3 * 20 * 12, 0.2), {}},
   };
+  if (!withDepthwise)
+    net.convs.erase(net.convs.begin() + 2);
   net.dense = normals(Net::kFlat * Net::kClasses, 0.3);
   return net;
 }
@@ -99,18 +107,22 @@ Image convolve(const Image &in, const Conv &conv, Tap tap, Sum finish) {
             for (int ch = 0; ch < conv.cin; ++ch) {
               int iy = y * conv.stride + i - padTop;
               int ix = x * conv.stride + j - padLeft;
-              if (iy < 0 || iy >= in.h || ix < 0 || ix >= in.w)
+              if (iy < 0 || iy >= in.h || ix < 0 || ix >= in.w ||
+                  (conv.depthwise && ch != f))
                 continue;
               sum += tap(in, iy, ix, ch) *
-                     conv.weights[((i * conv.kw + j) * conv.cin + ch) *
-                                      conv.cout + f];
+                     conv.weights[conv.depthwise
+                                      ? (i * conv.kw + j) * conv.cin + ch
+                                      : ((i * conv.kw + j) * conv.cin + ch) *
+                                                conv.cout +
+                                            f];
             }
         out.v[(y * ow + x) * conv.cout + f] = finish(sum, f);
       }
   return out;
 }
 
-/// The inputs of the four contractions and the logits, in float.
+/// The inputs of the contractions and the logits, in float.
 struct FloatRun {
   std::vector<std::vector<float>> layerInputs;
   std::vector<float> logits;
@@ -239,8 +251,9 @@ public:
     constant(name, shape, v.data(), v.size() * 4, tensorflow::DT_FLOAT);
   }
   void conv(const std::string &name, const std::string &input,
-            const std::string &filter, int stride, const char *padding) {
-    tensorflow::NodeDef &n = node(name, "Conv2D", {input, filter});
+            const std::string &filter, int stride, const char *padding,
+            const char *op) {
+    tensorflow::NodeDef &n = node(name, op, {input, filter});
     auto &attrs = *n.mutable_attr();
     for (int s : {1, stride, stride, 1})
       attrs["strides"].mutable_list()->add_i(s);
@@ -256,10 +269,12 @@ std::string writeGraph(const Net &net) {
   std::string x = "input";
   for (const Conv &conv : net.convs) {
     std::string prefix = conv.name.substr(0, conv.name.find('/'));
-    g.floats(prefix + "/kernel", {conv.kh, conv.kw, conv.cin, conv.cout},
+    g.floats(prefix + "/kernel",
+             {conv.kh, conv.kw, conv.cin, conv.depthwise ? 1 : conv.cout},
              conv.weights);
     g.conv(conv.name, x, prefix + "/kernel", conv.stride,
-           conv.same ? "SAME" : "VALID");
+           conv.same ? "SAME" : "VALID",
+           conv.depthwise ? "DepthwiseConv2dNative" : "Conv2D");
     x = conv.name;
     if (!conv.bias.empty()) {
       g.floats(prefix + "/bias", {conv.cout}, conv.bias);
@@ -309,7 +324,7 @@ protected:
     o.quantize = "int8";
     o.calibration = path("calibration.npy");
     o.quantizeAllLayers = true;
-    o.quantizeMinK = 0; // K = 27, 8, 180 and 48 are all small
+    o.quantizeMinK = 0; // K = 27, 8, 9, 180 and 48 are all small
     o.verbosity = Verbosity::Quiet;
     return o;
   }
@@ -332,17 +347,18 @@ TEST_F(QuantizeTest, MatchesScalarInt8Reference) {
   ASSERT_EQ(compile(o, os), 0) << messages;
 
   // Ranges: min/max of each layer's input over the calibration samples.
-  std::vector<float> lo(4, INFINITY), hi(4, -INFINITY);
+  const int layers = static_cast<int>(net.convs.size()) + 1;
+  std::vector<float> lo(layers, INFINITY), hi(layers, -INFINITY);
   for (const auto &s : samples) {
     FloatRun run = runFloat(net, s);
-    for (int l = 0; l < 4; ++l)
+    for (int l = 0; l < layers; ++l)
       for (float v : run.layerInputs[l]) {
         lo[l] = std::min(lo[l], v);
         hi[l] = std::max(hi[l], v);
       }
   }
   std::vector<Quantized> schemes;
-  for (int l = 0; l < 4; ++l)
+  for (int l = 0; l < layers; ++l)
     schemes.push_back(activationScheme(lo[l], hi[l]));
 
   auto model = JitModel::load(artifacts, 1);
@@ -372,7 +388,7 @@ TEST_F(QuantizeTest, MatchesScalarInt8Reference) {
     EXPECT_LE(error, 1e-5f * largest) << "max |tfaot - reference| " << error;
     EXPECT_GT(quantizationError, 0.0f) << "the int8 path did not run";
     // And on inputs inside the calibrated range the int8 network is a good
-    // approximation of the float one: four layers of 8-bit rounding stay
+    // approximation of the float one: five layers of 8-bit rounding stay
     // within 5% of the largest logit here. (The unseen input is clamped,
     // and moves further.)
     if (input != &unseen)
@@ -381,7 +397,9 @@ TEST_F(QuantizeTest, MatchesScalarInt8Reference) {
 }
 
 TEST_F(QuantizeTest, ErrorsNameTheProblem) {
-  Net net = makeNet(3);
+  // Without the depthwise layer, which --quantize_min_k does not keep in
+  // float (the last case below needs every inner layer to be).
+  Net net = makeNet(3, /*withDepthwise=*/false);
   write("net.pb", writeGraph(net));
   // The wrong shape.
   std::string bad = npy({std::vector<float>(7 * 7 * 3)});
@@ -415,7 +433,7 @@ TEST_F(QuantizeTest, ErrorsNameTheProblem) {
   write("calibration.npy", npy({std::vector<float>(7 * 7 * 3, 0.5f)}));
   EXPECT_EQ(compile(o, os), 0) << messages;
 
-  // With the default --quantize_min_k of 64 only conv3 (K = 180) is left
+  // With --quantize_min_k 64 only conv3 (K = 180) is left
   // of those two; with 200 none is, which is an error.
   messages.clear();
   o.quantizeMinK = 64;

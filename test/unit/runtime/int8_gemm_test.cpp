@@ -14,6 +14,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <ostream>
 #include <random>
@@ -26,6 +27,8 @@ namespace {
 
 using tfaot::internal::Int8GemmPath;
 using tfaot::internal::Int8GemmPathAvailable;
+using tfaot::internal::Int8Epilogue;
+using tfaot::internal::Mmt4dS8S8Fused;
 using tfaot::internal::Mmt4dS8S8S32;
 
 /// C = A * B as unpacked matrices: A m x k, B k x n, C m x n, all row-major.
@@ -295,6 +298,230 @@ INSTANTIATE_TEST_SUITE_P(Paths, Mmt4dS8S8S32Test,
                          [](const testing::TestParamInfo<Int8GemmPath> &info) {
                            return PathName(info.param);
                          });
+
+//===----------------------------------------------------------------------===//
+// The fused epilogue (tfaot_rt_mmt4d_s8s8_fused)
+//===----------------------------------------------------------------------===//
+
+/// The epilogue's definition (int8_gemm.h) applied to one int32 sum, step
+/// by step in float32, with std::nearbyint (round half to even in the
+/// default rounding mode) for roundeven.
+float ReferenceEpilogue(const Int8Epilogue &e, int32_t acc, int64_t i,
+                        int64_t j) {
+  float y = static_cast<float>(acc) * e.scale[j];
+  if (e.bias)
+    y = y + e.bias[j];
+  if (e.residual)
+    y = y + e.residual[i * e.n + j];
+  y = std::min(std::max(y, e.lo), e.hi);
+  if (!e.int8_result)
+    return y;
+  float q = std::nearbyint(y * e.q_mul) + e.q_zp;
+  return std::min(std::max(q, e.q_lo), e.q_hi);
+}
+
+/// One way of finishing the product: the result's element type, whether a
+/// bias, a residual and a clamp come after the scale, and the quantization.
+struct EpilogueCase {
+  const char *name;
+  bool int8_result, bias, residual;
+  float lo, hi, q_mul, q_zp;
+};
+
+const EpilogueCase kEpilogueCases[] = {
+    {"float", false, false, false, -INFINITY, INFINITY, 1, 0},
+    {"float+bias+relu6", false, true, false, 0, 6, 1, 0},
+    {"float+bias+residual", false, true, true, -INFINITY, INFINITY, 1, 0},
+    // Ties: scale 0.5 on odd sums gives x.5 before roundeven.
+    {"int8", true, false, false, -INFINITY, INFINITY, 1, -3},
+    {"int8+bias+relu", true, true, false, 0, INFINITY, 0.37f, -128},
+    {"int8+residual+relu6", true, false, true, 0, 6, 21.f, -128},
+};
+
+class Mmt4dS8S8FusedTest : public testing::TestWithParam<Int8GemmPath> {
+protected:
+  void SetUp() override {
+    if (!Int8GemmPathAvailable(GetParam()))
+      GTEST_SKIP() << "this CPU cannot run the " << PathName(GetParam())
+                   << " path";
+  }
+
+  /// The fused call's results for `product` and the first `n` columns, as
+  /// floats whatever the result type; `row` is the column init (or empty).
+  std::vector<float> RunFused(const Product &product, int64_t n,
+                              const std::vector<int32_t> &row,
+                              Int8Epilogue e) {
+    std::vector<int8_t> rhs = product.PackedB();
+    std::vector<float> out32(product.m * n, NAN);
+    std::vector<int8_t> out8(product.m * n, 99);
+    e.out = e.int8_result ? static_cast<void *>(out8.data()) : out32.data();
+    e.n = n;
+    Mmt4dS8S8Fused(GetParam(), product.a.data(), rhs.data(), product.m,
+                   product.n1, product.k1, row.empty() ? 0 : kMmt4dColumnInit,
+                   row.data(), e);
+    if (e.int8_result)
+      std::transform(out8.begin(), out8.end(), out32.begin(),
+                     [](int8_t v) { return static_cast<float>(v); });
+    return out32;
+  }
+
+  /// The reference product followed by ReferenceEpilogue.
+  static std::vector<float> Expected(const Product &product, int64_t n,
+                                     const std::vector<int32_t> &row,
+                                     Int8Epilogue e) {
+    e.n = n;
+    std::vector<int32_t> rows;
+    for (int64_t i = 0; i < product.m && !row.empty(); ++i)
+      rows.insert(rows.end(), row.begin(), row.end());
+    std::vector<int32_t> sums = product.Reference(rows);
+    std::vector<float> expected(product.m * n);
+    for (int64_t i = 0; i < product.m; ++i)
+      for (int64_t j = 0; j < n; ++j)
+        expected[i * n + j] =
+            ReferenceEpilogue(e, sums[i * product.n() + j], i, j);
+    return expected;
+  }
+
+  /// `residual` needs m x n values if the case has one.
+  static Int8Epilogue MakeEpilogue(const EpilogueCase &c,
+                                   const std::vector<float> &scale,
+                                   const std::vector<float> &bias,
+                                   const std::vector<float> &residual = {}) {
+    Int8Epilogue e;
+    e.scale = scale.data();
+    e.bias = c.bias ? bias.data() : nullptr;
+    e.residual = c.residual ? residual.data() : nullptr;
+    e.lo = c.lo;
+    e.hi = c.hi;
+    e.int8_result = c.int8_result;
+    e.q_mul = c.q_mul;
+    e.q_zp = c.q_zp;
+    return e;
+  }
+};
+
+// Shapes cover a partial last tile (n < 16 n1), panels of rows that do not
+// divide m, several groups of tiles (n1 > 32) and, on the VNNI paths,
+// several chunks of columns (n1 > 256).
+TEST_P(Mmt4dS8S8FusedTest, MatchesProductThenEpilogue) {
+  struct Shape {
+    int64_t m, n1, k1, n;
+  };
+  const Shape shapes[] = {{1, 1, 1, 1},    {7, 1, 3, 5},   {25, 2, 9, 24},
+                          {50, 3, 16, 48}, {30, 40, 2, 630},
+                          {3, 260, 1, 4150}};
+  std::mt19937 rng(11);
+  for (const Shape &s : shapes) {
+    Product product = RandomProduct(rng, s.m, s.n1, s.k1);
+    std::vector<int32_t> row = RandomInt32(rng, s.n1 * 16);
+    for (int32_t &v : row)
+      v /= 50; // Keep sums near the clamps and the int8 range.
+    std::vector<float> scale(s.n), bias(s.n), residual(s.m * s.n);
+    std::uniform_real_distribution<float> unit(0.f, 1.f);
+    for (int64_t j = 0; j < s.n; ++j) {
+      scale[j] = j % 3 == 0 ? 0.5f : 0.001f + 0.01f * unit(rng);
+      bias[j] = 4 * unit(rng) - 2;
+    }
+    for (float &r : residual)
+      r = 6 * unit(rng) - 3;
+    for (const EpilogueCase &c : kEpilogueCases)
+      for (bool with_row : {false, true}) {
+        SCOPED_TRACE(testing::Message()
+                     << c.name << " m=" << s.m << " n1=" << s.n1
+                     << " k1=" << s.k1 << " n=" << s.n
+                     << (with_row ? " column init" : ""));
+        Int8Epilogue e = MakeEpilogue(c, scale, bias, residual);
+        std::vector<int32_t> init = with_row ? row : std::vector<int32_t>{};
+        EXPECT_EQ(RunFused(product, s.n, init, e),
+                  Expected(product, s.n, init, e));
+      }
+  }
+}
+
+TEST_P(Mmt4dS8S8FusedTest, ThreadCountsDoNotChangeResults) {
+  std::mt19937 rng(3);
+  const int64_t m = 3136, n1 = 9, k1 = 6, n = 144;
+  Product product = RandomProduct(rng, m, n1, k1);
+  std::vector<int32_t> row = RandomInt32(rng, n1 * 16);
+  std::vector<float> scale(n, 0.02f), bias(n, 0.25f);
+  Int8Epilogue e = MakeEpilogue(kEpilogueCases[4], scale, bias);
+  std::vector<float> single = RunFused(product, n, row, e);
+  EXPECT_EQ(single, Expected(product, n, row, e));
+  for (int threads : {2, 4}) {
+    SCOPED_TRACE(testing::Message() << threads << " threads");
+    tfaot::ThreadPool pool(threads);
+    tfaot::internal::ScopedThreadPool scoped(&pool);
+    EXPECT_EQ(RunFused(product, n, row, e), single);
+  }
+}
+
+TEST_P(Mmt4dS8S8FusedTest, EmptyProductIsTheEpilogueOfTheColumnInit) {
+  Product empty{3, 2, 0, {}, {}};
+  std::vector<int32_t> row(32);
+  for (int j = 0; j < 32; ++j)
+    row[j] = 7 * j - 100;
+  std::vector<float> scale(20, 0.5f), bias(20, 1.f);
+  Int8Epilogue e = MakeEpilogue(kEpilogueCases[1], scale, bias);
+  EXPECT_EQ(RunFused(empty, 20, row, e), Expected(empty, 20, row, e));
+}
+
+// A float result written over its own residual (x = x + product, in
+// place): each element is read before it is written.
+TEST_P(Mmt4dS8S8FusedTest, ResidualMayBeTheResult) {
+  std::mt19937 rng(21);
+  const int64_t m = 200, n1 = 3, k1 = 5, n = 40;
+  Product product = RandomProduct(rng, m, n1, k1);
+  std::vector<float> scale(n, 0.01f), bias(n, 0.5f), buffer(m * n);
+  for (int64_t i = 0; i < m * n; ++i)
+    buffer[i] = static_cast<float>(i % 13) - 6;
+  Int8Epilogue e = MakeEpilogue(kEpilogueCases[2], scale, bias, buffer);
+  std::vector<float> expected = Expected(product, n, {}, e);
+  e.out = buffer.data();
+  e.n = n;
+  std::vector<int8_t> rhs = product.PackedB();
+  Mmt4dS8S8Fused(GetParam(), product.a.data(), rhs.data(), m, n1, k1, 0,
+                 nullptr, e);
+  EXPECT_EQ(buffer, expected);
+}
+
+INSTANTIATE_TEST_SUITE_P(Paths, Mmt4dS8S8FusedTest,
+                         testing::Values(Int8GemmPath::Scalar,
+                                         Int8GemmPath::Avx512Vnni,
+                                         Int8GemmPath::AvxVnni,
+                                         Int8GemmPath::Avx2),
+                         [](const testing::TestParamInfo<Int8GemmPath> &info) {
+                           return PathName(info.param);
+                         });
+
+// The fused entry point generated code calls: integer addresses and the
+// epilogue as scalar arguments, best path, an int8 result.
+TEST(Mmt4dS8S8Fused, EntryPointTakesAddresses) {
+  std::mt19937 rng(8);
+  Product product = RandomProduct(rng, 13, 2, 9);
+  std::vector<int8_t> rhs = product.PackedB();
+  std::vector<int32_t> row = RandomInt32(rng, 32);
+  std::vector<float> scale(27, 0.003f), bias(27, -0.5f);
+  std::vector<int8_t> out(13 * 27);
+  tfaot_rt_mmt4d_s8s8_fused(
+      reinterpret_cast<int64_t>(product.a.data()),
+      reinterpret_cast<int64_t>(rhs.data()), 13, 2, 9, kMmt4dColumnInit,
+      reinterpret_cast<int64_t>(row.data()),
+      reinterpret_cast<int64_t>(out.data()), 27,
+      reinterpret_cast<int64_t>(scale.data()),
+      reinterpret_cast<int64_t>(bias.data()), 0, -1.f, 6.f, 1, 0.25f, 10.f,
+      -128.f, 127.f);
+  std::vector<int32_t> rows;
+  for (int i = 0; i < 13; ++i)
+    rows.insert(rows.end(), row.begin(), row.end());
+  std::vector<int32_t> sums = product.Reference(rows);
+  for (int i = 0; i < 13; ++i)
+    for (int j = 0; j < 27; ++j) {
+      float y = std::min(std::max(sums[i * 32 + j] * 0.003f - 0.5f, -1.f), 6.f);
+      float q = std::min(std::max(std::nearbyint(y * 0.25f) + 10.f, -128.f),
+                         127.f);
+      EXPECT_EQ(out[i * 27 + j], static_cast<int8_t>(q)) << i << "," << j;
+    }
+}
 
 // The entry point generated code calls: integer addresses, best path.
 TEST(Mmt4dS8S8S32, EntryPointTakesAddresses) {

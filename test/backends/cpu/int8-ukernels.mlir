@@ -1,4 +1,4 @@
-// RUN: tfaot-opt %s --tfaot-cpu-mmt4d-to-ukernel | FileCheck %s
+// RUN: tfaot-opt %s --tfaot-cpu-int8-ukernels | FileCheck %s
 
 // The zero fill right before the product is dropped and the kernel told to
 // overwrite (flags = 1, no initial row); M = 6, N1 = 2, K1 = 3 come from the
@@ -32,9 +32,9 @@ func.func @accumulate(%lhs: memref<6x3x1x4xi8>, %rhs: memref<2x3x16x4xi8>, %out:
 // kernel's initial row: flags = 2 and the row's address.
 // CHECK-LABEL: func.func @column_init
 // CHECK-NOT: linalg.broadcast
+// CHECK: %[[FLAGS:.*]] = arith.constant 2 : i32
 // CHECK: %[[BASE:.*]] = memref.extract_aligned_pointer_as_index %arg3
 // CHECK: %[[ROW:.*]] = arith.index_cast %{{.*}} : index to i64
-// CHECK: %[[FLAGS:.*]] = arith.constant 2 : i32
 // CHECK: call @tfaot_rt_mmt4d_s8s8s32({{.*}}, %[[FLAGS]], %[[ROW]])
 func.func @column_init(%lhs: memref<6x3x1x4xi8>, %rhs: memref<2x3x16x4xi8>, %out: memref<6x2x1x16xi32>, %row: memref<2x16xi32>) {
   linalg.broadcast ins(%row : memref<2x16xi32>) outs(%out : memref<6x2x1x16xi32>) dimensions = [0, 2]

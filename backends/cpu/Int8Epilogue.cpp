@@ -1,0 +1,388 @@
+//===- Int8Epilogue.cpp - Elementwise code the int8 kernel can apply ------===//
+//
+// The shapes matched here are what tfaot-lower-int8-contractions and
+// linalg-fuse-elementwise-ops leave after bufferization: the product's
+// buffer [m][n1][1][16] i32 is collapsed to [m][16 n1], sliced to the first
+// n columns when n is not a multiple of 16, expanded back to the layer's
+// shape (NHWC) and read by one generic. Anything else is left as it is,
+// which is always correct, only slower.
+//
+//===----------------------------------------------------------------------===//
+#include "backends/cpu/Int8Epilogue.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include <limits>
+
+using namespace mlir;
+
+namespace tfaot::cpu {
+namespace {
+
+/// Whether `buffer` is a static memref of `element` stored densely
+/// row-major (any offset).
+bool isDenseOf(Value buffer, Type element) {
+  auto type = dyn_cast<MemRefType>(buffer.getType());
+  if (!type || !type.hasStaticShape() || type.getElementType() != element)
+    return false;
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)))
+    return false;
+  int64_t expected = 1;
+  for (int64_t d = type.getRank() - 1; d >= 0; --d) {
+    if (type.getDimSize(d) != 1 && strides[d] != expected)
+      return false;
+    expected *= type.getDimSize(d);
+  }
+  return true;
+}
+
+/// The view chain from the product's buffer `out` ([m][n1][1][16]) to
+/// `operand`, innermost first, and the columns it keeps; or failure when
+/// `operand` is not those sums as an [..., n] array with m rows. (Other
+/// users of the views are sumsReadOnlyBy's concern.)
+FailureOr<int64_t> columnsThroughViews(Value operand, Value out,
+                                       SmallVectorImpl<Operation *> &views) {
+  auto outType = cast<MemRefType>(out.getType());
+  if (outType.getRank() != 4)
+    return failure();
+  const int64_t m = outType.getDimSize(0);
+  const int64_t width = outType.getDimSize(1) * outType.getDimSize(3);
+  Value v = operand;
+  SmallVector<Operation *> chain; // Outermost first.
+  while (v != out) {
+    Operation *def = v.getDefiningOp();
+    if (!def ||
+        !isa<memref::CollapseShapeOp, memref::ExpandShapeOp, memref::SubViewOp>(
+            def))
+      return failure();
+    chain.push_back(def);
+    v = def->getOperand(0);
+  }
+  views.assign(chain.rbegin(), chain.rend());
+  // [m][n1][1][16] -> [m][16 n1].
+  auto collapse = views.empty()
+                      ? nullptr
+                      : dyn_cast<memref::CollapseShapeOp>(views.front());
+  if (!collapse || collapse.getResultType().getRank() != 2)
+    return failure();
+  size_t next = 1;
+  int64_t n = width;
+  // The first n columns.
+  if (next < views.size())
+    if (auto slice = dyn_cast<memref::SubViewOp>(views[next])) {
+      if (!slice.hasZeroOffset() || !slice.hasUnitStride() ||
+          slice.getType().getRank() != 2 ||
+          slice.getType().getDimSize(0) != m)
+        return failure();
+      n = slice.getType().getDimSize(1);
+      ++next;
+    }
+  // The rows split into the layer's leading dimensions, columns kept.
+  if (next < views.size())
+    if (auto expand = dyn_cast<memref::ExpandShapeOp>(views[next])) {
+      auto groups = expand.getReassociationIndices();
+      if (groups.size() != 2 || groups.back().size() != 1)
+        return failure();
+      ++next;
+    }
+  auto type = cast<MemRefType>(operand.getType());
+  if (next != views.size() || type.getShape().back() != n ||
+      type.getNumElements() != m * n)
+    return failure();
+  return n;
+}
+
+std::optional<float> constantFloat(Value v) {
+  FloatAttr attr;
+  if (!matchPattern(v, m_Constant(&attr)) || !attr.getType().isF32())
+    return std::nullopt;
+  return static_cast<float>(attr.getValueAsDouble());
+}
+
+/// What an input of the generic is to the epilogue.
+enum class InputKind {
+  Sums,     ///< The product's sums (through views).
+  Column,   ///< One float per column (scale, bias).
+  Residual, ///< A float per element, like the result.
+};
+
+/// Reads the generic's body as the fused kernel's epilogue.
+class BodyReader {
+public:
+  BodyReader(linalg::GenericOp generic, unsigned accInput,
+             ArrayRef<InputKind> inputs)
+      : generic(generic), inputs(inputs) {
+    cur = generic.getRegion().front().getArgument(accInput);
+  }
+
+  bool read(Int8EpilogueMatch &match) {
+    const float inf = std::numeric_limits<float>::infinity();
+    match.lo = -inf;
+    match.hi = inf;
+    auto toFloat = dyn_cast_or_null<arith::SIToFPOp>(user());
+    if (!toFloat || !toFloat.getType().isF32())
+      return false;
+    advance(toFloat);
+    auto mul = dyn_cast_or_null<arith::MulFOp>(user());
+    if (!mul || !(match.scale = operandOfKind(mul, InputKind::Column)))
+      return false;
+    advance(mul);
+    if (auto add = dyn_cast_or_null<arith::AddFOp>(user()))
+      if ((match.bias = operandOfKind(add, InputKind::Column)))
+        advance(add);
+    if (auto add = dyn_cast_or_null<arith::AddFOp>(user()))
+      if ((match.residual = operandOfKind(add, InputKind::Residual)))
+        advance(add);
+    if (!readClamp(match.lo, match.hi))
+      return false;
+    if (auto qMul = dyn_cast_or_null<arith::MulFOp>(user())) {
+      std::optional<float> factor = constantOperand(qMul);
+      if (!factor)
+        return false;
+      advance(qMul);
+      auto round = dyn_cast_or_null<math::RoundEvenOp>(user());
+      if (!round)
+        return false;
+      advance(round);
+      match.int8Result = true;
+      match.qMul = *factor;
+      if (auto add = dyn_cast_or_null<arith::AddFOp>(user())) {
+        std::optional<float> zp = constantOperand(add);
+        if (!zp)
+          return false;
+        match.qZp = *zp;
+        advance(add);
+      }
+      if (!readClamp(match.qLo, match.qHi))
+        return false;
+      auto toInt = dyn_cast_or_null<arith::FPToSIOp>(user());
+      if (!toInt || !toInt.getType().isInteger(8))
+        return false;
+      advance(toInt);
+    }
+    // Every op of the body is one of the steps, and the last is yielded.
+    auto yield = dyn_cast_or_null<linalg::YieldOp>(user());
+    return yield && yield.getNumOperands() == 1 &&
+           steps + 1 == generic.getRegion().front().getOperations().size();
+  }
+
+private:
+  /// The only user of the current value, if it has exactly one.
+  Operation *user() const {
+    return cur.hasOneUse() ? *cur.getUsers().begin() : nullptr;
+  }
+  void advance(Operation *op) {
+    cur = op->getResult(0);
+    ++steps;
+  }
+  Value otherOperand(Operation *op) const {
+    return op->getOperand(0) == cur ? op->getOperand(1) : op->getOperand(0);
+  }
+  /// The input of `kind` `op` combines the current value with, if any.
+  Value operandOfKind(Operation *op, InputKind kind) const {
+    auto arg = dyn_cast<BlockArgument>(otherOperand(op));
+    if (!arg || arg.getOwner() != &generic.getRegion().front() ||
+        arg.getArgNumber() >= inputs.size() ||
+        inputs[arg.getArgNumber()] != kind)
+      return nullptr;
+    return generic.getDpsInputOperand(arg.getArgNumber())->get();
+  }
+  std::optional<float> constantOperand(Operation *op) const {
+    return constantFloat(otherOperand(op));
+  }
+  /// Optional maximumf and minimumf by constants, in either order.
+  bool readClamp(float &lo, float &hi) {
+    bool haveLo = false, haveHi = false;
+    for (int i = 0; i < 2; ++i) {
+      Operation *op = user();
+      if (!haveLo && isa_and_nonnull<arith::MaximumFOp>(op)) {
+        std::optional<float> c = constantOperand(op);
+        if (!c)
+          return false;
+        lo = *c;
+        haveLo = true;
+      } else if (!haveHi && isa_and_nonnull<arith::MinimumFOp>(op)) {
+        std::optional<float> c = constantOperand(op);
+        if (!c)
+          return false;
+        hi = *c;
+        haveHi = true;
+      } else {
+        break;
+      }
+      advance(op);
+    }
+    // min then max equals max then min only for an ordered pair.
+    return !(haveLo && haveHi) || lo <= hi;
+  }
+
+  mutable linalg::GenericOp generic; // Its accessors are not const.
+  ArrayRef<InputKind> inputs;
+  Value cur;
+  size_t steps = 0;
+};
+
+/// Whether, once `product` has written its buffer, nothing but `generic`
+/// reads it before it is written again. The buffer planner gives buffers
+/// of the same shape at the same arena offset one view, and CSE merges the
+/// views of views, so later layers use the same values: everything that
+/// touches the buffer after the product, through any view, must come after
+/// the generic, and the first of those must overwrite all of it.
+bool sumsReadOnlyBy(linalg::LinalgOp product, linalg::GenericOp generic) {
+  Value out = product.getDpsInitOperand(0)->get();
+  Block *block = product->getBlock();
+  Operation *init = product->getPrevNode();
+  Operation *firstLater = nullptr;
+  SmallVector<Value> views = {out};
+  while (!views.empty()) {
+    Value view = views.pop_back_val();
+    for (OpOperand &use : view.getUses()) {
+      Operation *user = block->findAncestorOpInBlock(*use.getOwner());
+      if (!user)
+        return false;
+      // Before the product: earlier layers' uses of a shared view.
+      if (user == product.getOperation() || user == generic.getOperation() ||
+          user->isBeforeInBlock(product) ||
+          (user == init && view == out &&
+           isa<linalg::FillOp, linalg::BroadcastOp>(user)) ||
+          isa<memref::DeallocOp>(user))
+        continue;
+      if (isa<memref::CollapseShapeOp, memref::ExpandShapeOp,
+              memref::SubViewOp>(user)) {
+        views.push_back(user->getResult(0));
+        continue;
+      }
+      if (user->isBeforeInBlock(generic))
+        return false;
+      if (!firstLater || user->isBeforeInBlock(firstLater))
+        firstLater = user;
+    }
+  }
+  if (!firstLater)
+    return true;
+  // A whole-buffer fill or broadcast (the next product's init).
+  auto fill = dyn_cast<linalg::FillOp>(firstLater);
+  auto broadcast = dyn_cast<linalg::BroadcastOp>(firstLater);
+  return (fill && fill.getDpsInitOperand(0)->get() == out) ||
+         (broadcast && broadcast.getInit() == out);
+}
+
+/// Whether buffers `residual` and `result` may share bytes other than as
+/// the same float buffer (an elementwise update in place). Views of the
+/// arena at constant offsets are compared; other distinct values are
+/// distinct allocations.
+bool overlapsOtherThanInPlace(Value residual, Value result, bool int8Result) {
+  auto a = residual.getDefiningOp<memref::ViewOp>();
+  auto b = result.getDefiningOp<memref::ViewOp>();
+  if (!a || !b)
+    return residual == result && int8Result;
+  if (a.getSource() != b.getSource())
+    return false;
+  APInt aOffset, bOffset;
+  if (!matchPattern(a.getByteShift(), m_ConstantInt(&aOffset)) ||
+      !matchPattern(b.getByteShift(), m_ConstantInt(&bOffset)))
+    return true;
+  auto bytes = [](MemRefType type) {
+    return type.getNumElements() * type.getElementTypeBitWidth() / 8;
+  };
+  int64_t aBegin = aOffset.getSExtValue(), bBegin = bOffset.getSExtValue();
+  int64_t aEnd = aBegin + bytes(a.getType()), bEnd = bBegin + bytes(b.getType());
+  if (aEnd <= bBegin || bEnd <= aBegin)
+    return false;
+  return int8Result || aBegin != bBegin;
+}
+
+} // namespace
+
+std::optional<Int8EpilogueMatch> matchInt8Epilogue(linalg::LinalgOp product) {
+  Value out = product.getDpsInitOperand(0)->get();
+  // The generic comes after the product with nothing that reads or writes
+  // memory in between, so the fused call can take its place.
+  linalg::GenericOp generic;
+  for (Operation *op = product->getNextNode(); op; op = op->getNextNode()) {
+    if ((generic = dyn_cast<linalg::GenericOp>(op)))
+      break;
+    // (An alloc, typically the generic's result, touches no data.)
+    if (!isMemoryEffectFree(op) && !isa<memref::AllocOp>(op))
+      return std::nullopt;
+  }
+  if (!generic || !generic.hasPureBufferSemantics() ||
+      generic.getNumDpsInits() != 1 ||
+      generic.getNumParallelLoops() != generic.getNumLoops())
+    return std::nullopt;
+  Int8EpilogueMatch match;
+  match.generic = generic;
+  const unsigned rank = generic.getNumLoops();
+  MLIRContext *ctx = generic.getContext();
+  AffineMap identity = AffineMap::getMultiDimIdentityMap(rank, ctx);
+  AffineMap lastColumn =
+      AffineMap::get(rank, 0, getAffineDimExpr(rank - 1, ctx), ctx);
+  std::optional<unsigned> accInput;
+  SmallVector<InputKind> inputs;
+  Type f32 = Float32Type::get(ctx);
+  for (OpOperand *input : generic.getDpsInputOperands()) {
+    AffineMap map = generic.getMatchingIndexingMap(input);
+    Value value = input->get();
+    SmallVector<Operation *> views;
+    FailureOr<int64_t> n = failure();
+    // The product's sums: an mmt4d's through its views, other products'
+    // (NHWC) as they are, n being their channels.
+    bool tiled = isa<linalg::Mmt4DOp>(product.getOperation());
+    if (!tiled && value == out && !accInput)
+      n = cast<MemRefType>(out.getType()).getShape().back();
+    else if (tiled && map == identity && !accInput)
+      n = columnsThroughViews(value, out, views);
+    if (map == identity && succeeded(n)) {
+      accInput = input->getOperandNumber();
+      match.n = *n;
+      match.views = std::move(views);
+      inputs.push_back(InputKind::Sums);
+    } else if (map == lastColumn && isDenseOf(value, f32)) {
+      inputs.push_back(InputKind::Column);
+    } else if (map == identity && isDenseOf(value, f32)) {
+      inputs.push_back(InputKind::Residual);
+    } else {
+      return std::nullopt;
+    }
+  }
+  if (!accInput || !sumsReadOnlyBy(product, generic))
+    return std::nullopt;
+  // Per-column inputs have the result's columns, residuals its shape.
+  Value acc = generic.getDpsInputOperand(*accInput)->get();
+  ArrayRef<int64_t> shape = cast<MemRefType>(acc.getType()).getShape();
+  for (auto [kind, input] : llvm::zip(inputs, generic.getDpsInputOperands())) {
+    ArrayRef<int64_t> inputShape =
+        cast<MemRefType>(input->get().getType()).getShape();
+    if ((kind == InputKind::Column &&
+         inputShape != ArrayRef<int64_t>{match.n}) ||
+        (kind == InputKind::Residual && inputShape != shape))
+      return std::nullopt;
+  }
+
+  OpOperand *init = generic.getDpsInitOperand(0);
+  match.result = init->get();
+  if (generic.getMatchingIndexingMap(init) != identity ||
+      cast<MemRefType>(match.result.getType()).getShape() != shape)
+    return std::nullopt;
+  BodyReader reader(generic, *accInput, inputs);
+  if (!reader.read(match))
+    return std::nullopt;
+  Type element = match.int8Result ? Type(IntegerType::get(ctx, 8))
+                                  : Type(Float32Type::get(ctx));
+  if (!isDenseOf(match.result, element))
+    return std::nullopt;
+  // The kernel reads each residual element right before writing the result
+  // element at the same index: fine in place, not for other overlaps.
+  if (match.residual &&
+      overlapsOtherThanInPlace(match.residual, match.result, match.int8Result))
+    return std::nullopt;
+  return match;
+}
+
+} // namespace tfaot::cpu

@@ -1,0 +1,49 @@
+//===- Int8Epilogue.h - Elementwise code the int8 kernel can apply --*- C++ -*-===//
+//
+// An int8 product (linalg.mmt4d, i32 sums) is almost always read by one
+// elementwise linalg.generic that rescales the sums to float, adds the
+// bias, clamps (ReLU, ReLU6) and often quantizes the result again for the
+// next int8 layer. tfaot_rt_mmt4d_s8s8_fused (runtime/lib/int8_gemm.h)
+// applies exactly that sequence to each panel of sums while it is in
+// cache; this matcher recognizes a generic that is that sequence, so the
+// int32 sums are never written out and read back.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TFAOT_BACKENDS_CPU_INT8EPILOGUE_H
+#define TFAOT_BACKENDS_CPU_INT8EPILOGUE_H
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+
+#include <optional>
+
+namespace tfaot::cpu {
+
+/// The generic after an int8 product, as the fused kernel's arguments.
+struct Int8EpilogueMatch {
+  mlir::linalg::GenericOp generic;
+  /// Views of the product's buffer the generic reads through, innermost
+  /// (the product's buffer's user) first (none for an NHWC result); erased
+  /// with the generic where nothing else uses them.
+  llvm::SmallVector<mlir::Operation *> views;
+  mlir::Value scale;  ///< memref<n x f32>, per column.
+  mlir::Value bias;   ///< memref<n x f32>, or null.
+  mlir::Value residual; ///< f32, the result's shape (added after the bias), or null.
+  mlir::Value result; ///< The generic's output: dense, n columns, f32 or i8.
+  int64_t n = 0;      ///< Columns of the result (<= those of the product).
+  float lo, hi;       ///< Clamp after the bias (+-inf when none).
+  bool int8Result = false;
+  float qMul = 1, qZp = 0, qLo = -128, qHi = 127;
+};
+
+/// The epilogue of `product` (bufferized: an int8 mmt4d with tiles 1x16x4,
+/// or a product with an NHWC result such as a depthwise convolution) if
+/// the only reader of its result is an elementwise generic computing
+///   y = clamp(float(acc) * scale[col] (+ bias[col]) (+ residual), lo, hi)
+/// and storing y, or int8(clamp(roundeven(y * qMul) + qZp, qLo, qHi)),
+/// with nothing that touches memory between the two.
+std::optional<Int8EpilogueMatch>
+matchInt8Epilogue(mlir::linalg::LinalgOp product);
+
+} // namespace tfaot::cpu
+
+#endif // TFAOT_BACKENDS_CPU_INT8EPILOGUE_H

@@ -1,0 +1,245 @@
+//===- int8_depthwise.cpp - tfaot_rt_depthwise_s8s8_fused -----------------===//
+//
+// One loop nest, compiled for a portable build, AVX2 and AVX-512 (target
+// attributes, chosen at run time): for each output pixel the window's
+// taps are summed along the channels, which are contiguous in NHWC, so the
+// compiler vectorizes the channel loop (sign-extend, multiply, add). The
+// work is split by output row; each unit fills a block of its row on the
+// stack and hands it to the epilogue.
+//
+//===----------------------------------------------------------------------===//
+
+#include "int8_depthwise.h"
+
+#include "parallel.h"
+
+#include <algorithm>
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
+namespace tfaot::internal {
+namespace {
+
+// int32 sums one block holds at most: 32 KiB on the stack, in L1.
+constexpr int64_t kBlockSums = 8192;
+// Channels per block at most (the block then covers at least 16 pixels).
+constexpr int64_t kBlockChannels = 512;
+// Below this many multiply-adds the other threads are not woken.
+constexpr int64_t kParallelWork = int64_t{1} << 16;
+
+struct Problem;
+// Sums `pixels` output pixels from column x0 of output row y of image b,
+// channels [c0, c0 + cs), into sums[pixel][channel] (cs apart).
+using SumsFn = void (*)(const Problem &, int64_t b, int64_t y, int64_t x0,
+                        int64_t pixels, int64_t c0, int64_t cs,
+                        int32_t *sums);
+
+struct Problem {
+  const int8_t *input, *filter;
+  const int32_t *column_init;
+  DepthwiseShape s;
+  const Int8Epilogue *epilogue;
+  EpilogueFn apply;
+  SumsFn sums;
+};
+
+// The products are at most 128 * 128, a window of fewer than 2^16 taps
+// cannot overflow int32 from any column_init an int8 zero point gives.
+template <int Unused>
+__attribute__((always_inline)) inline void
+SumsBody(const Problem &p, int64_t b, int64_t y, int64_t x0, int64_t pixels,
+         int64_t c0, int64_t cs, int32_t *sums) {
+  const DepthwiseShape &s = p.s;
+  for (int64_t x = 0; x < pixels; ++x) {
+    int32_t *__restrict acc = sums + x * cs;
+    if (p.column_init)
+      for (int64_t ch = 0; ch < cs; ++ch)
+        acc[ch] = p.column_init[c0 + ch];
+    else
+      for (int64_t ch = 0; ch < cs; ++ch)
+        acc[ch] = 0;
+    for (int64_t i = 0; i < s.kh; ++i) {
+      const int8_t *row =
+          p.input + ((b * s.h + y * s.sh + i * s.dh) * s.w + (x0 + x) * s.sw) *
+                        s.c +
+          c0;
+      for (int64_t j = 0; j < s.kw; ++j) {
+        const int8_t *__restrict in = row + j * s.dw * s.c;
+        const int8_t *__restrict f = p.filter + (i * s.kw + j) * s.c + c0;
+        for (int64_t ch = 0; ch < cs; ++ch)
+          acc[ch] += int32_t{in[ch]} * int32_t{f[ch]};
+      }
+    }
+  }
+}
+
+void PortableSums(const Problem &p, int64_t b, int64_t y, int64_t x0,
+                  int64_t pixels, int64_t c0, int64_t cs, int32_t *sums) {
+  SumsBody<0>(p, b, y, x0, pixels, c0, cs, sums);
+}
+#if defined(__x86_64__)
+__attribute__((target("avx2"))) void
+Avx2Sums(const Problem &p, int64_t b, int64_t y, int64_t x0, int64_t pixels,
+         int64_t c0, int64_t cs, int32_t *sums) {
+  SumsBody<0>(p, b, y, x0, pixels, c0, cs, sums);
+}
+// By hand for AVX-512: 16 channels per register, the sums of a pixel in
+// a register across all taps (the loop above goes through memory for each
+// tap, and the compiler's 64-wide unrolled loop skips layers of 16 to 48
+// channels), the window's filter vectors loaded once per channel block and
+// its taps at precomputed offsets; Taps > 0 unrolls them (3x3: 9).
+constexpr int64_t kMaxAvx512Taps = 25;
+
+template <int Taps>
+__attribute__((target("avx512f,avx512bw,avx512vl"), always_inline)) inline void
+Avx512Pixels(const int8_t *first, int64_t step, const int64_t *offsets,
+             int64_t taps, const __m512i *filter, __m512i init,
+             __mmask16 mask, int64_t pixels, int32_t *sums, int64_t ld) {
+  const int64_t count = Taps > 0 ? Taps : taps;
+  for (int64_t x = 0; x < pixels; ++x, first += step) {
+    __m512i acc = init;
+    for (int64_t t = 0; t < count; ++t) {
+      __m512i in =
+          _mm512_cvtepi8_epi32(_mm_maskz_loadu_epi8(mask, first + offsets[t]));
+      acc = _mm512_add_epi32(acc, _mm512_mullo_epi32(in, filter[t]));
+    }
+    _mm512_mask_storeu_epi32(sums + x * ld, mask, acc);
+  }
+}
+
+__attribute__((target("avx512f,avx512bw,avx512vl"))) void
+Avx512Sums(const Problem &p, int64_t b, int64_t y, int64_t x0, int64_t pixels,
+           int64_t c0, int64_t cs, int32_t *sums) {
+  const DepthwiseShape &s = p.s;
+  const int64_t taps = s.kh * s.kw;
+  if (taps > kMaxAvx512Taps)
+    return SumsBody<0>(p, b, y, x0, pixels, c0, cs, sums);
+  int64_t offsets[kMaxAvx512Taps];
+  for (int64_t i = 0; i < s.kh; ++i)
+    for (int64_t j = 0; j < s.kw; ++j)
+      offsets[i * s.kw + j] = (i * s.dh * s.w + j * s.dw) * s.c;
+  __m512i filter[kMaxAvx512Taps];
+  for (int64_t cb = 0; cb < cs; cb += 16) {
+    const int64_t ch = c0 + cb;
+    const __mmask16 mask =
+        cs - cb >= 16 ? __mmask16(0xFFFF)
+                      : static_cast<__mmask16>((1u << (cs - cb)) - 1);
+    for (int64_t t = 0; t < taps; ++t)
+      filter[t] = _mm512_cvtepi8_epi32(
+          _mm_maskz_loadu_epi8(mask, p.filter + t * s.c + ch));
+    const __m512i init =
+        p.column_init ? _mm512_maskz_loadu_epi32(mask, p.column_init + ch)
+                      : _mm512_setzero_si512();
+    const int8_t *first =
+        p.input + ((b * s.h + y * s.sh) * s.w + x0 * s.sw) * s.c + ch;
+    const int64_t step = s.sw * s.c;
+    if (taps == 9)
+      Avx512Pixels<9>(first, step, offsets, taps, filter, init, mask, pixels,
+                      sums + cb, cs);
+    else
+      Avx512Pixels<0>(first, step, offsets, taps, filter, init, mask, pixels,
+                      sums + cb, cs);
+  }
+}
+#endif
+
+// Output rows [begin, end) of all images (row r is image r / ho, row
+// r % ho), in blocks of pixels and channels.
+void RunRows(void *context, int64_t begin, int64_t end) {
+  const Problem &p = *static_cast<const Problem *>(context);
+  const DepthwiseShape &s = p.s;
+  alignas(64) int32_t sums[kBlockSums];
+  const int64_t cs_max = std::min(s.c, kBlockChannels);
+  const int64_t pixels_max = std::max<int64_t>(1, kBlockSums / cs_max);
+  for (int64_t r = begin; r < end; ++r) {
+    const int64_t b = r / s.ho, y = r % s.ho;
+    for (int64_t x0 = 0; x0 < s.wo; x0 += pixels_max) {
+      const int64_t pixels = std::min(pixels_max, s.wo - x0);
+      for (int64_t c0 = 0; c0 < s.c; c0 += cs_max) {
+        const int64_t cs = std::min(cs_max, s.c - c0);
+        p.sums(p, b, y, x0, pixels, c0, cs, sums);
+        p.apply(*p.epilogue, sums, cs, r * s.wo + x0, pixels, c0, cs);
+      }
+    }
+  }
+}
+
+bool CpuHasAvx512() {
+#if defined(__x86_64__)
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx512f") &&
+         __builtin_cpu_supports("avx512bw") &&
+         __builtin_cpu_supports("avx512vl");
+#else
+  return false;
+#endif
+}
+
+bool CpuHasAvx2() {
+#if defined(__x86_64__)
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx2");
+#else
+  return false;
+#endif
+}
+
+} // namespace
+
+void DepthwiseS8S8Fused(const int8_t *input, const int8_t *filter,
+                        const int32_t *column_init, const DepthwiseShape &shape,
+                        const Int8Epilogue &epilogue, bool simd) {
+  static const bool has_avx512 = CpuHasAvx512();
+  static const bool has_avx2 = CpuHasAvx2();
+  Problem p{input, filter, column_init, shape, &epilogue,
+            EpilogueFor(EpilogueIsa::Portable), PortableSums};
+#if defined(__x86_64__)
+  if (simd && has_avx512) {
+    p.apply = EpilogueFor(EpilogueIsa::Avx512);
+    p.sums = Avx512Sums;
+  } else if (simd && has_avx2) {
+    p.apply = EpilogueFor(EpilogueIsa::Avx2);
+    p.sums = Avx2Sums;
+  }
+#else
+  (void)has_avx512, (void)has_avx2;
+#endif
+  const int64_t rows = shape.n * shape.ho;
+  if (rows <= 0 || shape.wo <= 0 || shape.c <= 0)
+    return;
+  if (rows * shape.wo * shape.c * shape.kh * shape.kw >= kParallelWork)
+    tfaot_rt_parallel_for(RunRows, &p, rows);
+  else
+    RunRows(&p, 0, rows);
+}
+
+} // namespace tfaot::internal
+
+extern "C" void tfaot_rt_depthwise_s8s8_fused(
+    int64_t input, int64_t filter, int64_t column_init, int64_t n, int64_t h,
+    int64_t w, int64_t c, int64_t kh, int64_t kw, int64_t sh, int64_t sw,
+    int64_t dh, int64_t dw, int64_t ho, int64_t wo, int64_t out,
+    int64_t scale, int64_t bias, int64_t residual, float lo, float hi,
+    int32_t int8_result, float q_mul, float q_zp, float q_lo, float q_hi) {
+  using namespace tfaot::internal;
+  Int8Epilogue epilogue;
+  epilogue.scale = reinterpret_cast<const float *>(scale);
+  epilogue.bias = reinterpret_cast<const float *>(bias);
+  epilogue.residual = reinterpret_cast<const float *>(residual);
+  epilogue.lo = lo;
+  epilogue.hi = hi;
+  epilogue.int8_result = int8_result != 0;
+  epilogue.q_mul = q_mul;
+  epilogue.q_zp = q_zp;
+  epilogue.q_lo = q_lo;
+  epilogue.q_hi = q_hi;
+  epilogue.out = reinterpret_cast<void *>(out);
+  epilogue.n = c;
+  DepthwiseShape shape{n, h, w, c, kh, kw, sh, sw, dh, dw, ho, wo};
+  DepthwiseS8S8Fused(reinterpret_cast<const int8_t *>(input),
+                     reinterpret_cast<const int8_t *>(filter),
+                     reinterpret_cast<const int32_t *>(column_init), shape,
+                     epilogue);
+}

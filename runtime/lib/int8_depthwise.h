@@ -1,0 +1,56 @@
+//===- int8_depthwise.h - The int8 depthwise convolution kernel -*- C++ -*-===//
+//
+// Internal to the runtime library. A quantized depthwise convolution
+// (channel multiplier 1) is lowered to linalg.depthwise_conv_2d_nhwc_hwc on
+// int8 operands with int32 sums; when the elementwise code after it is the
+// epilogue of int8_epilogue.h (rescale, bias, ReLU6, requantize), the
+// compiler replaces both with a call of tfaot_rt_depthwise_s8s8_fused.
+// Each output row is summed into a buffer on the stack and finished by the
+// epilogue there, so neither the int32 sums nor a float copy of the
+// activations go through memory: only int8 in and the result out.
+//
+// Layouts (row-major, dense, no alignment required):
+//   input  int8_t [n][h][w][c]    already padded (with the zero point);
+//   filter int8_t [kh][kw][c];
+//   result          [n][ho][wo][c] as the epilogue says (float or int8),
+// with result[b][y][x][ch] = epilogue(column_init[ch] + sum over i < kh,
+// j < kw of input[b][y*sh + i*dh][x*sw + j*dw][ch] * filter[i][j][ch]).
+//
+//===----------------------------------------------------------------------===//
+#ifndef TFAOT_RUNTIME_INT8_DEPTHWISE_H
+#define TFAOT_RUNTIME_INT8_DEPTHWISE_H
+
+#include "int8_epilogue.h"
+
+#include <cstdint>
+
+/// What generated code calls; addresses as integers, column_init (c int32
+/// values) may be 0 for none, bias and residual as in int8_epilogue.h.
+/// Splits the output rows over the current thread pool (parallel.h).
+extern "C" void tfaot_rt_depthwise_s8s8_fused(
+    int64_t input, int64_t filter, int64_t column_init, int64_t n, int64_t h,
+    int64_t w, int64_t c, int64_t kh, int64_t kw, int64_t sh, int64_t sw,
+    int64_t dh, int64_t dw, int64_t ho, int64_t wo, int64_t out,
+    int64_t scale, int64_t bias, int64_t residual, float lo, float hi,
+    int32_t int8_result, float q_mul, float q_zp, float q_lo, float q_hi);
+
+namespace tfaot::internal {
+
+/// The shape of a depthwise convolution (the input's dimensions padded).
+struct DepthwiseShape {
+  int64_t n, h, w, c;     ///< Input.
+  int64_t kh, kw;         ///< Filter window.
+  int64_t sh, sw, dh, dw; ///< Strides and dilations.
+  int64_t ho, wo;         ///< Output rows and columns.
+};
+
+/// tfaot_rt_depthwise_s8s8_fused with the sums computed by portable C++
+/// (`simd` false) or the best SIMD code this CPU has (the default), for
+/// tests.
+void DepthwiseS8S8Fused(const int8_t *input, const int8_t *filter,
+                        const int32_t *column_init, const DepthwiseShape &shape,
+                        const Int8Epilogue &epilogue, bool simd = true);
+
+} // namespace tfaot::internal
+
+#endif // TFAOT_RUNTIME_INT8_DEPTHWISE_H

@@ -1,0 +1,200 @@
+//===- int8_epilogue.cpp - What int8 kernels do to their int32 sums -------===//
+//
+// The epilogue of int8_epilogue.h for a portable build, AVX2 and AVX-512,
+// compiled with target attributes like the kernels so that the library
+// runs on any x86-64 CPU.
+//
+//===----------------------------------------------------------------------===//
+
+#include "int8_epilogue.h"
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
+namespace tfaot::internal {
+namespace {
+
+// The epilogue's arithmetic, compiled once per instruction set by the
+// wrappers below (always_inline lets each vectorize it with its own
+// target). Each step is the float32 operation of the elementwise code it
+// replaces, in the same order, so results are identical; the comparisons
+// are arith.maximumf/minimumf for ordered values. No operand overlaps the
+// result (the compiler checks), so all are __restrict and each row is one
+// vector loop without alias checks.
+template <bool Int8Result, bool Bias, bool Residual>
+__attribute__((always_inline)) inline void
+EpilogueRows(const Int8Epilogue &e, const int32_t *acc, int64_t ld,
+             int64_t row0, int64_t rows, int64_t col0, int64_t cols) {
+  const float *__restrict scale = e.scale + col0;
+  const float *__restrict bias = Bias ? e.bias + col0 : nullptr;
+  const float lo = e.lo, hi = e.hi;
+  const float q_mul = e.q_mul, q_zp = e.q_zp, q_lo = e.q_lo, q_hi = e.q_hi;
+  const int64_t n = e.n;
+  const int64_t first = row0 * n + col0;
+  const float *__restrict residual = Residual ? e.residual + first : nullptr;
+  int8_t *__restrict out8 = static_cast<int8_t *>(e.out) + first;
+  float *__restrict out32 = static_cast<float *>(e.out) + first;
+  for (int64_t r = 0; r < rows; ++r) {
+    const int32_t *__restrict a = acc + r * ld;
+    for (int64_t j = 0; j < cols; ++j) {
+      float y = static_cast<float>(a[j]) * scale[j];
+      if (Bias)
+        y = y + bias[j];
+      if (Residual)
+        y = y + residual[r * n + j];
+      y = y < lo ? lo : y;
+      y = y > hi ? hi : y;
+      if (Int8Result) {
+        float q = __builtin_roundevenf(y * q_mul) + q_zp;
+        q = q < q_lo ? q_lo : q;
+        q = q > q_hi ? q_hi : q;
+        out8[r * n + j] = static_cast<int8_t>(static_cast<int32_t>(q));
+      } else {
+        out32[r * n + j] = y;
+      }
+    }
+  }
+}
+
+// Which instantiation of EpilogueRows an epilogue needs, 0-7.
+int EpilogueVariant(const Int8Epilogue &e) {
+  return (e.int8_result ? 4 : 0) + (e.bias ? 2 : 0) + (e.residual ? 1 : 0);
+}
+
+#define TFAOT_EPILOGUE_PARAMS                                                  \
+  const Int8Epilogue &e, const int32_t *acc, int64_t ld, int64_t row0,         \
+      int64_t rows, int64_t col0, int64_t cols
+#define TFAOT_DEFINE_EPILOGUE(NAME, ATTRIBUTES)                                \
+  template <bool I, bool B, bool R>                                            \
+  ATTRIBUTES void NAME##Rows(TFAOT_EPILOGUE_PARAMS) {                          \
+    EpilogueRows<I, B, R>(e, acc, ld, row0, rows, col0, cols);                 \
+  }                                                                            \
+  void NAME(TFAOT_EPILOGUE_PARAMS) {                                           \
+    static constexpr EpilogueFn kVariants[8] = {                               \
+        NAME##Rows<0, 0, 0>, NAME##Rows<0, 0, 1>, NAME##Rows<0, 1, 0>,         \
+        NAME##Rows<0, 1, 1>, NAME##Rows<1, 0, 0>, NAME##Rows<1, 0, 1>,         \
+        NAME##Rows<1, 1, 0>, NAME##Rows<1, 1, 1>};                             \
+    kVariants[EpilogueVariant(e)](e, acc, ld, row0, rows, col0, cols);         \
+  }
+
+TFAOT_DEFINE_EPILOGUE(PortableEpilogue, )
+#if defined(__x86_64__)
+TFAOT_DEFINE_EPILOGUE(Avx2Epilogue, __attribute__((target("avx2"))))
+
+// The AVX-512 epilogue by hand: rows are often short (24 to 160 columns),
+// where the compiler's 64-wide unrolled loop would leave most columns to
+// its 8-wide and scalar remainders, and it stores int8 results with a
+// masked vpmovdb per 16, several times slower than packing 64 and storing
+// once. max(lo, y) and min(hi, y) are the C expressions above (a NaN y
+// stays NaN).
+#define TFAOT_AVX512_EPILOGUE __attribute__((target("avx512f,avx512bw,avx512vl")))
+
+template <bool Bias, bool Residual> struct Avx512EpilogueStep {
+  const float *__restrict scale, *__restrict bias, *__restrict residual;
+  const int32_t *acc;
+  int64_t ld, n, cols;
+  __m512 lo, hi, q_mul, q_zp, q_lo, q_hi;
+
+  TFAOT_AVX512_EPILOGUE __mmask16 Mask(int64_t j) const {
+    return cols - j >= 16 ? __mmask16(0xFFFF)
+           : cols <= j    ? __mmask16(0)
+                          : static_cast<__mmask16>((1u << (cols - j)) - 1);
+  }
+  // y of the 16 columns from j of row r (lanes off `mask` are unspecified).
+  TFAOT_AVX512_EPILOGUE __m512 Value(int64_t r, int64_t j,
+                                     __mmask16 mask) const {
+    __m512 y = _mm512_cvtepi32_ps(
+        _mm512_maskz_loadu_epi32(mask, acc + r * ld + j));
+    y = _mm512_mul_ps(y, _mm512_maskz_loadu_ps(mask, scale + j));
+    if (Bias)
+      y = _mm512_add_ps(y, _mm512_maskz_loadu_ps(mask, bias + j));
+    if (Residual)
+      y = _mm512_add_ps(y, _mm512_maskz_loadu_ps(mask, residual + r * n + j));
+    return _mm512_min_ps(hi, _mm512_max_ps(lo, y));
+  }
+  // The int8 results of those columns, as int32 lanes.
+  TFAOT_AVX512_EPILOGUE __m512i Quantized(int64_t r, int64_t j) const {
+    __m512 q = _mm512_roundscale_ps(
+        _mm512_mul_ps(Value(r, j, Mask(j)), q_mul),
+        _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    q = _mm512_min_ps(q_hi, _mm512_max_ps(q_lo, _mm512_add_ps(q, q_zp)));
+    return _mm512_cvttps_epi32(q);
+  }
+};
+
+template <bool Int8Result, bool Bias, bool Residual>
+TFAOT_AVX512_EPILOGUE void Avx512EpilogueRows(TFAOT_EPILOGUE_PARAMS) {
+  const int64_t n = e.n;
+  const int64_t first = row0 * n + col0;
+  Avx512EpilogueStep<Bias, Residual> step{
+      e.scale + col0,
+      Bias ? e.bias + col0 : nullptr,
+      Residual ? e.residual + first : nullptr,
+      acc,
+      ld,
+      n,
+      cols,
+      _mm512_set1_ps(e.lo),
+      _mm512_set1_ps(e.hi),
+      _mm512_set1_ps(e.q_mul),
+      _mm512_set1_ps(e.q_zp),
+      _mm512_set1_ps(e.q_lo),
+      _mm512_set1_ps(e.q_hi)};
+  int8_t *__restrict out8 = static_cast<int8_t *>(e.out) + first;
+  float *__restrict out32 = static_cast<float *>(e.out) + first;
+  // The two packs interleave the four vectors by 128-bit lane; this puts
+  // each vector's 16 bytes back together.
+  const __m512i unshuffle =
+      _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
+  for (int64_t r = 0; r < rows; ++r) {
+    if (!Int8Result) {
+      for (int64_t j = 0; j < cols; j += 16) {
+        __mmask16 mask = step.Mask(j);
+        _mm512_mask_storeu_ps(out32 + r * n + j, mask, step.Value(r, j, mask));
+      }
+      continue;
+    }
+    // 64 columns at a time. The saturating packs are exact: the values are
+    // clamped to q_lo..q_hi, within int8.
+    for (int64_t j = 0; j < cols; j += 64) {
+      __m512i packed = _mm512_packs_epi16(
+          _mm512_packs_epi32(step.Quantized(r, j), step.Quantized(r, j + 16)),
+          _mm512_packs_epi32(step.Quantized(r, j + 32),
+                             step.Quantized(r, j + 48)));
+      packed = _mm512_permutexvar_epi32(unshuffle, packed);
+      int64_t left = cols - j;
+      __mmask64 mask = left >= 64 ? ~__mmask64(0) : (__mmask64(1) << left) - 1;
+      _mm512_mask_storeu_epi8(out8 + r * n + j, mask, packed);
+    }
+  }
+}
+
+void Avx512Epilogue(TFAOT_EPILOGUE_PARAMS) {
+  static constexpr EpilogueFn kVariants[8] = {
+      Avx512EpilogueRows<0, 0, 0>, Avx512EpilogueRows<0, 0, 1>,
+      Avx512EpilogueRows<0, 1, 0>, Avx512EpilogueRows<0, 1, 1>,
+      Avx512EpilogueRows<1, 0, 0>, Avx512EpilogueRows<1, 0, 1>,
+      Avx512EpilogueRows<1, 1, 0>, Avx512EpilogueRows<1, 1, 1>};
+  kVariants[EpilogueVariant(e)](e, acc, ld, row0, rows, col0, cols);
+}
+#endif
+
+} // namespace
+
+EpilogueFn EpilogueFor(EpilogueIsa isa) {
+#if defined(__x86_64__)
+  switch (isa) {
+  case EpilogueIsa::Avx512:
+    return Avx512Epilogue;
+  case EpilogueIsa::Avx2:
+    return Avx2Epilogue;
+  case EpilogueIsa::Portable:
+    break;
+  }
+#endif
+  (void)isa;
+  return PortableEpilogue;
+}
+
+} // namespace tfaot::internal

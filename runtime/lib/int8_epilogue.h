@@ -1,0 +1,53 @@
+//===- int8_epilogue.h - What int8 kernels do to their int32 sums -*- C++ -*-===//
+//
+// Internal to the runtime library. An int8 convolution or matrix product
+// sums into int32; what the model does next (rescale to float, bias,
+// residual, ReLU/ReLU6, often quantize again for the next int8 layer) is
+// applied by the kernel itself to each block of sums while it is in cache,
+// so the sums never go to memory. The compiler only hands a kernel the
+// epilogue when the elementwise code after the product is exactly this.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TFAOT_RUNTIME_INT8_EPILOGUE_H
+#define TFAOT_RUNTIME_INT8_EPILOGUE_H
+
+#include <cstdint>
+
+namespace tfaot::internal {
+
+/// For the int32 sum `acc` of row i, column j of an m x n result, in this
+/// order (each a float32 operation, so the result is the one the
+/// elementwise code it replaces computes):
+///   y = float(acc) * scale[j]; y = y + bias[j] (if bias);
+///   y = y + residual[i][j] (if residual);  y = min(max(y, lo), hi);
+/// then a float32 result stores y, and an int8 result stores
+///   int8(min(max(roundeven(y * q_mul) + q_zp, q_lo), q_hi)).
+/// The result (and the residual) are m x n, row-major and dense. No
+/// operand may overlap the result.
+struct Int8Epilogue {
+  const float *scale = nullptr;    ///< n values.
+  const float *bias = nullptr;     ///< n values, or null for none.
+  const float *residual = nullptr; ///< m x n values, or null for none.
+  float lo = -__builtin_inff(), hi = __builtin_inff();
+  bool int8_result = false;
+  float q_mul = 1, q_zp = 0, q_lo = -128, q_hi = 127;
+  void *out = nullptr; ///< float[m][n], or int8_t[m][n] with int8_result.
+  int64_t n = 0;
+};
+
+/// Applies an epilogue to `rows` x `cols` sums at `acc` (rows `ld` int32s
+/// apart): the block of the result at row `row0`, column `col0`.
+using EpilogueFn = void (*)(const Int8Epilogue &, const int32_t *acc,
+                            int64_t ld, int64_t row0, int64_t rows,
+                            int64_t col0, int64_t cols);
+
+/// The instruction sets the epilogue is compiled for.
+enum class EpilogueIsa { Portable, Avx2, Avx512 };
+
+/// The epilogue for `isa`; the caller knows the CPU has it (Avx512 needs
+/// AVX-512 F, BW and VL).
+EpilogueFn EpilogueFor(EpilogueIsa isa);
+
+} // namespace tfaot::internal
+
+#endif // TFAOT_RUNTIME_INT8_EPILOGUE_H
