@@ -462,13 +462,20 @@ LogicalResult Conv2DOp::verify() {
                         filter.getDimSize(3), getDilations());
 }
 
-LogicalResult Int8Conv2DOp::verify() {
-  auto input = getInput().getType();
+/// What the int8 convolutions check before their window: a rank-4 NHWC
+/// input whose channels the filter takes.
+template <typename Int8ConvOp>
+static LogicalResult verifyInt8ConvInput(Int8ConvOp op) {
+  auto input = op.getInput().getType();
   if (input.getRank() != 4)
-    return emitOpError("input must have rank 4, got ") << input;
-  if (getDataFormat() != "NHWC")
-    return emitOpError("takes NHWC only, got ") << getDataFormat();
-  if (failed(verifyFilter(*this, channelsOf(input, getDataFormat()))))
+    return op.emitOpError("input must have rank 4, got ") << input;
+  if (op.getDataFormat() != "NHWC")
+    return op.emitOpError("takes NHWC only, got ") << op.getDataFormat();
+  return verifyFilter(op, channelsOf(input, op.getDataFormat()));
+}
+
+LogicalResult Int8Conv2DOp::verify() {
+  if (failed(verifyInt8ConvInput(*this)))
     return failure();
   auto filter = getFilter().getType();
   return verifyWindowOp(*this, filter.getDimSize(0), filter.getDimSize(1),
@@ -476,12 +483,7 @@ LogicalResult Int8Conv2DOp::verify() {
 }
 
 LogicalResult Int8DepthwiseConv2DOp::verify() {
-  auto input = getInput().getType();
-  if (input.getRank() != 4)
-    return emitOpError("input must have rank 4, got ") << input;
-  if (getDataFormat() != "NHWC")
-    return emitOpError("takes NHWC only, got ") << getDataFormat();
-  if (failed(verifyFilter(*this, channelsOf(input, getDataFormat()))))
+  if (failed(verifyInt8ConvInput(*this)))
     return failure();
   auto filter = getFilter().getType();
   if (filter.getDimSize(3) != 1)

@@ -23,24 +23,6 @@ using namespace mlir;
 namespace tfaot::cpu {
 namespace {
 
-/// Whether `buffer` is a static memref of `element` stored densely
-/// row-major (any offset).
-bool isDenseOf(Value buffer, Type element) {
-  auto type = dyn_cast<MemRefType>(buffer.getType());
-  if (!type || !type.hasStaticShape() || type.getElementType() != element)
-    return false;
-  SmallVector<int64_t> strides;
-  int64_t offset;
-  if (failed(type.getStridesAndOffset(strides, offset)))
-    return false;
-  int64_t expected = 1;
-  for (int64_t d = type.getRank() - 1; d >= 0; --d) {
-    if (type.getDimSize(d) != 1 && strides[d] != expected)
-      return false;
-    expected *= type.getDimSize(d);
-  }
-  return true;
-}
 
 /// The view chain from the product's buffer `out` ([m][n1][1][16]) to
 /// `operand`, innermost first, and the columns it keeps; or failure when
@@ -299,6 +281,23 @@ bool overlapsOtherThanInPlace(Value residual, Value result, bool int8Result) {
 }
 
 } // namespace
+
+bool isDenseOf(Value buffer, Type element) {
+  auto type = dyn_cast<MemRefType>(buffer.getType());
+  if (!type || !type.hasStaticShape() || type.getElementType() != element)
+    return false;
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)))
+    return false;
+  int64_t expected = 1;
+  for (int64_t d = type.getRank() - 1; d >= 0; --d) {
+    if (type.getDimSize(d) != 1 && strides[d] != expected)
+      return false;
+    expected *= type.getDimSize(d);
+  }
+  return true;
+}
 
 std::optional<Int8EpilogueMatch> matchInt8Epilogue(linalg::LinalgOp product) {
   Value out = product.getDpsInitOperand(0)->get();

@@ -18,6 +18,10 @@
 
 namespace tfaot::cpu {
 
+/// Whether `buffer` is a static memref of `element` stored densely
+/// row-major (any offset): what the kernels' plain pointers assume.
+bool isDenseOf(mlir::Value buffer, mlir::Type element);
+
 /// The generic after an int8 product, as the fused kernel's arguments.
 struct Int8EpilogueMatch {
   mlir::linalg::GenericOp generic;

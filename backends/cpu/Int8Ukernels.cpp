@@ -47,24 +47,10 @@ constexpr llvm::StringLiteral kFusedKernel = "tfaot_rt_mmt4d_s8s8_fused";
 constexpr llvm::StringLiteral kDepthwiseKernel =
     "tfaot_rt_depthwise_s8s8_fused";
 
-/// Whether `buffer` is a memref of `element` laid out densely (row-major,
-/// any offset), which is what the kernel's plain pointers assume.
+/// Whether `buffer` is a dense memref of `elementBits`-bit integers.
 bool isDense(Value buffer, unsigned elementBits) {
-  auto type = dyn_cast<MemRefType>(buffer.getType());
-  if (!type || !type.hasStaticShape() ||
-      !type.getElementType().isInteger(elementBits))
-    return false;
-  SmallVector<int64_t> strides;
-  int64_t offset;
-  if (failed(type.getStridesAndOffset(strides, offset)))
-    return false;
-  int64_t expected = 1;
-  for (int64_t d = type.getRank() - 1; d >= 0; --d) {
-    if (type.getDimSize(d) != 1 && strides[d] != expected)
-      return false;
-    expected *= type.getDimSize(d);
-  }
-  return true;
+  return ::tfaot::cpu::isDenseOf(
+      buffer, IntegerType::get(buffer.getContext(), elementBits));
 }
 
 /// Whether `op`'s operands are dense int8, int8 and int32 buffers.

@@ -3,17 +3,20 @@
 
 For each model: `tfaot bench` of the float32 graph and of the same graph
 with --quantize=int8 (calibrated on generated samples, uniform in [0, 1)),
-at each thread count, both compiled for this CPU (--target_cpu native);
-then `tfaot compile` of both for the object sizes and the quantization
-report (int8 vs float error and top-1 agreement on the calibration set).
-Writes results.json and results.md into the output directory.
+at each thread count, both compiled for this CPU (--target_cpu native),
+alternately for --rounds rounds; each figure is the median of the rounds'
+medians, so that a slow spell of a shared machine hits both builds. Then
+`tfaot compile` of both for the object sizes and the quantization report
+(int8 vs float error and top-1 agreement on the calibration set). Writes
+results.json and results.md into the output directory.
 
 usage: bench/int8/run.py [--build build] [--out DIR] [--threads 1,2]
-                         [--samples 32] [--min_time 5]
+                         [--samples 32] [--min_time 5] [--rounds 3]
 """
 import argparse
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -50,6 +53,7 @@ def main():
     parser.add_argument("--threads", default="1,2")
     parser.add_argument("--samples", type=int, default=32)
     parser.add_argument("--min_time", default="5")
+    parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
     tfaot = os.path.join(args.build, "bin", "tfaot")
     os.makedirs(args.out, exist_ok=True)
@@ -66,15 +70,19 @@ def main():
                   "%s:%s" % (feed, ",".join(map(str, shape))), "--fetch",
                   fetch, "--target_cpu", "native"]
         quantize = ["--quantize=int8", "--calibration", calibration]
-        row = {"model": name, "latency_ms": {}}
+        row = {"model": name, "latency_ms": {}, "rounds_ms": {}}
         for threads in args.threads.split(","):
-            for kind, extra in (("float32", []), ("int8", quantize)):
-                report = json.loads(run(
-                    [tfaot, "bench"] + common + extra +
-                    ["--threads", threads, "--min_time", args.min_time,
-                     "--json", "--quiet"]))
-                row["latency_ms"]["%s/%s" % (kind, threads)] = \
-                    report["points"][0]["median_ms"]
+            for _ in range(args.rounds):
+                for kind, extra in (("float32", []), ("int8", quantize)):
+                    report = json.loads(run(
+                        [tfaot, "bench"] + common + extra +
+                        ["--threads", threads, "--min_time", args.min_time,
+                         "--json", "--quiet"]))
+                    row["rounds_ms"].setdefault(
+                        "%s/%s" % (kind, threads), []).append(
+                            report["points"][0]["median_ms"])
+        for key, medians in row["rounds_ms"].items():
+            row["latency_ms"][key] = statistics.median(medians)
         for kind, extra in (("float32", []), ("int8", quantize)):
             obj = os.path.join(work, "%s-%s.o" % (feed, kind))
             report = os.path.join(work, "report.json")

@@ -224,19 +224,9 @@ extern "C" void tfaot_rt_depthwise_s8s8_fused(
     int64_t scale, int64_t bias, int64_t residual, float lo, float hi,
     int32_t int8_result, float q_mul, float q_zp, float q_lo, float q_hi) {
   using namespace tfaot::internal;
-  Int8Epilogue epilogue;
-  epilogue.scale = reinterpret_cast<const float *>(scale);
-  epilogue.bias = reinterpret_cast<const float *>(bias);
-  epilogue.residual = reinterpret_cast<const float *>(residual);
-  epilogue.lo = lo;
-  epilogue.hi = hi;
-  epilogue.int8_result = int8_result != 0;
-  epilogue.q_mul = q_mul;
-  epilogue.q_zp = q_zp;
-  epilogue.q_lo = q_lo;
-  epilogue.q_hi = q_hi;
-  epilogue.out = reinterpret_cast<void *>(out);
-  epilogue.n = c;
+  Int8Epilogue epilogue =
+      EpilogueFromArguments(out, c, scale, bias, residual, lo, hi,
+                            int8_result, q_mul, q_zp, q_lo, q_hi);
   DepthwiseShape shape{n, h, w, c, kh, kw, sh, sw, dh, dw, ho, wo};
   DepthwiseS8S8Fused(reinterpret_cast<const int8_t *>(input),
                      reinterpret_cast<const int8_t *>(filter),

@@ -182,6 +182,26 @@ void Avx512Epilogue(TFAOT_EPILOGUE_PARAMS) {
 
 } // namespace
 
+Int8Epilogue EpilogueFromArguments(int64_t out, int64_t n, int64_t scale,
+                                   int64_t bias, int64_t residual, float lo,
+                                   float hi, int32_t int8_result, float q_mul,
+                                   float q_zp, float q_lo, float q_hi) {
+  Int8Epilogue e;
+  e.scale = reinterpret_cast<const float *>(scale);
+  e.bias = reinterpret_cast<const float *>(bias);
+  e.residual = reinterpret_cast<const float *>(residual);
+  e.lo = lo;
+  e.hi = hi;
+  e.int8_result = int8_result != 0;
+  e.q_mul = q_mul;
+  e.q_zp = q_zp;
+  e.q_lo = q_lo;
+  e.q_hi = q_hi;
+  e.out = reinterpret_cast<void *>(out);
+  e.n = n;
+  return e;
+}
+
 EpilogueFn EpilogueFor(EpilogueIsa isa) {
 #if defined(__x86_64__)
   switch (isa) {

@@ -35,6 +35,13 @@ struct Int8Epilogue {
   int64_t n = 0;
 };
 
+/// The epilogue the kernels' C entry points take as scalar arguments
+/// (addresses as integers, 0 for no bias or residual).
+Int8Epilogue EpilogueFromArguments(int64_t out, int64_t n, int64_t scale,
+                                   int64_t bias, int64_t residual, float lo,
+                                   float hi, int32_t int8_result, float q_mul,
+                                   float q_zp, float q_lo, float q_hi);
+
 /// Applies an epilogue to `rows` x `cols` sums at `acc` (rows `ld` int32s
 /// apart): the block of the result at row `row0`, column `col0`.
 using EpilogueFn = void (*)(const Int8Epilogue &, const int32_t *acc,

@@ -119,13 +119,18 @@ void PrintTo(Int8GemmPath path, std::ostream *os) { *os << PathName(path); }
 
 namespace {
 
-class Mmt4dS8S8S32Test : public testing::TestWithParam<Int8GemmPath> {
+/// A test run on each path; the paths this CPU lacks are skipped.
+class PathTest : public testing::TestWithParam<Int8GemmPath> {
 protected:
   void SetUp() override {
     if (!Int8GemmPathAvailable(GetParam()))
       GTEST_SKIP() << "this CPU cannot run the " << PathName(GetParam())
                    << " path";
   }
+};
+
+class Mmt4dS8S8S32Test : public PathTest {
+protected:
 
   /// Runs the kernel on `product` starting from `out`, returns the result.
   std::vector<int32_t> Run(const Product &product, std::vector<int32_t> out,
@@ -338,13 +343,8 @@ const EpilogueCase kEpilogueCases[] = {
     {"int8+residual+relu6", true, false, true, 0, 6, 21.f, -128},
 };
 
-class Mmt4dS8S8FusedTest : public testing::TestWithParam<Int8GemmPath> {
+class Mmt4dS8S8FusedTest : public PathTest {
 protected:
-  void SetUp() override {
-    if (!Int8GemmPathAvailable(GetParam()))
-      GTEST_SKIP() << "this CPU cannot run the " << PathName(GetParam())
-                   << " path";
-  }
 
   /// The fused call's results for `product` and the first `n` columns, as
   /// floats whatever the result type; `row` is the column init (or empty).
