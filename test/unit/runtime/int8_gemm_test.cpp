@@ -119,7 +119,16 @@ void PrintTo(Int8GemmPath path, std::ostream *os) { *os << PathName(path); }
 
 namespace {
 
-/// A test run on each path; the paths this CPU lacks are skipped.
+const auto kAllPaths =
+    testing::Values(Int8GemmPath::Scalar, Int8GemmPath::Avx512Vnni,
+                    Int8GemmPath::AvxVnni, Int8GemmPath::Avx2);
+
+std::string PathTestName(const testing::TestParamInfo<Int8GemmPath> &info) {
+  return PathName(info.param);
+}
+
+/// A test run on each path (kAllPaths); the paths this CPU lacks are
+/// skipped.
 class PathTest : public testing::TestWithParam<Int8GemmPath> {
 protected:
   void SetUp() override {
@@ -295,14 +304,7 @@ TEST_P(Mmt4dS8S8S32Test, ThreadCountsDoNotChangeResults) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Paths, Mmt4dS8S8S32Test,
-                         testing::Values(Int8GemmPath::Scalar,
-                                         Int8GemmPath::Avx512Vnni,
-                                         Int8GemmPath::AvxVnni,
-                                         Int8GemmPath::Avx2),
-                         [](const testing::TestParamInfo<Int8GemmPath> &info) {
-                           return PathName(info.param);
-                         });
+INSTANTIATE_TEST_SUITE_P(Paths, Mmt4dS8S8S32Test, kAllPaths, PathTestName);
 
 //===----------------------------------------------------------------------===//
 // The fused epilogue (tfaot_rt_mmt4d_s8s8_fused)
@@ -484,14 +486,7 @@ TEST_P(Mmt4dS8S8FusedTest, ResidualMayBeTheResult) {
   EXPECT_EQ(buffer, expected);
 }
 
-INSTANTIATE_TEST_SUITE_P(Paths, Mmt4dS8S8FusedTest,
-                         testing::Values(Int8GemmPath::Scalar,
-                                         Int8GemmPath::Avx512Vnni,
-                                         Int8GemmPath::AvxVnni,
-                                         Int8GemmPath::Avx2),
-                         [](const testing::TestParamInfo<Int8GemmPath> &info) {
-                           return PathName(info.param);
-                         });
+INSTANTIATE_TEST_SUITE_P(Paths, Mmt4dS8S8FusedTest, kAllPaths, PathTestName);
 
 // The fused entry point generated code calls: integer addresses and the
 // epilogue as scalar arguments, best path, an int8 result.
