@@ -197,12 +197,13 @@ static cl::opt<bool> quantizeAllLayersFlag(
 static cl::opt<int64_t> quantizeMinKFlag(
     "quantize_min_k", cl::sub(compileCmd), cl::sub(benchCmd),
     cl::cat(compileCategory), cl::init(0), cl::value_desc("k"),
-    cl::desc("With --quantize: keep in float32 the convolutions and "
-             "matmuls whose outputs each sum fewer than k products "
-             "(kh * kw * in_channels for a convolution; depthwise "
-             "convolutions are not affected). Default 0: quantize them all; "
-             "the int8 kernels finish each layer (rescale, bias, ReLU, next "
-             "quantize) on their own sums, so even short products gain."));
+    cl::desc("With --quantize: keep in float32 the contractions whose "
+             "outputs each sum fewer than k products (kh * kw * in_channels "
+             "for a convolution, kh * kw for a depthwise one). Default 0: "
+             "quantize them all (the int8 kernels finish each layer on their "
+             "own sums, so even short products gain). Fewer products average "
+             "out less rounding: 10 keeps 3x3 depthwise convolutions in "
+             "float when the report shows too large an error."));
 static cl::opt<std::string> quantizeReportFlag(
     "quantize_report", cl::sub(compileCmd), cl::cat(compileCategory),
     cl::value_desc("file"),

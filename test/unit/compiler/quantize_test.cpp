@@ -397,8 +397,8 @@ TEST_F(QuantizeTest, MatchesScalarInt8Reference) {
 }
 
 TEST_F(QuantizeTest, ErrorsNameTheProblem) {
-  // Without the depthwise layer, which --quantize_min_k does not keep in
-  // float (the last case below needs every inner layer to be).
+  // Without the depthwise layer (K = 9), so that conv2 (K = 8) and conv3
+  // (K = 180) are the inner layers the --quantize_min_k cases below count.
   Net net = makeNet(3, /*withDepthwise=*/false);
   write("net.pb", writeGraph(net));
   // The wrong shape.
