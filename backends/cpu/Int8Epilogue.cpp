@@ -15,6 +15,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/RegionUtils.h"
 
 #include <limits>
 
@@ -382,6 +383,113 @@ std::optional<Int8EpilogueMatch> matchInt8Epilogue(linalg::LinalgOp product) {
       overlapsOtherThanInPlace(match.residual, match.result, match.int8Result))
     return std::nullopt;
   return match;
+}
+
+} // namespace tfaot::cpu
+
+namespace tfaot::cpu {
+
+void writeIntoPaddedBuffer(Int8EpilogueMatch &match,
+                           Operation *insertionPoint) {
+  Value result = match.result;
+  auto resultAlloc = result.getDefiningOp<memref::AllocOp>();
+  auto type = cast<MemRefType>(result.getType());
+  if (!resultAlloc || match.residual || type.getRank() != 4 ||
+      type.getDimSize(0) != 1)
+    return;
+  // The result's users: the generic (still there), then one copy out;
+  // after that only deallocs, or a later layer that reuses the buffer and
+  // starts by overwriting all of it (bufferization shares buffers so).
+  Block *block = insertionPoint->getBlock();
+  memref::CopyOp copy;
+  SmallVector<Operation *> later;
+  for (Operation *user : result.getUsers()) {
+    Operation *at = block->findAncestorOpInBlock(*user);
+    if (!at)
+      return;
+    // Uses before the generic are earlier layers' (the generic writes all
+    // of the buffer).
+    if (at == match.generic.getOperation() || isa<memref::DeallocOp>(at) ||
+        at->isBeforeInBlock(insertionPoint))
+      continue;
+    auto asCopy = dyn_cast<memref::CopyOp>(at);
+    if (asCopy && asCopy.getSource() == result && !copy)
+      copy = asCopy;
+    else
+      later.push_back(at);
+  }
+  if (!copy)
+    return;
+  Operation *firstLater = nullptr;
+  for (Operation *at : later) {
+    if (!copy->isBeforeInBlock(at))
+      return;
+    if (!firstLater || at->isBeforeInBlock(firstLater))
+      firstLater = at;
+  }
+  if (firstLater) {
+    auto overwrite = dyn_cast<linalg::LinalgOp>(firstLater);
+    if (!overwrite || overwrite.getNumDpsInits() != 1 ||
+        overwrite.getDpsInitOperand(0)->get() != result ||
+        llvm::is_contained(overwrite->getOperands().drop_back(), result) ||
+        !overwrite.getMatchingIndexingMap(overwrite.getDpsInitOperand(0))
+             .isIdentity() ||
+        overwrite.payloadUsesValueFromOperand(overwrite.getDpsInitOperand(0)))
+      return;
+  }
+  auto interior = copy.getTarget().getDefiningOp<memref::SubViewOp>();
+  if (!interior || !interior.hasUnitStride() ||
+      interior.getType().getShape() != type.getShape())
+    return;
+  Value padded = interior.getSource();
+  auto paddedAlloc = padded.getDefiningOp<memref::AllocOp>();
+  auto paddedType = cast<MemRefType>(padded.getType());
+  if (!paddedAlloc || !paddedType.getLayout().isIdentity() ||
+      paddedType.getDimSize(0) != 1 ||
+      paddedType.getDimSize(3) != type.getDimSize(3))
+    return;
+  // Before the copy, the padded buffer is only allocated, filled whole with
+  // the pad value (a linalg.fill or an input-less linalg.map) and viewed.
+  Operation *fill = nullptr;
+  for (Operation *user : padded.getUsers()) {
+    Operation *at = block->findAncestorOpInBlock(*user);
+    if (!at || (!at->isBeforeInBlock(copy) && at != copy.getOperation()))
+      continue;
+    if (at == interior.getOperation())
+      continue;
+    bool fills = (isa<linalg::FillOp>(at) &&
+                  cast<linalg::FillOp>(at).getDpsInitOperand(0)->get() ==
+                      padded) ||
+                 (isa<linalg::MapOp>(at) &&
+                  cast<linalg::MapOp>(at).getInputs().empty() &&
+                  cast<linalg::MapOp>(at).getInit() == padded);
+    if (!fills || fill)
+      return;
+    fill = at;
+  }
+  if (!fill || !insertionPoint->isBeforeInBlock(paddedAlloc) ||
+      !fill->isBeforeInBlock(copy))
+    return;
+  // What the fill and the view use must exist at the call.
+  auto availableAt = [&](Value v) {
+    Operation *def = v.getDefiningOp();
+    return !def || def == paddedAlloc.getOperation() ||
+           (def->getBlock() == block && def->isBeforeInBlock(insertionPoint)) ||
+           def->getBlock() != block;
+  };
+  SetVector<Value> captured;
+  getUsedValuesDefinedAbove(fill->getRegions(), captured);
+  for (Value v : llvm::concat<Value>(fill->getOperands(), captured,
+                                     interior->getOperands()))
+    if (!availableAt(v))
+      return;
+  paddedAlloc->moveBefore(insertionPoint);
+  fill->moveBefore(insertionPoint);
+  interior->moveBefore(insertionPoint);
+  copy.erase();
+  match.result = interior.getResult();
+  match.rowPixels = type.getDimSize(2);
+  match.rowStride = paddedType.getDimSize(2) * paddedType.getDimSize(3);
 }
 
 } // namespace tfaot::cpu

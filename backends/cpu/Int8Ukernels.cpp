@@ -139,7 +139,7 @@ Value columnInit(OpBuilder &b, Location loc, ProductInit init) {
 
 /// The epilogue's arguments after its result (and n), as the runtime
 /// declares them: scale, bias, residual, lo, hi, int8_result, q_mul, q_zp,
-/// q_lo, q_hi.
+/// q_lo, q_hi, row_pixels, row_stride.
 void appendEpilogue(OpBuilder &b, Location loc,
                     const ::tfaot::cpu::Int8EpilogueMatch &e,
                     SmallVectorImpl<Value> &args) {
@@ -147,15 +147,8 @@ void appendEpilogue(OpBuilder &b, Location loc,
                addressOrZero(b, loc, e.residual), f32(b, loc, e.lo),
                f32(b, loc, e.hi), i32(b, loc, e.int8Result),
                f32(b, loc, e.qMul), f32(b, loc, e.qZp), f32(b, loc, e.qLo),
-               f32(b, loc, e.qHi)});
-}
-
-/// Removes the epilogue's generic and the views only it used.
-void eraseEpilogue(::tfaot::cpu::Int8EpilogueMatch &e) {
-  e.generic.erase();
-  for (Operation *view : llvm::reverse(e.views))
-    if (view->use_empty())
-      view->erase();
+               f32(b, loc, e.qHi), i64(b, loc, e.rowPixels),
+               i64(b, loc, e.rowStride)});
 }
 
 /// Erases `out` if nothing but deallocs uses it any more (a fused
@@ -171,6 +164,19 @@ void eraseIfDead(Value out) {
   alloc.erase();
 }
 
+/// Removes the epilogue's generic, the views only it used, and its result
+/// buffer if the result was redirected into a padded buffer.
+void eraseEpilogue(::tfaot::cpu::Int8EpilogueMatch &e) {
+  Value result = e.generic.getDpsInitOperand(0)->get();
+  e.generic.erase();
+  if (result != e.result)
+    eraseIfDead(result);
+  for (Operation *view : llvm::reverse(e.views))
+    if (view->use_empty())
+      view->erase();
+}
+
+
 /// The private declaration of runtime function `name`, added once.
 func::FuncOp declare(ModuleOp module, StringRef name, TypeRange arguments) {
   if (auto existing = module.lookupSymbol<func::FuncOp>(name))
@@ -185,7 +191,7 @@ func::FuncOp declare(ModuleOp module, StringRef name, TypeRange arguments) {
 /// The types of appendEpilogue's arguments.
 SmallVector<Type> epilogueTypes(Builder &b) {
   Type i64 = b.getI64Type(), i32 = b.getI32Type(), f32 = b.getF32Type();
-  return {i64, i64, i64, f32, f32, i32, f32, f32, f32, f32};
+  return {i64, i64, i64, f32, f32, i32, f32, f32, f32, f32, i64, i64};
 }
 
 void rewriteMmt4d(ModuleOp module, linalg::Mmt4DOp op) {
@@ -194,6 +200,11 @@ void rewriteMmt4d(ModuleOp module, linalg::Mmt4DOp op) {
   std::optional<::tfaot::cpu::Int8EpilogueMatch> epilogue;
   if (init.found())
     epilogue = ::tfaot::cpu::matchInt8Epilogue(op);
+  // Before any address is taken: the buffer planner sees a buffer's last
+  // use at the op taking its address, so nothing may be allocated between
+  // those ops and the call.
+  if (epilogue)
+    ::tfaot::cpu::writeIntoPaddedBuffer(*epilogue, epilogue->generic);
   // The fused call takes the generic's place (its result is written
   // there), the plain one the product's.
   OpBuilder b(epilogue ? epilogue->generic.getOperation() : op.getOperation());
@@ -244,6 +255,7 @@ void rewriteDepthwise(ModuleOp module, linalg::DepthwiseConv2DNhwcHwcOp op) {
   if (!epilogue)
     return;
   Value out = op.getDpsInitOperand(0)->get();
+  ::tfaot::cpu::writeIntoPaddedBuffer(*epilogue, epilogue->generic);
   OpBuilder b(epilogue->generic);
   Location loc = op.getLoc();
   Value input = op.getDpsInputOperand(0)->get();

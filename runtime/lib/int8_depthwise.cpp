@@ -222,11 +222,13 @@ extern "C" void tfaot_rt_depthwise_s8s8_fused(
     int64_t w, int64_t c, int64_t kh, int64_t kw, int64_t sh, int64_t sw,
     int64_t dh, int64_t dw, int64_t ho, int64_t wo, int64_t out,
     int64_t scale, int64_t bias, int64_t residual, float lo, float hi,
-    int32_t int8_result, float q_mul, float q_zp, float q_lo, float q_hi) {
+    int32_t int8_result, float q_mul, float q_zp, float q_lo, float q_hi,
+    int64_t row_pixels, int64_t row_stride) {
   using namespace tfaot::internal;
   Int8Epilogue epilogue =
       EpilogueFromArguments(out, c, scale, bias, residual, lo, hi,
-                            int8_result, q_mul, q_zp, q_lo, q_hi);
+                            int8_result, q_mul, q_zp, q_lo, q_hi, row_pixels,
+                            row_stride);
   DepthwiseShape shape{n, h, w, c, kh, kw, sh, sw, dh, dw, ho, wo};
   DepthwiseS8S8Fused(reinterpret_cast<const int8_t *>(input),
                      reinterpret_cast<const int8_t *>(filter),

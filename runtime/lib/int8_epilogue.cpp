@@ -33,10 +33,11 @@ EpilogueRows(const Int8Epilogue &e, const int32_t *acc, int64_t ld,
   const int64_t n = e.n;
   const int64_t first = row0 * n + col0;
   const float *__restrict residual = Residual ? e.residual + first : nullptr;
-  int8_t *__restrict out8 = static_cast<int8_t *>(e.out) + first;
-  float *__restrict out32 = static_cast<float *>(e.out) + first;
   for (int64_t r = 0; r < rows; ++r) {
     const int32_t *__restrict a = acc + r * ld;
+    const int64_t at = e.RowOffset(row0 + r) + col0;
+    int8_t *__restrict out8 = static_cast<int8_t *>(e.out) + at;
+    float *__restrict out32 = static_cast<float *>(e.out) + at;
     for (int64_t j = 0; j < cols; ++j) {
       float y = static_cast<float>(a[j]) * scale[j];
       if (Bias)
@@ -49,9 +50,9 @@ EpilogueRows(const Int8Epilogue &e, const int32_t *acc, int64_t ld,
         float q = __builtin_roundevenf(y * q_mul) + q_zp;
         q = q < q_lo ? q_lo : q;
         q = q > q_hi ? q_hi : q;
-        out8[r * n + j] = static_cast<int8_t>(static_cast<int32_t>(q));
+        out8[j] = static_cast<int8_t>(static_cast<int32_t>(q));
       } else {
-        out32[r * n + j] = y;
+        out32[j] = y;
       }
     }
   }
@@ -141,17 +142,18 @@ TFAOT_AVX512_EPILOGUE void Avx512EpilogueRows(TFAOT_EPILOGUE_PARAMS) {
       _mm512_set1_ps(e.q_zp),
       _mm512_set1_ps(e.q_lo),
       _mm512_set1_ps(e.q_hi)};
-  int8_t *__restrict out8 = static_cast<int8_t *>(e.out) + first;
-  float *__restrict out32 = static_cast<float *>(e.out) + first;
   // The two packs interleave the four vectors by 128-bit lane; this puts
   // each vector's 16 bytes back together.
   const __m512i unshuffle =
       _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
   for (int64_t r = 0; r < rows; ++r) {
+    const int64_t at = e.RowOffset(row0 + r) + col0;
+    int8_t *out8 = static_cast<int8_t *>(e.out) + at;
+    float *out32 = static_cast<float *>(e.out) + at;
     if (!Int8Result) {
       for (int64_t j = 0; j < cols; j += 16) {
         __mmask16 mask = step.Mask(j);
-        _mm512_mask_storeu_ps(out32 + r * n + j, mask, step.Value(r, j, mask));
+        _mm512_mask_storeu_ps(out32 + j, mask, step.Value(r, j, mask));
       }
       continue;
     }
@@ -165,7 +167,7 @@ TFAOT_AVX512_EPILOGUE void Avx512EpilogueRows(TFAOT_EPILOGUE_PARAMS) {
       packed = _mm512_permutexvar_epi32(unshuffle, packed);
       int64_t left = cols - j;
       __mmask64 mask = left >= 64 ? ~__mmask64(0) : (__mmask64(1) << left) - 1;
-      _mm512_mask_storeu_epi8(out8 + r * n + j, mask, packed);
+      _mm512_mask_storeu_epi8(out8 + j, mask, packed);
     }
   }
 }
@@ -185,7 +187,8 @@ void Avx512Epilogue(TFAOT_EPILOGUE_PARAMS) {
 Int8Epilogue EpilogueFromArguments(int64_t out, int64_t n, int64_t scale,
                                    int64_t bias, int64_t residual, float lo,
                                    float hi, int32_t int8_result, float q_mul,
-                                   float q_zp, float q_lo, float q_hi) {
+                                   float q_zp, float q_lo, float q_hi,
+                                   int64_t row_pixels, int64_t row_stride) {
   Int8Epilogue e;
   e.scale = reinterpret_cast<const float *>(scale);
   e.bias = reinterpret_cast<const float *>(bias);
@@ -199,6 +202,8 @@ Int8Epilogue EpilogueFromArguments(int64_t out, int64_t n, int64_t scale,
   e.q_hi = q_hi;
   e.out = reinterpret_cast<void *>(out);
   e.n = n;
+  e.row_pixels = row_pixels;
+  e.row_stride = row_stride;
   return e;
 }
 

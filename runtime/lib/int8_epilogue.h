@@ -33,6 +33,17 @@ struct Int8Epilogue {
   float q_mul = 1, q_zp = 0, q_lo = -128, q_hi = 127;
   void *out = nullptr; ///< float[m][n], or int8_t[m][n] with int8_result.
   int64_t n = 0;
+  /// With row_pixels > 0 the result is the interior of a larger (padded)
+  /// NHWC buffer: its rows are the pixels of image rows of row_pixels
+  /// pixels whose starts are row_stride elements apart, so row i is at
+  /// (i / row_pixels) * row_stride + (i % row_pixels) * n. 0: dense.
+  int64_t row_pixels = 0, row_stride = 0;
+
+  /// Where row `i` of the result starts, in elements from `out`.
+  int64_t RowOffset(int64_t i) const {
+    return row_pixels > 0 ? (i / row_pixels) * row_stride + (i % row_pixels) * n
+                          : i * n;
+  }
 };
 
 /// The epilogue the kernels' C entry points take as scalar arguments
@@ -40,7 +51,8 @@ struct Int8Epilogue {
 Int8Epilogue EpilogueFromArguments(int64_t out, int64_t n, int64_t scale,
                                    int64_t bias, int64_t residual, float lo,
                                    float hi, int32_t int8_result, float q_mul,
-                                   float q_zp, float q_lo, float q_hi);
+                                   float q_zp, float q_lo, float q_hi,
+                                   int64_t row_pixels, int64_t row_stride);
 
 /// Applies an epilogue to `rows` x `cols` sums at `acc` (rows `ld` int32s
 /// apart): the block of the result at row `row0`, column `col0`.

@@ -679,11 +679,13 @@ extern "C" void tfaot_rt_mmt4d_s8s8_fused(
     int64_t lhs, int64_t rhs, int64_t m, int64_t n1, int64_t k1,
     int32_t flags, int64_t column_init, int64_t out, int64_t n, int64_t scale,
     int64_t bias, int64_t residual, float lo, float hi, int32_t int8_result,
-    float q_mul, float q_zp, float q_lo, float q_hi) {
+    float q_mul, float q_zp, float q_lo, float q_hi, int64_t row_pixels,
+    int64_t row_stride) {
   using namespace tfaot::internal;
   Int8Epilogue epilogue =
       EpilogueFromArguments(out, n, scale, bias, residual, lo, hi,
-                            int8_result, q_mul, q_zp, q_lo, q_hi);
+                            int8_result, q_mul, q_zp, q_lo, q_hi, row_pixels,
+                            row_stride);
   Mmt4dS8S8Fused(BestInt8GemmPath(), reinterpret_cast<const int8_t *>(lhs),
                  reinterpret_cast<const int8_t *>(rhs), m, n1, k1, flags,
                  reinterpret_cast<const int32_t *>(column_init), epilogue);

@@ -54,7 +54,8 @@ extern "C" void tfaot_rt_mmt4d_s8s8_fused(
     int64_t lhs, int64_t rhs, int64_t m, int64_t n1, int64_t k1,
     int32_t flags, int64_t column_init, int64_t out, int64_t n, int64_t scale,
     int64_t bias, int64_t residual, float lo, float hi, int32_t int8_result,
-    float q_mul, float q_zp, float q_lo, float q_hi);
+    float q_mul, float q_zp, float q_lo, float q_hi, int64_t row_pixels,
+    int64_t row_stride);
 
 namespace tfaot::internal {
 

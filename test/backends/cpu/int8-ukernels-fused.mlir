@@ -22,10 +22,12 @@
 // CHECK-NEXT: %[[QZP:.*]] = arith.constant -3.000000e+00 : f32
 // CHECK-NEXT: %[[QLO:.*]] = arith.constant -1.280000e+02 : f32
 // CHECK-NEXT: %[[QHI:.*]] = arith.constant 1.270000e+02 : f32
-// CHECK-NEXT: call @tfaot_rt_mmt4d_s8s8_fused(%{{.*}}, %{{.*}}, %[[M]], %[[N1]], %[[K1]], %[[FLAGS]], %{{.*}}, %{{.*}}, %[[N]], %{{.*}}, %{{.*}}, %[[NONE]], %[[LO]], %[[HI]], %[[INT8]], %[[QMUL]], %[[QZP]], %[[QLO]], %[[QHI]])
+// CHECK-NEXT: %[[DENSE1:.*]] = arith.constant 0 : i64
+// CHECK-NEXT: %[[DENSE2:.*]] = arith.constant 0 : i64
+// CHECK-NEXT: call @tfaot_rt_mmt4d_s8s8_fused(%{{.*}}, %{{.*}}, %[[M]], %[[N1]], %[[K1]], %[[FLAGS]], %{{.*}}, %{{.*}}, %[[N]], %{{.*}}, %{{.*}}, %[[NONE]], %[[LO]], %[[HI]], %[[INT8]], %[[QMUL]], %[[QZP]], %[[QLO]], %[[QHI]], %[[DENSE1]], %[[DENSE2]])
 // CHECK-NOT: linalg.
 // CHECK: return
-// CHECK: func.func private @tfaot_rt_mmt4d_s8s8_fused(i64, i64, i64, i64, i64, i32, i64, i64, i64, i64, i64, i64, f32, f32, i32, f32, f32, f32, f32)
+// CHECK: func.func private @tfaot_rt_mmt4d_s8s8_fused(i64, i64, i64, i64, i64, i32, i64, i64, i64, i64, i64, i64, f32, f32, i32, f32, f32, f32, f32, i64, i64)
 #id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 #col = affine_map<(d0, d1, d2, d3) -> (d3)>
 func.func @int8_result(%lhs: memref<6x3x1x4xi8>, %rhs: memref<2x3x16x4xi8>, %row: memref<2x16xi32>,
@@ -178,9 +180,9 @@ func.func @not_fused(%lhs: memref<6x3x1x4xi8>, %rhs: memref<2x3x16x4xi8>, %out: 
 // CHECK-DAG: %[[C:.*]] = arith.constant 20 : i64
 // CHECK-DAG: %[[K:.*]] = arith.constant 3 : i64
 // CHECK-DAG: %[[TWO:.*]] = arith.constant 2 : i64
-// CHECK: call @tfaot_rt_depthwise_s8s8_fused(%{{.*}}, %{{.*}}, %{{.*}}, %[[ONE]], %[[SEVEN]], %{{.*}}, %[[C]], %[[K]], %{{.*}}, %[[TWO]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}})
+// CHECK: call @tfaot_rt_depthwise_s8s8_fused(%{{.*}}, %{{.*}}, %{{.*}}, %[[ONE]], %[[SEVEN]], %{{.*}}, %[[C]], %[[K]], %{{.*}}, %[[TWO]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}})
 // CHECK-NOT: linalg.
-// CHECK: func.func private @tfaot_rt_depthwise_s8s8_fused(i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, f32, f32, i32, f32, f32, f32, f32)
+// CHECK: func.func private @tfaot_rt_depthwise_s8s8_fused(i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, f32, f32, i32, f32, f32, f32, f32, i64, i64)
 #nhwc = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 #chan = affine_map<(d0, d1, d2, d3) -> (d3)>
 func.func @depthwise(%in: memref<1x7x7x20xi8>, %filter: memref<3x3x20xi8>, %row: memref<20xi32>,
@@ -229,4 +231,52 @@ func.func @depthwise_not_fused(%in: memref<1x7x7x20xi8>, %filter: memref<3x3x20x
   }
   memref.dealloc %out : memref<1x3x3x20xi32>
   return
+}
+
+// -----
+
+// The result is only copied into the interior of a buffer padded for the
+// next convolution (bufferized tensor.pad: alloc, fill with the zero
+// point, copy into a subview): the kernel writes there directly, rows of
+// 3 pixels 5 x 16 elements apart; the padded buffer and its fill move
+// before the call, the copy and the result's own buffer go.
+// CHECK-LABEL: func.func @into_padded_buffer
+// CHECK: %[[PADDED:.*]] = memref.alloc() : memref<1x5x5x16xi8>
+// CHECK-NEXT: linalg.fill ins(%{{.*}} : i8) outs(%[[PADDED]]
+// CHECK-NEXT: %[[INTERIOR:.*]] = memref.subview %[[PADDED]][0, 1, 1, 0] [1, 3, 3, 16] [1, 1, 1, 1]
+// CHECK: memref.extract_aligned_pointer_as_index %[[INTERIOR]]
+// CHECK-DAG: %[[PIXELS:.*]] = arith.constant 3 : i64
+// CHECK-DAG: %[[STRIDE:.*]] = arith.constant 80 : i64
+// CHECK: call @tfaot_rt_mmt4d_s8s8_fused({{.*}}, %[[PIXELS]], %[[STRIDE]])
+// CHECK-NOT: memref.copy
+// CHECK-NOT: memref.alloc
+// CHECK: return
+#id5 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#col5 = affine_map<(d0, d1, d2, d3) -> (d3)>
+func.func @into_padded_buffer(%lhs: memref<9x3x1x4xi8>, %rhs: memref<1x3x16x4xi8>, %scale: memref<16xf32>) -> memref<1x5x5x16xi8> {
+  %c0 = arith.constant 0 : i32
+  %q = arith.constant 3.0 : f32
+  %zp = arith.constant -128 : i8
+  %out = memref.alloc() : memref<9x1x1x16xi32>
+  linalg.fill ins(%c0 : i32) outs(%out : memref<9x1x1x16xi32>)
+  linalg.mmt4d ins(%lhs, %rhs : memref<9x3x1x4xi8>, memref<1x3x16x4xi8>) outs(%out : memref<9x1x1x16xi32>)
+  %flat = memref.collapse_shape %out [[0], [1, 2, 3]] : memref<9x1x1x16xi32> into memref<9x16xi32>
+  %nhwc = memref.expand_shape %flat [[0, 1, 2], [3]] output_shape [1, 3, 3, 16] : memref<9x16xi32> into memref<1x3x3x16xi32>
+  %result = memref.alloc() : memref<1x3x3x16xi8>
+  linalg.generic {indexing_maps = [#id5, #col5, #id5], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%nhwc, %scale : memref<1x3x3x16xi32>, memref<16xf32>) outs(%result : memref<1x3x3x16xi8>) {
+  ^bb0(%acc: i32, %s: f32, %o: i8):
+    %f = arith.sitofp %acc : i32 to f32
+    %y = arith.mulf %f, %s : f32
+    %m = arith.mulf %y, %q : f32
+    %r = math.roundeven %m : f32
+    %i = arith.fptosi %r : f32 to i8
+    linalg.yield %i : i8
+  }
+  %padded = memref.alloc() : memref<1x5x5x16xi8>
+  linalg.fill ins(%zp : i8) outs(%padded : memref<1x5x5x16xi8>)
+  %interior = memref.subview %padded[0, 1, 1, 0] [1, 3, 3, 16] [1, 1, 1, 1] : memref<1x5x5x16xi8> to memref<1x3x3x16xi8, strided<[400, 80, 16, 1], offset: 96>>
+  memref.copy %result, %interior : memref<1x3x3x16xi8> to memref<1x3x3x16xi8, strided<[400, 80, 16, 1], offset: 96>>
+  memref.dealloc %result : memref<1x3x3x16xi8>
+  return %padded : memref<1x5x5x16xi8>
 }

@@ -164,6 +164,31 @@ TEST(DepthwiseS8S8Fused, ThreadCountsDoNotChangeResults) {
   }
 }
 
+// Into the interior of a buffer padded by 2 on each side (the next
+// depthwise convolution's input): the border keeps its value.
+TEST(DepthwiseS8S8Fused, WritesIntoAPaddedBuffer) {
+  std::mt19937 rng(12);
+  Case c = RandomCase(rng, {1, 8, 8, 20, 3, 3, 1, 1, 1, 1, 6, 6});
+  Int8Epilogue e = c.Epilogue(true, true, false);
+  std::vector<float> dense = c.Expected(e, true);
+  const int64_t pad = 2, padded = 6 + 2 * pad;
+  std::vector<int8_t> out(padded * padded * 20, 55);
+  e.out = out.data() + (pad * padded + pad) * 20;
+  e.row_pixels = 6;
+  e.row_stride = padded * 20;
+  DepthwiseS8S8Fused(c.input.data(), c.filter.data(), c.column_init.data(),
+                     c.shape, e);
+  for (int64_t y = 0; y < padded; ++y)
+    for (int64_t x = 0; x < padded; ++x)
+      for (int64_t ch = 0; ch < 20; ++ch) {
+        bool inside = y >= pad && y < 6 + pad && x >= pad && x < 6 + pad;
+        float want =
+            inside ? dense[((y - pad) * 6 + x - pad) * 20 + ch] : 55.f;
+        ASSERT_EQ(out[(y * padded + x) * 20 + ch], want)
+            << y << "," << x << "," << ch;
+      }
+}
+
 // The entry point generated code calls: addresses and the epilogue as
 // scalar arguments.
 TEST(DepthwiseS8S8Fused, EntryPointTakesAddresses) {
@@ -178,7 +203,7 @@ TEST(DepthwiseS8S8Fused, EntryPointTakesAddresses) {
       1, 1, 1, 4, 4, reinterpret_cast<int64_t>(out.data()),
       reinterpret_cast<int64_t>(c.scale.data()),
       reinterpret_cast<int64_t>(c.bias.data()), 0, e.lo, e.hi, 1, e.q_mul,
-      e.q_zp, e.q_lo, e.q_hi);
+      e.q_zp, e.q_lo, e.q_hi, 0, 0);
   std::vector<float> expected = c.Expected(e, true);
   for (size_t i = 0; i < out.size(); ++i)
     EXPECT_EQ(out[i], expected[i]) << i;

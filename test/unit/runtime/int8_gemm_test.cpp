@@ -486,6 +486,46 @@ TEST_P(Mmt4dS8S8FusedTest, ResidualMayBeTheResult) {
   EXPECT_EQ(buffer, expected);
 }
 
+// The result written into the interior of a padded NHWC buffer (the
+// depthwise convolution's input after it): rows are pixels of 7-pixel
+// image rows 9 x 24 elements apart; the border keeps its value.
+TEST_P(Mmt4dS8S8FusedTest, WritesIntoAPaddedBuffer) {
+  std::mt19937 rng(31);
+  const int64_t height = 5, width = 7, n = 24, pad = 1;
+  const int64_t padded_w = width + 2 * pad;
+  Product product = RandomProduct(rng, height * width, 2, 3);
+  std::vector<float> scale(n, 0.02f), bias(n, 0.5f);
+  for (const EpilogueCase &c : {kEpilogueCases[1], kEpilogueCases[4]}) {
+    SCOPED_TRACE(c.name);
+    Int8Epilogue e = MakeEpilogue(c, scale, bias);
+    std::vector<float> dense = Expected(product, n, {}, e);
+    std::vector<int8_t> padded8((height + 2 * pad) * padded_w * n, 77);
+    std::vector<float> padded32(padded8.size(), -9.f);
+    e.out = c.int8_result ? static_cast<void *>(padded8.data())
+                          : padded32.data();
+    e.out = static_cast<char *>(e.out) +
+            (pad * padded_w + pad) * n * (c.int8_result ? 1 : 4);
+    e.n = n;
+    e.row_pixels = width;
+    e.row_stride = padded_w * n;
+    std::vector<int8_t> rhs = product.PackedB();
+    Mmt4dS8S8Fused(GetParam(), product.a.data(), rhs.data(), product.m, 2, 3,
+                   0, nullptr, e);
+    for (int64_t y = 0; y < height + 2 * pad; ++y)
+      for (int64_t x = 0; x < padded_w; ++x)
+        for (int64_t j = 0; j < n; ++j) {
+          int64_t at = (y * padded_w + x) * n + j;
+          float got = c.int8_result ? padded8[at] : padded32[at];
+          bool inside = y >= pad && y < height + pad && x >= pad &&
+                        x < width + pad;
+          float want = inside ? dense[((y - pad) * width + x - pad) * n + j]
+                       : c.int8_result ? 77.f
+                                       : -9.f;
+          ASSERT_EQ(got, want) << y << "," << x << "," << j;
+        }
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Paths, Mmt4dS8S8FusedTest, kAllPaths, PathTestName);
 
 // The fused entry point generated code calls: integer addresses and the
@@ -504,7 +544,7 @@ TEST(Mmt4dS8S8Fused, EntryPointTakesAddresses) {
       reinterpret_cast<int64_t>(out.data()), 27,
       reinterpret_cast<int64_t>(scale.data()),
       reinterpret_cast<int64_t>(bias.data()), 0, -1.f, 6.f, 1, 0.25f, 10.f,
-      -128.f, 127.f);
+      -128.f, 127.f, 0, 0);
   std::vector<int32_t> rows;
   for (int i = 0; i < 13; ++i)
     rows.insert(rows.end(), row.begin(), row.end());
