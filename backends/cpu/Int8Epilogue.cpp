@@ -24,7 +24,6 @@ using namespace mlir;
 namespace tfaot::cpu {
 namespace {
 
-
 /// The view chain from the product's buffer `out` ([m][n1][1][16]) to
 /// `operand`, innermost first, and the columns it keeps; or failure when
 /// `operand` is not those sums as an [..., n] array with m rows. (Other
@@ -326,14 +325,14 @@ std::optional<Int8EpilogueMatch> matchInt8Epilogue(linalg::LinalgOp product) {
   std::optional<unsigned> accInput;
   SmallVector<InputKind> inputs;
   Type f32 = Float32Type::get(ctx);
+  // The product's sums: an mmt4d's through its views, other products'
+  // (NHWC) as they are, n being their channels.
+  const bool tiled = isa<linalg::Mmt4DOp>(product.getOperation());
   for (OpOperand *input : generic.getDpsInputOperands()) {
     AffineMap map = generic.getMatchingIndexingMap(input);
     Value value = input->get();
     SmallVector<Operation *> views;
     FailureOr<int64_t> n = failure();
-    // The product's sums: an mmt4d's through its views, other products'
-    // (NHWC) as they are, n being their channels.
-    bool tiled = isa<linalg::Mmt4DOp>(product.getOperation());
     if (!tiled && value == out && !accInput)
       n = cast<MemRefType>(out.getType()).getShape().back();
     else if (tiled && map == identity && !accInput)
@@ -373,8 +372,7 @@ std::optional<Int8EpilogueMatch> matchInt8Epilogue(linalg::LinalgOp product) {
   BodyReader reader(generic, *accInput, inputs);
   if (!reader.read(match))
     return std::nullopt;
-  Type element = match.int8Result ? Type(IntegerType::get(ctx, 8))
-                                  : Type(Float32Type::get(ctx));
+  Type element = match.int8Result ? Type(IntegerType::get(ctx, 8)) : f32;
   if (!isDenseOf(match.result, element))
     return std::nullopt;
   // The kernel reads each residual element right before writing the result
@@ -384,10 +382,6 @@ std::optional<Int8EpilogueMatch> matchInt8Epilogue(linalg::LinalgOp product) {
     return std::nullopt;
   return match;
 }
-
-} // namespace tfaot::cpu
-
-namespace tfaot::cpu {
 
 void writeIntoPaddedBuffer(Int8EpilogueMatch &match,
                            Operation *insertionPoint) {

@@ -47,7 +47,6 @@ struct Problem {
 
 // The products are at most 128 * 128, a window of fewer than 2^16 taps
 // cannot overflow int32 from any column_init an int8 zero point gives.
-template <int Unused>
 __attribute__((always_inline)) inline void
 SumsBody(const Problem &p, int64_t b, int64_t y, int64_t x0, int64_t pixels,
          int64_t c0, int64_t cs, int32_t *sums) {
@@ -77,13 +76,13 @@ SumsBody(const Problem &p, int64_t b, int64_t y, int64_t x0, int64_t pixels,
 
 void PortableSums(const Problem &p, int64_t b, int64_t y, int64_t x0,
                   int64_t pixels, int64_t c0, int64_t cs, int32_t *sums) {
-  SumsBody<0>(p, b, y, x0, pixels, c0, cs, sums);
+  SumsBody(p, b, y, x0, pixels, c0, cs, sums);
 }
 #if defined(__x86_64__)
 __attribute__((target("avx2"))) void
 Avx2Sums(const Problem &p, int64_t b, int64_t y, int64_t x0, int64_t pixels,
          int64_t c0, int64_t cs, int32_t *sums) {
-  SumsBody<0>(p, b, y, x0, pixels, c0, cs, sums);
+  SumsBody(p, b, y, x0, pixels, c0, cs, sums);
 }
 // By hand for AVX-512: 16 channels per register, the sums of a pixel in
 // a register across all taps (the loop above goes through memory for each
@@ -115,7 +114,7 @@ Avx512Sums(const Problem &p, int64_t b, int64_t y, int64_t x0, int64_t pixels,
   const DepthwiseShape &s = p.s;
   const int64_t taps = s.kh * s.kw;
   if (taps > kMaxAvx512Taps)
-    return SumsBody<0>(p, b, y, x0, pixels, c0, cs, sums);
+    return SumsBody(p, b, y, x0, pixels, c0, cs, sums);
   int64_t offsets[kMaxAvx512Taps];
   for (int64_t i = 0; i < s.kh; ++i)
     for (int64_t j = 0; j < s.kw; ++j)
@@ -166,45 +165,19 @@ void RunRows(void *context, int64_t begin, int64_t end) {
   }
 }
 
-bool CpuHasAvx512() {
-#if defined(__x86_64__)
-  __builtin_cpu_init();
-  return __builtin_cpu_supports("avx512f") &&
-         __builtin_cpu_supports("avx512bw") &&
-         __builtin_cpu_supports("avx512vl");
-#else
-  return false;
-#endif
-}
-
-bool CpuHasAvx2() {
-#if defined(__x86_64__)
-  __builtin_cpu_init();
-  return __builtin_cpu_supports("avx2");
-#else
-  return false;
-#endif
-}
-
 } // namespace
 
 void DepthwiseS8S8Fused(const int8_t *input, const int8_t *filter,
                         const int32_t *column_init, const DepthwiseShape &shape,
                         const Int8Epilogue &epilogue, bool simd) {
-  static const bool has_avx512 = CpuHasAvx512();
-  static const bool has_avx2 = CpuHasAvx2();
-  Problem p{input, filter, column_init, shape, &epilogue,
-            EpilogueFor(EpilogueIsa::Portable), PortableSums};
+  const EpilogueIsa isa = simd ? BestEpilogueIsa() : EpilogueIsa::Portable;
+  Problem p{input, filter, column_init, shape, &epilogue, EpilogueFor(isa),
+            PortableSums};
 #if defined(__x86_64__)
-  if (simd && has_avx512) {
-    p.apply = EpilogueFor(EpilogueIsa::Avx512);
+  if (isa == EpilogueIsa::Avx512)
     p.sums = Avx512Sums;
-  } else if (simd && has_avx2) {
-    p.apply = EpilogueFor(EpilogueIsa::Avx2);
+  else if (isa == EpilogueIsa::Avx2)
     p.sums = Avx2Sums;
-  }
-#else
-  (void)has_avx512, (void)has_avx2;
 #endif
   const int64_t rows = shape.n * shape.ho;
   if (rows <= 0 || shape.wo <= 0 || shape.c <= 0)

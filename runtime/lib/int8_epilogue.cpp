@@ -8,6 +8,8 @@
 
 #include "int8_epilogue.h"
 
+#include <type_traits>
+
 #if defined(__x86_64__)
 #include <immintrin.h>
 #endif
@@ -19,9 +21,10 @@ namespace {
 // wrappers below (always_inline lets each vectorize it with its own
 // target). Each step is the float32 operation of the elementwise code it
 // replaces, in the same order, so results are identical; the comparisons
-// are arith.maximumf/minimumf for ordered values. No operand overlaps the
-// result (the compiler checks), so all are __restrict and each row is one
-// vector loop without alias checks.
+// are arith.maximumf/minimumf for ordered values. The only overlap the
+// compiler allows is a float result written over its own residual, so
+// those two are __restrict only where there is no residual (elsewhere the
+// compiler checks for aliasing at run time).
 template <bool Int8Result, bool Bias, bool Residual>
 __attribute__((always_inline)) inline void
 EpilogueRows(const Int8Epilogue &e, const int32_t *acc, int64_t ld,
@@ -32,12 +35,13 @@ EpilogueRows(const Int8Epilogue &e, const int32_t *acc, int64_t ld,
   const float q_mul = e.q_mul, q_zp = e.q_zp, q_lo = e.q_lo, q_hi = e.q_hi;
   const int64_t n = e.n;
   const int64_t first = row0 * n + col0;
-  const float *__restrict residual = Residual ? e.residual + first : nullptr;
+  using FloatOut = std::conditional_t<Residual, float *, float *__restrict>;
+  const float *residual = Residual ? e.residual + first : nullptr;
   for (int64_t r = 0; r < rows; ++r) {
     const int32_t *__restrict a = acc + r * ld;
     const int64_t at = e.RowOffset(row0 + r) + col0;
     int8_t *__restrict out8 = static_cast<int8_t *>(e.out) + at;
-    float *__restrict out32 = static_cast<float *>(e.out) + at;
+    FloatOut out32 = static_cast<float *>(e.out) + at;
     for (int64_t j = 0; j < cols; ++j) {
       float y = static_cast<float>(a[j]) * scale[j];
       if (Bias)
@@ -92,7 +96,8 @@ TFAOT_DEFINE_EPILOGUE(Avx2Epilogue, __attribute__((target("avx2"))))
 #define TFAOT_AVX512_EPILOGUE __attribute__((target("avx512f,avx512bw,avx512vl")))
 
 template <bool Bias, bool Residual> struct Avx512EpilogueStep {
-  const float *__restrict scale, *__restrict bias, *__restrict residual;
+  const float *__restrict scale, *__restrict bias;
+  const float *residual; // May be the result itself (see EpilogueRows).
   const int32_t *acc;
   int64_t ld, n, cols;
   __m512 lo, hi, q_mul, q_zp, q_lo, q_hi;
@@ -205,6 +210,22 @@ Int8Epilogue EpilogueFromArguments(int64_t out, int64_t n, int64_t scale,
   e.row_pixels = row_pixels;
   e.row_stride = row_stride;
   return e;
+}
+
+EpilogueIsa BestEpilogueIsa() {
+  static const EpilogueIsa best = [] {
+#if defined(__x86_64__)
+    __builtin_cpu_init(); // Callers may run before the library's constructors.
+    if (__builtin_cpu_supports("avx512f") &&
+        __builtin_cpu_supports("avx512bw") &&
+        __builtin_cpu_supports("avx512vl"))
+      return EpilogueIsa::Avx512;
+    if (__builtin_cpu_supports("avx2"))
+      return EpilogueIsa::Avx2;
+#endif
+    return EpilogueIsa::Portable;
+  }();
+  return best;
 }
 
 EpilogueFn EpilogueFor(EpilogueIsa isa) {

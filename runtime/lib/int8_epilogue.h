@@ -22,8 +22,10 @@ namespace tfaot::internal {
 ///   y = y + residual[i][j] (if residual);  y = min(max(y, lo), hi);
 /// then a float32 result stores y, and an int8 result stores
 ///   int8(min(max(roundeven(y * q_mul) + q_zp, q_lo), q_hi)).
-/// The result (and the residual) are m x n, row-major and dense. No
-/// operand may overlap the result.
+/// The result (and the residual) are m x n, row-major and dense (the
+/// result may be a padded buffer's interior, see row_pixels). No operand
+/// may overlap the result, except that a float result may be its residual
+/// itself: each element is read before it is written.
 struct Int8Epilogue {
   const float *scale = nullptr;    ///< n values.
   const float *bias = nullptr;     ///< n values, or null for none.
@@ -62,6 +64,11 @@ using EpilogueFn = void (*)(const Int8Epilogue &, const int32_t *acc,
 
 /// The instruction sets the epilogue is compiled for.
 enum class EpilogueIsa { Portable, Avx2, Avx512 };
+
+/// The best of them this CPU has (Avx512: AVX-512 F, BW and VL), asked
+/// once. The depthwise kernel, which has code for the same three, uses it
+/// too.
+EpilogueIsa BestEpilogueIsa();
 
 /// The epilogue for `isa`; the caller knows the CPU has it (Avx512 needs
 /// AVX-512 F, BW and VL).
