@@ -14,6 +14,7 @@
 #include "passes/Passes.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -92,6 +93,16 @@ bool computeLiveRange(Buffer &buf, Block &body,
       if (top->hasTrait<OpTrait::IsTerminator>())
         return false;
       buf.end = std::max(buf.end, order.lookup(top));
+      // The buffer's address as an integer (a runtime call's argument): the
+      // buffer lives as long as anything computed from that address, which
+      // is followed through side-effect-free arithmetic (offsets, casts) to
+      // the op that finally uses it.
+      if (isa<memref::ExtractAlignedPointerAsIndexOp>(user) ||
+          (!isa<BaseMemRefType>(value.getType()) && isMemoryEffectFree(user))) {
+        for (Value result : user->getResults())
+          aliases.insert(result);
+        continue;
+      }
       // Views: the result aliases the source.
       if (auto view = dyn_cast<ViewLikeOpInterface>(user)) {
         if (view.getViewSource() == value)
@@ -103,10 +114,11 @@ bool computeLiveRange(Buffer &buf, Block &body,
       // Anything else that hands back a memref (a loop carrying the buffer,
       // a select between buffers, ...) may return this one: treat its memref
       // results, and those of every op enclosing the use up to the top-level
-      // one, as aliases too.
+      // one, as aliases too (all results, where an address is what flows).
       for (Operation *op = user; op; op = op->getParentOp()) {
         for (Value result : op->getResults())
-          if (isa<BaseMemRefType>(result.getType()))
+          if (isa<BaseMemRefType>(result.getType()) ||
+              !isa<BaseMemRefType>(value.getType()))
             aliases.insert(result);
         if (op == top)
           break;

@@ -200,9 +200,7 @@ void rewriteMmt4d(ModuleOp module, linalg::Mmt4DOp op) {
   std::optional<::tfaot::cpu::Int8EpilogueMatch> epilogue;
   if (init.found())
     epilogue = ::tfaot::cpu::matchInt8Epilogue(op);
-  // Before any address is taken: the buffer planner sees a buffer's last
-  // use at the op taking its address, so nothing may be allocated between
-  // those ops and the call.
+  // First, as it may change the buffer the call writes its result to.
   if (epilogue)
     ::tfaot::cpu::writeIntoPaddedBuffer(*epilogue, epilogue->generic);
   // The fused call takes the generic's place (its result is written

@@ -180,3 +180,35 @@ func.func @none(%x: memref<4xf32>, %out: memref<4xf32>) {
   memref.copy %x, %out : memref<4xf32> to memref<4xf32>
   return
 }
+
+// -----
+
+// Tests that a buffer whose address is handed to a call as an integer lives
+// until that call, through the arithmetic in between: %b is allocated after
+// %a's address is taken but before the call reads %a, so the two must not
+// share bytes (arena 128, not 64).
+// CHECK: module attributes {tfaot.arena_bytes = 128 : i64, tfaot.naive_temp_bytes = 128 : i64, tfaot.peak_live_bytes = 128 : i64}
+// CHECK-LABEL: func.func @address
+// CHECK: %[[OA:.*]] = arith.constant 0 : index
+// CHECK: memref.view %{{.*}}[%[[OA]]][] : memref<128xi8> to memref<16xf32>
+// CHECK: %[[OB:.*]] = arith.constant 64 : index
+// CHECK: memref.view %{{.*}}[%[[OB]]][] : memref<128xi8> to memref<16xf32>
+// CHECK: call @kernel
+func.func private @kernel(i64, i64)
+func.func @address(%x: memref<16xf32>) {
+  %a = memref.alloc() : memref<16xf32>
+  memref.copy %x, %a : memref<16xf32> to memref<16xf32>
+  %base = memref.extract_aligned_pointer_as_index %a : memref<16xf32> -> index
+  %c4 = arith.constant 4 : index
+  %shifted = arith.addi %base, %c4 : index
+  %addr_a = arith.index_cast %shifted : index to i64
+  %b = memref.alloc() : memref<16xf32>
+  %f = arith.constant 1.0 : f32
+  linalg.fill ins(%f : f32) outs(%b : memref<16xf32>)
+  %base_b = memref.extract_aligned_pointer_as_index %b : memref<16xf32> -> index
+  %addr_b = arith.index_cast %base_b : index to i64
+  func.call @kernel(%addr_a, %addr_b) : (i64, i64) -> ()
+  memref.dealloc %a : memref<16xf32>
+  memref.dealloc %b : memref<16xf32>
+  return
+}
