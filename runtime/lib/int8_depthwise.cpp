@@ -11,13 +11,10 @@
 
 #include "int8_depthwise.h"
 
+#include "int8_epilogue_avx512.h"
 #include "parallel.h"
 
 #include <algorithm>
-
-#if defined(__x86_64__)
-#include <immintrin.h>
-#endif
 
 namespace tfaot::internal {
 namespace {
@@ -35,6 +32,8 @@ struct Problem;
 using SumsFn = void (*)(const Problem &, int64_t b, int64_t y, int64_t x0,
                         int64_t pixels, int64_t c0, int64_t cs,
                         int32_t *sums);
+// Output rows [begin, end) of all images, epilogue included.
+using RowsFn = void (*)(const Problem &, int64_t begin, int64_t end);
 
 struct Problem {
   const int8_t *input, *filter;
@@ -43,6 +42,9 @@ struct Problem {
   const Int8Epilogue *epilogue;
   EpilogueFn apply;
   SumsFn sums;
+  // Set where a kernel runs whole rows itself, epilogue included (RunRows
+  // then only splits the work).
+  RowsFn fused_rows;
 };
 
 // The products are at most 128 * 128, a window of fewer than 2^16 taps
@@ -88,59 +90,78 @@ Avx2Sums(const Problem &p, int64_t b, int64_t y, int64_t x0, int64_t pixels,
 // a register across all taps (the loop above goes through memory for each
 // tap, and the compiler's 64-wide unrolled loop skips layers of 16 to 48
 // channels), the window's filter vectors loaded once per channel block and
-// its taps at precomputed offsets; Taps > 0 unrolls them (3x3: 9).
+// its taps at precomputed offsets; Taps > 0 unrolls them (3x3: 9). The
+// epilogue is applied in the registers too: storing the sums for a pass of
+// the epilogue over them took about as long as computing them.
 constexpr int64_t kMaxAvx512Taps = 25;
 
-template <int Taps>
-__attribute__((target("avx512f,avx512bw,avx512vl"), always_inline)) inline void
-Avx512Pixels(const int8_t *first, int64_t step, const int64_t *offsets,
-             int64_t taps, const __m512i *filter, __m512i init,
-             __mmask16 mask, int64_t pixels, int32_t *sums, int64_t ld) {
-  const int64_t count = Taps > 0 ? Taps : taps;
-  for (int64_t x = 0; x < pixels; ++x, first += step) {
-    __m512i acc = init;
-    for (int64_t t = 0; t < count; ++t) {
-      __m512i in =
-          _mm512_cvtepi8_epi32(_mm_maskz_loadu_epi8(mask, first + offsets[t]));
-      acc = _mm512_add_epi32(acc, _mm512_mullo_epi32(in, filter[t]));
-    }
-    _mm512_mask_storeu_epi32(sums + x * ld, mask, acc);
-  }
-}
-
-__attribute__((target("avx512f,avx512bw,avx512vl"))) void
-Avx512Sums(const Problem &p, int64_t b, int64_t y, int64_t x0, int64_t pixels,
-           int64_t c0, int64_t cs, int32_t *sums) {
+template <bool Int8Result, bool Bias, bool Residual, int Taps>
+TFAOT_AVX512_TARGET void Avx512FusedRows(const Problem &p, int64_t begin,
+                                         int64_t end) {
   const DepthwiseShape &s = p.s;
-  const int64_t taps = s.kh * s.kw;
-  if (taps > kMaxAvx512Taps)
-    return SumsBody(p, b, y, x0, pixels, c0, cs, sums);
+  const Int8Epilogue &e = *p.epilogue;
+  const int64_t taps = Taps > 0 ? Taps : s.kh * s.kw;
   int64_t offsets[kMaxAvx512Taps];
   for (int64_t i = 0; i < s.kh; ++i)
     for (int64_t j = 0; j < s.kw; ++j)
       offsets[i * s.kw + j] = (i * s.dh * s.w + j * s.dw) * s.c;
+  const Avx512EpilogueScalars k = Avx512Broadcast(e);
+  const int64_t c = s.c, wo = s.wo, step = s.sw * c;
+  const float *const residual_base = e.residual;
   __m512i filter[kMaxAvx512Taps];
-  for (int64_t cb = 0; cb < cs; cb += 16) {
-    const int64_t ch = c0 + cb;
-    const __mmask16 mask =
-        cs - cb >= 16 ? __mmask16(0xFFFF)
-                      : static_cast<__mmask16>((1u << (cs - cb)) - 1);
-    for (int64_t t = 0; t < taps; ++t)
-      filter[t] = _mm512_cvtepi8_epi32(
-          _mm_maskz_loadu_epi8(mask, p.filter + t * s.c + ch));
-    const __m512i init =
-        p.column_init ? _mm512_maskz_loadu_epi32(mask, p.column_init + ch)
-                      : _mm512_setzero_si512();
-    const int8_t *first =
-        p.input + ((b * s.h + y * s.sh) * s.w + x0 * s.sw) * s.c + ch;
-    const int64_t step = s.sw * s.c;
-    if (taps == 9)
-      Avx512Pixels<9>(first, step, offsets, taps, filter, init, mask, pixels,
-                      sums + cb, cs);
-    else
-      Avx512Pixels<0>(first, step, offsets, taps, filter, init, mask, pixels,
-                      sums + cb, cs);
+  for (int64_t r = begin; r < end; ++r) {
+    const int64_t b = r / s.ho, y = r % s.ho;
+    // The row's pixels are consecutive in the result (row_pixels is 0 or
+    // wo, see DepthwiseS8S8Fused).
+    const int64_t out_row = e.RowOffset(r * wo);
+    const float *residual_row = Residual ? residual_base + r * wo * c : nullptr;
+    for (int64_t ch = 0; ch < c; ch += 16) {
+      const __mmask16 mask = Avx512FirstLanes(c - ch);
+      for (int64_t t = 0; t < taps; ++t)
+        filter[t] = _mm512_cvtepi8_epi32(
+            _mm_maskz_loadu_epi8(mask, p.filter + t * c + ch));
+      const __m512i init =
+          p.column_init ? _mm512_maskz_loadu_epi32(mask, p.column_init + ch)
+                        : _mm512_setzero_si512();
+      const __m512 scale = _mm512_maskz_loadu_ps(mask, e.scale + ch);
+      const __m512 bias =
+          Bias ? _mm512_maskz_loadu_ps(mask, e.bias + ch) : _mm512_setzero_ps();
+      const int8_t *in = p.input + (b * s.h + y * s.sh) * s.w * c + ch;
+      int8_t *out8 = static_cast<int8_t *>(e.out) + out_row + ch;
+      float *out32 = static_cast<float *>(e.out) + out_row + ch;
+      for (int64_t x = 0; x < wo; ++x, in += step) {
+        __m512i acc = init;
+        for (int64_t t = 0; t < taps; ++t) {
+          __m512i v = _mm512_cvtepi8_epi32(
+              _mm_maskz_loadu_epi8(mask, in + offsets[t]));
+          acc = _mm512_add_epi32(acc, _mm512_mullo_epi32(v, filter[t]));
+        }
+        const __m512 residual =
+            Residual ? _mm512_maskz_loadu_ps(mask, residual_row + x * c + ch)
+                     : _mm512_setzero_ps();
+        const __m512 value =
+            Avx512EpilogueValue<Bias, Residual>(k, acc, scale, bias, residual);
+        if (Int8Result) {
+          __m128i bytes = _mm512_cvtepi32_epi8(Avx512Requantize(k, value));
+          // Kept in a register: the compiler would otherwise fold the two
+          // into vpmovdb to memory, several times slower.
+          asm("" : "+v"(bytes));
+          _mm_mask_storeu_epi8(out8 + x * c, mask, bytes);
+        } else {
+          _mm512_mask_storeu_ps(out32 + x * c, mask, value);
+        }
+      }
+    }
   }
+}
+
+template <int Taps> RowsFn Avx512FusedRowsFor(const Int8Epilogue &e) {
+  static constexpr RowsFn kVariants[8] = {
+      Avx512FusedRows<0, 0, 0, Taps>, Avx512FusedRows<0, 0, 1, Taps>,
+      Avx512FusedRows<0, 1, 0, Taps>, Avx512FusedRows<0, 1, 1, Taps>,
+      Avx512FusedRows<1, 0, 0, Taps>, Avx512FusedRows<1, 0, 1, Taps>,
+      Avx512FusedRows<1, 1, 0, Taps>, Avx512FusedRows<1, 1, 1, Taps>};
+  return kVariants[EpilogueVariant(e)];
 }
 #endif
 
@@ -148,6 +169,8 @@ Avx512Sums(const Problem &p, int64_t b, int64_t y, int64_t x0, int64_t pixels,
 // r % ho), in blocks of pixels and channels.
 void RunRows(void *context, int64_t begin, int64_t end) {
   const Problem &p = *static_cast<const Problem *>(context);
+  if (p.fused_rows)
+    return p.fused_rows(p, begin, end);
   const DepthwiseShape &s = p.s;
   alignas(64) int32_t sums[kBlockSums];
   const int64_t cs_max = std::min(s.c, kBlockChannels);
@@ -172,10 +195,13 @@ void DepthwiseS8S8Fused(const int8_t *input, const int8_t *filter,
                         const Int8Epilogue &epilogue, bool simd) {
   const EpilogueIsa isa = simd ? BestEpilogueIsa() : EpilogueIsa::Portable;
   Problem p{input, filter, column_init, shape, &epilogue, EpilogueFor(isa),
-            PortableSums};
+            PortableSums, nullptr};
 #if defined(__x86_64__)
-  if (isa == EpilogueIsa::Avx512)
-    p.sums = Avx512Sums;
+  const int64_t taps = shape.kh * shape.kw;
+  if (isa == EpilogueIsa::Avx512 && taps <= kMaxAvx512Taps &&
+      (epilogue.row_pixels == 0 || epilogue.row_pixels == shape.wo))
+    p.fused_rows = taps == 9 ? Avx512FusedRowsFor<9>(epilogue)
+                             : Avx512FusedRowsFor<0>(epilogue);
   else if (isa == EpilogueIsa::Avx2)
     p.sums = Avx2Sums;
 #endif

@@ -7,12 +7,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "int8_epilogue.h"
+#include "int8_epilogue_avx512.h"
 
 #include <type_traits>
-
-#if defined(__x86_64__)
-#include <immintrin.h>
-#endif
 
 namespace tfaot::internal {
 namespace {
@@ -62,11 +59,6 @@ EpilogueRows(const Int8Epilogue &e, const int32_t *acc, int64_t ld,
   }
 }
 
-// Which instantiation of EpilogueRows an epilogue needs, 0-7.
-int EpilogueVariant(const Int8Epilogue &e) {
-  return (e.int8_result ? 4 : 0) + (e.bias ? 2 : 0) + (e.residual ? 1 : 0);
-}
-
 #define TFAOT_EPILOGUE_PARAMS                                                  \
   const Int8Epilogue &e, const int32_t *acc, int64_t ld, int64_t row0,         \
       int64_t rows, int64_t col0, int64_t cols
@@ -91,46 +83,35 @@ TFAOT_DEFINE_EPILOGUE(Avx2Epilogue, __attribute__((target("avx2"))))
 // where the compiler's 64-wide unrolled loop would leave most columns to
 // its 8-wide and scalar remainders, and it stores int8 results with a
 // masked vpmovdb per 16, several times slower than packing 64 and storing
-// once. max(lo, y) and min(hi, y) are the C expressions above (a NaN y
-// stays NaN).
-#define TFAOT_AVX512_EPILOGUE __attribute__((target("avx512f,avx512bw,avx512vl")))
-
+// once. The arithmetic per vector is int8_epilogue_avx512.h's.
 template <bool Bias, bool Residual> struct Avx512EpilogueStep {
   const float *__restrict scale, *__restrict bias;
   const float *residual; // May be the result itself (see EpilogueRows).
   const int32_t *acc;
   int64_t ld, n, cols;
-  __m512 lo, hi, q_mul, q_zp, q_lo, q_hi;
+  Avx512EpilogueScalars k;
 
-  TFAOT_AVX512_EPILOGUE __mmask16 Mask(int64_t j) const {
-    return cols - j >= 16 ? __mmask16(0xFFFF)
-           : cols <= j    ? __mmask16(0)
-                          : static_cast<__mmask16>((1u << (cols - j)) - 1);
+  TFAOT_AVX512_TARGET __mmask16 Mask(int64_t j) const {
+    return Avx512FirstLanes(cols - j);
   }
   // y of the 16 columns from j of row r (lanes off `mask` are unspecified).
-  TFAOT_AVX512_EPILOGUE __m512 Value(int64_t r, int64_t j,
-                                     __mmask16 mask) const {
-    __m512 y = _mm512_cvtepi32_ps(
-        _mm512_maskz_loadu_epi32(mask, acc + r * ld + j));
-    y = _mm512_mul_ps(y, _mm512_maskz_loadu_ps(mask, scale + j));
-    if (Bias)
-      y = _mm512_add_ps(y, _mm512_maskz_loadu_ps(mask, bias + j));
-    if (Residual)
-      y = _mm512_add_ps(y, _mm512_maskz_loadu_ps(mask, residual + r * n + j));
-    return _mm512_min_ps(hi, _mm512_max_ps(lo, y));
+  TFAOT_AVX512_TARGET __m512 Value(int64_t r, int64_t j,
+                                   __mmask16 mask) const {
+    return Avx512EpilogueValue<Bias, Residual>(
+        k, _mm512_maskz_loadu_epi32(mask, acc + r * ld + j),
+        _mm512_maskz_loadu_ps(mask, scale + j),
+        Bias ? _mm512_maskz_loadu_ps(mask, bias + j) : _mm512_setzero_ps(),
+        Residual ? _mm512_maskz_loadu_ps(mask, residual + r * n + j)
+                 : _mm512_setzero_ps());
   }
   // The int8 results of those columns, as int32 lanes.
-  TFAOT_AVX512_EPILOGUE __m512i Quantized(int64_t r, int64_t j) const {
-    __m512 q = _mm512_roundscale_ps(
-        _mm512_mul_ps(Value(r, j, Mask(j)), q_mul),
-        _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-    q = _mm512_min_ps(q_hi, _mm512_max_ps(q_lo, _mm512_add_ps(q, q_zp)));
-    return _mm512_cvttps_epi32(q);
+  TFAOT_AVX512_TARGET __m512i Quantized(int64_t r, int64_t j) const {
+    return Avx512Requantize(k, Value(r, j, Mask(j)));
   }
 };
 
 template <bool Int8Result, bool Bias, bool Residual>
-TFAOT_AVX512_EPILOGUE void Avx512EpilogueRows(TFAOT_EPILOGUE_PARAMS) {
+TFAOT_AVX512_TARGET void Avx512EpilogueRows(TFAOT_EPILOGUE_PARAMS) {
   const int64_t n = e.n;
   const int64_t first = row0 * n + col0;
   Avx512EpilogueStep<Bias, Residual> step{
@@ -141,12 +122,7 @@ TFAOT_AVX512_EPILOGUE void Avx512EpilogueRows(TFAOT_EPILOGUE_PARAMS) {
       ld,
       n,
       cols,
-      _mm512_set1_ps(e.lo),
-      _mm512_set1_ps(e.hi),
-      _mm512_set1_ps(e.q_mul),
-      _mm512_set1_ps(e.q_zp),
-      _mm512_set1_ps(e.q_lo),
-      _mm512_set1_ps(e.q_hi)};
+      Avx512Broadcast(e)};
   // The two packs interleave the four vectors by 128-bit lane; this puts
   // each vector's 16 bytes back together.
   const __m512i unshuffle =
@@ -164,15 +140,22 @@ TFAOT_AVX512_EPILOGUE void Avx512EpilogueRows(TFAOT_EPILOGUE_PARAMS) {
     }
     // 64 columns at a time. The saturating packs are exact: the values are
     // clamped to q_lo..q_hi, within int8.
-    for (int64_t j = 0; j < cols; j += 64) {
+    int64_t j = 0;
+    for (; j + 64 <= cols; j += 64) {
       __m512i packed = _mm512_packs_epi16(
           _mm512_packs_epi32(step.Quantized(r, j), step.Quantized(r, j + 16)),
           _mm512_packs_epi32(step.Quantized(r, j + 32),
                              step.Quantized(r, j + 48)));
-      packed = _mm512_permutexvar_epi32(unshuffle, packed);
-      int64_t left = cols - j;
-      __mmask64 mask = left >= 64 ? ~__mmask64(0) : (__mmask64(1) << left) - 1;
-      _mm512_mask_storeu_epi8(out8 + j, mask, packed);
+      _mm512_storeu_si512(out8 + j, _mm512_permutexvar_epi32(unshuffle, packed));
+    }
+    // The rest (whole rows of 16 to 48 columns are common) 16 at a time,
+    // rather than all four vectors of a pack for a few of them.
+    for (; j < cols; j += 16) {
+      __m128i bytes = _mm512_cvtepi32_epi8(step.Quantized(r, j));
+      // Kept in a register: the compiler would otherwise fold the two into
+      // vpmovdb to memory, several times slower.
+      asm("" : "+v"(bytes));
+      _mm_mask_storeu_epi8(out8 + j, step.Mask(j), bytes);
     }
   }
 }

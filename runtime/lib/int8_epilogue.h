@@ -48,6 +48,12 @@ struct Int8Epilogue {
   }
 };
 
+/// Which of the 8 instantiations for <int8 result, bias, residual> an
+/// epilogue needs: 4 * int8_result + 2 * (bias) + (residual).
+inline int EpilogueVariant(const Int8Epilogue &e) {
+  return (e.int8_result ? 4 : 0) + (e.bias ? 2 : 0) + (e.residual ? 1 : 0);
+}
+
 /// The epilogue the kernels' C entry points take as scalar arguments
 /// (addresses as integers, 0 for no bias or residual).
 Int8Epilogue EpilogueFromArguments(int64_t out, int64_t n, int64_t scale,

@@ -1,0 +1,72 @@
+//===- int8_epilogue_avx512.h - The epilogue on 16 lanes -------*- C++ -*-===//
+//
+// Internal to the runtime library. The epilogue of int8_epilogue.h for one
+// AVX-512 vector of 16 columns, inline, so that a kernel can finish its
+// sums in the registers that hold them instead of storing them for
+// int8_epilogue.cpp's pass over a block. Each step is the float32 operation
+// EpilogueRows defines, in its order, so every caller gets the same bits.
+// Callers are compiled with TFAOT_AVX512_TARGET.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TFAOT_RUNTIME_INT8_EPILOGUE_AVX512_H
+#define TFAOT_RUNTIME_INT8_EPILOGUE_AVX512_H
+
+#if defined(__x86_64__)
+
+#include "int8_epilogue.h"
+
+#include <immintrin.h>
+
+#define TFAOT_AVX512_TARGET __attribute__((target("avx512f,avx512bw,avx512vl")))
+#define TFAOT_AVX512_INLINE TFAOT_AVX512_TARGET __attribute__((always_inline)) inline
+
+namespace tfaot::internal {
+
+/// The lanes of the first `count` (0-16) of 16.
+TFAOT_AVX512_INLINE __mmask16 Avx512FirstLanes(int64_t count) {
+  return count >= 16  ? __mmask16(0xFFFF)
+         : count <= 0 ? __mmask16(0)
+                      : static_cast<__mmask16>((1u << count) - 1);
+}
+
+/// An epilogue's scalars, broadcast.
+struct Avx512EpilogueScalars {
+  __m512 lo, hi, q_mul, q_zp, q_lo, q_hi;
+};
+
+TFAOT_AVX512_INLINE Avx512EpilogueScalars
+Avx512Broadcast(const Int8Epilogue &e) {
+  return {_mm512_set1_ps(e.lo),    _mm512_set1_ps(e.hi),
+          _mm512_set1_ps(e.q_mul), _mm512_set1_ps(e.q_zp),
+          _mm512_set1_ps(e.q_lo),  _mm512_set1_ps(e.q_hi)};
+}
+
+/// y = min(max(float(acc) * scale + bias + residual, lo), hi), bias and
+/// residual added only where the template says. max(lo, y) and min(hi, y)
+/// are EpilogueRows' comparisons (a NaN y stays NaN).
+template <bool Bias, bool Residual>
+TFAOT_AVX512_INLINE __m512 Avx512EpilogueValue(const Avx512EpilogueScalars &k,
+                                               __m512i acc, __m512 scale,
+                                               __m512 bias, __m512 residual) {
+  __m512 y = _mm512_mul_ps(_mm512_cvtepi32_ps(acc), scale);
+  if (Bias)
+    y = _mm512_add_ps(y, bias);
+  if (Residual)
+    y = _mm512_add_ps(y, residual);
+  return _mm512_min_ps(k.hi, _mm512_max_ps(k.lo, y));
+}
+
+/// The int8 result of y, as int32 lanes (within q_lo..q_hi).
+TFAOT_AVX512_INLINE __m512i Avx512Requantize(const Avx512EpilogueScalars &k,
+                                             __m512 y) {
+  __m512 q = _mm512_roundscale_ps(_mm512_mul_ps(y, k.q_mul),
+                                  _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  q = _mm512_min_ps(k.q_hi, _mm512_max_ps(k.q_lo, _mm512_add_ps(q, k.q_zp)));
+  return _mm512_cvttps_epi32(q);
+}
+
+} // namespace tfaot::internal
+
+#endif // defined(__x86_64__)
+
+#endif // TFAOT_RUNTIME_INT8_EPILOGUE_AVX512_H
