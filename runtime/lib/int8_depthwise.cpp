@@ -1,11 +1,16 @@
 //===- int8_depthwise.cpp - tfaot_rt_depthwise_s8s8_fused -----------------===//
 //
-// One loop nest, compiled for a portable build, AVX2 and AVX-512 (target
+// One loop nest, compiled for a portable build and AVX2 (target
 // attributes, chosen at run time): for each output pixel the window's
 // taps are summed along the channels, which are contiguous in NHWC, so the
-// compiler vectorizes the channel loop (sign-extend, multiply, add). The
-// work is split by output row; each unit fills a block of its row on the
-// stack and hands it to the epilogue.
+// compiler vectorizes the channel loop (sign-extend, multiply, add); each
+// unit fills a block of its row on the stack and hands it to the epilogue.
+// AVX-512 has its own code, epilogue included. The work is split by output
+// row.
+//
+// Tried and not kept: vpdpbusd on 64 channels at once (four accumulators,
+// each against a copy of the filter with one byte of every 4 kept). It
+// needs four 64-byte filter loads per tap and was no faster on Zen 4.
 //
 //===----------------------------------------------------------------------===//
 
@@ -190,10 +195,34 @@ void RunRows(void *context, int64_t begin, int64_t end) {
 
 } // namespace
 
+bool DepthwisePathAvailable(DepthwisePath path) {
+  switch (path) {
+  case DepthwisePath::Portable:
+    return true;
+  case DepthwisePath::Avx2:
+    return BestEpilogueIsa() != EpilogueIsa::Portable;
+  case DepthwisePath::Avx512:
+    return BestEpilogueIsa() == EpilogueIsa::Avx512;
+  }
+  return false;
+}
+
+DepthwisePath BestDepthwisePath() {
+  static const DepthwisePath best = [] {
+    for (DepthwisePath path : {DepthwisePath::Avx512, DepthwisePath::Avx2})
+      if (DepthwisePathAvailable(path))
+        return path;
+    return DepthwisePath::Portable;
+  }();
+  return best;
+}
+
 void DepthwiseS8S8Fused(const int8_t *input, const int8_t *filter,
                         const int32_t *column_init, const DepthwiseShape &shape,
-                        const Int8Epilogue &epilogue, bool simd) {
-  const EpilogueIsa isa = simd ? BestEpilogueIsa() : EpilogueIsa::Portable;
+                        const Int8Epilogue &epilogue, DepthwisePath path) {
+  const EpilogueIsa isa = path == DepthwisePath::Portable ? EpilogueIsa::Portable
+                          : path == DepthwisePath::Avx2   ? EpilogueIsa::Avx2
+                                                          : EpilogueIsa::Avx512;
   Problem p{input, filter, column_init, shape, &epilogue, EpilogueFor(isa),
             PortableSums, nullptr};
 #if defined(__x86_64__)

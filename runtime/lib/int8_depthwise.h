@@ -6,8 +6,9 @@
 // epilogue of int8_epilogue.h (rescale, bias, ReLU6, requantize), the
 // compiler replaces both with a call of tfaot_rt_depthwise_s8s8_fused.
 // Each output row is summed into a buffer on the stack and finished by the
-// epilogue there, so neither the int32 sums nor a float copy of the
-// activations go through memory: only int8 in and the result out.
+// epilogue there (with AVX-512, in the registers holding the sums), so
+// neither the int32 sums nor a float copy of the activations go through
+// memory: only int8 in and the result out.
 //
 // Layouts (row-major, dense, no alignment required):
 //   input  int8_t [n][h][w][c]    already padded (with the zero point);
@@ -45,12 +46,25 @@ struct DepthwiseShape {
   int64_t ho, wo;         ///< Output rows and columns.
 };
 
-/// tfaot_rt_depthwise_s8s8_fused with the sums computed by portable C++
-/// (`simd` false) or the best SIMD code this CPU has (the default), for
-/// tests.
+/// The kernel's code paths.
+enum class DepthwisePath {
+  Portable, ///< Portable C++; the reference and the fallback.
+  Avx2,     ///< The same loops compiled for AVX2.
+  Avx512,   ///< By hand, 16 channels per register (AVX-512 F, BW and VL).
+};
+
+/// Whether this CPU (and build) can run `path`.
+bool DepthwisePathAvailable(DepthwisePath path);
+
+/// The fastest path this CPU has, asked once.
+DepthwisePath BestDepthwisePath();
+
+/// tfaot_rt_depthwise_s8s8_fused on `path` (which the CPU must have); tests
+/// run each one.
 void DepthwiseS8S8Fused(const int8_t *input, const int8_t *filter,
                         const int32_t *column_init, const DepthwiseShape &shape,
-                        const Int8Epilogue &epilogue, bool simd = true);
+                        const Int8Epilogue &epilogue,
+                        DepthwisePath path = BestDepthwisePath());
 
 } // namespace tfaot::internal
 

@@ -21,6 +21,9 @@
 
 namespace {
 
+using tfaot::internal::BestDepthwisePath;
+using tfaot::internal::DepthwisePath;
+using tfaot::internal::DepthwisePathAvailable;
 using tfaot::internal::DepthwiseS8S8Fused;
 using tfaot::internal::DepthwiseShape;
 using tfaot::internal::Int8Epilogue;
@@ -83,12 +86,13 @@ struct Case {
     return out;
   }
 
-  std::vector<float> Run(Int8Epilogue e, bool init, bool simd) const {
+  std::vector<float> Run(Int8Epilogue e, bool init,
+                         DepthwisePath path = BestDepthwisePath()) const {
     std::vector<float> out32(Outputs(), NAN);
     std::vector<int8_t> out8(Outputs(), 99);
     e.out = e.int8_result ? static_cast<void *>(out8.data()) : out32.data();
     DepthwiseS8S8Fused(input.data(), filter.data(),
-                       init ? column_init.data() : nullptr, shape, e, simd);
+                       init ? column_init.data() : nullptr, shape, e, path);
     if (e.int8_result)
       std::transform(out8.begin(), out8.end(), out32.begin(),
                      [](int8_t v) { return static_cast<float>(v); });
@@ -115,6 +119,28 @@ Case RandomCase(std::mt19937 &rng, DepthwiseShape s) {
   for (float &r : c.residual)
     r = 6 * unit(rng) - 3;
   return c;
+}
+
+// The paths this CPU can run: each must give the definition's results.
+std::vector<DepthwisePath> AvailablePaths() {
+  std::vector<DepthwisePath> paths;
+  for (DepthwisePath path :
+       {DepthwisePath::Portable, DepthwisePath::Avx2, DepthwisePath::Avx512})
+    if (DepthwisePathAvailable(path))
+      paths.push_back(path);
+  return paths;
+}
+
+const char *PathName(DepthwisePath path) {
+  switch (path) {
+  case DepthwisePath::Portable:
+    return "portable";
+  case DepthwisePath::Avx2:
+    return "avx2";
+  case DepthwisePath::Avx512:
+    return "avx512";
+  }
+  return "?";
 }
 
 // Stride 1 and 2, dilation, a 5x3 window, two images, channel counts that
@@ -145,8 +171,8 @@ TEST(DepthwiseS8S8Fused, MatchesDefinition) {
                        << (init ? " init" : "") << (residual ? " residual" : ""));
           Int8Epilogue e = c.Epilogue(int8_result, init, residual);
           std::vector<float> expected = c.Expected(e, init);
-          EXPECT_EQ(c.Run(e, init, /*simd=*/false), expected);
-          EXPECT_EQ(c.Run(e, init, /*simd=*/true), expected);
+          for (DepthwisePath path : AvailablePaths())
+            EXPECT_EQ(c.Run(e, init, path), expected) << PathName(path);
         }
   }
 }
@@ -155,12 +181,12 @@ TEST(DepthwiseS8S8Fused, ThreadCountsDoNotChangeResults) {
   std::mt19937 rng(4);
   Case c = RandomCase(rng, {1, 58, 58, 144, 3, 3, 1, 1, 1, 1, 56, 56});
   Int8Epilogue e = c.Epilogue(true, true, false);
-  std::vector<float> single = c.Run(e, true, true);
+  std::vector<float> single = c.Run(e, true);
   EXPECT_EQ(single, c.Expected(e, true));
   for (int threads : {2, 3}) {
     tfaot::ThreadPool pool(threads);
     tfaot::internal::ScopedThreadPool scoped(&pool);
-    EXPECT_EQ(c.Run(e, true, true), single) << threads << " threads";
+    EXPECT_EQ(c.Run(e, true), single) << threads << " threads";
   }
 }
 
@@ -176,17 +202,20 @@ TEST(DepthwiseS8S8Fused, WritesIntoAPaddedBuffer) {
   e.out = out.data() + (pad * padded + pad) * 20;
   e.row_pixels = 6;
   e.row_stride = padded * 20;
-  DepthwiseS8S8Fused(c.input.data(), c.filter.data(), c.column_init.data(),
-                     c.shape, e);
-  for (int64_t y = 0; y < padded; ++y)
-    for (int64_t x = 0; x < padded; ++x)
-      for (int64_t ch = 0; ch < 20; ++ch) {
-        bool inside = y >= pad && y < 6 + pad && x >= pad && x < 6 + pad;
-        float want =
-            inside ? dense[((y - pad) * 6 + x - pad) * 20 + ch] : 55.f;
-        ASSERT_EQ(out[(y * padded + x) * 20 + ch], want)
-            << y << "," << x << "," << ch;
-      }
+  for (DepthwisePath path : AvailablePaths()) {
+    std::fill(out.begin(), out.end(), 55);
+    DepthwiseS8S8Fused(c.input.data(), c.filter.data(), c.column_init.data(),
+                       c.shape, e, path);
+    for (int64_t y = 0; y < padded; ++y)
+      for (int64_t x = 0; x < padded; ++x)
+        for (int64_t ch = 0; ch < 20; ++ch) {
+          bool inside = y >= pad && y < 6 + pad && x >= pad && x < 6 + pad;
+          float want =
+              inside ? dense[((y - pad) * 6 + x - pad) * 20 + ch] : 55.f;
+          ASSERT_EQ(out[(y * padded + x) * 20 + ch], want)
+              << PathName(path) << " " << y << "," << x << "," << ch;
+        }
+  }
 }
 
 // The entry point generated code calls: addresses and the epilogue as
