@@ -103,16 +103,28 @@ void RunUnits(void *context, int64_t begin, int64_t end) {
 
 void Run(Problem &p) {
   int64_t tile_bytes = p.k1 * kTileBytes;
-  p.tiles_per_group = std::max<int64_t>(1, kBGroupBytes / tile_bytes);
+  int64_t max_tiles = std::max<int64_t>(1, kBGroupBytes / tile_bytes);
   // Whole register blocks of tiles, so that only the last group of C ends
   // in a narrower block.
-  if (p.tiles_per_group > kBlockTiles)
-    p.tiles_per_group -= p.tiles_per_group % kBlockTiles;
+  if (max_tiles > kBlockTiles)
+    max_tiles -= max_tiles % kBlockTiles;
   if (p.epilogue)
-    p.tiles_per_group = std::min(p.tiles_per_group, kFusedGroupTiles);
+    max_tiles = std::min(max_tiles, kFusedGroupTiles);
+  // As few groups as that allows, of near-equal widths: threads take whole
+  // groups where rows are few, and 36 tiles as 32 + 4 kept one of two
+  // threads idle most of the time.
+  int64_t groups = (p.n1 + max_tiles - 1) / max_tiles;
+  p.tiles_per_group = (p.n1 + groups - 1) / groups;
+  if (p.tiles_per_group > kBlockTiles) // Still at most max_tiles.
+    p.tiles_per_group =
+        (p.tiles_per_group + kBlockTiles - 1) / kBlockTiles * kBlockTiles;
   p.tiles_per_group = std::min(p.tiles_per_group, p.n1);
+  groups = (p.n1 + p.tiles_per_group - 1) / p.tiles_per_group;
+  // Enough units of rows for the threads to share evenly (49 rows as 24 +
+  // 24 + 1 split 2:1 between two threads); whole panels where rows are many.
+  while (p.unit_rows >= 12 && p.m < 8 * p.unit_rows)
+    p.unit_rows /= 2;
   p.row_units = (p.m + p.unit_rows - 1) / p.unit_rows;
-  int64_t groups = (p.n1 + p.tiles_per_group - 1) / p.tiles_per_group;
   int64_t units = p.row_units * groups;
   if (p.m * p.n1 * p.k1 >= kParallelWork)
     tfaot_rt_parallel_for(RunUnits, &p, units);
