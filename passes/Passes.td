@@ -199,6 +199,39 @@ def InstrumentProfilePass
   let dependentDialects = ["mlir::func::FuncDialect", "mlir::arith::ArithDialect"];
 }
 
+def WriteIntoPaddedBuffersPass
+    : Pass<"tfaot-write-into-padded-buffers", "mlir::func::FuncOp"> {
+  let summary = "make the producer of a padded convolution input write the "
+                "padded buffer's interior";
+  let description = [{
+    Runs on bufferized code, before `tfaot-plan-buffers`. A padded
+    convolution input is bufferized as an alloc filled with the pad value,
+    a subview of its interior and a copy of the unpadded value into it.
+    Where that value is an NHWC batch-1 buffer of its own, written whole by
+    one elementwise linalg op (all loops parallel, identity output map, the
+    output not read) and afterwards only copied there, the padded buffer's
+    alloc, fill and subview move before the op, the op writes the subview,
+    and the copy goes (the planner then drops the unused buffer).
+
+    ```mlir
+    linalg.generic ... outs(%q : memref<1x4x4x8xi8>)
+    %p = memref.alloc() : memref<1x6x6x8xi8>
+    linalg.fill ins(%zp : i8) outs(%p : memref<1x6x6x8xi8>)
+    %in = memref.subview %p[0, 1, 1, 0] [1, 4, 4, 8] [1, 1, 1, 1] ...
+    memref.copy %q, %in
+    ```
+    becomes the alloc, the fill and the subview, then the generic writing
+    `outs(%in)`. The CPU int8 kernels do the same for their fused results
+    (`tfaot-cpu-int8-ukernels`).
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect",
+                           "mlir::memref::MemRefDialect"];
+  let statistics = [
+    Statistic<"numCopiesRemoved", "copies-removed",
+              "Number of copies into padded buffers removed">,
+  ];
+}
+
 def PlanBuffersPass : Pass<"tfaot-plan-buffers", "mlir::ModuleOp"> {
   let summary = "place the entry function's temporaries in one arena argument";
   let description = [{

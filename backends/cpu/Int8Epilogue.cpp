@@ -282,6 +282,27 @@ bool overlapsOtherThanInPlace(Value residual, Value result, bool int8Result) {
 
 } // namespace
 
+/// Whether `buffer` is the interior of a larger NHWC batch-1 buffer of
+/// `element`s (tfaot-write-into-padded-buffers makes the producer of a
+/// padded convolution input write there): pixels dense, rows of pixels
+/// further apart. Sets the match's row layout if so.
+bool isPaddedInterior(Value buffer, Type element, Int8EpilogueMatch &match) {
+  auto type = dyn_cast<MemRefType>(buffer.getType());
+  if (!type || !type.hasStaticShape() || type.getElementType() != element ||
+      type.getRank() != 4 || type.getDimSize(0) != 1)
+    return false;
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)) ||
+      ShapedType::isDynamic(strides[1]) || strides[3] != 1 ||
+      strides[2] != type.getDimSize(3) ||
+      strides[1] < type.getDimSize(2) * type.getDimSize(3))
+    return false;
+  match.rowPixels = type.getDimSize(2);
+  match.rowStride = strides[1];
+  return true;
+}
+
 bool isDenseOf(Value buffer, Type element) {
   auto type = dyn_cast<MemRefType>(buffer.getType());
   if (!type || !type.hasStaticShape() || type.getElementType() != element)
@@ -302,13 +323,29 @@ bool isDenseOf(Value buffer, Type element) {
 std::optional<Int8EpilogueMatch> matchInt8Epilogue(linalg::LinalgOp product) {
   Value out = product.getDpsInitOperand(0)->get();
   // The generic comes after the product with nothing that reads or writes
-  // memory in between, so the fused call can take its place.
+  // memory in between, so the fused call can take its place. Allocs touch
+  // no data, and filling a buffer allocated in between (the padded buffer
+  // the generic writes into, see tfaot-write-into-padded-buffers) touches
+  // none the product uses.
   linalg::GenericOp generic;
+  SmallPtrSet<Value, 2> fresh;
   for (Operation *op = product->getNextNode(); op; op = op->getNextNode()) {
     if ((generic = dyn_cast<linalg::GenericOp>(op)))
       break;
-    // (An alloc, typically the generic's result, touches no data.)
-    if (!isMemoryEffectFree(op) && !isa<memref::AllocOp>(op))
+    if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
+      fresh.insert(alloc.getResult());
+      continue;
+    }
+    Value filled = isa<linalg::FillOp>(op) ? cast<linalg::FillOp>(op)
+                                                 .getDpsInitOperand(0)
+                                                 ->get()
+                   : isa<linalg::MapOp>(op) &&
+                           cast<linalg::MapOp>(op).getInputs().empty()
+                       ? cast<linalg::MapOp>(op).getInit()
+                       : Value();
+    if (filled && fresh.contains(filled))
+      continue;
+    if (!isMemoryEffectFree(op))
       return std::nullopt;
   }
   if (!generic || !generic.hasPureBufferSemantics() ||
@@ -373,7 +410,8 @@ std::optional<Int8EpilogueMatch> matchInt8Epilogue(linalg::LinalgOp product) {
   if (!reader.read(match))
     return std::nullopt;
   Type element = match.int8Result ? Type(IntegerType::get(ctx, 8)) : f32;
-  if (!isDenseOf(match.result, element))
+  if (!isDenseOf(match.result, element) &&
+      !isPaddedInterior(match.result, element, match))
     return std::nullopt;
   // The kernel reads each residual element right before writing the result
   // element at the same index: fine in place, not for other overlaps.
@@ -381,109 +419,6 @@ std::optional<Int8EpilogueMatch> matchInt8Epilogue(linalg::LinalgOp product) {
       overlapsOtherThanInPlace(match.residual, match.result, match.int8Result))
     return std::nullopt;
   return match;
-}
-
-void writeIntoPaddedBuffer(Int8EpilogueMatch &match,
-                           Operation *insertionPoint) {
-  Value result = match.result;
-  auto resultAlloc = result.getDefiningOp<memref::AllocOp>();
-  auto type = cast<MemRefType>(result.getType());
-  if (!resultAlloc || match.residual || type.getRank() != 4 ||
-      type.getDimSize(0) != 1)
-    return;
-  // The result's users: the generic (still there), then one copy out;
-  // after that only deallocs, or a later layer that reuses the buffer and
-  // starts by overwriting all of it (bufferization shares buffers so).
-  Block *block = insertionPoint->getBlock();
-  memref::CopyOp copy;
-  SmallVector<Operation *> later;
-  for (Operation *user : result.getUsers()) {
-    Operation *at = block->findAncestorOpInBlock(*user);
-    if (!at)
-      return;
-    // Uses before the generic are earlier layers' (the generic writes all
-    // of the buffer).
-    if (at == match.generic.getOperation() || isa<memref::DeallocOp>(at) ||
-        at->isBeforeInBlock(insertionPoint))
-      continue;
-    auto asCopy = dyn_cast<memref::CopyOp>(at);
-    if (asCopy && asCopy.getSource() == result && !copy)
-      copy = asCopy;
-    else
-      later.push_back(at);
-  }
-  if (!copy)
-    return;
-  Operation *firstLater = nullptr;
-  for (Operation *at : later) {
-    if (!copy->isBeforeInBlock(at))
-      return;
-    if (!firstLater || at->isBeforeInBlock(firstLater))
-      firstLater = at;
-  }
-  if (firstLater) {
-    auto overwrite = dyn_cast<linalg::LinalgOp>(firstLater);
-    if (!overwrite || overwrite.getNumDpsInits() != 1 ||
-        overwrite.getDpsInitOperand(0)->get() != result ||
-        llvm::is_contained(overwrite->getOperands().drop_back(), result) ||
-        !overwrite.getMatchingIndexingMap(overwrite.getDpsInitOperand(0))
-             .isIdentity() ||
-        overwrite.payloadUsesValueFromOperand(overwrite.getDpsInitOperand(0)))
-      return;
-  }
-  auto interior = copy.getTarget().getDefiningOp<memref::SubViewOp>();
-  if (!interior || !interior.hasUnitStride() ||
-      interior.getType().getShape() != type.getShape())
-    return;
-  Value padded = interior.getSource();
-  auto paddedAlloc = padded.getDefiningOp<memref::AllocOp>();
-  auto paddedType = cast<MemRefType>(padded.getType());
-  if (!paddedAlloc || !paddedType.getLayout().isIdentity() ||
-      paddedType.getDimSize(0) != 1 ||
-      paddedType.getDimSize(3) != type.getDimSize(3))
-    return;
-  // Before the copy, the padded buffer is only allocated, filled whole with
-  // the pad value (a linalg.fill or an input-less linalg.map) and viewed.
-  Operation *fill = nullptr;
-  for (Operation *user : padded.getUsers()) {
-    Operation *at = block->findAncestorOpInBlock(*user);
-    if (!at || (!at->isBeforeInBlock(copy) && at != copy.getOperation()))
-      continue;
-    if (at == interior.getOperation())
-      continue;
-    bool fills = (isa<linalg::FillOp>(at) &&
-                  cast<linalg::FillOp>(at).getDpsInitOperand(0)->get() ==
-                      padded) ||
-                 (isa<linalg::MapOp>(at) &&
-                  cast<linalg::MapOp>(at).getInputs().empty() &&
-                  cast<linalg::MapOp>(at).getInit() == padded);
-    if (!fills || fill)
-      return;
-    fill = at;
-  }
-  if (!fill || !insertionPoint->isBeforeInBlock(paddedAlloc) ||
-      !fill->isBeforeInBlock(copy))
-    return;
-  // What the fill and the view use must exist at the call.
-  auto availableAt = [&](Value v) {
-    Operation *def = v.getDefiningOp();
-    return !def || def == paddedAlloc.getOperation() ||
-           (def->getBlock() == block && def->isBeforeInBlock(insertionPoint)) ||
-           def->getBlock() != block;
-  };
-  SetVector<Value> captured;
-  getUsedValuesDefinedAbove(fill->getRegions(), captured);
-  for (Value v : llvm::concat<Value>(fill->getOperands(), captured,
-                                     interior->getOperands()))
-    if (!availableAt(v))
-      return;
-  paddedAlloc->moveBefore(insertionPoint);
-  fill->moveBefore(insertionPoint);
-  interior->moveBefore(insertionPoint);
-  copy.erase();
-  match.result = interior.getResult();
-  match.rowPixels = type.getDimSize(2);
-  match.rowStride = paddedType.getDimSize(2) * paddedType.getDimSize(3);
 }
 
 } // namespace tfaot::cpu

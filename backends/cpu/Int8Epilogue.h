@@ -37,8 +37,8 @@ struct Int8EpilogueMatch {
   float lo, hi;       ///< Clamp after the bias (+-inf when none).
   bool int8Result = false;
   float qMul = 1, qZp = 0, qLo = -128, qHi = 127;
-  /// Set by writeIntoPaddedBuffer: the result is the interior of a padded
-  /// buffer, rows of rowPixels pixels rowStride elements apart (0: dense).
+  /// Where the result is the interior of a padded buffer: rows of
+  /// rowPixels pixels rowStride elements apart (0: dense).
   int64_t rowPixels = 0, rowStride = 0;
 };
 
@@ -50,16 +50,6 @@ struct Int8EpilogueMatch {
 /// with nothing that touches memory between the two.
 std::optional<Int8EpilogueMatch>
 matchInt8Epilogue(mlir::linalg::LinalgOp product);
-
-/// When the only thing done with `match`'s (NHWC, batch 1) result is to
-/// copy it into the interior of a buffer padded for the next convolution
-/// (bufferized tensor.pad: alloc, fill with the pad value, copy into a
-/// subview), makes the kernel write there directly: the padded buffer and
-/// its fill move before `insertionPoint` (where the call will be), the
-/// copy and the result's own buffer go, and `match` takes the subview with
-/// its row stride. Does nothing otherwise.
-void writeIntoPaddedBuffer(Int8EpilogueMatch &match,
-                           mlir::Operation *insertionPoint);
 
 } // namespace tfaot::cpu
 

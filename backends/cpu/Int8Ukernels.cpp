@@ -200,9 +200,6 @@ void rewriteMmt4d(ModuleOp module, linalg::Mmt4DOp op) {
   std::optional<::tfaot::cpu::Int8EpilogueMatch> epilogue;
   if (init.found())
     epilogue = ::tfaot::cpu::matchInt8Epilogue(op);
-  // First, as it may change the buffer the call writes its result to.
-  if (epilogue)
-    ::tfaot::cpu::writeIntoPaddedBuffer(*epilogue, epilogue->generic);
   // The fused call takes the generic's place (its result is written
   // there), the plain one the product's.
   OpBuilder b(epilogue ? epilogue->generic.getOperation() : op.getOperation());
@@ -253,7 +250,6 @@ void rewriteDepthwise(ModuleOp module, linalg::DepthwiseConv2DNhwcHwcOp op) {
   if (!epilogue)
     return;
   Value out = op.getDpsInitOperand(0)->get();
-  ::tfaot::cpu::writeIntoPaddedBuffer(*epilogue, epilogue->generic);
   OpBuilder b(epilogue->generic);
   Location loc = op.getLoc();
   Value input = op.getDpsInputOperand(0)->get();

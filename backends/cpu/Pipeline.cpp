@@ -35,6 +35,9 @@ static const char kBufferizePipeline[] =
     // The int8 products become kernel calls before the buffers are planned:
     // a call that applies the epilogue reads the product's operands and
     // writes the epilogue's result at once, which the plan must see.
+    // Producers of a padded convolution input write the padded buffer
+    // (before the kernel calls, which take such a result too).
+    "func.func(tfaot-write-into-padded-buffers),"
     "tfaot-cpu-int8-ukernels,"
     // Before deallocation: planned buffers become views of the arena
     // argument, which the deallocation pipeline knows it does not own, so

@@ -1,0 +1,180 @@
+//===- WriteIntoPaddedBuffers.cpp - Producers write padded interiors ------===//
+//
+// --tfaot-write-into-padded-buffers: see the pass description in
+// Passes.td.
+//
+//===----------------------------------------------------------------------===//
+#include "passes/Passes.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Transforms/RegionUtils.h"
+
+namespace mlir::tfaot {
+#define GEN_PASS_DEF_WRITEINTOPADDEDBUFFERSPASS
+#include "passes/Passes.h.inc"
+} // namespace mlir::tfaot
+
+using namespace mlir;
+
+namespace {
+
+/// When `result` is an NHWC batch-1 buffer of its own (an alloc) that the
+/// op `writer` writes whole, and the only thing done with it after `writer`
+/// is one copy into the interior of a padded buffer (followed by nothing,
+/// deallocs, or a later layer that reuses the buffer and overwrites all of
+/// it first), moves the padded buffer's alloc, fill and interior subview
+/// before `writer`, erases the copy and returns the subview, which the
+/// caller makes `writer` write instead of `result`. Returns null and
+/// changes nothing otherwise.
+memref::SubViewOp redirectCopyIntoPaddedBuffer(Value result,
+                                               Operation *writer) {
+  Operation *insertionPoint = writer;
+  auto resultAlloc = result.getDefiningOp<memref::AllocOp>();
+  auto type = cast<MemRefType>(result.getType());
+  if (!resultAlloc || type.getRank() != 4 || type.getDimSize(0) != 1 ||
+      resultAlloc->getBlock() != writer->getBlock())
+    return {};
+  // The result's users: the writer, then one copy out;
+  // after that only deallocs, or a later layer that reuses the buffer and
+  // starts by overwriting all of it (bufferization shares buffers so).
+  Block *block = insertionPoint->getBlock();
+  memref::CopyOp copy;
+  SmallVector<Operation *> later;
+  for (Operation *user : result.getUsers()) {
+    Operation *at = block->findAncestorOpInBlock(*user);
+    if (!at)
+      return {};
+    // Uses before the writer are earlier layers' (the writer writes all of
+    // the buffer).
+    if (at == writer || isa<memref::DeallocOp>(at) ||
+        at->isBeforeInBlock(insertionPoint))
+      continue;
+    auto asCopy = dyn_cast<memref::CopyOp>(at);
+    if (asCopy && asCopy.getSource() == result && !copy)
+      copy = asCopy;
+    else
+      later.push_back(at);
+  }
+  if (!copy)
+    return {};
+  Operation *firstLater = nullptr;
+  for (Operation *at : later) {
+    if (!copy->isBeforeInBlock(at))
+      return {};
+    if (!firstLater || at->isBeforeInBlock(firstLater))
+      firstLater = at;
+  }
+  if (firstLater) {
+    auto overwrite = dyn_cast<linalg::LinalgOp>(firstLater);
+    if (!overwrite || overwrite.getNumDpsInits() != 1 ||
+        overwrite.getDpsInitOperand(0)->get() != result ||
+        llvm::is_contained(overwrite->getOperands().drop_back(), result) ||
+        !overwrite.getMatchingIndexingMap(overwrite.getDpsInitOperand(0))
+             .isIdentity() ||
+        overwrite.payloadUsesValueFromOperand(overwrite.getDpsInitOperand(0)))
+      return {};
+  }
+  auto interior = copy.getTarget().getDefiningOp<memref::SubViewOp>();
+  if (!interior || !interior.hasUnitStride() ||
+      interior.getType().getShape() != type.getShape())
+    return {};
+  Value padded = interior.getSource();
+  auto paddedAlloc = padded.getDefiningOp<memref::AllocOp>();
+  auto paddedType = cast<MemRefType>(padded.getType());
+  if (!paddedAlloc || !paddedType.getLayout().isIdentity() ||
+      paddedType.getDimSize(0) != 1 ||
+      paddedType.getDimSize(3) != type.getDimSize(3))
+    return {};
+  // Before the copy, the padded buffer is only allocated, filled whole with
+  // the pad value (a linalg.fill or an input-less linalg.map) and viewed.
+  Operation *fill = nullptr;
+  for (Operation *user : padded.getUsers()) {
+    Operation *at = block->findAncestorOpInBlock(*user);
+    if (!at || (!at->isBeforeInBlock(copy) && at != copy.getOperation()))
+      continue;
+    if (at == interior.getOperation())
+      continue;
+    bool fills = (isa<linalg::FillOp>(at) &&
+                  cast<linalg::FillOp>(at).getDpsInitOperand(0)->get() ==
+                      padded) ||
+                 (isa<linalg::MapOp>(at) &&
+                  cast<linalg::MapOp>(at).getInputs().empty() &&
+                  cast<linalg::MapOp>(at).getInit() == padded);
+    if (!fills || fill)
+      return {};
+    fill = at;
+  }
+  if (!fill || !insertionPoint->isBeforeInBlock(paddedAlloc) ||
+      !fill->isBeforeInBlock(copy))
+    return {};
+  // What the fill and the view use must exist there; constants defined
+  // later (the pad value) move along.
+  SmallVector<Operation *> constants;
+  auto availableAt = [&](Value v) {
+    Operation *def = v.getDefiningOp();
+    if (def && def->getBlock() == block &&
+        def->hasTrait<OpTrait::ConstantLike>() &&
+        !def->isBeforeInBlock(insertionPoint)) {
+      constants.push_back(def);
+      return true;
+    }
+    return !def || def == paddedAlloc.getOperation() ||
+           (def->getBlock() == block && def->isBeforeInBlock(insertionPoint)) ||
+           def->getBlock() != block;
+  };
+  SetVector<Value> captured;
+  getUsedValuesDefinedAbove(fill->getRegions(), captured);
+  for (Value v : llvm::concat<Value>(fill->getOperands(), captured,
+                                     interior->getOperands()))
+    if (!availableAt(v))
+      return {};
+  for (Operation *constant : constants)
+    constant->moveBefore(insertionPoint);
+  paddedAlloc->moveBefore(insertionPoint);
+  fill->moveBefore(insertionPoint);
+  interior->moveBefore(insertionPoint);
+  copy.erase();
+  return interior;
+}
+
+/// Whether `op` writes all of its one init buffer, element by element, from
+/// its inputs alone (so the buffer it writes may be any other of the same
+/// shape).
+bool writesWholeInit(linalg::LinalgOp op) {
+  if (op.getNumDpsInits() != 1 || !op.hasPureBufferSemantics() ||
+      op.getNumLoops() != op.getNumParallelLoops())
+    return false;
+  OpOperand *init = op.getDpsInitOperand(0);
+  if (!op.getMatchingIndexingMap(init).isIdentity() ||
+      op.payloadUsesValueFromOperand(init))
+    return false;
+  // Reading the buffer it writes through an input would break once the
+  // output moves.
+  for (OpOperand *input : op.getDpsInputOperands())
+    if (input->get() == init->get())
+      return false;
+  return true;
+}
+
+struct WriteIntoPaddedBuffersPass
+    : public tfaot::impl::WriteIntoPaddedBuffersPassBase<
+          WriteIntoPaddedBuffersPass> {
+  void runOnOperation() override {
+    SmallVector<linalg::LinalgOp> writers;
+    getOperation().walk([&](linalg::LinalgOp op) {
+      if (writesWholeInit(op))
+        writers.push_back(op);
+    });
+    for (linalg::LinalgOp op : writers) {
+      OpOperand *init = op.getDpsInitOperand(0);
+      memref::SubViewOp interior =
+          redirectCopyIntoPaddedBuffer(init->get(), op);
+      if (!interior)
+        continue;
+      init->set(interior.getResult());
+      ++numCopiesRemoved;
+    }
+  }
+};
+
+} // namespace
