@@ -240,9 +240,12 @@ def PlanBuffersPass : Pass<"tfaot-plan-buffers", "mlir::ModuleOp"> {
     collects the statically shaped `memref.alloc`s of the function body,
     computes each one's live range over the body's op order (from the alloc
     to the last use of the buffer or of any view of it: subview, reshape,
-    expand/collapse_shape, cast, any `ViewLikeOpInterface` op, and any other
-    op that returns a memref from it; a use nested in a loop counts at its
-    top-level op), and packs them into one arena: largest first, each into
+    expand/collapse_shape, cast, any `ViewLikeOpInterface` op, any other
+    op that returns a memref from it, and its address as an integer
+    (`memref.extract_aligned_pointer_as_index`, followed through
+    side-effect-free arithmetic to the call that takes it); a use nested in
+    a loop counts at its top-level op), and packs them into one arena:
+    largest first, each into
     the best-fitting gap among the already placed buffers whose live ranges
     overlap its own, at offsets aligned to 64 bytes.
 

@@ -97,7 +97,8 @@ Avx2Sums(const Problem &p, int64_t b, int64_t y, int64_t x0, int64_t pixels,
 // channels), the window's filter vectors loaded once per channel block and
 // its taps at precomputed offsets; Taps > 0 unrolls them (3x3: 9). The
 // epilogue is applied in the registers too: storing the sums for a pass of
-// the epilogue over them took about as long as computing them.
+// the epilogue over them cost up to a fifth of a layer's time (MobileNetV2's
+// 32-channel layer: 157 -> 122 us).
 constexpr int64_t kMaxAvx512Taps = 25;
 
 template <bool Int8Result, bool Bias, bool Residual, int Taps>

@@ -120,9 +120,13 @@ void Run(Problem &p) {
         (p.tiles_per_group + kBlockTiles - 1) / kBlockTiles * kBlockTiles;
   p.tiles_per_group = std::min(p.tiles_per_group, p.n1);
   groups = (p.n1 + p.tiles_per_group - 1) / p.tiles_per_group;
-  // Enough units of rows for the threads to share evenly (49 rows as 24 +
-  // 24 + 1 split 2:1 between two threads); whole panels where rows are many.
-  while (p.unit_rows >= 12 && p.m < 8 * p.unit_rows)
+  // Enough units for the threads to share evenly (49 rows in one group as
+  // 24 + 24 + 1 split 2:1 between two threads), but whole panels where
+  // there are enough: a unit walks its group of B once per panel of rows.
+  auto unitsOf = [&](int64_t rows) {
+    return (p.m + rows - 1) / rows * groups;
+  };
+  while (p.unit_rows >= 12 && unitsOf(p.unit_rows) < 8)
     p.unit_rows /= 2;
   p.row_units = (p.m + p.unit_rows - 1) / p.unit_rows;
   int64_t units = p.row_units * groups;
