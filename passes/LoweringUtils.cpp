@@ -194,6 +194,15 @@ mlir::tfaot::Reduction mlir::tfaot::buildReduction(
   return {result, count};
 }
 
+Value mlir::tfaot::filledBuffer(Operation *op) {
+  if (auto fill = dyn_cast<linalg::FillOp>(op))
+    return fill.getDpsInitOperand(0)->get();
+  if (auto map = dyn_cast<linalg::MapOp>(op))
+    if (map.getInputs().empty())
+      return map.getInit();
+  return {};
+}
+
 Value mlir::tfaot::bufferAddress(OpBuilder &b, Location loc, Value buffer) {
   auto type = cast<MemRefType>(buffer.getType());
   auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, buffer);

@@ -84,6 +84,10 @@ Value padSpatial(OpBuilder &b, Location loc, Value value,
 DenseIntElementsAttr spatialAttr(OpBuilder &b, ArrayRef<int64_t> values,
                                  const Window2D &window);
 
+/// The buffer `op` sets whole to one value (a linalg.fill, or a
+/// linalg.map without inputs, as bufferized tensor.pad fills), or null.
+Value filledBuffer(Operation *op);
+
 /// The address of `buffer`'s first element (its aligned base pointer plus
 /// its offset in bytes) as an i64: how bufferized code hands a memref to a
 /// runtime library call (the cuBLAS GEMM, the int8 kernel).

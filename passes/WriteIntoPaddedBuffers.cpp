@@ -4,6 +4,7 @@
 // Passes.td.
 //
 //===----------------------------------------------------------------------===//
+#include "passes/LoweringUtils.h"
 #include "passes/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -18,6 +19,22 @@ using namespace mlir;
 
 namespace {
 
+/// Whether `op` sets every element of its one init buffer from its inputs
+/// alone: identity output map, the output's old value not read, by the
+/// payload or through an input.
+bool overwritesInit(linalg::LinalgOp op) {
+  if (op.getNumDpsInits() != 1)
+    return false;
+  OpOperand *init = op.getDpsInitOperand(0);
+  if (!op.getMatchingIndexingMap(init).isIdentity() ||
+      op.payloadUsesValueFromOperand(init))
+    return false;
+  for (OpOperand *input : op.getDpsInputOperands())
+    if (input->get() == init->get())
+      return false;
+  return true;
+}
+
 /// When `result` is an NHWC batch-1 buffer of its own (an alloc) that the
 /// op `writer` writes whole, and the only thing done with it after `writer`
 /// is one copy into the interior of a padded buffer (followed by nothing,
@@ -28,7 +45,6 @@ namespace {
 /// changes nothing otherwise.
 memref::SubViewOp redirectCopyIntoPaddedBuffer(Value result,
                                                Operation *writer) {
-  Operation *insertionPoint = writer;
   auto resultAlloc = result.getDefiningOp<memref::AllocOp>();
   auto type = cast<MemRefType>(result.getType());
   if (!resultAlloc || type.getRank() != 4 || type.getDimSize(0) != 1 ||
@@ -37,7 +53,7 @@ memref::SubViewOp redirectCopyIntoPaddedBuffer(Value result,
   // The result's users: the writer, then one copy out;
   // after that only deallocs, or a later layer that reuses the buffer and
   // starts by overwriting all of it (bufferization shares buffers so).
-  Block *block = insertionPoint->getBlock();
+  Block *block = writer->getBlock();
   memref::CopyOp copy;
   SmallVector<Operation *> later;
   for (Operation *user : result.getUsers()) {
@@ -47,7 +63,7 @@ memref::SubViewOp redirectCopyIntoPaddedBuffer(Value result,
     // Uses before the writer are earlier layers' (the writer writes all of
     // the buffer).
     if (at == writer || isa<memref::DeallocOp>(at) ||
-        at->isBeforeInBlock(insertionPoint))
+        at->isBeforeInBlock(writer))
       continue;
     auto asCopy = dyn_cast<memref::CopyOp>(at);
     if (asCopy && asCopy.getSource() == result && !copy)
@@ -66,12 +82,8 @@ memref::SubViewOp redirectCopyIntoPaddedBuffer(Value result,
   }
   if (firstLater) {
     auto overwrite = dyn_cast<linalg::LinalgOp>(firstLater);
-    if (!overwrite || overwrite.getNumDpsInits() != 1 ||
-        overwrite.getDpsInitOperand(0)->get() != result ||
-        llvm::is_contained(overwrite->getOperands().drop_back(), result) ||
-        !overwrite.getMatchingIndexingMap(overwrite.getDpsInitOperand(0))
-             .isIdentity() ||
-        overwrite.payloadUsesValueFromOperand(overwrite.getDpsInitOperand(0)))
+    if (!overwrite || !overwritesInit(overwrite) ||
+        overwrite.getDpsInitOperand(0)->get() != result)
       return {};
   }
   auto interior = copy.getTarget().getDefiningOp<memref::SubViewOp>();
@@ -94,17 +106,11 @@ memref::SubViewOp redirectCopyIntoPaddedBuffer(Value result,
       continue;
     if (at == interior.getOperation())
       continue;
-    bool fills = (isa<linalg::FillOp>(at) &&
-                  cast<linalg::FillOp>(at).getDpsInitOperand(0)->get() ==
-                      padded) ||
-                 (isa<linalg::MapOp>(at) &&
-                  cast<linalg::MapOp>(at).getInputs().empty() &&
-                  cast<linalg::MapOp>(at).getInit() == padded);
-    if (!fills || fill)
+    if (tfaot::filledBuffer(at) != padded || fill)
       return {};
     fill = at;
   }
-  if (!fill || !insertionPoint->isBeforeInBlock(paddedAlloc) ||
+  if (!fill || !writer->isBeforeInBlock(paddedAlloc) ||
       !fill->isBeforeInBlock(copy))
     return {};
   // What the fill and the view use must exist there; constants defined
@@ -114,12 +120,12 @@ memref::SubViewOp redirectCopyIntoPaddedBuffer(Value result,
     Operation *def = v.getDefiningOp();
     if (def && def->getBlock() == block &&
         def->hasTrait<OpTrait::ConstantLike>() &&
-        !def->isBeforeInBlock(insertionPoint)) {
+        !def->isBeforeInBlock(writer)) {
       constants.push_back(def);
       return true;
     }
     return !def || def == paddedAlloc.getOperation() ||
-           (def->getBlock() == block && def->isBeforeInBlock(insertionPoint)) ||
+           (def->getBlock() == block && def->isBeforeInBlock(writer)) ||
            def->getBlock() != block;
   };
   SetVector<Value> captured;
@@ -129,31 +135,20 @@ memref::SubViewOp redirectCopyIntoPaddedBuffer(Value result,
     if (!availableAt(v))
       return {};
   for (Operation *constant : constants)
-    constant->moveBefore(insertionPoint);
-  paddedAlloc->moveBefore(insertionPoint);
-  fill->moveBefore(insertionPoint);
-  interior->moveBefore(insertionPoint);
+    constant->moveBefore(writer);
+  paddedAlloc->moveBefore(writer);
+  fill->moveBefore(writer);
+  interior->moveBefore(writer);
   copy.erase();
   return interior;
 }
 
-/// Whether `op` writes all of its one init buffer, element by element, from
-/// its inputs alone (so the buffer it writes may be any other of the same
-/// shape).
+/// Whether `op` is elementwise on buffers and overwrites its output (so
+/// the buffer it writes may be any other of the same shape; reading that
+/// buffer through an input would break once the output moves).
 bool writesWholeInit(linalg::LinalgOp op) {
-  if (op.getNumDpsInits() != 1 || !op.hasPureBufferSemantics() ||
-      op.getNumLoops() != op.getNumParallelLoops())
-    return false;
-  OpOperand *init = op.getDpsInitOperand(0);
-  if (!op.getMatchingIndexingMap(init).isIdentity() ||
-      op.payloadUsesValueFromOperand(init))
-    return false;
-  // Reading the buffer it writes through an input would break once the
-  // output moves.
-  for (OpOperand *input : op.getDpsInputOperands())
-    if (input->get() == init->get())
-      return false;
-  return true;
+  return op.hasPureBufferSemantics() &&
+         op.getNumLoops() == op.getNumParallelLoops() && overwritesInit(op);
 }
 
 struct WriteIntoPaddedBuffersPass

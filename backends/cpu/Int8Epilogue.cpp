@@ -10,12 +10,13 @@
 //===----------------------------------------------------------------------===//
 #include "backends/cpu/Int8Epilogue.h"
 
+#include "passes/LoweringUtils.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "mlir/Transforms/RegionUtils.h"
 
 #include <limits>
 
@@ -280,8 +281,6 @@ bool overlapsOtherThanInPlace(Value residual, Value result, bool int8Result) {
   return int8Result || aBegin != bBegin;
 }
 
-} // namespace
-
 /// Whether `buffer` is the interior of a larger NHWC batch-1 buffer of
 /// `element`s (tfaot-write-into-padded-buffers makes the producer of a
 /// padded convolution input write there): pixels dense, rows of pixels
@@ -302,6 +301,8 @@ bool isPaddedInterior(Value buffer, Type element, Int8EpilogueMatch &match) {
   match.rowStride = strides[1];
   return true;
 }
+
+} // namespace
 
 bool isDenseOf(Value buffer, Type element) {
   auto type = dyn_cast<MemRefType>(buffer.getType());
@@ -336,13 +337,7 @@ std::optional<Int8EpilogueMatch> matchInt8Epilogue(linalg::LinalgOp product) {
       fresh.insert(alloc.getResult());
       continue;
     }
-    Value filled = isa<linalg::FillOp>(op) ? cast<linalg::FillOp>(op)
-                                                 .getDpsInitOperand(0)
-                                                 ->get()
-                   : isa<linalg::MapOp>(op) &&
-                           cast<linalg::MapOp>(op).getInputs().empty()
-                       ? cast<linalg::MapOp>(op).getInit()
-                       : Value();
+    Value filled = mlir::tfaot::filledBuffer(op);
     if (filled && fresh.contains(filled))
       continue;
     if (!isMemoryEffectFree(op))

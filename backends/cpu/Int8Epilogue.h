@@ -32,7 +32,9 @@ struct Int8EpilogueMatch {
   mlir::Value scale;  ///< memref<n x f32>, per column.
   mlir::Value bias;   ///< memref<n x f32>, or null.
   mlir::Value residual; ///< f32, the result's shape (added after the bias), or null.
-  mlir::Value result; ///< The generic's output: dense, n columns, f32 or i8.
+  /// The generic's output, f32 or i8 with n columns: dense, or the
+  /// interior of a padded NHWC buffer (see rowPixels).
+  mlir::Value result;
   int64_t n = 0;      ///< Columns of the result (<= those of the product).
   float lo, hi;       ///< Clamp after the bias (+-inf when none).
   bool int8Result = false;
@@ -47,7 +49,8 @@ struct Int8EpilogueMatch {
 /// the only reader of its result is an elementwise generic computing
 ///   y = clamp(float(acc) * scale[col] (+ bias[col]) (+ residual), lo, hi)
 /// and storing y, or int8(clamp(roundeven(y * qMul) + qZp, qLo, qHi)),
-/// with nothing that touches memory between the two.
+/// with nothing that touches memory between the two but fills of buffers
+/// allocated there.
 std::optional<Int8EpilogueMatch>
 matchInt8Epilogue(mlir::linalg::LinalgOp product);
 

@@ -164,18 +164,13 @@ void eraseIfDead(Value out) {
   alloc.erase();
 }
 
-/// Removes the epilogue's generic, the views only it used, and its result
-/// buffer if the result was redirected into a padded buffer.
+/// Removes the epilogue's generic and the views only it used.
 void eraseEpilogue(::tfaot::cpu::Int8EpilogueMatch &e) {
-  Value result = e.generic.getDpsInitOperand(0)->get();
   e.generic.erase();
-  if (result != e.result)
-    eraseIfDead(result);
   for (Operation *view : llvm::reverse(e.views))
     if (view->use_empty())
       view->erase();
 }
-
 
 /// The private declaration of runtime function `name`, added once.
 func::FuncOp declare(ModuleOp module, StringRef name, TypeRange arguments) {

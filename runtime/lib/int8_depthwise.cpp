@@ -113,14 +113,13 @@ TFAOT_AVX512_TARGET void Avx512FusedRows(const Problem &p, int64_t begin,
       offsets[i * s.kw + j] = (i * s.dh * s.w + j * s.dw) * s.c;
   const Avx512EpilogueScalars k = Avx512Broadcast(e);
   const int64_t c = s.c, wo = s.wo, step = s.sw * c;
-  const float *const residual_base = e.residual;
   __m512i filter[kMaxAvx512Taps];
   for (int64_t r = begin; r < end; ++r) {
     const int64_t b = r / s.ho, y = r % s.ho;
     // The row's pixels are consecutive in the result (row_pixels is 0 or
     // wo, see DepthwiseS8S8Fused).
     const int64_t out_row = e.RowOffset(r * wo);
-    const float *residual_row = Residual ? residual_base + r * wo * c : nullptr;
+    const float *residual_row = Residual ? e.residual + r * wo * c : nullptr;
     for (int64_t ch = 0; ch < c; ch += 16) {
       const __mmask16 mask = Avx512FirstLanes(c - ch);
       for (int64_t t = 0; t < taps; ++t)
@@ -147,15 +146,10 @@ TFAOT_AVX512_TARGET void Avx512FusedRows(const Problem &p, int64_t begin,
                      : _mm512_setzero_ps();
         const __m512 value =
             Avx512EpilogueValue<Bias, Residual>(k, acc, scale, bias, residual);
-        if (Int8Result) {
-          __m128i bytes = _mm512_cvtepi32_epi8(Avx512Requantize(k, value));
-          // Kept in a register: the compiler would otherwise fold the two
-          // into vpmovdb to memory, several times slower.
-          asm("" : "+v"(bytes));
-          _mm_mask_storeu_epi8(out8 + x * c, mask, bytes);
-        } else {
+        if (Int8Result)
+          Avx512StoreInt8(out8 + x * c, mask, Avx512Requantize(k, value));
+        else
           _mm512_mask_storeu_ps(out32 + x * c, mask, value);
-        }
       }
     }
   }

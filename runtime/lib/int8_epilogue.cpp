@@ -150,13 +150,8 @@ TFAOT_AVX512_TARGET void Avx512EpilogueRows(TFAOT_EPILOGUE_PARAMS) {
     }
     // The rest (whole rows of 16 to 48 columns are common) 16 at a time,
     // rather than all four vectors of a pack for a few of them.
-    for (; j < cols; j += 16) {
-      __m128i bytes = _mm512_cvtepi32_epi8(step.Quantized(r, j));
-      // Kept in a register: the compiler would otherwise fold the two into
-      // vpmovdb to memory, several times slower.
-      asm("" : "+v"(bytes));
-      _mm_mask_storeu_epi8(out8 + j, step.Mask(j), bytes);
-    }
+    for (; j < cols; j += 16)
+      Avx512StoreInt8(out8 + j, step.Mask(j), step.Quantized(r, j));
   }
 }
 

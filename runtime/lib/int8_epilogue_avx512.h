@@ -65,6 +65,16 @@ TFAOT_AVX512_INLINE __m512i Avx512Requantize(const Avx512EpilogueScalars &k,
   return _mm512_cvttps_epi32(q);
 }
 
+/// Stores the lanes of `mask` of Avx512Requantize's result as bytes.
+TFAOT_AVX512_INLINE void Avx512StoreInt8(int8_t *out, __mmask16 mask,
+                                         __m512i lanes) {
+  __m128i bytes = _mm512_cvtepi32_epi8(lanes);
+  // Kept in a register: the compiler would otherwise fold the two into
+  // vpmovdb to memory, several times slower.
+  asm("" : "+v"(bytes));
+  _mm_mask_storeu_epi8(out, mask, bytes);
+}
+
 } // namespace tfaot::internal
 
 #endif // defined(__x86_64__)
