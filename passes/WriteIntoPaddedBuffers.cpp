@@ -50,12 +50,13 @@ memref::SubViewOp redirectCopyIntoPaddedBuffer(Value result,
   if (!resultAlloc || type.getRank() != 4 || type.getDimSize(0) != 1 ||
       resultAlloc->getBlock() != writer->getBlock())
     return {};
-  // The result's users: the writer, then one copy out;
-  // after that only deallocs, or a later layer that reuses the buffer and
-  // starts by overwriting all of it (bufferization shares buffers so).
+  // The result's users: the writer, then one copy out; after that only
+  // deallocs, or a later layer that reuses the buffer and starts by
+  // overwriting all of it (bufferization shares buffers so). Which use is
+  // first is decided by block order: the order of the use list changes
+  // from run to run.
   Block *block = writer->getBlock();
-  memref::CopyOp copy;
-  SmallVector<Operation *> later;
+  SmallVector<Operation *> after;
   for (Operation *user : result.getUsers()) {
     Operation *at = block->findAncestorOpInBlock(*user);
     if (!at)
@@ -65,21 +66,18 @@ memref::SubViewOp redirectCopyIntoPaddedBuffer(Value result,
     if (at == writer || isa<memref::DeallocOp>(at) ||
         at->isBeforeInBlock(writer))
       continue;
-    auto asCopy = dyn_cast<memref::CopyOp>(at);
-    if (asCopy && asCopy.getSource() == result && !copy)
-      copy = asCopy;
-    else
-      later.push_back(at);
+    after.push_back(at);
   }
-  if (!copy)
+  auto inBlockOrder = [](Operation *a, Operation *b) {
+    return a != b && a->isBeforeInBlock(b);
+  };
+  llvm::sort(after, inBlockOrder);
+  after.erase(llvm::unique(after), after.end());
+  auto copy = after.empty() ? memref::CopyOp()
+                            : dyn_cast<memref::CopyOp>(after.front());
+  if (!copy || copy.getSource() != result)
     return {};
-  Operation *firstLater = nullptr;
-  for (Operation *at : later) {
-    if (!copy->isBeforeInBlock(at))
-      return {};
-    if (!firstLater || at->isBeforeInBlock(firstLater))
-      firstLater = at;
-  }
+  Operation *firstLater = after.size() > 1 ? after[1] : nullptr;
   if (firstLater) {
     auto overwrite = dyn_cast<linalg::LinalgOp>(firstLater);
     if (!overwrite || !overwritesInit(overwrite) ||
