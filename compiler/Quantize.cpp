@@ -324,6 +324,11 @@ struct Report {
   std::vector<Layer> layers;
   std::vector<OutputComparison> outputs;
   uint64_t floatObjectBytes = 0, int8ObjectBytes = 0;
+  /// --target=cuda: the GPU architecture; the float and int8 objects are
+  /// then both CUDA builds, and the outputs compared come from the int8
+  /// build emulated on the CPU (--gpu_emulate). Empty for the CPU.
+  std::string gpuArch;
+  bool gpuEmulated = false; ///< The compared outputs are an emulation's.
 
   uint64_t floatWeightBytes() const {
     uint64_t bytes = 0;
@@ -395,9 +400,14 @@ void Report::printText(llvm::raw_ostream &os) const {
   os << "\nweights of the int8 layers: " << megabytes(floatWeightBytes())
      << " as float32 -> " << megabytes(int8WeightBytes())
      << " as int8 with their scales\n"
-     << "object file: " << megabytes(floatObjectBytes) << " float -> "
+     << "object file" << (gpuArch.empty() ? "" : " (--target=cuda, " + gpuArch + ")")
+     << ": " << megabytes(floatObjectBytes) << " float -> "
      << megabytes(int8ObjectBytes) << " int8\n\n"
-     << "outputs, int8 against float on the calibration samples:\n";
+     << "outputs, int8 against float on the calibration samples";
+  if (gpuEmulated)
+    os << " (the int8 build's GPU kernels and GEMMs run on the CPU, "
+          "--gpu_emulate; the float outputs are the CPU build's)";
+  os << ":\n";
   for (const OutputComparison &out : outputs) {
     os << "  " << out.name << ": max |error| " << g4(out.maxError)
        << ", mean |error| " << g4(out.count ? out.sumError / out.count : 0.0)
@@ -447,7 +457,11 @@ void Report::printJson(llvm::raw_ostream &os) const {
       {"float_weight_bytes", static_cast<int64_t>(floatWeightBytes())},
       {"int8_weight_bytes", static_cast<int64_t>(int8WeightBytes())},
       {"float_object_bytes", static_cast<int64_t>(floatObjectBytes)},
-      {"int8_object_bytes", static_cast<int64_t>(int8ObjectBytes)}};
+      {"int8_object_bytes", static_cast<int64_t>(int8ObjectBytes)},
+      {"target", gpuArch.empty() ? "cpu" : "cuda"},
+      {"outputs_emulated", gpuEmulated}};
+  if (!gpuArch.empty())
+    root["gpu_arch"] = gpuArch;
   if (method == "percentile")
     root["percentile"] = percentile;
   os << llvm::formatv("{0:2}", llvm::json::Value(std::move(root))) << "\n";
@@ -478,11 +492,25 @@ bool checkOptions(const CompileOptions &options, GraphDiagnostics &diags) {
     diags.error("--calibration_percentile must be in (50, 100]");
     return false;
   }
-  if (options.targetKind != "cpu") {
-    diags.error("--quantize=int8 supports --target=cpu only for now");
-    return false;
-  }
   return true;
+}
+
+/// `options` for a build the quantizer runs or measures itself: the same
+/// graph and flags, writing nothing but `artifacts`.
+CompileOptions internalBuild(const CompileOptions &options,
+                             CompiledArtifacts &artifacts) {
+  CompileOptions build = options;
+  build.quantize.clear();
+  build.outHeader.clear();
+  build.outObject.clear();
+  build.outMetadataObject.clear();
+  build.emit = EmitStage::Object;
+  build.report = CompileOptions::Report::None;
+  build.dumpIrAfter.clear();
+  build.batchBuckets.clear();
+  build.profile = false; // bench --profile times the int8 build only
+  build.artifacts = &artifacts;
+  return build;
 }
 
 /// Step 1: the float model with the chosen layers' inputs as extra results.
@@ -494,17 +522,13 @@ bool compileObserved(const CompileOptions &options, llvm::raw_ostream &errs,
                      std::vector<size_t> &observedResult, size_t &numResults,
                      size_t &contractions, CompiledArtifacts &artifacts,
                      std::string &error) {
-  CompileOptions observed = options;
-  observed.quantize.clear();
-  observed.outHeader.clear();
-  observed.outObject.clear();
-  observed.outMetadataObject.clear();
-  observed.emit = EmitStage::Object;
-  observed.report = CompileOptions::Report::None;
-  observed.dumpIrAfter.clear();
-  observed.batchBuckets.clear();
-  observed.profile = false; // bench --profile times the int8 build only
-  observed.artifacts = &artifacts;
+  CompileOptions observed = internalBuild(options, artifacts);
+  // Calibration runs here, on the CPU, whatever the target: the ranges of
+  // the float activations do not depend on it.
+  observed.targetKind = "cpu";
+  observed.gpuEmulate = false;
+  observed.allowTf32 = false;
+  observed.gpuGemm = CompileOptions().gpuGemm;
   observed.afterGraphPasses = [&](mlir::ModuleOp module,
                                   FunctionSignature &signature) {
     std::vector<mlir::Operation *> layers = chooseLayers(
@@ -749,6 +773,15 @@ int tfaot::compileQuantized(const CompileOptions &options,
   report.allLayers = options.quantizeAllLayers;
   report.minK = options.quantizeMinK;
   report.floatObjectBytes = observed.object.size();
+  bool cuda = options.targetKind == "cuda";
+  if (cuda) {
+    // The float object to compare sizes with is the CUDA build's.
+    report.gpuArch = options.gpuArch;
+    CompiledArtifacts floatCuda;
+    if (compile(internalBuild(options, floatCuda), errs) != 0)
+      return 1;
+    report.floatObjectBytes = floatCuda.object.size();
+  }
   CompiledArtifacts local;
   CompileOptions final = options;
   final.quantize.clear();
@@ -816,9 +849,23 @@ int tfaot::compileQuantized(const CompileOptions &options,
   if (options.emit != EmitStage::Object)
     return 0;
 
-  // 3. Compare.
+  // 3. Compare. A CUDA build cannot run here (there may be no GPU): its
+  // numbers are checked on the same build with the GPU's kernels and
+  // GEMMs emulated on the CPU, which --gpu_emulate builds are.
   report.int8ObjectBytes = final.artifacts->object.size();
-  auto int8Model = JitModel::load(*final.artifacts, ThreadPool::HardwareThreads());
+  const CompiledArtifacts *runnable = final.artifacts;
+  CompiledArtifacts emulated;
+  if (cuda) {
+    report.gpuEmulated = true;
+    if (!options.gpuEmulate) {
+      CompileOptions emulation = internalBuild(final, emulated);
+      emulation.gpuEmulate = true;
+      if (compile(emulation, errs) != 0)
+        return 1;
+      runnable = &emulated;
+    }
+  }
+  auto int8Model = JitModel::load(*runnable, ThreadPool::HardwareThreads());
   if (!int8Model) {
     diags.error("cannot run the int8 model for the report: " +
                 llvm::toString(int8Model.takeError()));

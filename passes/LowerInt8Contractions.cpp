@@ -23,6 +23,11 @@
 // value, -zp * sum_k W[k, n] per column, so the contraction itself is the
 // plain signed product that linalg.mmt4d defines.
 //
+// With product=matmul (the GPU backend) the same product is a
+// linalg.matmul of the rows by W^T, a constant [N, K] (K padded to 4): the
+// "TN" int8 GEMM that cuBLAS runs on tensor cores, which
+// tfaot-gpu-matmuls-to-cublas hands it (LibraryGemms.cpp).
+//
 //===----------------------------------------------------------------------===//
 #include "passes/LoweringUtils.h"
 #include "passes/Passes.h"
@@ -77,51 +82,77 @@ DenseElementsAttr packWeights(MLIRContext *ctx, ArrayRef<int8_t> weights,
   return DenseElementsAttr::get(type, ArrayRef<int8_t>(packed));
 }
 
-/// rows[M, k] (i8) x weights[k, n] -> [M, n] i32 of sum (rows - zp) * w.
-Value buildInt8Product(OpBuilder &b, Location loc, Value rows,
-                       ArrayRef<int8_t> weights, int64_t k, int64_t n,
-                       int32_t zeroPoint) {
+/// How the products are built (the pass's `product` option).
+enum class ProductForm { Mmt4d, Matmul };
+
+/// -zp * sum_k weights[k, n] for each column n < n (then zeros up to
+/// `columns`): sum (a - zp) * w = sum a * w - zp * sum w, so the product
+/// starts from this row.
+SmallVector<int32_t> zeroPointRow(ArrayRef<int8_t> weights, int64_t k,
+                                  int64_t n, int32_t zeroPoint,
+                                  int64_t columns) {
+  SmallVector<int32_t> row(columns, 0);
+  for (int64_t r = 0; r < k; ++r)
+    for (int64_t col = 0; col < n; ++col)
+      row[col] -= weights[r * n + col];
+  for (int32_t &c : row)
+    c *= zeroPoint;
+  return row;
+}
+
+/// `rows` [M, k] with zero columns appended up to `columns`.
+Value padColumns(OpBuilder &b, Location loc, Value rows, int64_t columns) {
+  auto type = cast<RankedTensorType>(rows.getType());
+  int64_t m = type.getDimSize(0), k = type.getDimSize(1);
+  if (k == columns)
+    return rows;
+  Value zero = arith::ConstantOp::create(
+      b, loc, b.getIntegerAttr(type.getElementType(), 0));
+  return tensor::PadOp::create(
+      b, loc, RankedTensorType::get({m, columns}, type.getElementType()), rows,
+      getAsIndexOpFoldResult(b.getContext(), {0, 0}),
+      getAsIndexOpFoldResult(b.getContext(), {0, columns - k}), zero);
+}
+
+/// An i32 tensor of `type` with `row` (as a constant of `rowType`)
+/// broadcast along `broadcastDims`, or zeros if the zero point is 0.
+Value zeroPointInit(OpBuilder &b, Location loc, RankedTensorType type,
+                    RankedTensorType rowType, ArrayRef<int32_t> row,
+                    int32_t zeroPoint, ArrayRef<int64_t> broadcastDims) {
+  if (zeroPoint == 0)
+    return buildFilled(b, loc, type,
+                       scalarConstant(b, loc, b.getI32Type(), 0));
+  Value constant = arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(rowType, row));
+  Value empty = tensor::EmptyOp::create(b, loc, type.getShape(),
+                                        b.getI32Type());
+  return linalg::BroadcastOp::create(b, loc, constant, empty, broadcastDims)
+      .getResult()[0];
+}
+
+/// rows[M, k] (i8) x weights[k, n] -> [M, n] i32 of sum (rows - zp) * w, as
+/// a linalg.mmt4d (file comment).
+Value buildMmt4dProduct(OpBuilder &b, Location loc, Value rows,
+                        ArrayRef<int8_t> weights, int64_t k, int64_t n,
+                        int32_t zeroPoint) {
   MLIRContext *ctx = b.getContext();
   Type i8 = b.getI8Type(), i32 = b.getI32Type();
   int64_t m = cast<RankedTensorType>(rows.getType()).getDimSize(0);
   int64_t kPadded = roundUp(k, kTileK), nPadded = roundUp(n, kTileN);
   int64_t k1 = kPadded / kTileK, n1 = nPadded / kTileN;
 
-  if (kPadded != k) {
-    Value zero = arith::ConstantOp::create(b, loc, b.getIntegerAttr(i8, 0));
-    rows = tensor::PadOp::create(
-        b, loc, RankedTensorType::get({m, kPadded}, i8), rows,
-        getAsIndexOpFoldResult(ctx, {0, 0}),
-        getAsIndexOpFoldResult(ctx, {0, kPadded - k}), zero);
-  }
+  rows = padColumns(b, loc, rows, kPadded);
   Value lhs = tensor::ExpandShapeOp::create(
       b, loc, RankedTensorType::get({m, k1, 1, kTileK}, i8), rows,
       ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}});
   Value rhs = arith::ConstantOp::create(b, loc,
                                         packWeights(ctx, weights, k, n));
-  // sum (a - zp) * w = sum a * w - zp * sum w: the product starts from
-  // -zp * (column sums), one row broadcast to every row (the CPU kernel
+  // One row of zero-point terms broadcast to every row (the CPU kernel
   // takes that row instead of the broadcast, kMmt4dColumnInit).
   auto tiledType = RankedTensorType::get({m, n1, 1, kTileN}, i32);
-  SmallVector<int32_t> correction(nPadded, 0);
-  for (int64_t row = 0; row < k; ++row)
-    for (int64_t col = 0; col < n; ++col)
-      correction[col] -= weights[row * n + col];
-  for (int32_t &c : correction)
-    c *= zeroPoint;
-  Value init;
-  if (zeroPoint == 0) {
-    init = buildFilled(b, loc, tiledType, scalarConstant(b, loc, i32, 0));
-  } else {
-    Value row = arith::ConstantOp::create(
-        b, loc,
-        DenseElementsAttr::get(RankedTensorType::get({n1, kTileN}, i32),
-                               ArrayRef<int32_t>(correction)));
-    Value empty = tensor::EmptyOp::create(b, loc, tiledType.getShape(), i32);
-    init = linalg::BroadcastOp::create(b, loc, row, empty,
-                                       ArrayRef<int64_t>{0, 2})
-               .getResult()[0];
-  }
+  Value init = zeroPointInit(
+      b, loc, tiledType, RankedTensorType::get({n1, kTileN}, i32),
+      zeroPointRow(weights, k, n, zeroPoint, nPadded), zeroPoint, {0, 2});
   Value tiled = linalg::Mmt4DOp::create(b, loc, TypeRange{tiledType},
                                         ValueRange{lhs, rhs}, ValueRange{init})
                     .getResult(0);
@@ -136,12 +167,50 @@ Value buildInt8Product(OpBuilder &b, Location loc, Value rows,
       getAsIndexOpFoldResult(ctx, {1, 1}));
 }
 
-Value lowerMatMul(OpBuilder &b, Int8MatMulOp op) {
+/// The same product as a linalg.matmul with B transposed: rows [M, K4] by
+/// the weights as a constant [n, K4] (K4 = k rounded up to 4, zero weights
+/// past k), from the zero-point row broadcast to [M, n]. cuBLAS's int8
+/// GEMM wants both leading dimensions (K4 here) multiples of 4, and its
+/// tensor-core kernels this "TN" layout.
+Value buildMatmulProduct(OpBuilder &b, Location loc, Value rows,
+                         ArrayRef<int8_t> weights, int64_t k, int64_t n,
+                         int32_t zeroPoint) {
+  Type i8 = b.getI8Type(), i32 = b.getI32Type();
+  int64_t m = cast<RankedTensorType>(rows.getType()).getDimSize(0);
+  int64_t kPadded = roundUp(k, kTileK);
+  rows = padColumns(b, loc, rows, kPadded);
+  std::vector<int8_t> transposed(n * kPadded, 0);
+  for (int64_t row = 0; row < k; ++row)
+    for (int64_t col = 0; col < n; ++col)
+      transposed[col * kPadded + row] = weights[row * n + col];
+  Value rhs = arith::ConstantOp::create(
+      b, loc,
+      DenseElementsAttr::get(RankedTensorType::get({n, kPadded}, i8),
+                             ArrayRef<int8_t>(transposed)));
+  auto type = RankedTensorType::get({m, n}, i32);
+  Value init = zeroPointInit(b, loc, type, RankedTensorType::get({n}, i32),
+                             zeroPointRow(weights, k, n, zeroPoint, n),
+                             zeroPoint, {0});
+  return linalg::MatmulTransposeBOp::create(b, loc, TypeRange{type},
+                                            ValueRange{rows, rhs},
+                                            ValueRange{init})
+      .getResult(0);
+}
+
+Value buildInt8Product(OpBuilder &b, Location loc, ProductForm form,
+                       Value rows, ArrayRef<int8_t> weights, int64_t k,
+                       int64_t n, int32_t zeroPoint) {
+  return form == ProductForm::Mmt4d
+             ? buildMmt4dProduct(b, loc, rows, weights, k, n, zeroPoint)
+             : buildMatmulProduct(b, loc, rows, weights, k, n, zeroPoint);
+}
+
+Value lowerMatMul(OpBuilder &b, Int8MatMulOp op, ProductForm form) {
   auto weights = constantWeights(op.getB());
   if (failed(weights))
     return nullptr;
   auto bType = op.getB().getType();
-  return buildInt8Product(b, op.getLoc(), op.getA(), *weights,
+  return buildInt8Product(b, op.getLoc(), form, op.getA(), *weights,
                           bType.getDimSize(0), bType.getDimSize(1),
                           op.getAZeroPoint());
 }
@@ -187,7 +256,7 @@ Value im2colRows(OpBuilder &b, Location loc, Value input,
       ArrayRef<ReassociationIndices>{{0, 1, 2}, {3, 4, 5}});
 }
 
-Value lowerConv(OpBuilder &b, Int8Conv2DOp op) {
+Value lowerConv(OpBuilder &b, Int8Conv2DOp op, ProductForm form) {
   auto weights = constantWeights(op.getFilter());
   if (failed(weights))
     return nullptr;
@@ -209,7 +278,7 @@ Value lowerConv(OpBuilder &b, Int8Conv2DOp op) {
                           strides, dilations, zeroPoint);
   int64_t k = filterType.getDimSize(0) * filterType.getDimSize(1) *
               filterType.getDimSize(2);
-  Value product = buildInt8Product(b, loc, rows, *weights, k,
+  Value product = buildInt8Product(b, loc, form, rows, *weights, k,
                                    filterType.getDimSize(3), zeroPoint);
   return tensor::ExpandShapeOp::create(
       b, loc, type, product, ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}});
@@ -248,25 +317,12 @@ Value lowerDepthwise(OpBuilder &b, Int8DepthwiseConv2DOp op) {
       b, loc,
       DenseElementsAttr::get(RankedTensorType::get({kh, kw, channels}, i8),
                              ArrayRef<int8_t>(*weights)));
-  Value init;
-  if (zeroPoint == 0) {
-    init = buildFilled(b, loc, type, scalarConstant(b, loc, i32, 0));
-  } else {
-    SmallVector<int32_t> correction(channels, 0);
-    for (int64_t tap = 0; tap < kh * kw; ++tap)
-      for (int64_t c = 0; c < channels; ++c)
-        correction[c] -= (*weights)[tap * channels + c];
-    for (int32_t &c : correction)
-      c *= zeroPoint;
-    Value row = arith::ConstantOp::create(
-        b, loc,
-        DenseElementsAttr::get(RankedTensorType::get({channels}, i32),
-                               ArrayRef<int32_t>(correction)));
-    Value empty = tensor::EmptyOp::create(b, loc, type.getShape(), i32);
-    init = linalg::BroadcastOp::create(b, loc, row, empty,
-                                       ArrayRef<int64_t>{0, 1, 2})
-               .getResult()[0];
-  }
+  // Per channel, -zp * (the filter's sum over the window): the weights as
+  // a [KH*KW, C] matrix summed over its rows.
+  Value init = zeroPointInit(
+      b, loc, type, RankedTensorType::get({channels}, i32),
+      zeroPointRow(*weights, kh * kw, channels, zeroPoint, channels),
+      zeroPoint, {0, 1, 2});
   return linalg::DepthwiseConv2DNhwcHwcOp::create(
              b, loc, TypeRange{type}, ValueRange{padded, filter},
              ValueRange{init}, spatialAttr(b, strides, *window),
@@ -280,6 +336,17 @@ struct LowerInt8ContractionsPass
   using LowerInt8ContractionsPassBase::LowerInt8ContractionsPassBase;
 
   void runOnOperation() override {
+    ProductForm form;
+    if (product == "mmt4d") {
+      form = ProductForm::Mmt4d;
+    } else if (product == "matmul") {
+      form = ProductForm::Matmul;
+    } else {
+      getOperation().emitError("tfaot-lower-int8-contractions: product must "
+                               "be mmt4d or matmul, not '")
+          << product << "'";
+      return signalPassFailure();
+    }
     SmallVector<Operation *> ops;
     getOperation().walk([&](Operation *op) {
       if (isa<Int8Conv2DOp, Int8DepthwiseConv2DOp, Int8MatMulOp>(op))
@@ -289,11 +356,11 @@ struct LowerInt8ContractionsPass
       OpBuilder b(op);
       Value replacement;
       if (auto conv = dyn_cast<Int8Conv2DOp>(op))
-        replacement = lowerConv(b, conv);
+        replacement = lowerConv(b, conv, form);
       else if (auto depthwise = dyn_cast<Int8DepthwiseConv2DOp>(op))
         replacement = lowerDepthwise(b, depthwise);
       else
-        replacement = lowerMatMul(b, cast<Int8MatMulOp>(op));
+        replacement = lowerMatMul(b, cast<Int8MatMulOp>(op), form);
       if (!replacement) {
         op->emitOpError("needs constant int8 weights and a valid window");
         return signalPassFailure();

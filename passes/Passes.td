@@ -525,15 +525,24 @@ def AssignLayoutPass : Pass<"tfaot-assign-layout", "mlir::ModuleOp"> {
 }
 
 def LowerInt8ContractionsPass : Pass<"tfaot-lower-int8-contractions", "mlir::func::FuncOp"> {
-  let summary = "Int8Conv2D / Int8MatMul to im2col + int8 linalg.mmt4d, Int8DepthwiseConv2D to linalg's depthwise convolution";
+  let summary = "Int8Conv2D / Int8MatMul to im2col + an int8 product (linalg.mmt4d or linalg.matmul), Int8DepthwiseConv2D to linalg's depthwise convolution";
   let description = [{
     Runs after linalg-fuse-elementwise-ops (tfaot-lower-to-linalg leaves
     these ops alone). Each becomes the activation rows (an im2col copy, none
-    for a 1x1 stride-1 convolution), a linalg.mmt4d with tiles 1x16x4
-    against the weights packed at compile time, and one generic that reads
-    the tiles back as [M, N] and subtracts the zero-point term. The CPU
-    backend turns the mmt4d into a call to the runtime's VNNI kernel.
+    for a 1x1 stride-1 convolution) times the weights, from the zero-point
+    term. With product=mmt4d (the CPU backend's form) that is a linalg.mmt4d
+    with tiles 1x16x4 against the weights packed at compile time, which the
+    CPU backend turns into a call to the runtime's VNNI kernel. With
+    product=matmul (the GPU backend's) it is a linalg.matmul with B
+    transposed: rows [M, K] by the weights as [N, K], each output channel's
+    K values contiguous, the layout of cuBLAS's int8 GEMM (which
+    tfaot-gpu-matmuls-to-cublas calls) and of its generated kernel
+    otherwise. K is padded to a multiple of 4 in both forms.
   }];
+  let options = [
+    Option<"product", "product", "std::string", /*default=*/"\"mmt4d\"",
+           "form of the int8 products: mmt4d (CPU) or matmul (GPU)">,
+  ];
   let dependentDialects = ["mlir::linalg::LinalgDialect",
                            "mlir::tensor::TensorDialect",
                            "mlir::arith::ArithDialect"];

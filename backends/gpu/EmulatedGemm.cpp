@@ -10,9 +10,12 @@
 //                  + sum over p < k of A[b][i][p] * B[b][p][j]
 //
 // with row-major A, B, C at the given addresses, leading dimensions and
-// batch strides (elements). The emulated build thus checks, on machines
-// without a GPU, everything about the library path but cuBLAS itself: the
-// im2col, the operands' addresses and strides, and dropping the zero fill.
+// batch strides (elements). tfaot_emulated_gemm_s8, for the int8 GEMM
+// (tfaot_rt_cuda_gemm_s8), reads int8 A and B with B stored [n, k]
+// (B[b][j][p]), sign-extends them and sums in int32 into an int32 C. The
+// emulated build thus checks, on machines without a GPU, everything about
+// the library path but cuBLAS itself: the im2col, the operands' addresses
+// and strides, dropping the zero fill and the int8 zero-point term.
 //
 //===----------------------------------------------------------------------===//
 #include "backends/gpu/HostLaunch.h"
@@ -29,12 +32,16 @@ using namespace mlir;
 
 namespace {
 
-/// Builds the loops of the file comment into `func`'s (new) body.
-void defineBody(func::FuncOp func) {
+/// Builds the loops of the file comment into `func`'s (new) body: the f32
+/// GEMM, or with `s8` the int8 one.
+void defineBody(func::FuncOp func, bool s8) {
   Location loc = func.getLoc();
   Block *entry = func.addEntryBlock();
   OpBuilder b = OpBuilder::atBlockBegin(entry);
-  Type index = b.getIndexType(), i64 = b.getI64Type(), f32 = b.getF32Type();
+  Type index = b.getIndexType(), i64 = b.getI64Type();
+  Type inType = s8 ? Type(b.getI8Type()) : Type(b.getF32Type());
+  Type accType = s8 ? Type(b.getI32Type()) : Type(b.getF32Type());
+  int64_t inBytes = s8 ? 1 : 4;
   Type ptr = LLVM::LLVMPointerType::get(b.getContext());
   auto arg = [&](unsigned i) -> Value {
     return arith::IndexCastOp::create(b, loc, index, entry->getArgument(i));
@@ -53,22 +60,22 @@ void defineBody(func::FuncOp func) {
       arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0));
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
-  Value zeroF = arith::ConstantFloatOp::create(b, loc, b.getF32Type(),
-                                               APFloat(0.0f));
+  Value zeroAcc = arith::ConstantOp::create(b, loc, b.getZeroAttr(accType));
 
-  // &base[batchStride * bi + ld * row + col], as a pointer.
+  // &base[batchStride * bi + ld * row + col] of `bytes`-byte elements, as a
+  // pointer.
   auto element = [&](OpBuilder &nb, Value base, Value batchStride, Value bi,
-                     Value ld, Value row, Value col) -> Value {
+                     Value ld, Value row, Value col, int64_t bytes) -> Value {
     Value offset = arith::AddIOp::create(
         nb, loc,
         arith::AddIOp::create(nb, loc,
                               arith::MulIOp::create(nb, loc, batchStride, bi),
                               arith::MulIOp::create(nb, loc, ld, row)),
         col);
-    Value bytes = arith::MulIOp::create(
+    Value byteOffset = arith::MulIOp::create(
         nb, loc, arith::IndexCastOp::create(nb, loc, i64, offset),
-        arith::ConstantIntOp::create(nb, loc, i64, 4));
-    Value address = arith::AddIOp::create(nb, loc, base, bytes);
+        arith::ConstantIntOp::create(nb, loc, i64, bytes));
+    Value address = arith::AddIOp::create(nb, loc, base, byteOffset);
     return LLVM::IntToPtrOp::create(nb, loc, ptr, address);
   };
 
@@ -81,25 +88,37 @@ void defineBody(func::FuncOp func) {
               scf::ForOp::create(
                   b2, loc, zero, n, one, ValueRange{},
                   [&](OpBuilder &b3, Location, Value j, ValueRange) {
-                    Value cPtr = element(b3, c, strideC, bi, ldc, i, j);
-                    Value old = LLVM::LoadOp::create(b3, loc, f32, cPtr);
-                    Value init =
-                        arith::SelectOp::create(b3, loc, overwrite, zeroF, old);
+                    Value cPtr = element(b3, c, strideC, bi, ldc, i, j, 4);
+                    Value old = LLVM::LoadOp::create(b3, loc, accType, cPtr);
+                    Value init = arith::SelectOp::create(b3, loc, overwrite,
+                                                         zeroAcc, old);
                     auto sum = scf::ForOp::create(
                         b3, loc, zero, k, one, ValueRange{init},
                         [&](OpBuilder &b4, Location, Value p,
                             ValueRange acc) {
                           Value x = LLVM::LoadOp::create(
-                              b4, loc, f32,
-                              element(b4, a, strideA, bi, lda, i, p));
+                              b4, loc, inType,
+                              element(b4, a, strideA, bi, lda, i, p, inBytes));
+                          // B[p][j], or B[j][p] for the int8 GEMM.
                           Value y = LLVM::LoadOp::create(
-                              b4, loc, f32,
-                              element(b4, bMatrix, strideB, bi, ldb, p, j));
-                          Value product = arith::MulFOp::create(b4, loc, x, y);
-                          scf::YieldOp::create(
-                              b4, loc,
-                              ValueRange{arith::AddFOp::create(b4, loc, acc[0],
-                                                               product)});
+                              b4, loc, inType,
+                              s8 ? element(b4, bMatrix, strideB, bi, ldb, j, p,
+                                           inBytes)
+                                 : element(b4, bMatrix, strideB, bi, ldb, p, j,
+                                           inBytes));
+                          Value next;
+                          if (s8) {
+                            x = arith::ExtSIOp::create(b4, loc, accType, x);
+                            y = arith::ExtSIOp::create(b4, loc, accType, y);
+                            next = arith::AddIOp::create(
+                                b4, loc, acc[0],
+                                arith::MulIOp::create(b4, loc, x, y));
+                          } else {
+                            next = arith::AddFOp::create(
+                                b4, loc, acc[0],
+                                arith::MulFOp::create(b4, loc, x, y));
+                          }
+                          scf::YieldOp::create(b4, loc, ValueRange{next});
                         });
                     LLVM::StoreOp::create(b3, loc, sum.getResult(0), cPtr);
                     scf::YieldOp::create(b3, loc);
@@ -126,15 +145,17 @@ struct DefineEmulatedGemmPass
                     LLVM::LLVMDialect>();
   }
   void runOnOperation() override {
-    auto func = getOperation().lookupSymbol<func::FuncOp>(
-        tfaot::gpu::kEmulatedGemmFunction);
-    if (!func || !func.isExternal())
-      return;
-    defineBody(func);
-    // Local to the object: each emulated model carries its own copy.
-    func->setAttr("llvm.linkage",
-                  LLVM::LinkageAttr::get(&getContext(),
-                                         LLVM::Linkage::Internal));
+    for (bool s8 : {false, true}) {
+      auto func = getOperation().lookupSymbol<func::FuncOp>(
+          tfaot::gpu::gemmFunction(s8, /*emulated=*/true));
+      if (!func || !func.isExternal())
+        continue;
+      defineBody(func, s8);
+      // Local to the object: each emulated model carries its own copy.
+      func->setAttr("llvm.linkage",
+                    LLVM::LinkageAttr::get(&getContext(),
+                                           LLVM::Linkage::Internal));
+    }
   }
 };
 

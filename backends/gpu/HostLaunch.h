@@ -20,10 +20,14 @@
 //                            i64 k, i64 lda, i64 ldb, i64 ldc, i64 stride_a,
 //                            i64 stride_b, i64 stride_c, i32 flags);
 //
-// The last one (from tfaot-gpu-matmuls-to-cublas, LibraryGemms.cpp) is a
+//   void  tfaot_rt_cuda_gemm_s8(...the same arguments...);
+//
+// The GEMMs (from tfaot-gpu-matmuls-to-cublas, LibraryGemms.cpp) are a
 // row-major f32 C[m,n] += A[m,k] B[k,n], `batch` times, the addresses as
-// integers and the leading dimensions and batch strides in elements; the
-// runtime runs it with cuBLAS on the run's stream.
+// integers and the leading dimensions and batch strides in elements, and
+// its int8 form, int32 C[m,n] += A[m,k] B[n,k]^T with int8 A and B (B is
+// stored transposed, ldb its row stride); the runtime runs them with
+// cuBLAS on the run's stream.
 //
 // Why our own: nothing runs at load time (a program linking a CUDA model
 // starts, and reports "no CUDA driver" from Run(), on machines without
@@ -48,12 +52,27 @@
 
 namespace tfaot::gpu {
 
-/// The runtime's GEMM entry point (above); its `flags` bits are in
+/// The runtime's GEMM entry points (above); their `flags` bits are in
 /// runtime/include/tfaot/runtime/cuda_image.h.
 constexpr char kGemmFunction[] = "tfaot_rt_cuda_gemm";
-/// What --gpu_emulate builds call instead: the same contract, defined in
+constexpr char kGemmS8Function[] = "tfaot_rt_cuda_gemm_s8";
+/// What --gpu_emulate builds call instead: the same contracts, defined in
 /// the object by tfaot-gpu-define-emulated-gemm (EmulatedGemm.cpp).
 constexpr char kEmulatedGemmFunction[] = "tfaot_emulated_gemm";
+constexpr char kEmulatedGemmS8Function[] = "tfaot_emulated_gemm_s8";
+
+/// The GEMM entry for an int8 (`s8`) or f32 product, real or emulated.
+inline const char *gemmFunction(bool s8, bool emulated) {
+  if (emulated)
+    return s8 ? kEmulatedGemmS8Function : kEmulatedGemmFunction;
+  return s8 ? kGemmS8Function : kGemmFunction;
+}
+
+/// Whether `name` is one of the runtime's GEMM entries (host code may call
+/// them with device addresses).
+inline bool isRuntimeGemm(llvm::StringRef name) {
+  return name == kGemmFunction || name == kGemmS8Function;
+}
 
 /// Rewrites `module` (host code in the LLVM dialect plus its gpu.binary) into
 /// plain LLVM dialect: embeds `image` (packImage's bytes), turns launches,

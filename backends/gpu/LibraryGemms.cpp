@@ -27,7 +27,14 @@
 //                               (every lowered conv and matmul has one: a
 //                               fill, or a copy of a shared zero buffer) is
 //                               dropped: cuBLAS then overwrites C (beta =
-//                               0) instead of adding to it.
+//                               0) instead of adding to it. The int8
+//                               products of --quantize=int8 (a
+//                               linalg.matmul of i8 rows by i8 weights
+//                               stored [N, K], into i32) go to
+//                               tfaot_rt_cuda_gemm_s8, cublasGemmEx's
+//                               int8 GEMM; C starts from the zero-point
+//                               term, so it is added to (beta = 1) unless
+//                               that term is a zero fill.
 //
 // Both also run for --gpu_emulate, the second calling a private GEMM with
 // the same contract that the object defines as loops (EmulatedGemm.cpp):
@@ -61,6 +68,11 @@ bool isF32(Value value) {
 /// beta = 0 agree on).
 bool isPositiveZero(Value value) {
   return matchPattern(value, m_PosZeroFloat());
+}
+
+/// +0.0, or integer 0: what a product's zero fill holds.
+bool isZeroFill(Value value) {
+  return isPositiveZero(value) || matchPattern(value, m_Zero());
 }
 
 //===----------------------------------------------------------------------===//
@@ -244,6 +256,10 @@ struct ConvsToMatmulsPass
 // tfaot-gpu-matmuls-to-cublas
 //===----------------------------------------------------------------------===//
 
+/// The runtime GEMM a product goes to: f32 (tfaot_rt_cuda_gemm) or int8
+/// with B transposed and int32 C (tfaot_rt_cuda_gemm_s8).
+enum class GemmKind { None, F32, S8 };
+
 /// A matrix operand as cuBLAS takes it: address, leading dimension and the
 /// distance between batch elements (0 without a batch), all as i64.
 struct MatrixArg {
@@ -254,7 +270,7 @@ struct MatrixArg {
 /// strides of the outer ones are passed at run time.
 bool hasUnitInnerStride(Value value) {
   auto type = dyn_cast<MemRefType>(value.getType());
-  if (!type || !type.getElementType().isF32())
+  if (!type)
     return false;
   SmallVector<int64_t> strides;
   int64_t offset;
@@ -293,7 +309,7 @@ Value withoutReshapes(Value buffer) {
 
 /// Whether `buffer` holds only zeros when `reader` runs: of the ops that
 /// write it (in any of its reshapes), the one before `reader` is a
-/// linalg.fill of +0.0. (CSE merges the products' identical zero-filled
+/// linalg.fill of +0.0 (or integer 0). (CSE merges the products' identical zero-filled
 /// init tensors into one, which bufferization copies into each product's
 /// buffer; the last product may then write the shared buffer in place.)
 bool holdsZerosAt(Value buffer, Operation *reader) {
@@ -321,7 +337,7 @@ bool holdsZerosAt(Value buffer, Operation *reader) {
       if (!writer->isBeforeInBlock(reader))
         continue; // Written after it was read.
       auto fill = dyn_cast<linalg::FillOp>(user);
-      if (!fill || !isPositiveZero(fill.getInputs()[0]))
+      if (!fill || !isZeroFill(fill.getInputs()[0]))
         return false;
       ++zeroFillsBefore;
     }
@@ -330,15 +346,15 @@ bool holdsZerosAt(Value buffer, Operation *reader) {
 }
 
 /// The op that sets all of `product`'s output to zero just before it, if
-/// there is one: a linalg.fill of +0.0 or a copy from a buffer that only
-/// holds zeros. In between only ops that touch no memory or do not name
+/// there is one: a linalg.fill of +0.0 (integer 0 for an int8 product) or
+/// a copy from a buffer that only holds zeros. In between only ops that touch no memory or do not name
 /// that buffer (the buffer plan keeps other live buffers apart).
 Operation *zeroingBefore(linalg::LinalgOp product) {
   Value output = withoutReshapes(product.getDpsInitOperand(0)->get());
   for (Operation *op = product->getPrevNode(); op; op = op->getPrevNode()) {
     if (auto fill = dyn_cast<linalg::FillOp>(op);
         fill && withoutReshapes(fill.getOutputs()[0]) == output)
-      return isPositiveZero(fill.getInputs()[0]) ? op : nullptr;
+      return isZeroFill(fill.getInputs()[0]) ? op : nullptr;
     if (auto copy = dyn_cast<memref::CopyOp>(op);
         copy && withoutReshapes(copy.getTarget()) == output)
       return holdsZerosAt(withoutReshapes(copy.getSource()), op) ? op
@@ -366,8 +382,9 @@ struct MatmulsToCublasPass
     return "tfaot-gpu-matmuls-to-cublas";
   }
   StringRef getDescription() const override {
-    return "Replace f32 linalg.matmul/batch_matmul on row-contiguous buffers "
-           "by host calls to tfaot_rt_cuda_gemm (cuBLAS)";
+    return "Replace f32 linalg.matmul/batch_matmul and int8 transposed-B "
+           "linalg.matmul on row-contiguous buffers by host calls to "
+           "tfaot_rt_cuda_gemm / tfaot_rt_cuda_gemm_s8 (cuBLAS)";
   }
   void getDependentDialects(DialectRegistry &registry) const override {
     registry.insert<arith::ArithDialect, func::FuncDialect,
@@ -375,9 +392,10 @@ struct MatmulsToCublasPass
   }
   Option<bool> emulate{
       *this, "emulate",
-      llvm::cl::desc("Call tfaot_emulated_gemm (--gpu_emulate: defined in "
-                     "the object later, tfaot-gpu-define-emulated-gemm) "
-                     "instead of the runtime's cuBLAS entry"),
+      llvm::cl::desc("Call tfaot_emulated_gemm(_s8) (--gpu_emulate: "
+                     "defined in the object later, "
+                     "tfaot-gpu-define-emulated-gemm) instead of the "
+                     "runtime's cuBLAS entries"),
       llvm::cl::init(false)};
   Option<bool> allowTf32{
       *this, "allow-tf32",
@@ -385,25 +403,32 @@ struct MatmulsToCublasPass
                      "mantissa inputs, fp32 accumulation)"),
       llvm::cl::init(false)};
 
-  static bool convertible(linalg::LinalgOp op) {
-    if (!op.hasPureBufferSemantics())
-      return false;
-    if (auto matmul = dyn_cast<linalg::MatmulOp>(op.getOperation())) {
-      if (matmul.hasUserDefinedMaps())
-        return false;
-    } else if (auto batched =
-                   dyn_cast<linalg::BatchMatmulOp>(op.getOperation())) {
-      if (batched.hasUserDefinedMaps())
-        return false;
-    } else {
-      return false;
-    }
-    return llvm::all_of(op->getOperands(), hasUnitInnerStride);
+  /// Which runtime GEMM runs `op`, if one does.
+  static GemmKind kindOf(linalg::LinalgOp op) {
+    if (!op.hasPureBufferSemantics() ||
+        !llvm::all_of(op->getOperands(), hasUnitInnerStride))
+      return GemmKind::None;
+    auto elementType = [&](unsigned i) {
+      return getElementTypeOrSelf(op->getOperand(i).getType());
+    };
+    // linalg.matmul / batch_matmul without transposes, all f32.
+    bool plain = false;
+    if (auto matmul = dyn_cast<linalg::MatmulOp>(op.getOperation()))
+      plain = !matmul.hasUserDefinedMaps();
+    else if (auto batched = dyn_cast<linalg::BatchMatmulOp>(op.getOperation()))
+      plain = !batched.hasUserDefinedMaps();
+    if (plain && llvm::all_of(op->getOperands(), isF32))
+      return GemmKind::F32;
+    // i8 x i8^T -> i32 (tfaot-lower-int8-contractions{product=matmul}).
+    if (isa<linalg::MatmulTransposeBOp>(op.getOperation()) &&
+        elementType(0).isInteger(8) && elementType(1).isInteger(8) &&
+        elementType(2).isInteger(32))
+      return GemmKind::S8;
+    return GemmKind::None;
   }
 
-  func::FuncOp declareGemm(ModuleOp module) {
-    StringRef name = emulate ? ::tfaot::gpu::kEmulatedGemmFunction
-                             : ::tfaot::gpu::kGemmFunction;
+  func::FuncOp declareGemm(ModuleOp module, GemmKind kind) {
+    StringRef name = ::tfaot::gpu::gemmFunction(kind == GemmKind::S8, emulate);
     if (auto existing = module.lookupSymbol<func::FuncOp>(name))
       return existing;
     OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
@@ -418,15 +443,13 @@ struct MatmulsToCublasPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    SmallVector<linalg::LinalgOp> products;
+    SmallVector<std::pair<linalg::LinalgOp, GemmKind>> products;
     module.walk([&](linalg::LinalgOp op) {
-      if (convertible(op))
-        products.push_back(op);
+      if (GemmKind kind = kindOf(op); kind != GemmKind::None)
+        products.push_back({op, kind});
     });
-    if (products.empty())
-      return;
-    func::FuncOp gemm = declareGemm(module);
-    for (linalg::LinalgOp op : products) {
+    for (auto [op, kind] : products) {
+      func::FuncOp gemm = declareGemm(module, kind);
       OpBuilder b(op);
       Location loc = op.getLoc();
       bool batched = isa<linalg::BatchMatmulOp>(op.getOperation());
@@ -450,7 +473,11 @@ struct MatmulsToCublasPass
       Value batch = batched ? dim(c, 0)
                             : arith::ConstantIntOp::create(b, loc, b.getI64Type(), 1)
                                   .getResult();
-      int flagBits = allowTf32 ? ::tfaot::cuda_image::kGemmAllowTf32 : 0;
+      // (B of an int8 product is [n, k]: its leading dimension is its row
+      // stride all the same, and n is C's.)
+      int flagBits = allowTf32 && kind == GemmKind::F32
+                         ? ::tfaot::cuda_image::kGemmAllowTf32
+                         : 0;
       if (zeroing) {
         zeroing->erase();
         flagBits |= ::tfaot::cuda_image::kGemmOverwrite;

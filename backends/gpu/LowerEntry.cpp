@@ -25,7 +25,8 @@ bool tfaot::gpu::lowerBufferizedEntry(ModuleOp module,
         return buildKernelPipeline(pm, options.gemms);
       }))
     return false;
-  kernels.cublas = module.lookupSymbol(kGemmFunction) != nullptr;
+  kernels.cublas = module.lookupSymbol(kGemmFunction) ||
+                   module.lookupSymbol(kGemmS8Function);
   if (options.stop == EntryOptions::Stop::Kernels)
     return true;
   if (!run([&](OpPassManager &pm) {

@@ -34,7 +34,10 @@ static std::string bufferizePipeline(const std::string &convsToMatmuls) {
          "canonicalize,"
          "func.func(linalg-fuse-elementwise-ops),"
          "canonicalize,cse,"
-         "func.func(tfaot-gpu-split-small-reductions)," +
+         "func.func(tfaot-gpu-split-small-reductions),"
+         // int8 products (--quantize=int8) as linalg.matmul by the
+         // transposed weights: cuBLAS's int8 GEMM, or a generated kernel.
+         "func.func(tfaot-lower-int8-contractions{product=matmul})," +
          convsToMatmuls +
          "one-shot-bufferize{bufferize-function-boundaries "
          "function-boundary-type-conversion=identity-layout-map},"

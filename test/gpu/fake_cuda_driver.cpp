@@ -11,9 +11,10 @@
 // selection, errors, cleanup), not values. fake_cuda_stats() lets the test
 // read what happened.
 //
-// It also stands in for cuBLAS (TFAOT_LIBCUBLAS): a product checks its
-// handle, stream and that every matrix it would touch (sizes, leading
-// dimensions, batch strides) lies inside live allocations, and is counted.
+// It also stands in for cuBLAS (TFAOT_LIBCUBLAS): a product (f32, or the
+// int8 GEMM) checks its handle, stream, form and that every matrix it
+// would touch (sizes, leading dimensions, batch strides) lies inside live
+// allocations, and is counted.
 // And for CUDA graphs: between cuStreamBeginCapture and cuStreamEndCapture
 // launches and products are checked and recorded, not counted; launching
 // the graph counts them; allocations and copies are refused meanwhile.
@@ -74,7 +75,7 @@ int ctx_token, stream_token;
 
 /// What a capture recorded (also the "executable graph": same contents).
 struct Graph {
-  int launches = 0, gemms = 0;
+  int launches = 0, gemms = 0, int8_gemms = 0;
 };
 Graph *capturing = nullptr;  ///< Non-null between begin and end capture.
 void *capturing_stream = nullptr;
@@ -343,6 +344,7 @@ CUresult cuGraphLaunch(tfaot::cuda::CUgraphExec exec, CUstream stream) {
   const Graph &graph = *reinterpret_cast<Graph *>(exec);
   stats.launches += graph.launches;
   stats.gemms += graph.gemms;
+  stats.int8_gemms += graph.int8_gemms;
   ++stats.graph_launches;
   stats.last_stream = stream;
   return kSuccess;
@@ -378,16 +380,40 @@ const char *cublasGetStatusName(int status) {
                                        : "CUBLAS_STATUS_FAKE";
 }
 
+} // extern "C"
+
+namespace {
+
 /// Whether the column-major rows x cols matrix at `base` (leading
-/// dimension ld, `batch` of them `stride` apart) is inside an allocation.
-bool MatrixInside(const float *base, int rows, int cols, int ld,
-                  long long stride, int batch) {
+/// dimension ld, `batch` of them `stride` apart, `bytes` per element) is
+/// inside an allocation.
+bool MatrixInside(const void *base, int rows, int cols, int ld,
+                  long long stride, int batch, int bytes = 4) {
   auto address = reinterpret_cast<unsigned long long>(base);
   long long last = (static_cast<long long>(cols) - 1) * ld + rows - 1 +
                    (batch - 1) * stride;
   return ld >= rows && InsideAllocation(address) &&
-         InsideAllocation(address + 4 * last + 3);
+         InsideAllocation(address + bytes * last + bytes - 1);
 }
+
+/// The checks every product makes first; returns its description.
+std::string CheckGemmCall(CublasHandle handle, int m, int n, int k,
+                          int batch) {
+  std::string what = "cuBLAS product " + std::to_string(m) + "x" +
+                     std::to_string(n) + "x" + std::to_string(k);
+  if (handle != reinterpret_cast<CublasHandle>(&cublas_token))
+    Bad(what + " on a handle cuBLAS did not give");
+  if (capturing && cublas_stream != capturing_stream)
+    Bad(what + " on another stream than the captured one");
+  stats.last_stream = cublas_stream;
+  if (m <= 0 || n <= 0 || k <= 0 || batch <= 0)
+    Bad(what + ": empty");
+  return what;
+}
+
+} // namespace
+
+extern "C" {
 
 int cublasSgemmStridedBatched(CublasHandle handle, int transa, int transb,
                               int m, int n, int k, const float *alpha,
@@ -396,21 +422,52 @@ int cublasSgemmStridedBatched(CublasHandle handle, int transa, int transb,
                               const float *beta, float *c, int ldc,
                               long long stride_c, int batch) {
   Count(&Graph::gemms, &FakeCudaStats::gemms);
-  std::string what = "cuBLAS product " + std::to_string(m) + "x" +
-                     std::to_string(n) + "x" + std::to_string(k);
-  if (handle != reinterpret_cast<CublasHandle>(&cublas_token))
-    Bad(what + " on a handle cuBLAS did not give");
-  if (capturing && cublas_stream != capturing_stream)
-    Bad(what + " on another stream than the captured one");
-  stats.last_stream = cublas_stream;
+  std::string what = CheckGemmCall(handle, m, n, k, batch);
   if (transa != 0 || transb != 0 || *alpha != 1.0f ||
       (*beta != 0.0f && *beta != 1.0f))
     Bad(what + ": unexpected transposes or scalars");
-  if (m <= 0 || n <= 0 || k <= 0 || batch <= 0)
-    Bad(what + ": empty");
   if (!MatrixInside(a, m, k, lda, stride_a, batch) ||
       !MatrixInside(b, k, n, ldb, stride_b, batch) ||
       !MatrixInside(c, m, n, ldc, stride_c, batch)) {
+    Bad(what + ": a matrix is outside device memory");
+    return kCublasInvalidValue;
+  }
+  return 0;
+}
+
+/// The int8 GEMM only (what tfaot_rt_cuda_gemm_s8 calls): int8 A and B,
+/// int32 C and arithmetic, A transposed ("TN"), alpha 1 and beta 0 or 1,
+/// and the alignment cuBLAS documents for it: A and B 4-byte aligned, lda
+/// and ldb multiples of 4.
+int cublasGemmStridedBatchedEx(CublasHandle handle, int transa, int transb,
+                               int m, int n, int k, const void *alpha,
+                               const void *a, int a_type, int lda,
+                               long long stride_a, const void *b, int b_type,
+                               int ldb, long long stride_b, const void *beta,
+                               void *c, int c_type, int ldc,
+                               long long stride_c, int batch,
+                               int compute_type, int algo) {
+  Count(&Graph::gemms, &FakeCudaStats::gemms);
+  Count(&Graph::int8_gemms, &FakeCudaStats::int8_gemms);
+  std::string what = CheckGemmCall(handle, m, n, k, batch) + " (int8)";
+  using namespace tfaot::cuda;
+  if (a_type != kCudaR8I || b_type != kCudaR8I || c_type != kCudaR32I ||
+      compute_type != kCublasCompute32I || algo != kCublasGemmDefault)
+    Bad(what + ": not int8 x int8 -> int32");
+  int32_t alpha_value = *static_cast<const int32_t *>(alpha);
+  int32_t beta_value = *static_cast<const int32_t *>(beta);
+  if (transa != kCublasOpT || transb != kCublasOpN || alpha_value != 1 ||
+      (beta_value != 0 && beta_value != 1))
+    Bad(what + ": not the TN form, or scalars other than 0 and 1");
+  auto aligned4 = [](const void *p) {
+    return reinterpret_cast<unsigned long long>(p) % 4 == 0;
+  };
+  if (!aligned4(a) || !aligned4(b) || lda % 4 != 0 || ldb % 4 != 0)
+    Bad(what + ": A, B or their leading dimensions not aligned to 4");
+  // op(A) = A^T is m x k: A is stored k x m.
+  if (!MatrixInside(a, k, m, lda, stride_a, batch, 1) ||
+      !MatrixInside(b, k, n, ldb, stride_b, batch, 1) ||
+      !MatrixInside(c, m, n, ldc, stride_c, batch, 4)) {
     Bad(what + ": a matrix is outside device memory");
     return kCublasInvalidValue;
   }

@@ -26,13 +26,19 @@
 #include "blazeface_emulated.h"
 #include "emotion_cpu.h"
 #include "emotion_emulated.h"
+#include "emotion_int8_cpu.h"
+#include "emotion_int8_emulated.h"
 #if TFAOT_GPU_TEST_CUDA_CONV_NETS // Built where CUDA's libdevice is.
 #include "blazeface_cuda.h"
 #include "emotion_cuda.h"
+#include "emotion_int8_cuda.h"
 #endif
 #include "fc_layers_cpu.h"
 #include "fc_layers_cuda.h"
 #include "fc_layers_emulated.h"
+#include "fc_layers_int8_cpu.h"
+#include "fc_layers_int8_cuda.h"
+#include "fc_layers_int8_emulated.h"
 #include "mnist_cpu.h"
 #include "mnist_cuda.h"
 #include "mnist_emulated.h"
@@ -149,6 +155,16 @@ int CompareEmulated() {
     gpu_test::cpu::BlazeFace cpu;
     ok &= RunAndCompare("blazeface", fn, cpu, 5);
   }
+  {
+    gpu_test::emulated::FcLayersInt8 fn;
+    gpu_test::cpu::FcLayersInt8 cpu;
+    ok &= RunAndCompare("fc-layers int8", fn, cpu, 7);
+  }
+  {
+    gpu_test::emulated::EmotionInt8 fn;
+    gpu_test::cpu::EmotionInt8 cpu;
+    ok &= RunAndCompare("emotion int8", fn, cpu, 3);
+  }
   return ok ? 0 : 1;
 }
 
@@ -194,11 +210,21 @@ int Compare() {
     ok &= Close("fc-layers output", gpu.result0_data(), cpu.result0_data(),
                 gpu.kResult0Elements);
   }
+  {
+    gpu_test::cuda::FcLayersInt8 gpu;
+    gpu_test::cpu::FcLayersInt8 cpu;
+    ok &= RunAndCompare("fc-layers int8", gpu, cpu, 7);
+  }
 #if TFAOT_GPU_TEST_CUDA_CONV_NETS
   {
     gpu_test::cuda::Emotion gpu;
     gpu_test::cpu::Emotion cpu;
     ok &= RunAndCompare("emotion", gpu, cpu, 3);
+  }
+  {
+    gpu_test::cuda::EmotionInt8 gpu;
+    gpu_test::cpu::EmotionInt8 cpu;
+    ok &= RunAndCompare("emotion int8", gpu, cpu, 3);
   }
   {
     gpu_test::cuda::BlazeFace gpu;
@@ -356,15 +382,28 @@ int FakeDriver(const char *library) {
                stats.launches == resident.launches,
            "CopyResultsToHost(): the results copied back, nothing launched");
   }
+  {
+    // An int8 model: its products go to cuBLAS's int8 GEMM, which the fake
+    // checks (TN form, int8 types, alignment, matrices in device memory).
+    gpu_test::cuda::FcLayersInt8 fn;
+    Fill(fn.arg0_data(), fn.kArg0Elements, 2);
+    FakeCudaStats before = stats;
+    expect(fn.Run() && stats.bad_calls == before.bad_calls,
+           "an int8 model runs with no bad driver or cuBLAS call");
+    if (stats.bad_calls != before.bad_calls)
+      std::printf("     last problem: %s\n", stats.last_problem);
+    expect(stats.int8_gemms - before.int8_gemms == 3,
+           "its three layers run as cuBLAS int8 products");
+  }
   expect(stats.live_allocs == 0, "the destructor frees all device memory");
-  // Two instances, one module each.
-  expect(stats.retained == 0 && stats.streams == 0 && stats.unloads == 2 &&
+  // Three instances, one module each.
+  expect(stats.retained == 0 && stats.streams == 0 && stats.unloads == 3 &&
              stats.cublas_handles == 0 && stats.live_graphs == 0,
          "the destructor releases context, stream, module, cuBLAS handle "
          "and graph");
   const char *cc = std::getenv("FAKE_CUDA_CC");
   if (cc && std::atoi(cc) > 90) {
-    expect(stats.ptx_loads == 2 && stats.cubin_loads == 0,
+    expect(stats.ptx_loads == 3 && stats.cubin_loads == 0,
            "a newer GPU gets the PTX");
     expect(stats.pointer_params_checked > 0,
            "kernel pointer parameters checked against the PTX");

@@ -1,4 +1,34 @@
 // RUN: tfaot-opt %s --pass-pipeline='builtin.module(func.func(tfaot-lower-int8-contractions))' | FileCheck %s
+// RUN: tfaot-opt %s --pass-pipeline='builtin.module(func.func(tfaot-lower-int8-contractions{product=matmul}))' | FileCheck %s --check-prefix=MATMUL
+// RUN: not tfaot-opt %s --pass-pipeline='builtin.module(func.func(tfaot-lower-int8-contractions{product=gemm}))' 2>&1 | FileCheck %s --check-prefix=BAD
+// BAD: error: tfaot-lower-int8-contractions: product must be mmt4d or matmul, not 'gemm'
+
+// product=matmul (the GPU backend's form): rows [M, K4] by the weights
+// transposed to [N, K4] (K4 = K rounded up to 4, zero weights past K) in a
+// linalg.matmul whose B map is (n, k), from the zero-point row broadcast to
+// [M, N] (a zero fill when the zero point is 0); no N padding and no slice.
+// MATMUL-DAG: #[[A:.*]] = affine_map<(d0, d1, d2) -> (d0, d2)>
+// MATMUL-DAG: #[[BT:.*]] = affine_map<(d0, d1, d2) -> (d1, d2)>
+// MATMUL-DAG: #[[C:.*]] = affine_map<(d0, d1, d2) -> (d0, d1)>
+// MATMUL-LABEL: func.func @matmul
+// MATMUL: %[[PADDED:.*]] = tensor.pad %arg0 low[0, 0] high[0, 1]
+// MATMUL: %[[WT:.*]] = arith.constant dense<{{\[\[}}1, 3, 5, 0], [2, 4, 6, 0]]> : tensor<2x4xi8>
+// MATMUL: %[[ROW:.*]] = arith.constant dense<[-18, -24]> : tensor<2xi32>
+// MATMUL: %[[INIT:.*]] = linalg.broadcast ins(%[[ROW]] : tensor<2xi32>) outs(%{{.*}} : tensor<2x2xi32>) dimensions = [0]
+// MATMUL: %[[P:.*]] = linalg.matmul indexing_maps = [#[[A]], #[[BT]], #[[C]]] ins(%[[PADDED]], %[[WT]] : tensor<2x4xi8>, tensor<2x4xi8>) outs(%[[INIT]] : tensor<2x2xi32>)
+// MATMUL-NEXT: return %[[P]]
+// MATMUL-LABEL: func.func @conv
+// MATMUL: %[[ROWS:.*]] = tensor.collapse_shape %{{.*}} : tensor<1x3x3x2x2x1xi8> into tensor<9x4xi8>
+// MATMUL: %[[WT:.*]] = arith.constant dense<{{\[\[}}1, 2, 3, 4]]> : tensor<1x4xi8>
+// MATMUL: arith.constant dense<30> : tensor<1xi32>
+// MATMUL: %[[P:.*]] = linalg.matmul indexing_maps = [#[[A]], #[[BT]], #[[C]]] ins(%[[ROWS]], %[[WT]] : tensor<9x4xi8>, tensor<1x4xi8>)
+// MATMUL: tensor.expand_shape %[[P]] {{\[\[}}0, 1, 2], [3]] output_shape [1, 3, 3, 1]
+// MATMUL-LABEL: func.func @pointwise
+// MATMUL: %[[ROWS:.*]] = tensor.collapse_shape %arg0
+// MATMUL: %[[ZERO:.*]] = linalg.fill ins(%c0_i32 : i32) outs(%{{.*}} : tensor<4x3xi32>)
+// MATMUL: linalg.matmul indexing_maps = [#[[A]], #[[BT]], #[[C]]] ins(%[[ROWS]], %{{.*}} : tensor<4x4xi8>, tensor<3x4xi8>) outs(%[[ZERO]] : tensor<4x3xi32>)
+// MATMUL-LABEL: func.func @depthwise
+// MATMUL: linalg.depthwise_conv_2d_nhwc_hwc
 
 // K = 3 is padded to 4 with a zero column; the weights [[1, 2], [3, 4],
 // [5, 6]] are packed as [N/16 = 1, K/4 = 1, 16, 4]: lane 0 holds column 0's

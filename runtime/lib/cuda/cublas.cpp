@@ -67,6 +67,8 @@ LoadResult Load() {
       Lookup<decltype(c.cublasSetMathMode)>(library, "cublasSetMathMode");
   c.cublasSgemmStridedBatched = Lookup<decltype(c.cublasSgemmStridedBatched)>(
       library, "cublasSgemmStridedBatched");
+  c.cublasGemmStridedBatchedEx = Lookup<decltype(c.cublasGemmStridedBatchedEx)>(
+      library, "cublasGemmStridedBatchedEx");
   c.cublasGetStatusName =
       Lookup<decltype(c.cublasGetStatusName)>(library, "cublasGetStatusName");
   if (!c.cublasCreate || !c.cublasDestroy || !c.cublasSetStream ||

@@ -549,25 +549,28 @@ extern "C" void tfaot_rt_cuda_launch(const void *image, const char *kernel,
                "launching kernel '" + std::string(kernel) + "'");
 }
 
-extern "C" void tfaot_rt_cuda_gemm(int64_t a, int64_t b, int64_t c,
-                                   int64_t batch, int64_t m, int64_t n,
-                                   int64_t k, int64_t lda, int64_t ldb,
-                                   int64_t ldc, int64_t stride_a,
-                                   int64_t stride_b, int64_t stride_c,
-                                   int32_t flags) {
+namespace {
+
+/// What the two GEMM entries share: the checks before cuBLAS runs. Returns
+/// the handle on the run's stream, or null when there is nothing to do or
+/// the run failed (then with the error set). `kind` names the product in
+/// errors ("a 12x64 by 64x32 int8 product (batch 1)").
+tfaot::cuda::CublasHandle PrepareGemm(const char *kind, int64_t batch,
+                                      int64_t m, int64_t n, int64_t k,
+                                      int64_t &lda, int64_t &ldb,
+                                      int64_t &ldc, bool b_transposed,
+                                      std::string &what) {
   tfaot::internal::CudaDeviceState *state = current_state;
   if (!state->error.empty())
-    return;
+    return nullptr;
   if (batch <= 0 || m <= 0 || n <= 0 || k <= 0)
-    return; // Nothing to add to C.
-  auto product = [&] {
-    return "a " + std::to_string(m) + "x" + std::to_string(k) + " by " +
-           std::to_string(k) + "x" + std::to_string(n) + " product (batch " +
-           std::to_string(batch) + ")";
-  };
+    return nullptr; // Nothing to add to C.
+  what = "a " + std::to_string(m) + "x" + std::to_string(k) + " by " +
+         std::to_string(k) + "x" + std::to_string(n) + " " + kind +
+         " product (batch " + std::to_string(batch) + ")";
   if (std::max({batch, m, n, k, lda, ldb, ldc}) > INT_MAX) {
-    state->Fail(product() + " is too large for cuBLAS (32-bit sizes)");
-    return;
+    state->Fail(what + " is too large for cuBLAS (32-bit sizes)");
+    return nullptr;
   }
   // A one-row matrix's row stride is arbitrary (it is never stepped);
   // cuBLAS still wants at least the row length.
@@ -575,11 +578,25 @@ extern "C" void tfaot_rt_cuda_gemm(int64_t a, int64_t b, int64_t c,
     lda = std::max(lda, k);
     ldc = std::max(ldc, n);
   }
-  if (k == 1)
-    ldb = std::max(ldb, n);
-  tfaot::cuda::CublasHandle handle = state->CublasOnStream();
+  if (b_transposed ? n == 1 : k == 1)
+    ldb = std::max(ldb, b_transposed ? k : n);
+  return state->CublasOnStream();
+}
+
+} // namespace
+
+extern "C" void tfaot_rt_cuda_gemm(int64_t a, int64_t b, int64_t c,
+                                   int64_t batch, int64_t m, int64_t n,
+                                   int64_t k, int64_t lda, int64_t ldb,
+                                   int64_t ldc, int64_t stride_a,
+                                   int64_t stride_b, int64_t stride_c,
+                                   int32_t flags) {
+  std::string product;
+  tfaot::cuda::CublasHandle handle = PrepareGemm(
+      "f32", batch, m, n, k, lda, ldb, ldc, /*b_transposed=*/false, product);
   if (!handle)
     return;
+  tfaot::internal::CudaDeviceState *state = current_state;
   const tfaot::cuda::Cublas &cublas = *state->cublas;
   int math = flags & tfaot::cuda_image::kGemmAllowTf32
                  ? tfaot::cuda::kCublasTf32TensorOpMath
@@ -599,6 +616,62 @@ extern "C" void tfaot_rt_cuda_gemm(int64_t a, int64_t b, int64_t c,
         &beta, reinterpret_cast<float *>(c), static_cast<int>(ldc), stride_c,
         static_cast<int>(batch));
   if (status != tfaot::cuda::kCublasSuccess)
-    state->Fail("cuBLAS error: " + product() + " failed with " +
+    state->Fail("cuBLAS error: " + product + " failed with " +
+                tfaot::cuda::DescribeCublasStatus(cublas, status));
+}
+
+extern "C" void tfaot_rt_cuda_gemm_s8(int64_t a, int64_t b, int64_t c,
+                                      int64_t batch, int64_t m, int64_t n,
+                                      int64_t k, int64_t lda, int64_t ldb,
+                                      int64_t ldc, int64_t stride_a,
+                                      int64_t stride_b, int64_t stride_c,
+                                      int32_t flags) {
+  std::string product;
+  tfaot::cuda::CublasHandle handle = PrepareGemm(
+      "int8", batch, m, n, k, lda, ldb, ldc, /*b_transposed=*/true, product);
+  if (!handle)
+    return;
+  tfaot::internal::CudaDeviceState *state = current_state;
+  const tfaot::cuda::Cublas &cublas = *state->cublas;
+  if (!cublas.cublasGemmStridedBatchedEx) {
+    state->Fail("cuBLAS too old: the loaded library lacks "
+                "cublasGemmStridedBatchedEx, which int8 models need "
+                "(cuBLAS 11 or newer)");
+    return;
+  }
+  // cuBLAS's int8 GEMM takes 4-byte aligned A and B with leading
+  // dimensions that are multiples of 4 (tfaot-lower-int8-contractions pads
+  // K to 4 and the buffers are 64-byte aligned, so this is an internal
+  // check), and alpha and beta of 0 or 1.
+  auto misaligned = [](int64_t value) { return value % 4 != 0; };
+  if (misaligned(a) || misaligned(b) || misaligned(lda) || misaligned(ldb) ||
+      misaligned(stride_a) || misaligned(stride_b)) {
+    state->Fail("internal error: " + product +
+                " has operands cuBLAS's int8 GEMM does not take (addresses, "
+                "leading dimensions and batch strides must be multiples of "
+                "4; lda " + std::to_string(lda) + ", ldb " +
+                std::to_string(ldb) + ")");
+    return;
+  }
+  // Row-major C[m,n] = A[m,k] B[n,k]^T is column-major C^T = B A^T: B seen
+  // column-major is k x n (leading dimension ldb), transposed; A seen
+  // column-major is k x m, as it is: the "TN" form cuBLAS runs on int8
+  // tensor cores.
+  const int32_t one = 1;
+  const int32_t beta = flags & tfaot::cuda_image::kGemmOverwrite ? 0 : 1;
+  tfaot::cuda::CublasStatus status = cublas.cublasSetMathMode(
+      handle, tfaot::cuda::kCublasDefaultMath);
+  if (status == tfaot::cuda::kCublasSuccess)
+    status = cublas.cublasGemmStridedBatchedEx(
+        handle, tfaot::cuda::kCublasOpT, tfaot::cuda::kCublasOpN,
+        static_cast<int>(n), static_cast<int>(m), static_cast<int>(k), &one,
+        reinterpret_cast<const void *>(b), tfaot::cuda::kCudaR8I,
+        static_cast<int>(ldb), stride_b, reinterpret_cast<const void *>(a),
+        tfaot::cuda::kCudaR8I, static_cast<int>(lda), stride_a, &beta,
+        reinterpret_cast<void *>(c), tfaot::cuda::kCudaR32I,
+        static_cast<int>(ldc), stride_c, static_cast<int>(batch),
+        tfaot::cuda::kCublasCompute32I, tfaot::cuda::kCublasGemmDefault);
+  if (status != tfaot::cuda::kCublasSuccess)
+    state->Fail("cuBLAS error: " + product + " failed with " +
                 tfaot::cuda::DescribeCublasStatus(cublas, status));
 }

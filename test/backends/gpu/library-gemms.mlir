@@ -166,3 +166,54 @@ func.func @fill_one(%a: memref<3x4xf32>, %b: memref<4x5xf32>, %c: memref<3x5xf32
   linalg.matmul ins(%a, %b : memref<3x4xf32>, memref<4x5xf32>) outs(%c : memref<3x5xf32>)
   return
 }
+
+// -----
+
+// Tests the int8 product of tfaot-lower-int8-contractions{product=matmul}:
+// i8 rows [6, 8] by i8 weights stored [5, 8] (B transposed) into i32 goes
+// to tfaot_rt_cuda_gemm_s8 with m n k = 6 5 8 and leading dimensions 8 8 5
+// (B's is its row stride). Its zero fill (integer 0) is dropped (flags 2:
+// overwrite; TF32 does not apply); a zero-point term broadcast into C
+// before the product stays, and cuBLAS adds to it (flags 0).
+// GEMM-LABEL: func.func @int8_zero_fill(
+// GEMM-NOT: linalg.fill
+// GEMM: call @tfaot_rt_cuda_gemm_s8(%{{.*}}, %{{.*}}, %{{.*}}, %c1_i64, %c6_i64, %c5_i64, %c8_i64, %c8_i64, %c8_i64, %c5_i64, %c0_i64, %c0_i64, %c0_i64, %c2_i32)
+// GEMM-NOT: linalg.matmul
+// GEMM-LABEL: func.func @int8_zero_point(
+// GEMM: linalg.broadcast
+// GEMM: call @tfaot_rt_cuda_gemm_s8({{.*}}, %c0_i32)
+// GEMM: func.func private @tfaot_rt_cuda_gemm_s8(i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i32)
+func.func @int8_zero_fill(%a: memref<6x8xi8>, %b: memref<5x8xi8>, %c: memref<6x5xi32>) {
+  %zero = arith.constant 0 : i32
+  linalg.fill ins(%zero : i32) outs(%c : memref<6x5xi32>)
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+    ins(%a, %b : memref<6x8xi8>, memref<5x8xi8>) outs(%c : memref<6x5xi32>)
+  return
+}
+func.func @int8_zero_point(%a: memref<6x8xi8>, %b: memref<5x8xi8>, %row: memref<5xi32>, %c: memref<6x5xi32>) {
+  linalg.broadcast ins(%row : memref<5xi32>) outs(%c : memref<6x5xi32>) dimensions = [0]
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+    ins(%a, %b : memref<6x8xi8>, memref<5x8xi8>) outs(%c : memref<6x5xi32>)
+  return
+}
+
+// -----
+
+// Tests that products cuBLAS has no entry for stay linalg ops for the
+// generated kernels: an int8 matmul with B as [K, N] (not transposed), and
+// an i32 one.
+// GEMM-LABEL: func.func @int8_untransposed(
+// GEMM-NOT: call
+// GEMM: linalg.matmul
+// GEMM-LABEL: func.func @int32(
+// GEMM-NOT: call
+// GEMM: linalg.matmul
+func.func @int8_untransposed(%a: memref<6x8xi8>, %b: memref<8x5xi8>, %c: memref<6x5xi32>) {
+  linalg.matmul ins(%a, %b : memref<6x8xi8>, memref<8x5xi8>) outs(%c : memref<6x5xi32>)
+  return
+}
+func.func @int32(%a: memref<6x8xi32>, %b: memref<5x8xi32>, %c: memref<6x5xi32>) {
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+    ins(%a, %b : memref<6x8xi32>, memref<5x8xi32>) outs(%c : memref<6x5xi32>)
+  return
+}

@@ -2,9 +2,13 @@
 
 usage: check_quantize_report.py REPORT.json OUTPUT MAX_RELATIVE_ERROR
                                 MIN_TOP1_AGREEMENT
+       check_quantize_report.py --same-outputs A.json B.json
 Fails (exit 1, saying why) when output OUTPUT's largest int8-vs-float error
 exceeds MAX_RELATIVE_ERROR times its largest float magnitude, or when its
-top-1 agreement is below MIN_TOP1_AGREEMENT (a fraction).
+top-1 agreement is below MIN_TOP1_AGREEMENT (a fraction). With
+--same-outputs, when two reports (say, of a CPU and a GPU build) give
+different error figures for any output: max and mean errors more than 1e-4
+apart relatively, or another top-1 agreement count.
 """
 import json
 import sys
@@ -33,5 +37,24 @@ def main(path, output, max_relative_error, min_agreement):
     sys.exit(0 if ok else 1)
 
 
+def same_outputs(path_a, path_b):
+    a, b = json.load(open(path_a)), json.load(open(path_b))
+    ok = len(a["outputs"]) == len(b["outputs"])
+    for x, y in zip(a["outputs"], b["outputs"]):
+        for key in ("max_abs_error", "mean_abs_error"):
+            if abs(x[key] - y[key]) > 1e-4 * max(abs(x[key]), abs(y[key])):
+                print("error: %s %s: %r against %r"
+                      % (x["name"], key, x[key], y[key]))
+                ok = False
+        if x.get("top1_agree") != y.get("top1_agree"):
+            print("error: %s top-1 agreement: %r against %r"
+                  % (x["name"], x.get("top1_agree"), y.get("top1_agree")))
+            ok = False
+    print("same outputs" if ok else "outputs differ")
+    sys.exit(0 if ok else 1)
+
+
 if __name__ == "__main__":
+    if sys.argv[1] == "--same-outputs":
+        same_outputs(*sys.argv[2:])
     main(*sys.argv[1:])

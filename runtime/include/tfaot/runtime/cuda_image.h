@@ -26,8 +26,9 @@
 
 namespace tfaot::cuda_image {
 
-/// The `flags` bits of tfaot_rt_cuda_gemm, the runtime's cuBLAS entry that
-/// host code calls (backends/gpu/HostLaunch.h): both sides use these.
+/// The `flags` bits of tfaot_rt_cuda_gemm and tfaot_rt_cuda_gemm_s8, the
+/// runtime's cuBLAS entries that host code calls (backends/gpu/HostLaunch.h):
+/// both sides use these. (TF32 applies to the f32 GEMM only.)
 constexpr int kGemmAllowTf32 = 1;
 /// C = A B instead of C += A B (the product's zero fill was dropped).
 constexpr int kGemmOverwrite = 2;
