@@ -17,6 +17,11 @@
 #                                                -> gpu_runtime.txt
 #   gpu-bench          bench/gpu/run.sh: ResNet-50 and MobileNetV2, CUDA vs
 #                      the CPU build, timed      -> gpu_bench.jsonl
+#   gpu-bench-int8     the same with --quantize=int8 (VARIANTS=int8): the
+#                      CUDA int8 builds against the CPU's int8 builds, timed
+#                                                -> gpu_bench.jsonl
+#   int8-cpu           bench/int8/run.py: int8 vs float32 tfaot builds on
+#                      1 and all threads         -> int8_cpu/results.*
 #   gpu-profile[=M_bB] kernel times (ncu) of one gpu-bench program, default
 #                      resnet50_b1               -> gpu_profile_M_bB.csv
 #   cpu-bench          tfaot bench on all cores, batch 1 and 8 -> cpu_bench.json
@@ -99,6 +104,21 @@ for step in "$@"; do
       TFAOT_RUNTIME_LIBS=$portable/tfaot/lib GPU_BENCH_WORK=/tmp/gpu-bench \
       bash "$root/bench/gpu/run.sh" "$out" >>"$log" 2>&1
     say "gpu bench: exit $?"
+    ;;
+  gpu-bench-int8)
+    say "gpu bench, int8"
+    VARIANTS=int8 TFAOT=$portable/wrap/tfaot \
+      TFAOT_GEN_MODELS=$portable/wrap/tfaot_gen_models \
+      TFAOT_RUNTIME_LIBS=$portable/tfaot/lib GPU_BENCH_WORK=/tmp/gpu-bench \
+      bash "$root/bench/gpu/run.sh" "$out" >>"$log" 2>&1
+    say "gpu bench int8: exit $?"
+    ;;
+  int8-cpu)
+    say "int8 vs float32 on the CPU (1 and $(nproc) threads)"
+    python3 "$root/bench/int8/run.py" --bin $portable/wrap --out "$out/int8_cpu" \
+      --threads "1,$(nproc)" --rounds 1 --min_time 2 --samples 16 \
+      --skip_sizes >>"$log" 2>&1
+    say "int8 cpu: exit $?"
     ;;
   gpu-profile|gpu-profile=*)
     which=resnet50_b1

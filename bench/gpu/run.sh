@@ -17,6 +17,11 @@
 #   libtfaot_cuda_runtime.a), GPU_ARCH (sm_90), CXX (g++), CPU_THREADS
 #   (nproc, for the CPU reference run), GPU_BENCH_WORK (OUT_DIR/work: the
 #   generated graphs, objects and programs).
+# VARIANTS (default "cuda tf32") picks the CUDA builds: cuda (fp32), tf32
+# (--allow_tf32), int8 (--quantize=int8, each batch size calibrated on 8
+# generated images, or one batch if larger, as "<model>-int8": checked
+# against the CPU's int8 build to 1% of the largest logit, since the GPU's
+# epilogue contracts multiply-adds into FMAs and an int8 rounding may flip).
 set -u
 out=$1
 models=${2:-resnet50 mobilenet_v2}
@@ -28,6 +33,7 @@ libs=${TFAOT_RUNTIME_LIBS:-}
 arch=${GPU_ARCH:-sm_90}
 cxx=${CXX:-g++}
 threads=${CPU_THREADS:-$(nproc)}
+variants=${VARIANTS:-cuda tf32}
 if [ -z "$libs" ]; then
   libs=$root/build/gpu-bench-libs
   mkdir -p "$libs"
@@ -45,16 +51,39 @@ class() { # resnet50 -> Resnet50, mobilenet_v2 -> MobilenetV2
   echo "$1" | sed -E 's/(^|_)([a-z])/\U\2/g'
 }
 
+# The int8 builds' calibration samples, one file per batch size, uniform
+# in [0, 1) like the bench's inputs.
+if [[ " $variants " == *" int8 "* ]]; then
+  for b in $batches; do
+    python3 "$root/test/tools/Inputs/write_npy.py" "$work/calibration_b$b.npy" \
+      $((b > 8 ? b : 8)) 224 224 3 --seed 9 || exit 2
+  done
+fi
+
 # All the compiles at once (each is one thread); then link and run in turn.
+# Each CUDA variant is compared with the CPU build of its precision: cpu,
+# or cpu8 (the CPU's int8 build) for int8.
+builds=""
+for v in $variants; do
+  case $v in
+  int8) builds="$builds $v cpu8" ;;
+  *) [[ " $builds " == *" cpu "* ]] || builds="$builds cpu"; builds="$builds $v" ;;
+  esac
+done
 pids=()
 for m in $models; do
   for b in $batches; do
-    for t in cuda tf32 cpu; do
+    for t in $builds; do
+      int8=(--quantize=int8 --calibration "$work/calibration_b$b.npy"
+            --quantize_report "$work/${m}_b${b}_$t.report.json" --quiet)
       # shellcheck disable=SC2206 # GPU_FLAGS is a list of flags
       case $t in
       cuda) flags=(--target=cuda --gpu_arch="$arch" ${GPU_FLAGS:-}) ;;
       tf32) flags=(--target=cuda --gpu_arch="$arch" --allow_tf32 ${GPU_FLAGS:-}) ;;
+      int8) flags=(--target=cuda --gpu_arch="$arch" ${GPU_FLAGS:-} "${int8[@]}") ;;
       cpu) flags=(--target=cpu --target_cpu native) ;;
+      cpu8) flags=(--target=cpu --target_cpu native "${int8[@]}") ;;
+      *) echo "unknown variant '$t'"; exit 2 ;;
       esac
       "$tfaot" compile --graph "$work/$m.pb" --feed "input:$b,224,224,3" \
         --fetch logits --fetch probs --cpp_class "$t::$(class "$m")" \
@@ -75,18 +104,20 @@ rc=0
 for m in $models; do
   for b in $batches; do
     # TF32 rounds the products' inputs to a 10-bit mantissa: its logits are
-    # checked to 1% of their largest magnitude, fp32's to the default.
-    for t in cuda tf32; do
+    # checked to 1% of their largest magnitude, fp32's to the default; int8
+    # against the CPU's int8 build, to 1% too (above).
+    for t in $variants; do
       exe=$work/${m}_b${b}_${t}_bench
-      name=$m rtol=()
+      name=$m rtol=() ref=cpu
       [ "$t" = tf32 ] && { name=$m-tf32; rtol=(--rtol 1e-2); }
+      [ "$t" = int8 ] && { name=$m-int8; rtol=(--rtol 1e-2); ref=cpu8; }
       "$cxx" -O2 -std=c++17 -I"$root/runtime/include" -I"$work" \
         -DTFAOT_BENCH_CUDA_HEADER="\"${m}_b${b}_$t.h\"" \
         -DTFAOT_BENCH_CUDA_CLASS="$t::$(class "$m")" \
-        -DTFAOT_BENCH_CPU_HEADER="\"${m}_b${b}_cpu.h\"" \
-        -DTFAOT_BENCH_CPU_CLASS="cpu::$(class "$m")" \
+        -DTFAOT_BENCH_CPU_HEADER="\"${m}_b${b}_$ref.h\"" \
+        -DTFAOT_BENCH_CPU_CLASS="$ref::$(class "$m")" \
         "$root/bench/gpu/gpu_bench.cpp" "$work/${m}_b${b}_$t.o" \
-        "$work/${m}_b${b}_cpu.o" "$libs/libtfaot_cuda_runtime.a" \
+        "$work/${m}_b${b}_$ref.o" "$libs/libtfaot_cuda_runtime.a" \
         "$libs/libtfaot_runtime.a" -ldl -lpthread -o "$exe" || { rc=2; continue; }
       "$exe" --name "$name" --threads "$threads" "${rtol[@]}" |
         tee -a "$out/gpu_bench.jsonl"

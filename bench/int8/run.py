@@ -10,8 +10,15 @@ medians, so that a slow spell of a shared machine hits both builds. Then
 (int8 vs float error and top-1 agreement on the calibration set). Writes
 results.json and results.md into the output directory.
 
-usage: bench/int8/run.py [--build build] [--out DIR] [--threads 1,2]
-                         [--samples 32] [--min_time 5] [--rounds 3]
+usage: bench/int8/run.py [--build build | --bin DIR] [--out DIR]
+                         [--threads 1,2] [--samples 32] [--min_time 5]
+                         [--rounds 3] [--skip_sizes]
+
+--bin names the directory holding tfaot and tfaot_gen_models (the GPU
+server's unpacked tarball, scripts/gpu-server-checks.sh); --skip_sizes
+leaves out the compiles for the object sizes and the report (which do not
+depend on the machine). A corpus model whose file is missing (the corpus
+is not on the GPU server) is skipped, saying so.
 """
 import argparse
 import json
@@ -49,19 +56,26 @@ def run(cmd):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--build", default=os.path.join(ROOT, "build"))
+    parser.add_argument("--bin", help="directory of tfaot and "
+                        "tfaot_gen_models (default: BUILD/bin)")
+    parser.add_argument("--skip_sizes", action="store_true")
     parser.add_argument("--out", required=True)
     parser.add_argument("--threads", default="1,2")
     parser.add_argument("--samples", type=int, default=32)
     parser.add_argument("--min_time", default="5")
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
-    tfaot = os.path.join(args.build, "bin", "tfaot")
+    bin_dir = args.bin or os.path.join(args.build, "bin")
+    tfaot = os.path.join(bin_dir, "tfaot")
     os.makedirs(args.out, exist_ok=True)
     work = tempfile.mkdtemp(prefix="tfaot-int8-")
-    run([os.path.join(args.build, "bin", "tfaot_gen_models"), work, "--only",
+    run([os.path.join(bin_dir, "tfaot_gen_models"), work, "--only",
          "resnet50,mobilenet_v2"])
     rows = []
     for name, graph, feed, shape, fetch in models(work):
+        if not os.path.exists(graph):
+            print("skipped %s: no %s" % (name, graph), flush=True)
+            continue
         calibration = os.path.join(work, "%s.npy" % feed)
         run([sys.executable, os.path.join(ROOT, "test", "tools", "Inputs",
                                           "write_npy.py"), calibration,
@@ -83,6 +97,10 @@ def main():
                             report["points"][0]["median_ms"])
         for key, medians in row["rounds_ms"].items():
             row["latency_ms"][key] = statistics.median(medians)
+        if args.skip_sizes:
+            rows.append(row)
+            print(json.dumps(row), flush=True)
+            continue
         for kind, extra in (("float32", []), ("int8", quantize)):
             obj = os.path.join(work, "%s-%s.o" % (feed, kind))
             report = os.path.join(work, "report.json")
@@ -105,16 +123,23 @@ def main():
               indent=2)
     with open(os.path.join(args.out, "results.md"), "w") as md:
         threads = args.threads.split(",")
-        md.write("| model | int8 layers | " + " | ".join(
-            "fp32 %s thr ms | int8 %s thr ms | speed-up" % (t, t)
-            for t in threads) + " | object fp32 -> int8 MB | max error "
-                 "(of largest) | top-1 agreement |\n")
-        md.write("|---" * (5 + 3 * len(threads)) + "|\n")
+        sizes = not args.skip_sizes
+        md.write("| model | " + ("int8 layers | " if sizes else "") +
+                 " | ".join("fp32 %s thr ms | int8 %s thr ms | speed-up"
+                            % (t, t) for t in threads) +
+                 (" | object fp32 -> int8 MB | max error (of largest) | "
+                  "top-1 agreement" if sizes else "") + " |\n")
+        md.write("|---" * (1 + 3 * len(threads) + 4 * sizes) + "|\n")
         for r in rows:
-            cells = [r["model"], "%d of %d" % (r["layers"], r["contractions"])]
+            cells = [r["model"]]
+            if sizes:
+                cells.append("%d of %d" % (r["layers"], r["contractions"]))
             for t in threads:
                 f, q = r["latency_ms"]["float32/" + t], r["latency_ms"]["int8/" + t]
                 cells += ["%.2f" % f, "%.2f" % q, "%.2fx" % (f / q)]
+            if not sizes:
+                md.write("| " + " | ".join(cells) + " |\n")
+                continue
             cells.append("%.1f -> %.1f" % (r["object_bytes_float32"] / 1e6,
                                           r["object_bytes_int8"] / 1e6))
             cells.append("%.3g (%.1f%%)" % (r["max_abs_error"], 100 *

@@ -2,7 +2,7 @@
 """Peers for tfaot on the GPU server: ResNet-50 and MobileNetV2 in ONNX
 Runtime and PyTorch on the CPU, and torch.compile on the GPU.
 
-    python3 bench/peers/server_peers.py --part ort-cpu,torch-cpu,torch-gpu
+    python3 bench/peers/server_peers.py --part ort-cpu,ort-int8-cpu,torch-cpu,torch-gpu
         [--models resnet50,mobilenet_v2] [--deadline SECONDS] [--out FILE]
 
 The networks are torch_time.py's: the same layers, channels and strides
@@ -13,6 +13,13 @@ bert_layer), random weights. Parts:
   ort-cpu    the network exported to ONNX (dynamic batch) and run by ONNX
              Runtime's CPU provider, all cores as intra-op threads, graph
              optimizations at their default (all), batch 1 and 8;
+  ort-int8-cpu  the same ONNX model quantized by ONNX Runtime's
+             quantize_static (QDQ, per-channel int8 weights, uint8
+             activations: its fast x86 form, U8S8; min/max calibration on
+             32 samples uniform in [0, 1) like tfaot's bench calibration),
+             timed with its fp32 model alternately at batch 1 and 8 on
+             all cores; also the int8 model's top-1 agreement with the fp32
+             one and largest output difference on 32 other samples;
   torch-cpu  PyTorch on all cores, the faster of eager (inference mode)
              and TorchScript frozen for inference, batch 1 and 8;
   torch-gpu  torch.compile (inductor, default mode) on the GPU,
@@ -78,19 +85,30 @@ def past_deadline(args, what):
     return False
 
 
-def ort_cpu(args, name):
-    import numpy as np
-    import onnxruntime as ort
+def export_onnx(name):
+    """The network as /tmp/tfaot_peer_NAME.onnx (dynamic batch), and its
+    input function."""
     model, example = network(name)
     path = f"/tmp/tfaot_peer_{name}.onnx"
     torch.onnx.export(model, example(1), path,
                       input_names=["x"], output_names=["probs"],
                       dynamic_axes={"x": {0: "n"}, "probs": {0: "n"}},
                       dynamo=False)
+    return path, example
+
+
+def ort_session(path):
+    import onnxruntime as ort
     options = ort.SessionOptions()
     options.intra_op_num_threads = os.cpu_count()
-    session = ort.InferenceSession(path, options,
-                                   providers=["CPUExecutionProvider"])
+    return ort.InferenceSession(path, options,
+                                providers=["CPUExecutionProvider"])
+
+
+def ort_cpu(args, name):
+    import onnxruntime as ort
+    path, example = export_onnx(name)
+    session = ort_session(path)
     for batch in (1, 8):
         x = example(batch).contiguous().numpy()
         figures = timed(lambda: session.run(None, {"x": x}), lambda: None,
@@ -98,6 +116,63 @@ def ort_cpu(args, name):
         emit(args, {"model": name, "peer": "onnxruntime", "device": "cpu",
                     "batch": batch, "threads": os.cpu_count(),
                     "version": ort.__version__, **figures})
+
+
+def ort_int8_cpu(args, name):
+    import numpy as np
+    import onnxruntime as ort
+    from onnxruntime.quantization import (CalibrationDataReader, QuantFormat,
+                                          QuantType, quantize_static)
+    from onnxruntime.quantization.shape_inference import quant_pre_process
+    path, example = export_onnx(name)
+    torch.manual_seed(1)
+    calibration = [example(1).contiguous().numpy() for _ in range(32)]
+    check = [example(1).contiguous().numpy() for _ in range(32)]
+
+    class Samples(CalibrationDataReader):
+        def __init__(self):
+            self.rest = iter(calibration)
+
+        def get_next(self):
+            x = next(self.rest, None)
+            return None if x is None else {"x": x}
+
+    prepared = path.replace(".onnx", "_prep.onnx")
+    quantized = path.replace(".onnx", "_int8.onnx")
+    t0 = time.time()
+    quant_pre_process(path, prepared)
+    quantize_static(prepared, quantized, Samples(),
+                    quant_format=QuantFormat.QDQ, per_channel=True,
+                    activation_type=QuantType.QUInt8,
+                    weight_type=QuantType.QInt8)
+    quantize_s = round(time.time() - t0, 1)
+    fp32, int8 = ort_session(path), ort_session(quantized)
+    agree, max_diff, max_ref = 0, 0.0, 0.0
+    for x in check:
+        want = fp32.run(None, {"x": x})[0]
+        got = int8.run(None, {"x": x})[0]
+        agree += int(np.argmax(want) == np.argmax(got))
+        max_diff = max(max_diff, float(np.abs(got - want).max()))
+        max_ref = max(max_ref, float(np.abs(want).max()))
+    for batch in (1, 8):
+        x = example(batch).contiguous().numpy()
+        # Alternately, so that a slow spell hits both.
+        rounds = {"fp32": [], "int8": []}
+        for _ in range(3):
+            for kind, session in (("fp32", fp32), ("int8", int8)):
+                rounds[kind].append(timed(
+                    lambda: session.run(None, {"x": x}), lambda: None,
+                    args.iters, args.min_time)["median_ms"])
+        fp32_ms = sorted(rounds["fp32"])[1]
+        int8_ms = sorted(rounds["int8"])[1]
+        emit(args, {"model": name, "peer": "onnxruntime-int8", "device": "cpu",
+                    "batch": batch, "threads": os.cpu_count(),
+                    "version": ort.__version__, "format": "QDQ U8S8 per-channel",
+                    "fp32_median_ms": fp32_ms, "median_ms": int8_ms,
+                    "speedup": round(fp32_ms / int8_ms, 3),
+                    "quantize_s": quantize_s,
+                    "top1_agree": agree, "top1_rows": len(check),
+                    "max_abs_diff": max_diff, "max_abs_fp32": max_ref})
 
 
 def torch_cpu(args, name):
@@ -151,12 +226,14 @@ def torch_gpu(args, name):
                         **figures})
 
 
-PARTS = {"ort-cpu": ort_cpu, "torch-cpu": torch_cpu, "torch-gpu": torch_gpu}
+PARTS = {"ort-cpu": ort_cpu, "ort-int8-cpu": ort_int8_cpu,
+         "torch-cpu": torch_cpu, "torch-gpu": torch_gpu}
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--part", default="ort-cpu,torch-cpu,torch-gpu")
+    parser.add_argument("--part", default="ort-cpu,torch-cpu,torch-gpu",
+                        help="of " + ",".join(PARTS))
     parser.add_argument("--models", default="resnet50,mobilenet_v2",
                         help="of " + ",".join(sorted(torch_time.MODELS)))
     parser.add_argument("--iters", type=int, default=20)
