@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/Quantize.h"
 
+#include "compiler/CalibrationRanges.h"
 #include "compiler/Diagnostics.h"
 #include "compiler/JitModel.h"
 #include "passes/Int8Quantization.h"
@@ -278,19 +279,23 @@ std::vector<mlir::Operation *> chooseLayers(mlir::ModuleOp module,
 // Running models
 //===----------------------------------------------------------------------===//
 
-/// Per observed tensor: its range, then (for percentiles) a histogram.
-struct Observation {
-  float min = std::numeric_limits<float>::infinity();
-  float max = -std::numeric_limits<float>::infinity();
-  std::vector<uint64_t> histogram;
+/// Per observed tensor: its range, then (for the percentile and entropy
+/// methods) a histogram over it.
+struct Observation : ValueHistogram {
+  Observation() {
+    min = std::numeric_limits<float>::infinity();
+    max = -std::numeric_limits<float>::infinity();
+  }
 };
 constexpr size_t kHistogramBins = 4096;
 
-/// Runs `model` on every sample; `each(sample index)` reads the results.
+/// Runs `model` on the first `count` samples (all by default);
+/// `each(sample index)` reads the results.
 template <typename Each>
 void runSamples(JitModel &model, const std::vector<std::vector<float>> &samples,
-                Each each) {
-  for (size_t s = 0; s < samples.size(); ++s) {
+                Each each,
+                size_t count = std::numeric_limits<size_t>::max()) {
+  for (size_t s = 0; s < std::min(count, samples.size()); ++s) {
     std::memcpy(model.arg(0), samples[s].data(),
                 samples[s].size() * sizeof(float));
     model.run();
@@ -329,6 +334,7 @@ struct Report {
   /// build emulated on the CPU (--gpu_emulate). Empty for the CPU.
   std::string gpuArch;
   bool gpuEmulated = false; ///< The compared outputs are an emulation's.
+  size_t compared = 0;      ///< Samples the outputs were compared on.
 
   uint64_t floatWeightBytes() const {
     uint64_t bytes = 0;
@@ -347,7 +353,14 @@ struct Report {
   void printText(llvm::raw_ostream &os) const;
   void printJson(llvm::raw_ostream &os) const;
   void printSummary(llvm::raw_ostream &os) const;
+  /// "32 calibration samples", or "the first 32 of 500 ...".
+  std::string comparedText() const;
 };
+
+/// At most this many samples are compared through an emulated GPU build:
+/// its kernels run as scalar loops, about 0.1-1 s per sample for the
+/// bench's conv nets against milliseconds for the CPU build.
+constexpr size_t kEmulatedComparedSamples = 32;
 
 /// Four significant digits, as printf's %g.
 std::string g4(double value) {
@@ -368,8 +381,15 @@ void Report::printSummary(llvm::raw_ostream &os) const {
     if (out.rows)
       os << ", top-1 agreement " << out.top1Agree << "/" << out.rows;
   }
-  os << " on " << samples << " calibration sample" << (samples == 1 ? "" : "s")
-     << "\n";
+  os << " on " << comparedText() << "\n";
+}
+
+std::string Report::comparedText() const {
+  std::string all = std::to_string(samples) + " calibration sample" +
+                    (samples == 1 ? "" : "s");
+  return compared < samples
+             ? "the first " + std::to_string(compared) + " of " + all
+             : all;
 }
 
 void Report::printText(llvm::raw_ostream &os) const {
@@ -400,13 +420,15 @@ void Report::printText(llvm::raw_ostream &os) const {
   os << "\nweights of the int8 layers: " << megabytes(floatWeightBytes())
      << " as float32 -> " << megabytes(int8WeightBytes())
      << " as int8 with their scales\n"
-     << "object file" << (gpuArch.empty() ? "" : " (--target=cuda, " + gpuArch + ")")
-     << ": " << megabytes(floatObjectBytes) << " float -> "
+     << "object file"
+     << (gpuArch.empty() ? "" : " (--target=cuda, " + gpuArch + ")") << ": " << megabytes(floatObjectBytes) << " float -> "
      << megabytes(int8ObjectBytes) << " int8\n\n"
-     << "outputs, int8 against float on the calibration samples";
+     << "outputs, int8 against float on " << comparedText();
   if (gpuEmulated)
     os << " (the int8 build's GPU kernels and GEMMs run on the CPU, "
-          "--gpu_emulate; the float outputs are the CPU build's)";
+          "--gpu_emulate, at most "
+       << kEmulatedComparedSamples
+       << " samples as that is slow; the float outputs are the CPU build's)";
   os << ":\n";
   for (const OutputComparison &out : outputs) {
     os << "  " << out.name << ": max |error| " << g4(out.maxError)
@@ -459,7 +481,8 @@ void Report::printJson(llvm::raw_ostream &os) const {
       {"float_object_bytes", static_cast<int64_t>(floatObjectBytes)},
       {"int8_object_bytes", static_cast<int64_t>(int8ObjectBytes)},
       {"target", gpuArch.empty() ? "cpu" : "cuda"},
-      {"outputs_emulated", gpuEmulated}};
+      {"outputs_emulated", gpuEmulated},
+      {"compared_samples", static_cast<int64_t>(compared)}};
   if (!gpuArch.empty())
     root["gpu_arch"] = gpuArch;
   if (method == "percentile")
@@ -482,8 +505,10 @@ bool checkOptions(const CompileOptions &options, GraphDiagnostics &diags) {
     return false;
   }
   if (options.calibrationMethod != "minmax" &&
-      options.calibrationMethod != "percentile") {
-    diags.error("--calibration_method must be minmax or percentile, not '" +
+      options.calibrationMethod != "percentile" &&
+      options.calibrationMethod != "entropy") {
+    diags.error("--calibration_method must be minmax, percentile or entropy, "
+                "not '" +
                 options.calibrationMethod + "'");
     return false;
   }
@@ -600,7 +625,7 @@ std::vector<size_t> unique(std::vector<size_t> values) {
 std::vector<Observation>
 calibrate(JitModel &model, size_t numResults,
           const std::vector<size_t> &observe,
-          const std::vector<std::vector<float>> &samples, bool percentile,
+          const std::vector<std::vector<float>> &samples, bool histograms,
           std::vector<std::vector<std::vector<char>>> &floatResults) {
   const FunctionSignature &sig = model.signature();
   std::vector<Observation> observed(sig.results.size());
@@ -621,7 +646,7 @@ calibrate(JitModel &model, size_t numResults,
         observed[l].max = std::max(observed[l].max, v);
       }
   });
-  if (!percentile)
+  if (!histograms)
     return observed;
   // A second pass: histograms over the ranges the first pass found.
   for (size_t l : observe)
@@ -633,39 +658,18 @@ calibrate(JitModel &model, size_t numResults,
       for (float v : values(l)) {
         size_t bin = width > 0 ? static_cast<size_t>((v - o.min) / width) : 0;
         ++o.histogram[std::min(bin, kHistogramBins - 1)];
+        o.zeros += v == 0.0f;
       }
     }
   });
   return observed;
 }
 
-/// The [low, high] range that keeps `percentile` % of the observed values
-/// at each end's tail out: from the histogram's cumulative counts.
-std::pair<float, float> percentileRange(const Observation &o,
-                                        double percentile) {
-  uint64_t total = 0;
-  for (uint64_t c : o.histogram)
-    total += c;
-  double tail = total * (100.0 - percentile) / 100.0;
-  float width = (o.max - o.min) / kHistogramBins;
-  size_t low = 0, high = kHistogramBins - 1;
-  for (uint64_t seen = 0; low < kHistogramBins; ++low) {
-    seen += o.histogram[low];
-    if (seen > tail)
-      break;
-  }
-  for (uint64_t seen = 0; high > 0; --high) {
-    seen += o.histogram[high];
-    if (seen > tail)
-      break;
-  }
-  return {o.min + low * width, o.min + (high + 1) * width};
-}
-
 /// Step 3: the int8 results against the float ones.
 std::vector<OutputComparison>
 compareOutputs(JitModel &model, const std::vector<std::vector<float>> &samples,
-               const std::vector<std::vector<std::vector<char>>> &floatResults) {
+               const std::vector<std::vector<std::vector<char>>> &floatResults,
+               size_t count) {
   const FunctionSignature &sig = model.signature();
   std::vector<OutputComparison> outputs(sig.results.size());
   for (size_t r = 0; r < sig.results.size(); ++r)
@@ -694,7 +698,7 @@ compareOutputs(JitModel &model, const std::vector<std::vector<float>> &samples,
           out.top1Agree += argmax(got + row, classes) == argmax(want + row, classes);
         }
     }
-  });
+  }, count);
   return outputs;
 }
 
@@ -755,10 +759,11 @@ int tfaot::compileQuantized(const CompileOptions &options,
                 llvm::toString(model.takeError()));
     return 1;
   }
-  bool percentile = options.calibrationMethod == "percentile";
+  const std::string &method = options.calibrationMethod;
   std::vector<std::vector<std::vector<char>>> floatResults;
   std::vector<Observation> observations = calibrate(
-      **model, numResults, unique(observedResult), samples, percentile,
+      **model, numResults, unique(observedResult), samples,
+      /*histograms=*/method != "minmax",
       floatResults);
   model->reset();
 
@@ -816,8 +821,10 @@ int tfaot::compileQuantized(const CompileOptions &options,
         return false;
       }
       std::tie(layer.min, layer.max) =
-          percentile ? percentileRange(seen, options.calibrationPercentile)
-                     : std::make_pair(seen.min, seen.max);
+          method == "percentile"
+              ? percentileRange(seen, options.calibrationPercentile)
+          : method == "entropy" ? entropyRange(seen)
+                                : std::make_pair(seen.min, seen.max);
       layer.input = mlir::tfaot::quantizeRange(layer.min, layer.max);
       mlir::DenseElementsAttr weights = mlir::tfaot::contractionWeights(op);
       auto shape = llvm::cast<mlir::ShapedType>(weights.getType()).getShape();
@@ -871,7 +878,11 @@ int tfaot::compileQuantized(const CompileOptions &options,
                 llvm::toString(int8Model.takeError()));
     return 1;
   }
-  report.outputs = compareOutputs(**int8Model, samples, floatResults);
+  report.compared = report.gpuEmulated
+                        ? std::min(samples.size(), kEmulatedComparedSamples)
+                        : samples.size();
+  report.outputs =
+      compareOutputs(**int8Model, samples, floatResults, report.compared);
   if (options.verbosity != Verbosity::Quiet)
     report.printSummary(errs);
   return writeReport(report, options.quantizeReport, out, diags) ? 0 : 1;

@@ -216,11 +216,16 @@ Value lowerMatMul(OpBuilder &b, Int8MatMulOp op, ProductForm form) {
 }
 
 /// The convolution's input as im2col rows [N*OH*OW, KH*KW*C], column
-/// (kh, kw, c) in the filter's HWC order. Padding is the zero point.
+/// (kh, kw, c) in the filter's HWC order. Padding is the zero point: a
+/// padded copy of the input that the im2col reads (the CPU backend has the
+/// producer write that copy's interior directly), or with `foldPadding`
+/// (the GPU's form, where each pass over the activations is a kernel)
+/// the im2col itself reading the input with bounds checks.
 Value im2colRows(OpBuilder &b, Location loc, Value input,
                  RankedTensorType filterType, RankedTensorType resultType,
                  const Window2D &window, ArrayRef<int64_t> strides,
-                 ArrayRef<int64_t> dilations, int32_t zeroPoint) {
+                 ArrayRef<int64_t> dilations, int32_t zeroPoint,
+                 bool foldPadding) {
   MLIRContext *ctx = b.getContext();
   Type i8 = b.getI8Type();
   auto inputType = cast<RankedTensorType>(input.getType());
@@ -236,9 +241,23 @@ Value im2colRows(OpBuilder &b, Location loc, Value input,
         b, loc, RankedTensorType::get({rows, c}, i8), input,
         ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}});
 
-  input = padSpatial(
-      b, loc, input, window,
-      arith::ConstantOp::create(b, loc, b.getIntegerAttr(i8, zeroPoint)));
+  Value padValue =
+      arith::ConstantOp::create(b, loc, b.getIntegerAttr(i8, zeroPoint));
+  auto patchType = RankedTensorType::get({n, oh, ow, kh, kw, c}, i8);
+  auto rowsOf = [&](Value patches) -> Value {
+    return tensor::CollapseShapeOp::create(
+        b, loc, RankedTensorType::get({rows, kh * kw * c}, i8), patches,
+        ArrayRef<ReassociationIndices>{{0, 1, 2}, {3, 4, 5}});
+  };
+  bool padded = window.padTop || window.padBottom || window.padLeft ||
+                window.padRight;
+  if (foldPadding && padded) {
+    Value empty = tensor::EmptyOp::create(b, loc, patchType.getShape(), i8);
+    return rowsOf(buildPaddedPatches(
+        b, loc, input, window.padTop, window.padLeft, padValue, empty,
+        {strides[1], strides[2]}, {dilations[1], dilations[2]}));
+  }
+  input = padSpatial(b, loc, input, window, padValue);
   // Loops (n, oh, ow, kh, kw, c); the input is read at the window position.
   AffineExpr d0, d1, d2, d3, d4, d5;
   bindDims(ctx, d0, d1, d2, d3, d4, d5);
@@ -247,13 +266,9 @@ Value im2colRows(OpBuilder &b, Location loc, Value input,
       {d0, d1 * strides[1] + d3 * dilations[1],
        d2 * strides[2] + d4 * dilations[2], d5},
       ctx);
-  auto patchType = RankedTensorType::get({n, oh, ow, kh, kw, c}, i8);
-  Value patches = buildElementwise(
+  return rowsOf(buildElementwise(
       b, loc, patchType, ValueRange{input}, {read},
-      [](OpBuilder &, Location, ValueRange args) { return args[0]; });
-  return tensor::CollapseShapeOp::create(
-      b, loc, RankedTensorType::get({rows, kh * kw * c}, i8), patches,
-      ArrayRef<ReassociationIndices>{{0, 1, 2}, {3, 4, 5}});
+      [](OpBuilder &, Location, ValueRange args) { return args[0]; }));
 }
 
 Value lowerConv(OpBuilder &b, Int8Conv2DOp op, ProductForm form) {
@@ -275,7 +290,8 @@ Value lowerConv(OpBuilder &b, Int8Conv2DOp op, ProductForm form) {
     return nullptr;
   int32_t zeroPoint = op.getInputZeroPoint();
   Value rows = im2colRows(b, loc, op.getInput(), filterType, type, *window,
-                          strides, dilations, zeroPoint);
+                          strides, dilations, zeroPoint,
+                          /*foldPadding=*/form == ProductForm::Matmul);
   int64_t k = filterType.getDimSize(0) * filterType.getDimSize(1) *
               filterType.getDimSize(2);
   Value product = buildInt8Product(b, loc, form, rows, *weights, k,

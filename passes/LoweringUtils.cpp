@@ -240,3 +240,59 @@ DenseIntElementsAttr mlir::tfaot::spatialAttr(OpBuilder &b,
   return b.getI64TensorAttr(
       {values[window.heightDim], values[window.widthDim]});
 }
+
+Value mlir::tfaot::buildPaddedPatches(OpBuilder &b, Location loc,
+                                      Value source, int64_t padTop,
+                                      int64_t padLeft, Value padValue,
+                                      Value empty, ArrayRef<int64_t> strides,
+                                      ArrayRef<int64_t> dilations) {
+  auto sourceType = cast<RankedTensorType>(source.getType());
+  const int64_t before[2] = {padTop, padLeft};
+  return linalg::GenericOp::create(
+             b, loc, empty.getType(), ValueRange{}, ValueRange{empty},
+             ArrayRef<AffineMap>{b.getMultiDimIdentityMap(6)},
+             SmallVector<utils::IteratorType>(6, utils::IteratorType::parallel),
+             [&](OpBuilder &nb, Location l, ValueRange) {
+               auto index = [&](int64_t d) -> Value {
+                 return linalg::IndexOp::create(nb, l, d);
+               };
+               auto constant = [&](int64_t v) -> Value {
+                 return arith::ConstantIndexOp::create(nb, l, v);
+               };
+               // position = out * stride + tap * dilation - before
+               auto position = [&](int64_t outDim, int64_t tapDim,
+                                   int64_t axis) -> Value {
+                 Value scaled = arith::MulIOp::create(
+                     nb, l, index(outDim), constant(strides[axis]));
+                 Value tap = arith::MulIOp::create(nb, l, index(tapDim),
+                                                   constant(dilations[axis]));
+                 return arith::SubIOp::create(
+                     nb, l, arith::AddIOp::create(nb, l, scaled, tap),
+                     constant(before[axis]));
+               };
+               auto inside = [&](Value p, int64_t size) -> Value {
+                 Value geZero = arith::CmpIOp::create(
+                     nb, l, arith::CmpIPredicate::sge, p, constant(0));
+                 Value ltSize = arith::CmpIOp::create(
+                     nb, l, arith::CmpIPredicate::slt, p, constant(size));
+                 return arith::AndIOp::create(nb, l, geZero, ltSize);
+               };
+               Value h = position(1, 3, 0), w = position(2, 4, 1);
+               Value valid = arith::AndIOp::create(
+                   nb, l, inside(h, sourceType.getDimSize(1)),
+                   inside(w, sourceType.getDimSize(2)));
+               // An address inside the source even where the value is not
+               // used.
+               Value safeH =
+                   arith::SelectOp::create(nb, l, valid, h, constant(0));
+               Value safeW =
+                   arith::SelectOp::create(nb, l, valid, w, constant(0));
+               Value x = tensor::ExtractOp::create(
+                   nb, l, source, ValueRange{index(0), safeH, safeW, index(5)});
+               linalg::YieldOp::create(
+                   nb, l,
+                   ValueRange{arith::SelectOp::create(nb, l, valid, x,
+                                                      padValue)});
+             })
+      .getResult(0);
+}

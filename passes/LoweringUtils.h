@@ -79,6 +79,20 @@ Value buildTranspose(OpBuilder &b, Location loc, Value value,
 Value padSpatial(OpBuilder &b, Location loc, Value value,
                  const Window2D &window, Value fill);
 
+/// The im2col windows of NHWC `source` as if it were padded with
+/// `padValue` (`padTop` rows above, `padLeft` columns to the left, and as
+/// many below and to the right as the windows reach), read from `source`
+/// itself: a linalg.generic writing `empty` ([N, OH, OW, KH, KW, C]) with
+/// patches[n, oh, ow, i, j, c] = source[n, h, w, c] where h = oh * sh +
+/// i * dh - padTop and w = ow * sw + j * dw - padLeft, or `padValue` where
+/// (h, w) falls outside. Saves materializing the padded tensor (a fill
+/// and a copy) where nothing else reads it. `strides` and `dilations` are
+/// [H, W].
+Value buildPaddedPatches(OpBuilder &b, Location loc, Value source,
+                         int64_t padTop, int64_t padLeft, Value padValue,
+                         Value empty, ArrayRef<int64_t> strides,
+                         ArrayRef<int64_t> dilations);
+
 /// The [strideH, strideW] or [dilationH, dilationW] attribute of a linalg
 /// convolution from TF's 4-element list.
 DenseIntElementsAttr spatialAttr(OpBuilder &b, ArrayRef<int64_t> values,

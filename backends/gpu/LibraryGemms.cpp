@@ -31,8 +31,8 @@
 //                               products of --quantize=int8 (a
 //                               linalg.matmul of i8 rows by i8 weights
 //                               stored [N, K], into i32) go to
-//                               tfaot_rt_cuda_gemm_s8, cublasGemmEx's
-//                               int8 GEMM; C starts from the zero-point
+//                               tfaot_rt_cuda_gemm_s8, cuBLAS's int8
+//                               GEMM; C starts from the zero-point
 //                               term, so it is added to (beta = 1) unless
 //                               that term is a zero fill.
 //
@@ -97,63 +97,6 @@ tensor::PadOp zeroSpatialPad(Value input) {
   return spatialOnly ? pad : tensor::PadOp();
 }
 
-/// The im2col of a zero-padded input read from the unpadded one: the
-/// window positions that fall in the padding give 0, and the padded copy
-/// (a fill and a copy kernel, two passes over the activations) is not
-/// needed. patches[n, oh, ow, i, j, c] = x[n, h, w, c] with
-/// h = oh*sh + i*dh - top, w = ow*sw + j*dw - left, or 0 outside x.
-Value buildPaddedPatches(OpBuilder &b, Location loc, tensor::PadOp pad,
-                         Value empty, ArrayRef<int64_t> strides,
-                         ArrayRef<int64_t> dilations) {
-  Value source = pad.getSource();
-  auto sourceType = cast<RankedTensorType>(source.getType());
-  ArrayRef<int64_t> low = pad.getStaticLow();
-  return linalg::GenericOp::create(
-             b, loc, empty.getType(), ValueRange{}, ValueRange{empty},
-             ArrayRef<AffineMap>{b.getMultiDimIdentityMap(6)},
-             SmallVector<utils::IteratorType>(6, utils::IteratorType::parallel),
-             [&](OpBuilder &nb, Location l, ValueRange) {
-               auto index = [&](int64_t d) -> Value {
-                 return linalg::IndexOp::create(nb, l, d);
-               };
-               auto constant = [&](int64_t v) -> Value {
-                 return arith::ConstantIndexOp::create(nb, l, v);
-               };
-               // position = out * stride + tap * dilation - before
-               auto position = [&](int64_t outDim, int64_t tapDim,
-                                   int64_t axis) -> Value {
-                 Value scaled = arith::MulIOp::create(
-                     nb, l, index(outDim), constant(strides[axis]));
-                 Value tap = arith::MulIOp::create(nb, l, index(tapDim),
-                                                   constant(dilations[axis]));
-                 return arith::SubIOp::create(
-                     nb, l, arith::AddIOp::create(nb, l, scaled, tap),
-                     constant(low[axis + 1]));
-               };
-               auto inside = [&](Value p, int64_t size) -> Value {
-                 Value geZero = arith::CmpIOp::create(
-                     nb, l, arith::CmpIPredicate::sge, p, constant(0));
-                 Value ltSize = arith::CmpIOp::create(
-                     nb, l, arith::CmpIPredicate::slt, p, constant(size));
-                 return arith::AndIOp::create(nb, l, geZero, ltSize);
-               };
-               Value h = position(1, 3, 0), w = position(2, 4, 1);
-               Value valid = arith::AndIOp::create(
-                   nb, l, inside(h, sourceType.getDimSize(1)),
-                   inside(w, sourceType.getDimSize(2)));
-               // An address inside x even where the value is not used.
-               Value safeH = arith::SelectOp::create(nb, l, valid, h, constant(0));
-               Value safeW = arith::SelectOp::create(nb, l, valid, w, constant(0));
-               Value x = tensor::ExtractOp::create(
-                   nb, l, source, ValueRange{index(0), safeH, safeW, index(5)});
-               Value zero = arith::ConstantOp::create(
-                   nb, l, nb.getZeroAttr(sourceType.getElementType()));
-               linalg::YieldOp::create(
-                   nb, l, ValueRange{arith::SelectOp::create(nb, l, valid, x, zero)});
-             })
-      .getResult(0);
-}
-
 /// The (N*Ho*Wo) x (KH*KW*C) matrix of `conv`'s input windows.
 Value buildPatchMatrix(OpBuilder &b, linalg::Conv2DNhwcHwcfOp conv) {
   Location loc = conv.getLoc();
@@ -179,7 +122,12 @@ Value buildPatchMatrix(OpBuilder &b, linalg::Conv2DNhwcHwcfOp conv) {
       tensor::EmptyOp::create(b, loc, shape, inputType.getElementType());
   Value patches;
   if (auto pad = zeroSpatialPad(input)) {
-    patches = buildPaddedPatches(b, loc, pad, empty, strides, dilations);
+    // The zero padding is read as it goes: no padded copy.
+    Value zero = arith::ConstantOp::create(
+        b, loc, b.getZeroAttr(inputType.getElementType()));
+    patches = mlir::tfaot::buildPaddedPatches(
+        b, loc, pad.getSource(), pad.getStaticLow()[1], pad.getStaticLow()[2],
+        zero, empty, strides, dilations);
   } else {
     // patches[n, oh, ow, i, j, c] = input[n, oh*sh + i*dh, ow*sw + j*dw, c]
     MLIRContext *context = b.getContext();
@@ -309,9 +257,10 @@ Value withoutReshapes(Value buffer) {
 
 /// Whether `buffer` holds only zeros when `reader` runs: of the ops that
 /// write it (in any of its reshapes), the one before `reader` is a
-/// linalg.fill of +0.0 (or integer 0). (CSE merges the products' identical zero-filled
-/// init tensors into one, which bufferization copies into each product's
-/// buffer; the last product may then write the shared buffer in place.)
+/// linalg.fill of +0.0 (or integer 0). (CSE merges the products'
+/// identical zero-filled init tensors into one, which bufferization copies
+/// into each product's buffer; the last product may then write the shared
+/// buffer in place.)
 bool holdsZerosAt(Value buffer, Operation *reader) {
   Block *block = reader->getBlock();
   int zeroFillsBefore = 0;
@@ -347,8 +296,9 @@ bool holdsZerosAt(Value buffer, Operation *reader) {
 
 /// The op that sets all of `product`'s output to zero just before it, if
 /// there is one: a linalg.fill of +0.0 (integer 0 for an int8 product) or
-/// a copy from a buffer that only holds zeros. In between only ops that touch no memory or do not name
-/// that buffer (the buffer plan keeps other live buffers apart).
+/// a copy from a buffer that only holds zeros. In between only ops that
+/// touch no memory or do not name that buffer (the buffer plan keeps other
+/// live buffers apart).
 Operation *zeroingBefore(linalg::LinalgOp product) {
   Value output = withoutReshapes(product.getDpsInitOperand(0)->get());
   for (Operation *op = product->getPrevNode(); op; op = op->getPrevNode()) {

@@ -17,8 +17,16 @@
 // MATMUL: %[[INIT:.*]] = linalg.broadcast ins(%[[ROW]] : tensor<2xi32>) outs(%{{.*}} : tensor<2x2xi32>) dimensions = [0]
 // MATMUL: %[[P:.*]] = linalg.matmul indexing_maps = [#[[A]], #[[BT]], #[[C]]] ins(%[[PADDED]], %[[WT]] : tensor<2x4xi8>, tensor<2x4xi8>) outs(%[[INIT]] : tensor<2x2xi32>)
 // MATMUL-NEXT: return %[[P]]
+// The GPU form reads the padding as it goes: no tensor.pad, the im2col
+// yields the zero point where the window leaves the 3x3 input.
 // MATMUL-LABEL: func.func @conv
-// MATMUL: %[[ROWS:.*]] = tensor.collapse_shape %{{.*}} : tensor<1x3x3x2x2x1xi8> into tensor<9x4xi8>
+// MATMUL-NOT: tensor.pad
+// MATMUL: %[[ZP:.*]] = arith.constant -3 : i8
+// MATMUL: %[[PATCHES:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<1x3x3x2x2x1xi8>)
+// MATMUL: %[[X:.*]] = tensor.extract %arg0
+// MATMUL: %[[V:.*]] = arith.select %{{.*}}, %[[X]], %[[ZP]] : i8
+// MATMUL: linalg.yield %[[V]]
+// MATMUL: %[[ROWS:.*]] = tensor.collapse_shape %[[PATCHES]] {{.*}} : tensor<1x3x3x2x2x1xi8> into tensor<9x4xi8>
 // MATMUL: %[[WT:.*]] = arith.constant dense<{{\[\[}}1, 2, 3, 4]]> : tensor<1x4xi8>
 // MATMUL: arith.constant dense<30> : tensor<1xi32>
 // MATMUL: %[[P:.*]] = linalg.matmul indexing_maps = [#[[A]], #[[BT]], #[[C]]] ins(%[[ROWS]], %[[WT]] : tensor<9x4xi8>, tensor<1x4xi8>)

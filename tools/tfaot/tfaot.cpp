@@ -169,7 +169,8 @@ static cl::opt<std::string> quantizeFlag(
     cl::desc("Post-training quantization: int8 makes the float32 Conv2D and "
              "MatMul layers with constant weights int8 (per-channel weights, "
              "per-tensor activations calibrated on --calibration, int32 "
-             "sums; AVX-512 VNNI where the CPU has it). CPU only."));
+             "sums; AVX-512 VNNI where the CPU has it, cuBLAS's int8 GEMM "
+             "with --target=cuda)."));
 static cl::opt<std::string> calibrationFlag(
     "calibration", cl::sub(compileCmd), cl::sub(benchCmd), cl::cat(compileCategory),
     cl::value_desc("file.npy|dir"),
@@ -179,10 +180,12 @@ static cl::opt<std::string> calibrationFlag(
 static cl::opt<std::string> calibrationMethodFlag(
     "calibration_method", cl::sub(compileCmd), cl::sub(benchCmd),
     cl::cat(compileCategory), cl::init("minmax"),
-    cl::value_desc("minmax|percentile"),
+    cl::value_desc("minmax|percentile|entropy"),
     cl::desc("How an activation's range is chosen from the calibration runs: "
-             "minmax (default: all values) or percentile (clip the rarest "
-             "values at both ends, see --calibration_percentile)."));
+             "minmax (default: all values), percentile (clip the rarest "
+             "values at both ends, see --calibration_percentile) or entropy "
+             "(the range whose 8-bit steps keep the distribution of the "
+             "values best: least KL divergence, as TensorRT's calibrator)."));
 static cl::opt<double> calibrationPercentileFlag(
     "calibration_percentile", cl::sub(compileCmd), cl::sub(benchCmd),
     cl::cat(compileCategory), cl::init(99.99), cl::value_desc("p"),

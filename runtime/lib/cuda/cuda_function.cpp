@@ -583,6 +583,16 @@ tfaot::cuda::CublasHandle PrepareGemm(const char *kind, int64_t batch,
   return state->CublasOnStream();
 }
 
+/// Fails the run if a cuBLAS call on `product` did not succeed.
+void FailOnCublasError(const std::string &product,
+                       tfaot::cuda::CublasStatus status) {
+  if (status == tfaot::cuda::kCublasSuccess)
+    return;
+  tfaot::internal::CudaDeviceState *state = current_state;
+  state->Fail("cuBLAS error: " + product + " failed with " +
+              tfaot::cuda::DescribeCublasStatus(*state->cublas, status));
+}
+
 } // namespace
 
 extern "C" void tfaot_rt_cuda_gemm(int64_t a, int64_t b, int64_t c,
@@ -615,9 +625,7 @@ extern "C" void tfaot_rt_cuda_gemm(int64_t a, int64_t b, int64_t c,
         reinterpret_cast<const float *>(a), static_cast<int>(lda), stride_a,
         &beta, reinterpret_cast<float *>(c), static_cast<int>(ldc), stride_c,
         static_cast<int>(batch));
-  if (status != tfaot::cuda::kCublasSuccess)
-    state->Fail("cuBLAS error: " + product + " failed with " +
-                tfaot::cuda::DescribeCublasStatus(cublas, status));
+  FailOnCublasError(product, status);
 }
 
 extern "C" void tfaot_rt_cuda_gemm_s8(int64_t a, int64_t b, int64_t c,
@@ -671,7 +679,5 @@ extern "C" void tfaot_rt_cuda_gemm_s8(int64_t a, int64_t b, int64_t c,
         reinterpret_cast<void *>(c), tfaot::cuda::kCudaR32I,
         static_cast<int>(ldc), stride_c, static_cast<int>(batch),
         tfaot::cuda::kCublasCompute32I, tfaot::cuda::kCublasGemmDefault);
-  if (status != tfaot::cuda::kCublasSuccess)
-    state->Fail("cuBLAS error: " + product + " failed with " +
-                tfaot::cuda::DescribeCublasStatus(cublas, status));
+  FailOnCublasError(product, status);
 }
