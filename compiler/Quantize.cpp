@@ -421,7 +421,8 @@ void Report::printText(llvm::raw_ostream &os) const {
      << " as float32 -> " << megabytes(int8WeightBytes())
      << " as int8 with their scales\n"
      << "object file"
-     << (gpuArch.empty() ? "" : " (--target=cuda, " + gpuArch + ")") << ": " << megabytes(floatObjectBytes) << " float -> "
+     << (gpuArch.empty() ? "" : " (--target=cuda, " + gpuArch + ")") << ": "
+     << megabytes(floatObjectBytes) << " float -> "
      << megabytes(int8ObjectBytes) << " int8\n\n"
      << "outputs, int8 against float on " << comparedText();
   if (gpuEmulated)

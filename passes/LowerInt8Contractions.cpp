@@ -85,9 +85,9 @@ DenseElementsAttr packWeights(MLIRContext *ctx, ArrayRef<int8_t> weights,
 /// How the products are built (the pass's `product` option).
 enum class ProductForm { Mmt4d, Matmul };
 
-/// -zp * sum_k weights[k, n] for each column n < n (then zeros up to
-/// `columns`): sum (a - zp) * w = sum a * w - zp * sum w, so the product
-/// starts from this row.
+/// -zp * (the sum over k of weights[k, j]) for each of the n columns j,
+/// then zeros up to `columns`: sum (a - zp) * w = sum a * w - zp * sum w,
+/// so the product starts from this row.
 SmallVector<int32_t> zeroPointRow(ArrayRef<int8_t> weights, int64_t k,
                                   int64_t n, int32_t zeroPoint,
                                   int64_t columns) {
