@@ -17,6 +17,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 #include <limits>
 
@@ -281,6 +282,46 @@ bool overlapsOtherThanInPlace(Value residual, Value result, bool int8Result) {
   return int8Result || aBegin != bBegin;
 }
 
+/// `buffer` without the views taken of it (reshapes, subviews, casts): the
+/// allocation, argument or arena view its bytes belong to.
+Value underlyingBuffer(Value buffer) {
+  while (auto view = buffer.getDefiningOp<ViewLikeOpInterface>()) {
+    if (isa<memref::ViewOp>(view.getOperation()))
+      break; // A view of the arena: compared by byte range below.
+    buffer = view.getViewSource();
+  }
+  return buffer;
+}
+
+/// Whether an operand the product reads may share bytes with the result
+/// the fused kernel writes. Bufferization writes an elementwise op in place
+/// into a dead operand of its shape, and an epilogue's may reuse the
+/// buffer of the product's own input (a chain of equal-width layers): fine
+/// for the elementwise op, not for the fused kernel, which writes rows of
+/// the result while later column blocks still read the same rows of A.
+bool mayShareBytes(Value operand, Value result) {
+  Value a = underlyingBuffer(operand), b = underlyingBuffer(result);
+  if (a == b)
+    return true;
+  auto aView = a.getDefiningOp<memref::ViewOp>();
+  auto bView = b.getDefiningOp<memref::ViewOp>();
+  if (!aView || !bView)
+    return false; // Distinct allocations or arguments.
+  if (underlyingBuffer(aView.getSource()) !=
+      underlyingBuffer(bView.getSource()))
+    return false;
+  APInt aOffset, bOffset;
+  if (!matchPattern(aView.getByteShift(), m_ConstantInt(&aOffset)) ||
+      !matchPattern(bView.getByteShift(), m_ConstantInt(&bOffset)))
+    return true;
+  auto bytes = [](MemRefType type) {
+    return type.getNumElements() * type.getElementTypeBitWidth() / 8;
+  };
+  int64_t aBegin = aOffset.getSExtValue(), bBegin = bOffset.getSExtValue();
+  return aBegin < bBegin + bytes(bView.getType()) &&
+         bBegin < aBegin + bytes(aView.getType());
+}
+
 /// Whether `buffer` is the interior of a larger NHWC batch-1 buffer of
 /// `element`s (tfaot-write-into-padded-buffers makes the producer of a
 /// padded convolution input write there): pixels dense, rows of pixels
@@ -413,6 +454,9 @@ std::optional<Int8EpilogueMatch> matchInt8Epilogue(linalg::LinalgOp product) {
   if (match.residual &&
       overlapsOtherThanInPlace(match.residual, match.result, match.int8Result))
     return std::nullopt;
+  for (OpOperand *input : product.getDpsInputOperands())
+    if (mayShareBytes(input->get(), match.result))
+      return std::nullopt;
   return match;
 }
 

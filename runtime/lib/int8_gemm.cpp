@@ -15,6 +15,7 @@
 
 #include "int8_gemm.h"
 
+#include "int8_epilogue_avx512.h"
 #include "parallel.h"
 
 #include <algorithm>
@@ -139,6 +140,8 @@ void Run(Problem &p) {
 // The block of a fused product: each panel of rows is computed by the
 // path's block into a buffer on the stack, and the epilogue turns it into
 // the result while it is still in cache. The int32 sums never reach memory.
+// (With AVX-512 VNNI, int8 results without a residual skip the panel:
+// Avx512InRegisterBlock below.)
 void FusedBlock(const Problem &p, int64_t row_begin, int64_t row_end,
                 int64_t tile_begin, int64_t tile_end) {
   alignas(64) int32_t panel[kPanelRows * kFusedGroupTiles * kN0];
@@ -270,7 +273,8 @@ void KernelBlock(const Problem &p, int64_t row_begin, int64_t row_end,
 // = sum(a*b), modulo 2^32 like the sums of vpdpbusd itself, so even
 // -128 * -128 everywhere cannot saturate or go wrong.
 
-#define TFAOT_AVX512VNNI __attribute__((target("avx512f,avx512bw,avx512vnni")))
+#define TFAOT_AVX512VNNI \
+  __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni")))
 #define TFAOT_AVXVNNI __attribute__((target("avx2,avxvnni")))
 #define TFAOT_AVX2 __attribute__((target("avx2")))
 
@@ -327,6 +331,130 @@ constexpr KernelSet MakeAvx512Kernels() {
   return set;
 }
 constexpr KernelSet kAvx512Kernels = MakeAvx512Kernels();
+
+// The same block with the epilogue applied in the registers that hold the
+// sums, for int8 results without a residual (the expansions and
+// projections of inverted-residual blocks, most of a conv net's 1x1
+// layers): each vector of 16 sums is rescaled, clamped, requantized and
+// stored as 16 bytes where the result's row lives, instead of going to a
+// panel on the stack for int8_epilogue.cpp's pass. Rows are `row0` on of
+// the result, columns `col0` on, `cols` of them valid (the last tile may
+// be partial); the sums always start from neg_comp (C is never read).
+template <bool Bias> struct Avx512InRegister {
+  template <int R, int T> struct Kernel {
+    TFAOT_AVX512VNNI static void Run(const int8_t *a, int64_t lda,
+                                     const int8_t *b, int64_t ldb,
+                                     const int32_t *neg_comp, int64_t k1,
+                                     const Int8Epilogue &e, int64_t row0,
+                                     int64_t col0, int64_t cols) {
+      __m512i acc[R][T];
+      for (int t = 0; t < T; ++t) {
+        __m512i comp = _mm512_loadu_si512(neg_comp + t * kN0);
+        for (int r = 0; r < R; ++r)
+          acc[r][t] = comp;
+      }
+      for (int64_t g = 0; g < k1; ++g) {
+        __m512i bv[T];
+        for (int t = 0; t < T; ++t)
+          bv[t] = _mm512_loadu_si512(b + t * ldb + g * kTileBytes);
+        for (int r = 0; r < R; ++r) {
+          __m512i av = BroadcastUnsigned512(a + r * lda + g * kK0);
+          for (int t = 0; t < T; ++t)
+            acc[r][t] = _mm512_dpbusd_epi32(acc[r][t], av, bv[t]);
+        }
+      }
+      const Avx512EpilogueScalars k = Avx512Broadcast(e);
+      __mmask16 mask[T];
+      __m512 scale[T], bias[T];
+      for (int t = 0; t < T; ++t) {
+        mask[t] = Avx512FirstLanes(cols - t * kN0);
+        scale[t] = _mm512_maskz_loadu_ps(mask[t], e.scale + col0 + t * kN0);
+        bias[t] = Bias ? _mm512_maskz_loadu_ps(mask[t], e.bias + col0 + t * kN0)
+                       : _mm512_setzero_ps();
+      }
+      int8_t *out = static_cast<int8_t *>(e.out) + col0;
+      // Row offsets as e.RowOffset gives them, with one division for the
+      // block rather than one per row (a padded result's rows).
+      int64_t pixel = e.row_pixels > 0 ? row0 % e.row_pixels : row0;
+      int64_t line = e.row_pixels > 0 ? row0 / e.row_pixels : 0;
+      for (int r = 0; r < R; ++r) {
+        int8_t *row = out + line * e.row_stride + pixel * e.n;
+        if (++pixel == e.row_pixels) {
+          pixel = 0;
+          ++line;
+        }
+        for (int t = 0; t < T; ++t)
+          Avx512StoreInt8(
+              row + t * kN0, mask[t],
+              Avx512Requantize(k, Avx512EpilogueValue<Bias, false>(
+                                      k, acc[r][t], scale[t], bias[t],
+                                      _mm512_setzero_ps())));
+      }
+    }
+  };
+};
+
+using InRegisterFn = void (*)(const int8_t *a, int64_t lda, const int8_t *b,
+                              int64_t ldb, const int32_t *neg_comp,
+                              int64_t k1, const Int8Epilogue &e, int64_t row0,
+                              int64_t col0, int64_t cols);
+
+/// kAvx512Kernels' register blocks (the same heights), with the epilogue.
+struct InRegisterSet {
+  int rows[kMaxTiles];
+  InRegisterFn kernels[kMaxTiles][kMaxRows];
+};
+
+template <template <int, int> class Kernel, int T, int MaxRows, int... R>
+constexpr void FillInRegister(InRegisterSet &set,
+                              std::integer_sequence<int, R...>) {
+  set.rows[T - 1] = MaxRows;
+  ((set.kernels[T - 1][R] = &Kernel<R + 1, T>::Run), ...);
+}
+
+template <bool Bias> constexpr InRegisterSet MakeInRegisterSet() {
+  InRegisterSet set{};
+  using K = Avx512InRegister<Bias>;
+  FillInRegister<K::template Kernel, 1, 12>(
+      set, std::make_integer_sequence<int, 12>());
+  FillInRegister<K::template Kernel, 2, 12>(
+      set, std::make_integer_sequence<int, 12>());
+  FillInRegister<K::template Kernel, 3, 8>(
+      set, std::make_integer_sequence<int, 8>());
+  FillInRegister<K::template Kernel, 4, 6>(
+      set, std::make_integer_sequence<int, 6>());
+  return set;
+}
+constexpr InRegisterSet kInRegister[2] = {MakeInRegisterSet<false>(),
+                                          MakeInRegisterSet<true>()};
+
+// The block of a fused AVX-512 VNNI product whose epilogue
+// Avx512InRegister takes: KernelBlock's loops, the in-register kernels.
+void Avx512InRegisterBlock(const Problem &p, int64_t row_begin,
+                           int64_t row_end, int64_t tile_begin,
+                           int64_t tile_end) {
+  const InRegisterSet &set = kInRegister[p.epilogue->bias != nullptr];
+  const int64_t lda = p.k1 * kK0;
+  const int64_t ldb = p.k1 * kTileBytes;
+  for (int64_t panel = row_begin; panel < row_end; panel += kPanelRows) {
+    int64_t panel_end = std::min(row_end, panel + kPanelRows);
+    for (int64_t t = tile_begin; t < tile_end; t += kMaxTiles) {
+      int tiles = static_cast<int>(std::min<int64_t>(kMaxTiles, tile_end - t));
+      int64_t col0 = p.epilogue_col0 + t * kN0;
+      int64_t cols = std::min(p.epilogue->n - col0, tiles * kN0);
+      if (cols <= 0)
+        continue; // Padding columns only.
+      int64_t step = set.rows[tiles - 1];
+      for (int64_t i = panel; i < panel_end; i += step) {
+        int rows = static_cast<int>(std::min(step, panel_end - i));
+        set.kernels[tiles - 1][rows - 1](p.lhs + i * lda, lda,
+                                         p.rhs + t * ldb, ldb,
+                                         p.neg_comp + t * kN0, p.k1,
+                                         *p.epilogue, i, col0, cols);
+      }
+    }
+  }
+}
 
 // -128 * (sum over k of each column of B), n1 * 16 values. vpdpbusd with
 // all-ones bytes as the unsigned operand sums each group of 4 signed bytes.
@@ -646,6 +774,8 @@ void Mmt4d(Int8GemmPath path, const int8_t *lhs, const int8_t *rhs,
       Avx512NegColumnSums(chunk.rhs, chunk.n1, k1, neg_comp);
       chunk.kernels = &kAvx512Kernels;
       UseBlock(chunk, KernelBlock, EpilogueFor(EpilogueIsa::Avx512));
+      if (epilogue && epilogue->int8_result && !epilogue->residual)
+        chunk.block = Avx512InRegisterBlock;
     } else {
       AvxVnniNegColumnSums(chunk.rhs, chunk.n1, k1, neg_comp);
       chunk.kernels = &kAvxVnniKernels;

@@ -292,3 +292,45 @@ func.func @into_padded_buffer(%lhs: memref<9x3x1x4xi8>, %rhs: memref<1x3x16x4xi8
   }
   return %padded : memref<1x5x5x16xi8>
 }
+
+// -----
+
+// The epilogue writes its int8 result into the buffer the product reads as
+// A (bufferization put an elementwise op in place into its dead operand:
+// equal-width layers, 6 x 32 in and out). Fused, the kernel would overwrite
+// rows of A while later column blocks still read them; the product stays a
+// plain call and the generic stays (it is elementwise, in place is fine).
+// CHECK-LABEL: func.func @result_is_the_lhs
+// CHECK-NOT: call @tfaot_rt_mmt4d_s8s8_fused
+// CHECK: call @tfaot_rt_mmt4d_s8s8s32
+// CHECK: linalg.generic
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#col2 = affine_map<(d0, d1) -> (d1)>
+func.func @result_is_the_lhs(%act: memref<6x32xi8>, %rhs: memref<2x8x16x4xi8>, %row: memref<2x16xi32>,
+                             %scale: memref<32xf32>) {
+  %qmul = arith.constant 2.5 : f32
+  %qzp = arith.constant -3.0 : f32
+  %qlo = arith.constant -128.0 : f32
+  %qhi = arith.constant 127.0 : f32
+  %lhs = memref.expand_shape %act [[0], [1, 2, 3]] output_shape [6, 8, 1, 4] : memref<6x32xi8> into memref<6x8x1x4xi8>
+  %out = memref.alloc() : memref<6x2x1x16xi32>
+  linalg.broadcast ins(%row : memref<2x16xi32>) outs(%out : memref<6x2x1x16xi32>) dimensions = [0, 2]
+  linalg.mmt4d ins(%lhs, %rhs : memref<6x8x1x4xi8>, memref<2x8x16x4xi8>) outs(%out : memref<6x2x1x16xi32>)
+  %flat = memref.collapse_shape %out [[0], [1, 2, 3]] : memref<6x2x1x16xi32> into memref<6x32xi32>
+  linalg.generic {indexing_maps = [#id2, #col2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%flat, %scale : memref<6x32xi32>, memref<32xf32>)
+      outs(%act : memref<6x32xi8>) {
+  ^bb0(%acc: i32, %s: f32, %o: i8):
+    %f = arith.sitofp %acc : i32 to f32
+    %scaled = arith.mulf %f, %s : f32
+    %q = arith.mulf %scaled, %qmul : f32
+    %rounded = math.roundeven %q : f32
+    %shifted = arith.addf %rounded, %qzp : f32
+    %low = arith.maximumf %shifted, %qlo : f32
+    %high = arith.minimumf %low, %qhi : f32
+    %i = arith.fptosi %high : f32 to i8
+    linalg.yield %i : i8
+  }
+  memref.dealloc %out : memref<6x2x1x16xi32>
+  return
+}
