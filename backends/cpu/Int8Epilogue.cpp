@@ -257,6 +257,25 @@ bool sumsReadOnlyBy(linalg::LinalgOp product, linalg::GenericOp generic) {
          (broadcast && broadcast.getInit() == out);
 }
 
+/// The byte ranges of two views of one arena, if their offsets are
+/// constants.
+struct ByteRanges {
+  int64_t aBegin, aEnd, bBegin, bEnd;
+  bool overlap() const { return aBegin < bEnd && bBegin < aEnd; }
+};
+std::optional<ByteRanges> byteRanges(memref::ViewOp a, memref::ViewOp b) {
+  APInt aOffset, bOffset;
+  if (!matchPattern(a.getByteShift(), m_ConstantInt(&aOffset)) ||
+      !matchPattern(b.getByteShift(), m_ConstantInt(&bOffset)))
+    return std::nullopt;
+  auto bytes = [](MemRefType type) {
+    return type.getNumElements() * type.getElementTypeBitWidth() / 8;
+  };
+  int64_t aBegin = aOffset.getSExtValue(), bBegin = bOffset.getSExtValue();
+  return ByteRanges{aBegin, aBegin + bytes(a.getType()), bBegin,
+                    bBegin + bytes(b.getType())};
+}
+
 /// Whether buffers `residual` and `result` may share bytes other than as
 /// the same float buffer (an elementwise update in place). Views of the
 /// arena at constant offsets are compared; other distinct values are
@@ -268,18 +287,12 @@ bool overlapsOtherThanInPlace(Value residual, Value result, bool int8Result) {
     return residual == result && int8Result;
   if (a.getSource() != b.getSource())
     return false;
-  APInt aOffset, bOffset;
-  if (!matchPattern(a.getByteShift(), m_ConstantInt(&aOffset)) ||
-      !matchPattern(b.getByteShift(), m_ConstantInt(&bOffset)))
+  std::optional<ByteRanges> ranges = byteRanges(a, b);
+  if (!ranges)
     return true;
-  auto bytes = [](MemRefType type) {
-    return type.getNumElements() * type.getElementTypeBitWidth() / 8;
-  };
-  int64_t aBegin = aOffset.getSExtValue(), bBegin = bOffset.getSExtValue();
-  int64_t aEnd = aBegin + bytes(a.getType()), bEnd = bBegin + bytes(b.getType());
-  if (aEnd <= bBegin || bEnd <= aBegin)
+  if (!ranges->overlap())
     return false;
-  return int8Result || aBegin != bBegin;
+  return int8Result || ranges->aBegin != ranges->bBegin;
 }
 
 /// `buffer` without the views taken of it (reshapes, subviews, casts): the
@@ -310,16 +323,8 @@ bool mayShareBytes(Value operand, Value result) {
   if (underlyingBuffer(aView.getSource()) !=
       underlyingBuffer(bView.getSource()))
     return false;
-  APInt aOffset, bOffset;
-  if (!matchPattern(aView.getByteShift(), m_ConstantInt(&aOffset)) ||
-      !matchPattern(bView.getByteShift(), m_ConstantInt(&bOffset)))
-    return true;
-  auto bytes = [](MemRefType type) {
-    return type.getNumElements() * type.getElementTypeBitWidth() / 8;
-  };
-  int64_t aBegin = aOffset.getSExtValue(), bBegin = bOffset.getSExtValue();
-  return aBegin < bBegin + bytes(bView.getType()) &&
-         bBegin < aBegin + bytes(aView.getType());
+  std::optional<ByteRanges> ranges = byteRanges(aView, bView);
+  return !ranges || ranges->overlap();
 }
 
 /// Whether `buffer` is the interior of a larger NHWC batch-1 buffer of

@@ -287,6 +287,25 @@ TFAOT_AVX512VNNI inline __m512i BroadcastUnsigned512(const int8_t *a) {
                           _mm512_set1_epi32(static_cast<int32_t>(0x80808080u)));
 }
 
+// acc[R][T] += the R rows of A (lda bytes apart) times T tiles of B (ldb
+// bytes apart) over k1 k-groups: the register block both AVX-512 kernels
+// share.
+template <int R, int T>
+TFAOT_AVX512VNNI __attribute__((always_inline)) inline void
+Avx512Accumulate(__m512i (&acc)[R][T], const int8_t *a, int64_t lda,
+                 const int8_t *b, int64_t ldb, int64_t k1) {
+  for (int64_t g = 0; g < k1; ++g) {
+    __m512i bv[T];
+    for (int t = 0; t < T; ++t)
+      bv[t] = _mm512_loadu_si512(b + t * ldb + g * kTileBytes);
+    for (int r = 0; r < R; ++r) {
+      __m512i av = BroadcastUnsigned512(a + r * lda + g * kK0);
+      for (int t = 0; t < T; ++t)
+        acc[r][t] = _mm512_dpbusd_epi32(acc[r][t], av, bv[t]);
+    }
+  }
+}
+
 template <int R, int T> struct Avx512Kernel {
   TFAOT_AVX512VNNI static void Run(const int8_t *a, int64_t lda,
                                    const int8_t *b, int64_t ldb,
@@ -302,16 +321,7 @@ template <int R, int T> struct Avx512Kernel {
                         : _mm512_add_epi32(
                               comp, _mm512_loadu_si512(c + r * ldc + t * kN0));
     }
-    for (int64_t g = 0; g < k1; ++g) {
-      __m512i bv[T];
-      for (int t = 0; t < T; ++t)
-        bv[t] = _mm512_loadu_si512(b + t * ldb + g * kTileBytes);
-      for (int r = 0; r < R; ++r) {
-        __m512i av = BroadcastUnsigned512(a + r * lda + g * kK0);
-        for (int t = 0; t < T; ++t)
-          acc[r][t] = _mm512_dpbusd_epi32(acc[r][t], av, bv[t]);
-      }
-    }
+    Avx512Accumulate<R, T>(acc, a, lda, b, ldb, k1);
     for (int r = 0; r < R; ++r)
       for (int t = 0; t < T; ++t)
         _mm512_storeu_si512(c + r * ldc + t * kN0, acc[r][t]);
@@ -353,16 +363,7 @@ template <bool Bias> struct Avx512InRegister {
         for (int r = 0; r < R; ++r)
           acc[r][t] = comp;
       }
-      for (int64_t g = 0; g < k1; ++g) {
-        __m512i bv[T];
-        for (int t = 0; t < T; ++t)
-          bv[t] = _mm512_loadu_si512(b + t * ldb + g * kTileBytes);
-        for (int r = 0; r < R; ++r) {
-          __m512i av = BroadcastUnsigned512(a + r * lda + g * kK0);
-          for (int t = 0; t < T; ++t)
-            acc[r][t] = _mm512_dpbusd_epi32(acc[r][t], av, bv[t]);
-        }
-      }
+      Avx512Accumulate<R, T>(acc, a, lda, b, ldb, k1);
       const Avx512EpilogueScalars k = Avx512Broadcast(e);
       __mmask16 mask[T];
       __m512 scale[T], bias[T];
