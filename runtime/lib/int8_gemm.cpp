@@ -221,19 +221,45 @@ constexpr int kMaxRows = 12;
 // multiple of every register block's height, small enough that these rows
 // of A stay in L1.
 
-/// A path's register blocks: for T tiles side by side, blocks of up to
-/// rows[T - 1] rows, kernels[T - 1][R - 1] computing R of them.
-struct KernelSet {
+/// A path's register blocks of kernels of type `Fn`: for T tiles side by
+/// side, blocks of up to rows[T - 1] rows, kernels[T - 1][R - 1] computing
+/// R of them.
+template <typename Fn> struct RegisterBlocks {
   int max_tiles;
   int rows[kMaxTiles];
-  KernelFn kernels[kMaxTiles][kMaxRows];
+  Fn kernels[kMaxTiles][kMaxRows];
 };
+struct KernelSet : RegisterBlocks<KernelFn> {};
 
-template <template <int, int> class Kernel, int T, int MaxRows, int... R>
-constexpr void FillKernels(KernelSet &set, std::integer_sequence<int, R...>) {
+template <template <int, int> class Kernel, int T, int MaxRows, typename Fn,
+          int... R>
+constexpr void FillKernels(RegisterBlocks<Fn> &set,
+                           std::integer_sequence<int, R...>) {
   static_assert(MaxRows <= kMaxRows && kPanelRows % MaxRows == 0);
+  set.max_tiles = std::max(set.max_tiles, T);
   set.rows[T - 1] = MaxRows;
   ((set.kernels[T - 1][R] = &Kernel<R + 1, T>::Run), ...);
+}
+
+/// Calls block(i, rows, t, tiles) for each register block of `set` that
+/// covers rows [row_begin, row_end) and tiles [tile_begin, tile_end): a
+/// panel of rows of A stays in L1 while the group's tiles of B (sized for
+/// L2) pass under it.
+template <typename Fn, typename Block>
+inline void ForEachRegisterBlock(const RegisterBlocks<Fn> &set,
+                                 int64_t row_begin, int64_t row_end,
+                                 int64_t tile_begin, int64_t tile_end,
+                                 Block block) {
+  for (int64_t panel = row_begin; panel < row_end; panel += kPanelRows) {
+    int64_t panel_end = std::min(row_end, panel + kPanelRows);
+    for (int64_t t = tile_begin; t < tile_end; t += set.max_tiles) {
+      int tiles =
+          static_cast<int>(std::min<int64_t>(set.max_tiles, tile_end - t));
+      int64_t step = set.rows[tiles - 1];
+      for (int64_t i = panel; i < panel_end; i += step)
+        block(i, static_cast<int>(std::min(step, panel_end - i)), t, tiles);
+    }
+  }
 }
 
 void KernelBlock(const Problem &p, int64_t row_begin, int64_t row_end,
@@ -242,23 +268,14 @@ void KernelBlock(const Problem &p, int64_t row_begin, int64_t row_end,
   const int64_t lda = p.k1 * kK0;
   const int64_t ldb = p.k1 * kTileBytes;
   const int64_t ldc = p.ldc;
-  // A panel of rows of A stays in L1 while the group's tiles of B (sized
-  // for L2) pass under it.
-  for (int64_t panel = row_begin; panel < row_end; panel += kPanelRows) {
-    int64_t panel_end = std::min(row_end, panel + kPanelRows);
-    for (int64_t t = tile_begin; t < tile_end; t += set.max_tiles) {
-      int tiles =
-          static_cast<int>(std::min<int64_t>(set.max_tiles, tile_end - t));
-      int64_t step = set.rows[tiles - 1];
-      const int32_t *start = p.neg_comp ? p.neg_comp + t * kN0 : nullptr;
-      for (int64_t i = panel; i < panel_end; i += step) {
-        int rows = static_cast<int>(std::min(step, panel_end - i));
+  ForEachRegisterBlock(
+      set, row_begin, row_end, tile_begin, tile_end,
+      [&](int64_t i, int rows, int64_t t, int tiles) {
+        const int32_t *start = p.neg_comp ? p.neg_comp + t * kN0 : nullptr;
         set.kernels[tiles - 1][rows - 1](
             p.lhs + i * lda, lda, p.rhs + t * ldb, ldb, start,
             p.out + i * ldc + t * kN0, ldc, p.k1, p.overwrite);
-      }
-    }
-  }
+      });
 }
 
 //===----------------------------------------------------------------------===//
@@ -330,17 +347,19 @@ template <int R, int T> struct Avx512Kernel {
 
 // About 24 of the 32 zmm registers accumulate, the rest hold B and the
 // broadcast row of A. Narrow blocks take more rows so that there are
-// enough independent vpdpbusd chains to hide its latency.
-constexpr KernelSet MakeAvx512Kernels() {
-  KernelSet set{};
-  set.max_tiles = 4;
-  FillKernels<Avx512Kernel, 1, 12>(set, std::make_integer_sequence<int, 12>());
-  FillKernels<Avx512Kernel, 2, 12>(set, std::make_integer_sequence<int, 12>());
-  FillKernels<Avx512Kernel, 3, 8>(set, std::make_integer_sequence<int, 8>());
-  FillKernels<Avx512Kernel, 4, 6>(set, std::make_integer_sequence<int, 6>());
+// enough independent vpdpbusd chains to hide its latency. (Also the blocks
+// of the in-register epilogue below.)
+template <template <int, int> class Kernel, typename Fn>
+constexpr RegisterBlocks<Fn> MakeAvx512Blocks() {
+  RegisterBlocks<Fn> set{};
+  FillKernels<Kernel, 1, 12>(set, std::make_integer_sequence<int, 12>());
+  FillKernels<Kernel, 2, 12>(set, std::make_integer_sequence<int, 12>());
+  FillKernels<Kernel, 3, 8>(set, std::make_integer_sequence<int, 8>());
+  FillKernels<Kernel, 4, 6>(set, std::make_integer_sequence<int, 6>());
   return set;
 }
-constexpr KernelSet kAvx512Kernels = MakeAvx512Kernels();
+constexpr KernelSet kAvx512Kernels = {
+    MakeAvx512Blocks<Avx512Kernel, KernelFn>()};
 
 // The same block with the epilogue applied in the registers that hold the
 // sums, for int8 results without a residual (the expansions and
@@ -399,35 +418,11 @@ using InRegisterFn = void (*)(const int8_t *a, int64_t lda, const int8_t *b,
                               int64_t ldb, const int32_t *neg_comp,
                               int64_t k1, const Int8Epilogue &e, int64_t row0,
                               int64_t col0, int64_t cols);
+using InRegisterSet = RegisterBlocks<InRegisterFn>;
 
-/// kAvx512Kernels' register blocks (the same heights), with the epilogue.
-struct InRegisterSet {
-  int rows[kMaxTiles];
-  InRegisterFn kernels[kMaxTiles][kMaxRows];
-};
-
-template <template <int, int> class Kernel, int T, int MaxRows, int... R>
-constexpr void FillInRegister(InRegisterSet &set,
-                              std::integer_sequence<int, R...>) {
-  set.rows[T - 1] = MaxRows;
-  ((set.kernels[T - 1][R] = &Kernel<R + 1, T>::Run), ...);
-}
-
-template <bool Bias> constexpr InRegisterSet MakeInRegisterSet() {
-  InRegisterSet set{};
-  using K = Avx512InRegister<Bias>;
-  FillInRegister<K::template Kernel, 1, 12>(
-      set, std::make_integer_sequence<int, 12>());
-  FillInRegister<K::template Kernel, 2, 12>(
-      set, std::make_integer_sequence<int, 12>());
-  FillInRegister<K::template Kernel, 3, 8>(
-      set, std::make_integer_sequence<int, 8>());
-  FillInRegister<K::template Kernel, 4, 6>(
-      set, std::make_integer_sequence<int, 6>());
-  return set;
-}
-constexpr InRegisterSet kInRegister[2] = {MakeInRegisterSet<false>(),
-                                          MakeInRegisterSet<true>()};
+constexpr InRegisterSet kInRegister[2] = {
+    MakeAvx512Blocks<Avx512InRegister<false>::Kernel, InRegisterFn>(),
+    MakeAvx512Blocks<Avx512InRegister<true>::Kernel, InRegisterFn>()};
 
 // The block of a fused AVX-512 VNNI product whose epilogue
 // Avx512InRegister takes: KernelBlock's loops, the in-register kernels.
@@ -437,24 +432,18 @@ void Avx512InRegisterBlock(const Problem &p, int64_t row_begin,
   const InRegisterSet &set = kInRegister[p.epilogue->bias != nullptr];
   const int64_t lda = p.k1 * kK0;
   const int64_t ldb = p.k1 * kTileBytes;
-  for (int64_t panel = row_begin; panel < row_end; panel += kPanelRows) {
-    int64_t panel_end = std::min(row_end, panel + kPanelRows);
-    for (int64_t t = tile_begin; t < tile_end; t += kMaxTiles) {
-      int tiles = static_cast<int>(std::min<int64_t>(kMaxTiles, tile_end - t));
-      int64_t col0 = p.epilogue_col0 + t * kN0;
-      int64_t cols = std::min(p.epilogue->n - col0, tiles * kN0);
-      if (cols <= 0)
-        continue; // Padding columns only.
-      int64_t step = set.rows[tiles - 1];
-      for (int64_t i = panel; i < panel_end; i += step) {
-        int rows = static_cast<int>(std::min(step, panel_end - i));
+  ForEachRegisterBlock(
+      set, row_begin, row_end, tile_begin, tile_end,
+      [&](int64_t i, int rows, int64_t t, int tiles) {
+        int64_t col0 = p.epilogue_col0 + t * kN0;
+        int64_t cols = std::min(p.epilogue->n - col0, tiles * kN0);
+        if (cols <= 0)
+          return; // Padding columns only.
         set.kernels[tiles - 1][rows - 1](p.lhs + i * lda, lda,
                                          p.rhs + t * ldb, ldb,
                                          p.neg_comp + t * kN0, p.k1,
                                          *p.epilogue, i, col0, cols);
-      }
-    }
-  }
+      });
 }
 
 // -128 * (sum over k of each column of B), n1 * 16 values. vpdpbusd with
@@ -528,7 +517,6 @@ template <int R, int T> struct AvxVnniKernel {
 // 12 accumulators, 2 registers of B and one of A fill the 16 ymm registers.
 constexpr KernelSet MakeAvxVnniKernels() {
   KernelSet set{};
-  set.max_tiles = 1;
   FillKernels<AvxVnniKernel, 1, 6>(set, std::make_integer_sequence<int, 6>());
   return set;
 }
@@ -626,7 +614,6 @@ template <int R, int T> struct Avx2Kernel {
 // quarter of B for one row only.
 constexpr KernelSet MakeAvx2Kernels() {
   KernelSet set{};
-  set.max_tiles = 1;
   FillKernels<Avx2Kernel, 1, 2>(set, std::make_integer_sequence<int, 2>());
   return set;
 }
