@@ -100,10 +100,7 @@ std::pair<float, float> entropyRange(const ValueHistogram &values) {
   const double width = (double(values.max) - values.min) / bins;
   std::vector<uint64_t> histogram = values.histogram;
   if (values.min <= 0 && values.max >= 0) {
-    // The bin the calibration counted zero in (the same float arithmetic).
-    float binWidth = (values.max - values.min) / bins;
-    size_t zeroBin = std::min(
-        bins - 1, static_cast<size_t>((0.0f - values.min) / binWidth));
+    size_t zeroBin = values.binOf(0.0f);
     histogram[zeroBin] -= std::min(histogram[zeroBin], values.zeros);
   }
   // The widest candidate holds zero; in bins from the histogram's start.

@@ -16,6 +16,8 @@
 #ifndef TFAOT_COMPILER_CALIBRATIONRANGES_H
 #define TFAOT_COMPILER_CALIBRATIONRANGES_H
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -29,6 +31,19 @@ struct ValueHistogram {
   float min = 0, max = 0;
   std::vector<uint64_t> histogram;
   uint64_t zeros = 0;
+
+  /// The bin `value` falls in (values past max in the last); the one
+  /// formula both counting and entropyRange's zero bin use.
+  size_t binOf(float value) const {
+    float width = (max - min) / histogram.size();
+    size_t bin = width > 0 ? static_cast<size_t>((value - min) / width) : 0;
+    return std::min(bin, histogram.size() - 1);
+  }
+  /// Counts `value` (the histogram sized already).
+  void add(float value) {
+    ++histogram[binOf(value)];
+    zeros += value == 0.0f;
+  }
 };
 
 /// The [low, high] range that keeps `percentile` % of the values at each

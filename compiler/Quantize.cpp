@@ -653,15 +653,9 @@ calibrate(JitModel &model, size_t numResults,
   for (size_t l : observe)
     observed[l].histogram.assign(kHistogramBins, 0);
   runSamples(model, samples, [&](size_t) {
-    for (size_t l : observe) {
-      Observation &o = observed[l];
-      float width = (o.max - o.min) / kHistogramBins;
-      for (float v : values(l)) {
-        size_t bin = width > 0 ? static_cast<size_t>((v - o.min) / width) : 0;
-        ++o.histogram[std::min(bin, kHistogramBins - 1)];
-        o.zeros += v == 0.0f;
-      }
-    }
+    for (size_t l : observe)
+      for (float v : values(l))
+        observed[l].add(v);
   });
   return observed;
 }
