@@ -17,6 +17,7 @@
 
 #include "ir/Ops.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
 
@@ -837,6 +838,11 @@ int tfaot::compileQuantized(const CompileOptions &options,
     }
     mlir::PassManager pm(module->getContext());
     pm.addPass(mlir::tfaot::createQuantizeInt8Pass());
+    // A tensor two int8 layers read is quantized once, so that its
+    // producer's result has one user and can be folded into that quantize.
+    pm.addPass(mlir::createCSEPass());
+    pm.addNestedPass<mlir::func::FuncOp>(
+        mlir::tfaot::createFoldRequantizePass());
     // The float weights are dead now.
     pm.addPass(mlir::tfaot::createSimplifyPass());
     pm.addPass(mlir::createCSEPass());

@@ -571,6 +571,41 @@ def QuantizeInt8Pass : Pass<"tfaot-quantize-int8", "mlir::ModuleOp"> {
   ];
 }
 
+def FoldRequantizePass : Pass<"tfaot-fold-requantize", "mlir::func::FuncOp"> {
+  let summary = "one multiply-add and one clamp from an int8 layer's sums to the next layer's int8 input";
+  let description = [{
+    Runs after `tfaot-quantize-int8`. Where a quantized layer's float
+    result feeds only the next layer's quantization, each element goes
+    through
+    ```
+    y = float(acc) * s[c] (+ b[c] ...)       // rescale and bias
+    y = clamp(y, lo, hi)                     // Relu, Relu6, Maximum, Minimum by constants
+    q = int8(clamp(round(y * m) + zp, -128, 127))   // the next layer's quantize
+    ```
+    Since m > 0 this is, up to float32 rounding,
+    ```
+    q = int8(round(clamp(float(acc) * (s[c] m) + (b[c] m + zp), lo', hi')))
+    ```
+    with [lo', hi'] = [lo m + zp, hi m + zp] clamped to [-128, 127]: one
+    multiply, one add, one clamp and a rounding instead of two multiplies,
+    two adds and two clamps, with the constants folded at compile time.
+    The int8 kernels' in-register epilogue has a shorter path for exactly
+    this form (runtime/lib/int8_epilogue.h, kInt8RoundOnly), which is most
+    of MobileNetV2's and ResNet-50's int8 layers. A rounding can differ by
+    one step of the int8 scale where y * m lies within float32 rounding of
+    a half; all builds (fused, unfused, GPU) compute the folded form, so
+    they still agree with each other bit for bit.
+
+    Left alone: float results with other users (a residual's input), a
+    bias or clamp that is not per channel or scalar, an add after a clamp,
+    and any other op between the two layers.
+  }];
+  let statistics = [
+    Statistic<"numFolded", "requantizations-folded",
+              "Number of rescale-to-requantize chains folded">,
+  ];
+}
+
 def FoldBatchNormPass : Pass<"tfaot-fold-batch-norm", "mlir::ModuleOp"> {
   let summary = "fold batch norm and per-channel affine ops into conv/matmul weights";
   let description = [{

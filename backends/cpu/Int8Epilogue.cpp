@@ -125,17 +125,23 @@ public:
         advance(add);
     if (!readClamp(match.lo, match.hi))
       return false;
-    if (auto qMul = dyn_cast_or_null<arith::MulFOp>(user())) {
-      std::optional<float> factor = constantOperand(qMul);
-      if (!factor)
-        return false;
-      advance(qMul);
+    // The requantization: y * qMul, or y alone where tfaot-fold-requantize
+    // folded qMul and qZp into the scale and bias and the int8 range into
+    // the clamp.
+    auto qMul = dyn_cast_or_null<arith::MulFOp>(user());
+    if (qMul || isa_and_nonnull<math::RoundEvenOp>(user())) {
+      if (qMul) {
+        std::optional<float> factor = constantOperand(qMul);
+        if (!factor)
+          return false;
+        match.qMul = *factor;
+        advance(qMul);
+      }
       auto round = dyn_cast_or_null<math::RoundEvenOp>(user());
       if (!round)
         return false;
       advance(round);
       match.int8Result = true;
-      match.qMul = *factor;
       if (auto add = dyn_cast_or_null<arith::AddFOp>(user())) {
         std::optional<float> zp = constantOperand(add);
         if (!zp)

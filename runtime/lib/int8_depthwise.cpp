@@ -101,7 +101,7 @@ Avx2Sums(const Problem &p, int64_t b, int64_t y, int64_t x0, int64_t pixels,
 // 32-channel layer: 157 -> 122 us).
 constexpr int64_t kMaxAvx512Taps = 25;
 
-template <bool Int8Result, bool Bias, bool Residual, int Taps>
+template <int Result, bool Bias, bool Residual, int Taps>
 TFAOT_AVX512_TARGET void Avx512FusedRows(const Problem &p, int64_t begin,
                                          int64_t end) {
   const DepthwiseShape &s = p.s;
@@ -146,8 +146,8 @@ TFAOT_AVX512_TARGET void Avx512FusedRows(const Problem &p, int64_t begin,
                      : _mm512_setzero_ps();
         const __m512 value =
             Avx512EpilogueValue<Bias, Residual>(k, acc, scale, bias, residual);
-        if (Int8Result)
-          Avx512StoreInt8(out8 + x * c, mask, Avx512Requantize(k, value));
+        if (Result != kFloatResult)
+          Avx512StoreInt8(out8 + x * c, mask, Avx512ToInt8<Result>(k, value));
         else
           _mm512_mask_storeu_ps(out32 + x * c, mask, value);
       }
@@ -155,12 +155,15 @@ TFAOT_AVX512_TARGET void Avx512FusedRows(const Problem &p, int64_t begin,
   }
 }
 
+template <int Taps> struct Avx512FusedRowsOf {
+  template <int I, bool B, bool R> struct Pick {
+    static constexpr RowsFn fn = Avx512FusedRows<I, B, R, Taps>;
+  };
+};
+
 template <int Taps> RowsFn Avx512FusedRowsFor(const Int8Epilogue &e) {
-  static constexpr RowsFn kVariants[8] = {
-      Avx512FusedRows<0, 0, 0, Taps>, Avx512FusedRows<0, 0, 1, Taps>,
-      Avx512FusedRows<0, 1, 0, Taps>, Avx512FusedRows<0, 1, 1, Taps>,
-      Avx512FusedRows<1, 0, 0, Taps>, Avx512FusedRows<1, 0, 1, Taps>,
-      Avx512FusedRows<1, 1, 0, Taps>, Avx512FusedRows<1, 1, 1, Taps>};
+  static constexpr auto kVariants =
+      EpilogueVariantTable<RowsFn, Avx512FusedRowsOf<Taps>::template Pick>();
   return kVariants[EpilogueVariant(e)];
 }
 #endif

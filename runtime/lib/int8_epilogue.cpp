@@ -22,7 +22,7 @@ namespace {
 // compiler allows is a float result written over its own residual, so
 // those two are __restrict only where there is no residual (elsewhere the
 // compiler checks for aliasing at run time).
-template <bool Int8Result, bool Bias, bool Residual>
+template <int Result, bool Bias, bool Residual>
 __attribute__((always_inline)) inline void
 EpilogueRows(const Int8Epilogue &e, const int32_t *acc, int64_t ld,
              int64_t row0, int64_t rows, int64_t col0, int64_t cols) {
@@ -47,7 +47,10 @@ EpilogueRows(const Int8Epilogue &e, const int32_t *acc, int64_t ld,
         y = y + residual[r * n + j];
       y = y < lo ? lo : y;
       y = y > hi ? hi : y;
-      if (Int8Result) {
+      if (Result == kInt8RoundOnly) {
+        out8[j] = static_cast<int8_t>(
+            static_cast<int32_t>(__builtin_roundevenf(y)));
+      } else if (Result == kInt8Result) {
         float q = __builtin_roundevenf(y * q_mul) + q_zp;
         q = q < q_lo ? q_lo : q;
         q = q > q_hi ? q_hi : q;
@@ -63,15 +66,16 @@ EpilogueRows(const Int8Epilogue &e, const int32_t *acc, int64_t ld,
   const Int8Epilogue &e, const int32_t *acc, int64_t ld, int64_t row0,         \
       int64_t rows, int64_t col0, int64_t cols
 #define TFAOT_DEFINE_EPILOGUE(NAME, ATTRIBUTES)                                \
-  template <bool I, bool B, bool R>                                            \
+  template <int I, bool B, bool R>                                             \
   ATTRIBUTES void NAME##Rows(TFAOT_EPILOGUE_PARAMS) {                          \
     EpilogueRows<I, B, R>(e, acc, ld, row0, rows, col0, cols);                 \
   }                                                                            \
+  template <int I, bool B, bool R> struct NAME##Pick {                         \
+    static constexpr EpilogueFn fn = NAME##Rows<I, B, R>;                      \
+  };                                                                           \
   void NAME(TFAOT_EPILOGUE_PARAMS) {                                           \
-    static constexpr EpilogueFn kVariants[8] = {                               \
-        NAME##Rows<0, 0, 0>, NAME##Rows<0, 0, 1>, NAME##Rows<0, 1, 0>,         \
-        NAME##Rows<0, 1, 1>, NAME##Rows<1, 0, 0>, NAME##Rows<1, 0, 1>,         \
-        NAME##Rows<1, 1, 0>, NAME##Rows<1, 1, 1>};                             \
+    static constexpr auto kVariants =                                          \
+        EpilogueVariantTable<EpilogueFn, NAME##Pick>();                        \
     kVariants[EpilogueVariant(e)](e, acc, ld, row0, rows, col0, cols);         \
   }
 
@@ -105,12 +109,13 @@ template <bool Bias, bool Residual> struct Avx512EpilogueStep {
                  : _mm512_setzero_ps());
   }
   // The int8 results of those columns, as int32 lanes.
+  template <int Result>
   TFAOT_AVX512_TARGET __m512i Quantized(int64_t r, int64_t j) const {
-    return Avx512Requantize(k, Value(r, j, Mask(j)));
+    return Avx512ToInt8<Result>(k, Value(r, j, Mask(j)));
   }
 };
 
-template <bool Int8Result, bool Bias, bool Residual>
+template <int Result, bool Bias, bool Residual>
 TFAOT_AVX512_TARGET void Avx512EpilogueRows(TFAOT_EPILOGUE_PARAMS) {
   const int64_t n = e.n;
   const int64_t first = row0 * n + col0;
@@ -131,7 +136,7 @@ TFAOT_AVX512_TARGET void Avx512EpilogueRows(TFAOT_EPILOGUE_PARAMS) {
     const int64_t at = e.RowOffset(row0 + r) + col0;
     int8_t *out8 = static_cast<int8_t *>(e.out) + at;
     float *out32 = static_cast<float *>(e.out) + at;
-    if (!Int8Result) {
+    if (Result == kFloatResult) {
       for (int64_t j = 0; j < cols; j += 16) {
         __mmask16 mask = step.Mask(j);
         _mm512_mask_storeu_ps(out32 + j, mask, step.Value(r, j, mask));
@@ -143,24 +148,27 @@ TFAOT_AVX512_TARGET void Avx512EpilogueRows(TFAOT_EPILOGUE_PARAMS) {
     int64_t j = 0;
     for (; j + 64 <= cols; j += 64) {
       __m512i packed = _mm512_packs_epi16(
-          _mm512_packs_epi32(step.Quantized(r, j), step.Quantized(r, j + 16)),
-          _mm512_packs_epi32(step.Quantized(r, j + 32),
-                             step.Quantized(r, j + 48)));
+          _mm512_packs_epi32(step.template Quantized<Result>(r, j),
+                             step.template Quantized<Result>(r, j + 16)),
+          _mm512_packs_epi32(step.template Quantized<Result>(r, j + 32),
+                             step.template Quantized<Result>(r, j + 48)));
       _mm512_storeu_si512(out8 + j, _mm512_permutexvar_epi32(unshuffle, packed));
     }
     // The rest (whole rows of 16 to 48 columns are common) 16 at a time,
     // rather than all four vectors of a pack for a few of them.
     for (; j < cols; j += 16)
-      Avx512StoreInt8(out8 + j, step.Mask(j), step.Quantized(r, j));
+      Avx512StoreInt8(out8 + j, step.Mask(j),
+                      step.template Quantized<Result>(r, j));
   }
 }
 
+template <int I, bool B, bool R> struct Avx512EpiloguePick {
+  static constexpr EpilogueFn fn = Avx512EpilogueRows<I, B, R>;
+};
+
 void Avx512Epilogue(TFAOT_EPILOGUE_PARAMS) {
-  static constexpr EpilogueFn kVariants[8] = {
-      Avx512EpilogueRows<0, 0, 0>, Avx512EpilogueRows<0, 0, 1>,
-      Avx512EpilogueRows<0, 1, 0>, Avx512EpilogueRows<0, 1, 1>,
-      Avx512EpilogueRows<1, 0, 0>, Avx512EpilogueRows<1, 0, 1>,
-      Avx512EpilogueRows<1, 1, 0>, Avx512EpilogueRows<1, 1, 1>};
+  static constexpr auto kVariants =
+      EpilogueVariantTable<EpilogueFn, Avx512EpiloguePick>();
   kVariants[EpilogueVariant(e)](e, acc, ld, row0, rows, col0, cols);
 }
 #endif

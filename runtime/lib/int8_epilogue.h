@@ -11,6 +11,7 @@
 #ifndef TFAOT_RUNTIME_INT8_EPILOGUE_H
 #define TFAOT_RUNTIME_INT8_EPILOGUE_H
 
+#include <array>
 #include <cstdint>
 
 namespace tfaot::internal {
@@ -48,10 +49,41 @@ struct Int8Epilogue {
   }
 };
 
-/// Which of the 8 instantiations for <int8 result, bias, residual> an
-/// epilogue needs: 4 * int8_result + 2 * (bias) + (residual).
+/// What an epilogue stores. kInt8RoundOnly is an int8 result whose
+/// requantization is the rounding alone: q_mul 1, q_zp 0, q_lo..q_hi the
+/// whole int8 range and lo..hi within it, the form tfaot-fold-requantize
+/// gives the compiler's elementwise code. Then roundeven(y * 1) + 0 is
+/// roundeven(y), already in range, so kernels skip the multiply, the add
+/// and the second clamp and store the same bits.
+enum EpilogueResult : int {
+  kFloatResult = 0,
+  kInt8Result = 1,
+  kInt8RoundOnly = 2,
+};
+
+inline EpilogueResult ResultOf(const Int8Epilogue &e) {
+  if (!e.int8_result)
+    return kFloatResult;
+  const bool round_only = e.q_mul == 1 && e.q_zp == 0 && e.q_lo == -128 &&
+                          e.q_hi == 127 && e.lo >= -128 && e.hi <= 127;
+  return round_only ? kInt8RoundOnly : kInt8Result;
+}
+
+/// Kernels are instantiated for each <result, bias, residual>; this is
+/// the index of an epilogue's: 4 * result + 2 * (bias) + (residual).
+inline constexpr int kEpilogueVariants = 12;
 inline int EpilogueVariant(const Int8Epilogue &e) {
-  return (e.int8_result ? 4 : 0) + (e.bias ? 2 : 0) + (e.residual ? 1 : 0);
+  return 4 * ResultOf(e) + (e.bias ? 2 : 0) + (e.residual ? 1 : 0);
+}
+
+/// The table, indexed by EpilogueVariant, of Pick<Result, Bias,
+/// Residual>::fn: the instantiations of a kernel for each variant.
+template <typename Fn, template <int, bool, bool> class Pick>
+constexpr std::array<Fn, kEpilogueVariants> EpilogueVariantTable() {
+  return {Pick<0, 0, 0>::fn, Pick<0, 0, 1>::fn, Pick<0, 1, 0>::fn,
+          Pick<0, 1, 1>::fn, Pick<1, 0, 0>::fn, Pick<1, 0, 1>::fn,
+          Pick<1, 1, 0>::fn, Pick<1, 1, 1>::fn, Pick<2, 0, 0>::fn,
+          Pick<2, 0, 1>::fn, Pick<2, 1, 0>::fn, Pick<2, 1, 1>::fn};
 }
 
 /// The epilogue the kernels' C entry points take as scalar arguments

@@ -65,6 +65,18 @@ TFAOT_AVX512_INLINE __m512i Avx512Requantize(const Avx512EpilogueScalars &k,
   return _mm512_cvttps_epi32(q);
 }
 
+/// The int8 result of y for an epilogue of kind `Result` (kInt8Result or
+/// kInt8RoundOnly), as int32 lanes. Round-only: y is within the int8 range
+/// (see ResultOf), and the conversion rounds to nearest even.
+template <int Result>
+TFAOT_AVX512_INLINE __m512i Avx512ToInt8(const Avx512EpilogueScalars &k,
+                                         __m512 y) {
+  if (Result == kInt8RoundOnly)
+    return _mm512_cvt_roundps_epi32(y, _MM_FROUND_TO_NEAREST_INT |
+                                           _MM_FROUND_NO_EXC);
+  return Avx512Requantize(k, y);
+}
+
 /// Stores the lanes of `mask` of Avx512Requantize's result as bytes.
 TFAOT_AVX512_INLINE void Avx512StoreInt8(int8_t *out, __mmask16 mask,
                                          __m512i lanes) {

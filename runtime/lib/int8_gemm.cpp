@@ -369,7 +369,7 @@ constexpr KernelSet kAvx512Kernels = {
 // panel on the stack for int8_epilogue.cpp's pass. Rows are `row0` on of
 // the result, columns `col0` on, `cols` of them valid (the last tile may
 // be partial); the sums always start from neg_comp (C is never read).
-template <bool Bias> struct Avx512InRegister {
+template <bool Bias, int Result> struct Avx512InRegister {
   template <int R, int T> struct Kernel {
     TFAOT_AVX512VNNI static void Run(const int8_t *a, int64_t lda,
                                      const int8_t *b, int64_t ldb,
@@ -406,9 +406,9 @@ template <bool Bias> struct Avx512InRegister {
         for (int t = 0; t < T; ++t)
           Avx512StoreInt8(
               row + t * kN0, mask[t],
-              Avx512Requantize(k, Avx512EpilogueValue<Bias, false>(
-                                      k, acc[r][t], scale[t], bias[t],
-                                      _mm512_setzero_ps())));
+              Avx512ToInt8<Result>(k, Avx512EpilogueValue<Bias, false>(
+                                          k, acc[r][t], scale[t], bias[t],
+                                          _mm512_setzero_ps())));
       }
     }
   };
@@ -420,16 +420,25 @@ using InRegisterFn = void (*)(const int8_t *a, int64_t lda, const int8_t *b,
                               int64_t col0, int64_t cols);
 using InRegisterSet = RegisterBlocks<InRegisterFn>;
 
-constexpr InRegisterSet kInRegister[2] = {
-    MakeAvx512Blocks<Avx512InRegister<false>::Kernel, InRegisterFn>(),
-    MakeAvx512Blocks<Avx512InRegister<true>::Kernel, InRegisterFn>()};
+// Indexed by 2 * (round-only requantization) + (bias).
+constexpr InRegisterSet kInRegister[4] = {
+    MakeAvx512Blocks<Avx512InRegister<false, kInt8Result>::Kernel,
+                     InRegisterFn>(),
+    MakeAvx512Blocks<Avx512InRegister<true, kInt8Result>::Kernel,
+                     InRegisterFn>(),
+    MakeAvx512Blocks<Avx512InRegister<false, kInt8RoundOnly>::Kernel,
+                     InRegisterFn>(),
+    MakeAvx512Blocks<Avx512InRegister<true, kInt8RoundOnly>::Kernel,
+                     InRegisterFn>()};
 
 // The block of a fused AVX-512 VNNI product whose epilogue
 // Avx512InRegister takes: KernelBlock's loops, the in-register kernels.
 void Avx512InRegisterBlock(const Problem &p, int64_t row_begin,
                            int64_t row_end, int64_t tile_begin,
                            int64_t tile_end) {
-  const InRegisterSet &set = kInRegister[p.epilogue->bias != nullptr];
+  const InRegisterSet &set =
+      kInRegister[2 * (ResultOf(*p.epilogue) == kInt8RoundOnly) +
+                  (p.epilogue->bias != nullptr)];
   const int64_t lda = p.k1 * kK0;
   const int64_t ldb = p.k1 * kTileBytes;
   ForEachRegisterBlock(

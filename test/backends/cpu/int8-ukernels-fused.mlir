@@ -67,6 +67,49 @@ func.func @int8_result(%lhs: memref<6x3x1x4xi8>, %rhs: memref<2x3x16x4xi8>, %row
 
 // -----
 
+// The form tfaot-fold-requantize leaves: the requantization's multiply and
+// zero point are in the scale and bias, the int8 range in the clamp, and
+// roundeven follows the clamp directly. It is an int8 result with
+// q_mul = 1, q_zp = 0 and the whole int8 range (the kernels' round-only
+// path, runtime/lib/int8_epilogue.h).
+// CHECK-LABEL: func.func @int8_result_folded
+// CHECK: extract_strided_metadata
+// CHECK: %[[LO:.*]] = arith.constant -3.000000e+00 : f32
+// CHECK-NEXT: %[[HI:.*]] = arith.constant 1.200000e+02 : f32
+// CHECK-NEXT: %[[INT8:.*]] = arith.constant 1 : i32
+// CHECK-NEXT: %[[QMUL:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK-NEXT: %[[QZP:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT: %[[QLO:.*]] = arith.constant -1.280000e+02 : f32
+// CHECK-NEXT: %[[QHI:.*]] = arith.constant 1.270000e+02 : f32
+// CHECK: call @tfaot_rt_mmt4d_s8s8_fused(%{{.*}}, %[[LO]], %[[HI]], %[[INT8]], %[[QMUL]], %[[QZP]], %[[QLO]], %[[QHI]], %{{.*}}, %{{.*}})
+// CHECK-NOT: linalg.
+func.func @int8_result_folded(%lhs: memref<6x3x1x4xi8>, %rhs: memref<2x3x16x4xi8>, %row: memref<2x16xi32>,
+                              %scale: memref<32xf32>, %bias: memref<32xf32>, %result: memref<6x32xi8>) {
+  %lo = arith.constant -3.0 : f32
+  %hi = arith.constant 120.0 : f32
+  %out = memref.alloc() : memref<6x2x1x16xi32>
+  linalg.broadcast ins(%row : memref<2x16xi32>) outs(%out : memref<6x2x1x16xi32>) dimensions = [0, 2]
+  linalg.mmt4d ins(%lhs, %rhs : memref<6x3x1x4xi8>, memref<2x3x16x4xi8>) outs(%out : memref<6x2x1x16xi32>)
+  %flat = memref.collapse_shape %out [[0], [1, 2, 3]] : memref<6x2x1x16xi32> into memref<6x32xi32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%flat, %scale, %bias : memref<6x32xi32>, memref<32xf32>, memref<32xf32>)
+      outs(%result : memref<6x32xi8>) {
+  ^bb0(%acc: i32, %s: f32, %b: f32, %o: i8):
+    %f = arith.sitofp %acc : i32 to f32
+    %scaled = arith.mulf %f, %s : f32
+    %biased = arith.addf %scaled, %b : f32
+    %low = arith.maximumf %biased, %lo : f32
+    %high = arith.minimumf %low, %hi : f32
+    %rounded = math.roundeven %high : f32
+    %i = arith.fptosi %rounded : f32 to i8
+    linalg.yield %i : i8
+  }
+  memref.dealloc %out : memref<6x2x1x16xi32>
+  return
+}
+
+// -----
+
 // A float result with a residual input (the identity-mapped f32 operand,
 // listed before the sums) and only a ReLU (hi = +inf); the zero fill
 // gives flags 1 (the fused call always overwrites) and there is no bias.

@@ -39,17 +39,20 @@ struct Case {
   }
 
   /// The epilogue over this case's operands, result type as asked.
-  Int8Epilogue Epilogue(bool int8_result, bool with_bias,
-                        bool with_residual) const {
+  /// round_only: an int8 result in the form tfaot-fold-requantize leaves
+  /// (q_mul 1, q_zp 0, the clamp inside the int8 range), which the kernels
+  /// take a shorter path for.
+  Int8Epilogue Epilogue(bool int8_result, bool with_bias, bool with_residual,
+                        bool round_only = false) const {
     Int8Epilogue e;
     e.scale = scale.data();
     e.bias = with_bias ? bias.data() : nullptr;
     e.residual = with_residual ? residual.data() : nullptr;
-    e.lo = 0;
-    e.hi = 6;
+    e.lo = round_only ? -100 : 0;
+    e.hi = round_only ? 100 : 6;
     e.int8_result = int8_result;
-    e.q_mul = 21.25f;
-    e.q_zp = -128;
+    e.q_mul = round_only ? 1 : 21.25f;
+    e.q_zp = round_only ? 0 : -128;
     e.n = shape.c;
     return e;
   }
@@ -161,15 +164,22 @@ TEST(DepthwiseS8S8Fused, MatchesDefinition) {
   std::mt19937 rng(17);
   for (const DepthwiseShape &s : kShapes) {
     Case c = RandomCase(rng, s);
-    for (bool int8_result : {false, true})
+    struct Result {
+      const char *name;
+      bool int8, round_only;
+    };
+    for (Result result : {Result{"float", false, false},
+                          Result{"int8", true, false},
+                          Result{"int8 round-only", true, true}})
       for (bool init : {false, true})
         for (bool residual : {false, true}) {
           SCOPED_TRACE(testing::Message()
                        << "c=" << s.c << " h=" << s.h << " w=" << s.w
                        << " k=" << s.kh << "x" << s.kw << " s=" << s.sh
-                       << " d=" << s.dh << (int8_result ? " int8" : " float")
+                       << " d=" << s.dh << " " << result.name
                        << (init ? " init" : "") << (residual ? " residual" : ""));
-          Int8Epilogue e = c.Epilogue(int8_result, init, residual);
+          Int8Epilogue e =
+              c.Epilogue(result.int8, init, residual, result.round_only);
           std::vector<float> expected = c.Expected(e, init);
           for (DepthwisePath path : AvailablePaths())
             EXPECT_EQ(c.Run(e, init, path), expected) << PathName(path);

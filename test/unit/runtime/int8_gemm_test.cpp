@@ -343,6 +343,11 @@ const EpilogueCase kEpilogueCases[] = {
     {"int8", true, false, false, -INFINITY, INFINITY, 1, -3},
     {"int8+bias+relu", true, true, false, 0, INFINITY, 0.37f, -128},
     {"int8+residual+relu6", true, false, true, 0, 6, 21.f, -128},
+    // The form tfaot-fold-requantize leaves (q_mul 1, q_zp 0, the clamp
+    // inside the int8 range), for which the kernels only round.
+    {"int8 round-only", true, false, false, -128, 127, 1, 0},
+    {"int8 round-only+bias+clamp", true, true, false, -100, 90, 1, 0},
+    {"int8 round-only+residual", true, false, true, -20, 127, 1, 0},
 };
 
 class Mmt4dS8S8FusedTest : public PathTest {
