@@ -19,6 +19,7 @@
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <vector>
 
 namespace mlir::tfaot {
 #define GEN_PASS_DEF_FOLDREQUANTIZEPASS
@@ -236,27 +237,43 @@ bool matchLayerResult(Value y, Chain &chain) {
   return true;
 }
 
+/// The folded form's constants.
+struct Folded {
+  SmallVector<float> scale, bias;
+  bool hasBias = false;
+  Clamp clamp;
+};
+
+/// The chain's constants folded, or nothing where one is not a finite
+/// float32 (a calibrated range so narrow that 1 / scale overflows, say).
+std::optional<Folded> foldConstants(const Chain &chain) {
+  Folded folded;
+  const size_t n = chain.scale.size();
+  folded.scale.resize(n);
+  folded.bias.resize(n);
+  for (size_t j = 0; j < n; ++j) {
+    folded.scale[j] = static_cast<float>(chain.scale[j] * chain.mul);
+    folded.bias[j] =
+        static_cast<float>(chain.bias[j] * chain.mul + chain.zeroPoint);
+    if (!std::isfinite(folded.scale[j]) || !std::isfinite(folded.bias[j]))
+      return std::nullopt;
+    folded.hasBias |= folded.bias[j] != 0.0f;
+  }
+  // The activation's bounds in the int8 domain, then the int8 range.
+  folded.clamp.max(chain.clamp.lo * chain.mul + chain.zeroPoint);
+  folded.clamp.min(chain.clamp.hi * chain.mul + chain.zeroPoint);
+  folded.clamp.max(-128);
+  folded.clamp.min(127);
+  return folded;
+}
+
 /// Replaces the chain's final Cast by the folded form and erases the rest.
-void fold(Chain &chain) {
+void fold(Chain &chain, const Folded &folded) {
   auto toInt8 = cast<CastOp>(chain.ops.back());
   OpBuilder b(toInt8);
   Location loc = toInt8.getLoc();
   auto type = cast<RankedTensorType>(chain.sumsAsFloat.getType());
   const int64_t n = type.getShape().back();
-  SmallVector<float> scale(n), bias(n);
-  bool hasBias = false;
-  for (int64_t j = 0; j < n; ++j) {
-    scale[j] = static_cast<float>(chain.scale[j] * chain.mul);
-    bias[j] =
-        static_cast<float>(chain.bias[j] * chain.mul + chain.zeroPoint);
-    hasBias |= bias[j] != 0.0f;
-  }
-  // The activation's bounds in the int8 domain, then the int8 range.
-  Clamp clamp;
-  clamp.max(chain.clamp.lo * chain.mul + chain.zeroPoint);
-  clamp.min(chain.clamp.hi * chain.mul + chain.zeroPoint);
-  clamp.max(-128);
-  clamp.min(127);
   auto columns = [&](ArrayRef<float> values) -> Value {
     auto columnType = RankedTensorType::get({n}, b.getF32Type());
     return ConstOp::create(b, loc, DenseElementsAttr::get(columnType, values));
@@ -266,11 +283,12 @@ void fold(Chain &chain) {
     return ConstOp::create(
         b, loc, DenseElementsAttr::get(scalarType, static_cast<float>(value)));
   };
-  Value y = MulOp::create(b, loc, type, chain.sumsAsFloat, columns(scale));
-  if (hasBias)
-    y = AddV2Op::create(b, loc, type, y, columns(bias));
-  y = MaximumOp::create(b, loc, type, y, scalar(clamp.lo));
-  y = MinimumOp::create(b, loc, type, y, scalar(clamp.hi));
+  Value y =
+      MulOp::create(b, loc, type, chain.sumsAsFloat, columns(folded.scale));
+  if (folded.hasBias)
+    y = AddV2Op::create(b, loc, type, y, columns(folded.bias));
+  y = MaximumOp::create(b, loc, type, y, scalar(folded.clamp.lo));
+  y = MinimumOp::create(b, loc, type, y, scalar(folded.clamp.hi));
   y = RoundOp::create(b, loc, type, y);
   Value q = CastOp::create(b, loc, toInt8.getType(), y);
   toInt8.getY().replaceAllUsesWith(q);
@@ -281,18 +299,22 @@ void fold(Chain &chain) {
 struct FoldRequantizePass
     : mlir::tfaot::impl::FoldRequantizePassBase<FoldRequantizePass> {
   void runOnOperation() override {
-    SmallVector<Chain> chains;
+    std::vector<std::pair<Chain, Folded>> chains;
     getOperation().walk([&](CastOp cast) {
       auto type = dyn_cast<RankedTensorType>(cast.getType());
       if (!type || !type.getElementType().isInteger(8))
         return;
       Chain chain;
       Value y = matchQuantize(cast, chain);
-      if (y && matchLayerResult(y, chain))
-        chains.push_back(std::move(chain));
+      if (!y || !matchLayerResult(y, chain))
+        return;
+      if (std::optional<Folded> folded = foldConstants(chain))
+        chains.emplace_back(std::move(chain), std::move(*folded));
     });
-    for (Chain &chain : chains)
-      fold(chain);
+    // Each chain's ops are its own (every result has one user), so folding
+    // one leaves the others intact.
+    for (auto &[chain, folded] : chains)
+      fold(chain, folded);
     numFolded += chains.size();
   }
 };

@@ -206,3 +206,27 @@ func.func @relu_unbounded(%p: tensor<3x2xi32>) -> tensor<3x2xi8> {
   %q = tfaot.Cast %q5 : (tensor<3x2xf32>) -> tensor<3x2xi8>
   return %q : tensor<3x2xi8>
 }
+
+// -----
+
+// A folded constant that is not a finite float32 (scale 1e10 times
+// 1 / scale 1e30) is not folded: the chain stays as it is.
+// CHECK-LABEL: func.func @not_finite
+// CHECK: tfaot.Mul %{{.*}}, %{{.*}} : (tensor<3x2xf32>, tensor<f32>)
+// CHECK: tfaot.Round
+func.func @not_finite(%p: tensor<3x2xi32>) -> tensor<3x2xi8> {
+  %f = tfaot.Cast %p : (tensor<3x2xi32>) -> tensor<3x2xf32>
+  %s = tfaot.Const dense<[1.0e10, 1.0]> : tensor<2xf32>
+  %y = tfaot.Mul %f, %s : (tensor<3x2xf32>, tensor<2xf32>) -> tensor<3x2xf32>
+  %m = tfaot.Const dense<1.0e30> : tensor<f32>
+  %q1 = tfaot.Mul %y, %m : (tensor<3x2xf32>, tensor<f32>) -> tensor<3x2xf32>
+  %q2 = tfaot.Round %q1 : tensor<3x2xf32>
+  %zp = tfaot.Const dense<0.0> : tensor<f32>
+  %q3 = tfaot.AddV2 %q2, %zp : (tensor<3x2xf32>, tensor<f32>) -> tensor<3x2xf32>
+  %qlo = tfaot.Const dense<-128.0> : tensor<f32>
+  %q4 = tfaot.Maximum %q3, %qlo : (tensor<3x2xf32>, tensor<f32>) -> tensor<3x2xf32>
+  %qhi = tfaot.Const dense<127.0> : tensor<f32>
+  %q5 = tfaot.Minimum %q4, %qhi : (tensor<3x2xf32>, tensor<f32>) -> tensor<3x2xf32>
+  %q = tfaot.Cast %q5 : (tensor<3x2xf32>) -> tensor<3x2xi8>
+  return %q : tensor<3x2xi8>
+}
