@@ -104,6 +104,7 @@ struct CompileOptions {
   double calibrationPercentile = 99.99;      ///< --calibration_percentile
   bool quantizeAllLayers = false;            ///< --quantize_all_layers
   int64_t quantizeMinK = 0;                  ///< --quantize_min_k
+  bool quantizeFloatWeights = false;         ///< --quantize_float_weights
   std::string quantizeReport;                ///< --quantize_report FILE
   /// Internal (Quantize.cpp): runs on each entry's module after the graph
   /// passes; may change the module and the entry's signature. False after

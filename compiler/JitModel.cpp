@@ -7,6 +7,7 @@
 
 #include "backends/cpu/HeaderWriter.h"
 #include "compiler/BenchProfile.h"
+#include "runtime/lib/f32s8_gemm.h"
 #include "runtime/lib/int8_depthwise.h"
 #include "runtime/lib/int8_gemm.h"
 #include "runtime/lib/parallel.h"
@@ -103,6 +104,8 @@ linkObject(const std::string &object, const std::string &symbol,
   provide("tfaot_rt_mmt4d_s8s8s32", &tfaot_rt_mmt4d_s8s8s32);
   provide("tfaot_rt_mmt4d_s8s8_fused", &tfaot_rt_mmt4d_s8s8_fused);
   provide("tfaot_rt_depthwise_s8s8_fused", &tfaot_rt_depthwise_s8s8_fused);
+  // The int8-weight MatMuls of --quantize_float_weights (f32s8_gemm.cpp).
+  provide("tfaot_rt_matmul_f32s8", &tfaot_rt_matmul_f32s8);
   // What a --profile build calls around each op.
   provide("tfaot_rt_profile_begin", &ProfileRecorder::Begin);
   provide("tfaot_rt_profile_end", &ProfileRecorder::End);

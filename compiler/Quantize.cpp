@@ -328,6 +328,9 @@ struct Report {
   bool allLayers = false;
   int64_t minK = 0;
   std::vector<Layer> layers;
+  /// MatMuls kept in float32 whose weights were stored as int8
+  /// (--quantize_float_weights), by node name.
+  std::vector<std::string> weightsOnly;
   std::vector<OutputComparison> outputs;
   uint64_t floatObjectBytes = 0, int8ObjectBytes = 0;
   /// --target=cuda: the GPU architecture; the float and int8 objects are
@@ -374,7 +377,10 @@ std::string megabytes(uint64_t bytes) {
 
 void Report::printSummary(llvm::raw_ostream &os) const {
   os << graph << ": note: int8: " << layers.size() << " of " << contractions
-     << " contractions quantized; object " << megabytes(floatObjectBytes)
+     << " contractions quantized";
+  if (!weightsOnly.empty())
+    os << " (" << weightsOnly.size() << " more with int8 weights only)";
+  os << "; object " << megabytes(floatObjectBytes)
      << " -> " << megabytes(int8ObjectBytes);
   for (const OutputComparison &out : outputs) {
     os << "; '" << out.name << "' max |error| "
@@ -408,7 +414,11 @@ void Report::printText(llvm::raw_ostream &os) const {
   if (minK > 0)
     os << "; those summing fewer than " << minK
        << " products per output kept in float (--quantize_min_k)";
-  os << "\n\n";
+  os << "\n";
+  if (!weightsOnly.empty())
+    os << "int8 weights, float32 activations (--quantize_float_weights): "
+       << llvm::join(weightsOnly, ", ") << "\n";
+  os << "\n";
   os << llvm::formatv("{0,-48} {1,-6} {2,-22} {3,-11} {4,4}  {5}\n", "layer",
                       "op", "input range", "input scale", "zp",
                       "weight scales (per channel)");
@@ -477,6 +487,7 @@ void Report::printJson(llvm::raw_ostream &os) const {
       {"contractions", static_cast<int64_t>(contractions)},
       {"min_k", minK},
       {"layers", std::move(layerArray)},
+      {"weights_only_layers", llvm::json::Array(weightsOnly)},
       {"outputs", std::move(outputArray)},
       {"float_weight_bytes", static_cast<int64_t>(floatWeightBytes())},
       {"int8_weight_bytes", static_cast<int64_t>(int8WeightBytes())},
@@ -517,6 +528,12 @@ bool checkOptions(const CompileOptions &options, GraphDiagnostics &diags) {
   if (!(options.calibrationPercentile > 50 &&
         options.calibrationPercentile <= 100)) {
     diags.error("--calibration_percentile must be in (50, 100]");
+    return false;
+  }
+  if (options.quantizeFloatWeights && options.targetKind == "cuda") {
+    diags.error("--quantize_float_weights works with --target=cpu only: the "
+                "GPU's float32 products are cuBLAS SGEMMs, which read float32 "
+                "weights");
     return false;
   }
   return true;
@@ -835,6 +852,25 @@ int tfaot::compileQuantized(const CompileOptions &options,
       op->setAttr(mlir::tfaot::kQuantizeRangeAttr,
                   b.getF32ArrayAttr({layer.min, layer.max}));
       report.layers.push_back(layer);
+    }
+    // The MatMuls kept in float32 keep float32 activations but get int8
+    // weights (on the CPU only: the GPU's float products are cuBLAS
+    // SGEMMs, which read float32 weights).
+    report.weightsOnly.clear();
+    if (options.quantizeFloatWeights && !cuda) {
+      llvm::SmallPtrSet<mlir::Operation *, 8> chosen(layers.begin(),
+                                                     layers.end());
+      size_t index = 0;
+      module.walk([&](mlir::Operation *op) {
+        if (!mlir::tfaot::isQuantizableContraction(op))
+          return;
+        size_t i = index++;
+        if (chosen.count(op) || !llvm::isa<mlir::tfaot::MatMulOp>(op))
+          return;
+        op->setAttr(mlir::tfaot::kQuantizeWeightsOnlyAttr,
+                    mlir::UnitAttr::get(op->getContext()));
+        report.weightsOnly.push_back(layerName(op, i));
+      });
     }
     mlir::PassManager pm(module->getContext());
     pm.addPass(mlir::tfaot::createQuantizeInt8Pass());

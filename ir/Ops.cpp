@@ -493,17 +493,28 @@ LogicalResult Int8DepthwiseConv2DOp::verify() {
                         filter.getDimSize(2), getDilations());
 }
 
-LogicalResult Int8MatMulOp::verify() {
-  auto a = getA().getType(), b = getB().getType();
-  auto product = getProduct().getType();
+/// a [m, k] x b [k, n] -> product [m, n], all 2-D.
+static LogicalResult verifyMatrixProduct(Operation *op, RankedTensorType a,
+                                         RankedTensorType b,
+                                         RankedTensorType product) {
   if (a.getRank() != 2 || b.getRank() != 2 || product.getRank() != 2)
-    return emitOpError("takes and returns 2-D tensors");
+    return op->emitOpError("takes and returns 2-D tensors");
   if (!dimsCompatible(a.getDimSize(1), b.getDimSize(0)) ||
       !dimsCompatible(product.getDimSize(0), a.getDimSize(0)) ||
       !dimsCompatible(product.getDimSize(1), b.getDimSize(1)))
-    return emitOpError("shapes ")
+    return op->emitOpError("shapes ")
            << a << " x " << b << " -> " << product << " do not agree";
   return success();
+}
+
+LogicalResult Int8MatMulOp::verify() {
+  return verifyMatrixProduct(*this, getA().getType(), getB().getType(),
+                             getProduct().getType());
+}
+
+LogicalResult Int8WeightMatMulOp::verify() {
+  return verifyMatrixProduct(*this, getA().getType(), getB().getType(),
+                             getProduct().getType());
 }
 
 LogicalResult DepthwiseConv2dNativeOp::verify() {

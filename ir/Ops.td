@@ -816,6 +816,21 @@ def Tfaot_Int8MatMulOp : Tfaot_Op<"Int8MatMul", [Pure]> {
   let hasVerifier = 1;
 }
 
+def Tfaot_Int8WeightMatMulOp : Tfaot_Op<"Int8WeightMatMul", [Pure]> {
+  let summary = "float rows times int8 weights, in float32";
+  let description = [{
+    product[m, n] = sum over k of a[m, k] * float(b[k, n]). What
+    `--quantize=int8` makes of a MatMul it keeps in float32 ("weight-only":
+    the weights stored as int8 per column, their scales applied after the
+    product by a Mul, the activations left in float32).
+  }];
+  let arguments = (ins RankedTensorOf<[F32]>:$a, RankedTensorOf<[I8]>:$b);
+  let results = (outs RankedTensorOf<[F32]>:$product);
+  let assemblyFormat =
+      "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Image decoding
 //===----------------------------------------------------------------------===//

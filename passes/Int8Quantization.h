@@ -22,6 +22,12 @@ namespace mlir::tfaot {
 inline constexpr llvm::StringLiteral kQuantizeRangeAttr =
     "tfaot.quantize_range";
 
+/// The discardable unit attribute asking tfaot-quantize-int8 to store a
+/// float32 MatMul's weights as int8 per column and leave its activations in
+/// float32 (Int8WeightMatMul, then a Mul by the column scales).
+inline constexpr llvm::StringLiteral kQuantizeWeightsOnlyAttr =
+    "tfaot.quantize_weights_only";
+
 /// Whether `op` is a contraction --quantize=int8 can replace: a float32
 /// Conv2D (NHWC), DepthwiseConv2dNative (NHWC, multiplier 1) or MatMul (a
 /// not transposed) with constant weights.

@@ -215,6 +215,39 @@ Value lowerMatMul(OpBuilder &b, Int8MatMulOp op, ProductForm form) {
                           op.getAZeroPoint());
 }
 
+/// a [m, k] (f32) times b [k, n] (i8) as a zero fill and a linalg.generic
+/// summing a * float(b) over k, in either form: the CPU backend calls
+/// tfaot_rt_matmul_f32s8 for it (runtime/lib/f32s8_gemm.h), elsewhere it is
+/// a loop nest.
+Value lowerWeightMatMul(OpBuilder &b, Int8WeightMatMulOp op) {
+  Location loc = op.getLoc();
+  MLIRContext *ctx = b.getContext();
+  RankedTensorType type = op.getProduct().getType();
+  Value init =
+      tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
+  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
+  Value sums = linalg::FillOp::create(b, loc, zero, init).getResult(0);
+  AffineExpr m, n, k;
+  bindDims(ctx, m, n, k);
+  SmallVector<AffineMap> maps = {
+      AffineMap::get(3, 0, {m, k}, ctx), AffineMap::get(3, 0, {k, n}, ctx),
+      AffineMap::get(3, 0, {m, n}, ctx)};
+  SmallVector<utils::IteratorType> iterators = {
+      utils::IteratorType::parallel, utils::IteratorType::parallel,
+      utils::IteratorType::reduction};
+  return linalg::GenericOp::create(
+             b, loc, type, ValueRange{op.getA(), op.getB()}, sums, maps,
+             iterators,
+             [&](OpBuilder &nb, Location l, ValueRange args) {
+               Value weight =
+                   arith::SIToFPOp::create(nb, l, nb.getF32Type(), args[1]);
+               Value term = arith::MulFOp::create(nb, l, args[0], weight);
+               linalg::YieldOp::create(
+                   nb, l, arith::AddFOp::create(nb, l, args[2], term).getResult());
+             })
+      .getResult(0);
+}
+
 /// The convolution's input as im2col rows [N*OH*OW, KH*KW*C], column
 /// (kh, kw, c) in the filter's HWC order. Padding is the zero point: a
 /// padded copy of the input that the im2col reads (the CPU backend has the
@@ -365,7 +398,8 @@ struct LowerInt8ContractionsPass
     }
     SmallVector<Operation *> ops;
     getOperation().walk([&](Operation *op) {
-      if (isa<Int8Conv2DOp, Int8DepthwiseConv2DOp, Int8MatMulOp>(op))
+      if (isa<Int8Conv2DOp, Int8DepthwiseConv2DOp, Int8MatMulOp,
+              Int8WeightMatMulOp>(op))
         ops.push_back(op);
     });
     for (Operation *op : ops) {
@@ -375,6 +409,8 @@ struct LowerInt8ContractionsPass
         replacement = lowerConv(b, conv, form);
       else if (auto depthwise = dyn_cast<Int8DepthwiseConv2DOp>(op))
         replacement = lowerDepthwise(b, depthwise);
+      else if (auto weightsOnly = dyn_cast<Int8WeightMatMulOp>(op))
+        replacement = lowerWeightMatMul(b, weightsOnly);
       else
         replacement = lowerMatMul(b, cast<Int8MatMulOp>(op), form);
       if (!replacement) {

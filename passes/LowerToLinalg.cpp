@@ -406,7 +406,8 @@ struct LowerToLinalgPass
     target.addIllegalDialect<TfaotDialect>();
     target.addLegalOp<ModuleOp, func::CallOp>();
     // Lowered after elementwise fusion (tfaot-lower-int8-contractions).
-    target.addLegalOp<Int8Conv2DOp, Int8DepthwiseConv2DOp, Int8MatMulOp>();
+    target.addLegalOp<Int8Conv2DOp, Int8DepthwiseConv2DOp, Int8MatMulOp,
+                      Int8WeightMatMulOp>();
     // DecodeJpeg's runtime call works on buffers (LowerImageOps.cpp).
     target.addLegalDialect<arith::ArithDialect, linalg::LinalgDialect,
                            math::MathDialect, tensor::TensorDialect,

@@ -564,10 +564,17 @@ def QuantizeInt8Pass : Pass<"tfaot-quantize-int8", "mlir::ModuleOp"> {
     - Cast to f32 and a Mul by s * weight_scale per output channel.
     The float ops that followed (BiasAdd, Relu, ...) are unchanged; the
     lowering fuses them with the rescale and the next layer's quantize.
-    Ops without the attribute are left alone.
+
+    A float32 MatMul with constant weights that carries the unit attribute
+    `tfaot.quantize_weights_only` keeps its float32 input: its weights
+    become int8 per column as above, the product an Int8WeightMatMul
+    (float32 sums of a * float(b)) and a Mul by the column scales.
+    Ops without either attribute are left alone.
   }];
   let statistics = [
     Statistic<"numQuantized", "ops-quantized", "Number of contractions made int8">,
+    Statistic<"numWeightsOnly", "weights-only",
+              "Number of MatMuls given int8 weights and float32 activations">,
   ];
 }
 

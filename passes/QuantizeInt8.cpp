@@ -135,7 +135,13 @@ struct Builder {
   /// The i32 product back in float: product * inputScale * weightScale[n].
   Value rescale(Value product, float inputScale, ArrayRef<float> scales) {
     auto type = cast<RankedTensorType>(product.getType()).clone(b.getF32Type());
-    Value asFloat = CastOp::create(b, loc, type, product);
+    return scaleColumns(CastOp::create(b, loc, type, product), inputScale,
+                        scales);
+  }
+
+  /// x * inputScale * scales[n] along x's last dimension.
+  Value scaleColumns(Value x, float inputScale, ArrayRef<float> scales) {
+    auto type = cast<RankedTensorType>(x.getType());
     SmallVector<float> combined;
     for (float s : scales)
       combined.push_back(inputScale * s);
@@ -143,7 +149,7 @@ struct Builder {
         {static_cast<int64_t>(combined.size())}, b.getF32Type());
     Value scaleConst = ConstOp::create(
         b, loc, DenseElementsAttr::get(scaleType, ArrayRef<float>(combined)));
-    return MulOp::create(b, loc, type, asFloat, scaleConst);
+    return MulOp::create(b, loc, type, x, scaleConst);
   }
 
   Value int8Constant(ArrayRef<int64_t> shape, ArrayRef<int8_t> values) {
@@ -209,14 +215,42 @@ Value quantizeMatMul(OpBuilder &b, MatMulOp matmul, ActivationQuantization q) {
   return build.rescale(product, q.scale, weights.scales);
 }
 
+/// Replaces `matmul`'s weights by int8 ones, per column, keeping its
+/// activations float32: Int8WeightMatMul, then the column scales.
+Value quantizeMatMulWeights(OpBuilder &b, MatMulOp matmul) {
+  Builder build{b, matmul.getLoc()};
+  DenseElementsAttr weightsAttr = contractionWeights(matmul);
+  auto weightsType = cast<RankedTensorType>(weightsAttr.getType());
+  int64_t k = weightsType.getDimSize(0), n = weightsType.getDimSize(1);
+  ChannelWeights weights = quantizeColumns(floatValues(weightsAttr), k, n);
+  Value product = Int8WeightMatMulOp::create(
+      b, matmul.getLoc(), matmul.getProduct().getType(), matmul.getA(),
+      build.int8Constant({k, n}, weights.values));
+  return build.scaleColumns(product, 1.0f, weights.scales);
+}
+
 struct QuantizeInt8Pass
     : mlir::tfaot::impl::QuantizeInt8PassBase<QuantizeInt8Pass> {
   using QuantizeInt8PassBase::QuantizeInt8PassBase;
 
   void runOnOperation() override {
     SmallVector<Operation *> marked;
+    SmallVector<MatMulOp> weightsOnly;
     bool failedAny = false;
     getOperation().walk([&](Operation *op) {
+      if (op->hasAttr(kQuantizeWeightsOnlyAttr)) {
+        auto matmul = dyn_cast<MatMulOp>(op);
+        if (!matmul || !isQuantizableContraction(op) ||
+            op->hasAttr(kQuantizeRangeAttr)) {
+          op->emitOpError(kQuantizeWeightsOnlyAttr)
+              << " takes a float32 MatMul with constant weights (and no "
+              << kQuantizeRangeAttr << ")";
+          failedAny = true;
+        } else {
+          weightsOnly.push_back(matmul);
+        }
+        return;
+      }
       auto range = op->getAttrOfType<ArrayAttr>(kQuantizeRangeAttr);
       if (!range)
         return;
@@ -262,6 +296,12 @@ struct QuantizeInt8Pass
       op->getResult(0).replaceAllUsesWith(replacement);
       op->erase();
       ++numQuantized;
+    }
+    for (MatMulOp matmul : weightsOnly) {
+      OpBuilder b(matmul);
+      matmul.getProduct().replaceAllUsesWith(quantizeMatMulWeights(b, matmul));
+      matmul.erase();
+      ++numWeightsOnly;
     }
   }
 };

@@ -16,6 +16,8 @@
 //  - linalg.depthwise_conv_2d_nhwc_hwc (i8 x i8 -> i32) with such an
 //    epilogue becomes tfaot_rt_depthwise_s8s8_fused; without one it stays
 //    a loop nest.
+//  - The f32 x i8 -> f32 product of a weight-only MatMul (Int8WeightMatMul)
+//    after its zero fill becomes tfaot_rt_matmul_f32s8.
 // What initializes the output right before the product is folded into the
 // call: a zero fill (overwrite instead of accumulate) or a broadcast row
 // (the per-channel zero-point term every output starts from).
@@ -46,6 +48,7 @@ constexpr llvm::StringLiteral kKernel = "tfaot_rt_mmt4d_s8s8s32";
 constexpr llvm::StringLiteral kFusedKernel = "tfaot_rt_mmt4d_s8s8_fused";
 constexpr llvm::StringLiteral kDepthwiseKernel =
     "tfaot_rt_depthwise_s8s8_fused";
+constexpr llvm::StringLiteral kWeightOnlyKernel = "tfaot_rt_matmul_f32s8";
 
 /// Whether `buffer` is a dense memref of `elementBits`-bit integers.
 bool isDense(Value buffer, unsigned elementBits) {
@@ -273,14 +276,86 @@ void rewriteDepthwise(ModuleOp module, linalg::DepthwiseConv2DNhwcHwcOp op) {
   eraseIfDead(out);
 }
 
+/// Whether `op` is the product tfaot-lower-int8-contractions makes of an
+/// Int8WeightMatMul, on dense buffers: out[m][n] += a[m][k] * float(b[k][n])
+/// as a generic over (m, n, k) whose body is sitofp, mulf and addf.
+bool isWeightOnlyProduct(linalg::GenericOp op) {
+  if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 2 ||
+      op.getNumDpsInits() != 1 || op.getNumLoops() != 3)
+    return false;
+  MLIRContext *ctx = op.getContext();
+  AffineExpr m, n, k;
+  bindDims(ctx, m, n, k);
+  SmallVector<AffineMap> expected = {AffineMap::get(3, 0, {m, k}, ctx),
+                                     AffineMap::get(3, 0, {k, n}, ctx),
+                                     AffineMap::get(3, 0, {m, n}, ctx)};
+  if (op.getIndexingMapsArray() != expected ||
+      op.getIteratorTypesArray() !=
+          SmallVector<utils::IteratorType>{utils::IteratorType::parallel,
+                                           utils::IteratorType::parallel,
+                                           utils::IteratorType::reduction})
+    return false;
+  Type f32 = Float32Type::get(ctx);
+  if (!::tfaot::cpu::isDenseOf(op.getDpsInputOperand(0)->get(), f32) ||
+      !isDense(op.getDpsInputOperand(1)->get(), 8) ||
+      !::tfaot::cpu::isDenseOf(op.getDpsInitOperand(0)->get(), f32))
+    return false;
+  // sitofp(b), a * that, acc + that, yield.
+  Block &body = op.getRegion().front();
+  if (body.getOperations().size() != 4)
+    return false;
+  auto toFloat = dyn_cast<arith::SIToFPOp>(body.front());
+  auto mul = dyn_cast<arith::MulFOp>(toFloat ? toFloat->getNextNode() : nullptr);
+  auto add = dyn_cast<arith::AddFOp>(mul ? mul->getNextNode() : nullptr);
+  auto yield = dyn_cast<linalg::YieldOp>(body.getTerminator());
+  auto isArg = [&](Value v, unsigned i) { return v == body.getArgument(i); };
+  auto either = [](Operation *op, auto first, auto second) {
+    return (first(op->getOperand(0)) && second(op->getOperand(1))) ||
+           (first(op->getOperand(1)) && second(op->getOperand(0)));
+  };
+  return toFloat && mul && add && yield &&
+         isArg(toFloat.getIn(), 1) &&
+         either(
+             mul, [&](Value v) { return isArg(v, 0); },
+             [&](Value v) { return v == toFloat.getResult(); }) &&
+         either(
+             add, [&](Value v) { return isArg(v, 2); },
+             [&](Value v) { return v == mul.getResult(); }) &&
+         yield->getOperand(0) == add.getResult();
+}
+
+/// A weight-only product right after the zero fill of its output becomes
+/// tfaot_rt_matmul_f32s8 (a, b, out, m, n, k), which overwrites out.
+void rewriteWeightOnly(ModuleOp module, linalg::GenericOp op) {
+  auto fill = dyn_cast_or_null<linalg::FillOp>(op->getPrevNode());
+  Value out = op.getDpsInitOperand(0)->get();
+  if (!fill || fill.getDpsInitOperand(0)->get() != out ||
+      !matchPattern(fill.getDpsInputOperand(0)->get(), m_PosZeroFloat()))
+    return;
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  Value a = op.getDpsInputOperand(0)->get();
+  Value w = op.getDpsInputOperand(1)->get();
+  auto aShape = cast<MemRefType>(a.getType()).getShape();
+  auto wShape = cast<MemRefType>(w.getType()).getShape();
+  Type i64Type = b.getI64Type();
+  func::CallOp::create(
+      b, loc, declare(module, kWeightOnlyKernel, SmallVector<Type>(6, i64Type)),
+      ValueRange{address(b, loc, a), address(b, loc, w), address(b, loc, out),
+                 i64(b, loc, aShape[0]), i64(b, loc, wShape[1]),
+                 i64(b, loc, aShape[1])});
+  fill.erase();
+  op.erase();
+}
+
 struct Int8UkernelsPass
     : PassWrapper<Int8UkernelsPass, OperationPass<ModuleOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(Int8UkernelsPass)
   StringRef getArgument() const override { return "tfaot-cpu-int8-ukernels"; }
   StringRef getDescription() const override {
-    return "Replace int8 linalg.mmt4d (tiles 1x16x4) and depthwise "
-           "convolutions with their epilogues by calls to the runtime's "
-           "kernels";
+    return "Replace int8 linalg.mmt4d (tiles 1x16x4), depthwise "
+           "convolutions with their epilogues and float x int8 weight "
+           "products by calls to the runtime's kernels";
   }
   void getDependentDialects(DialectRegistry &registry) const override {
     registry.insert<arith::ArithDialect, func::FuncDialect,
@@ -298,6 +373,9 @@ struct Int8UkernelsPass
                      dyn_cast<linalg::DepthwiseConv2DNhwcHwcOp>(op)) {
         if (hasKernelOperands(depthwise))
           products.push_back(op);
+      } else if (auto generic = dyn_cast<linalg::GenericOp>(op)) {
+        if (isWeightOnlyProduct(generic))
+          products.push_back(op);
       }
     });
     // In program order: a fused product's erased generic may be what a
@@ -305,6 +383,8 @@ struct Int8UkernelsPass
     for (Operation *op : products) {
       if (auto mmt4d = dyn_cast<linalg::Mmt4DOp>(op))
         rewriteMmt4d(module, mmt4d);
+      else if (auto generic = dyn_cast<linalg::GenericOp>(op))
+        rewriteWeightOnly(module, generic);
       else
         rewriteDepthwise(module,
                          cast<linalg::DepthwiseConv2DNhwcHwcOp>(op));

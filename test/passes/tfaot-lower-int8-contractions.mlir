@@ -115,3 +115,20 @@ func.func @depthwise(%x: tensor<1x4x4x2xi8>) -> tensor<1x4x4x2xi32> {
   %y = tfaot.Int8DepthwiseConv2D %x, %w {input_zero_point = 5 : i32, padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<1x4x4x2xi8>, tensor<3x3x2x1xi8>) -> tensor<1x4x4x2xi32>
   return %y : tensor<1x4x4x2xi32>
 }
+
+// A weight-only product (float32 rows, int8 weights) is the same in both
+// forms: a zero fill and a generic over (m, n, k) summing a * float(b).
+// CHECK-LABEL: func.func @weights_only
+// CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK: %[[FILL:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%{{.*}} : tensor<3x5xf32>)
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction"]{{.*}} ins(%arg0, %arg1 : tensor<3x4xf32>, tensor<4x5xi8>) outs(%[[FILL]] : tensor<3x5xf32>)
+// CHECK: %[[W:.*]] = arith.sitofp %{{.*}} : i8 to f32
+// CHECK: %[[T:.*]] = arith.mulf %{{.*}}, %[[W]] : f32
+// CHECK: %[[S:.*]] = arith.addf %{{.*}}, %[[T]] : f32
+// CHECK: linalg.yield %[[S]] : f32
+// MATMUL-LABEL: func.func @weights_only
+// MATMUL: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction"]{{.*}} ins(%arg0, %arg1 : tensor<3x4xf32>, tensor<4x5xi8>)
+func.func @weights_only(%a: tensor<3x4xf32>, %b: tensor<4x5xi8>) -> tensor<3x5xf32> {
+  %p = tfaot.Int8WeightMatMul %a, %b : (tensor<3x4xf32>, tensor<4x5xi8>) -> tensor<3x5xf32>
+  return %p : tensor<3x5xf32>
+}

@@ -80,3 +80,22 @@ func.func @depthwise(%x: tensor<1x3x3x2xf32>) -> tensor<1x2x3x2xf32> {
   %y = tfaot.DepthwiseConv2dNative %x, %w {padding = "VALID", strides = [1, 1, 1, 1], tfaot.quantize_range = [-1.0 : f32, 1.0 : f32]} : (tensor<1x3x3x2xf32>, tensor<2x1x2x1xf32>) -> tensor<1x2x3x2xf32>
   return %y : tensor<1x2x3x2xf32>
 }
+
+// -----
+
+// tfaot.quantize_weights_only: the weights become int8 per column as above
+// ([[1, 0.5], [-2, 2]] -> column scales 2/127 and 2/127: [[64, 32],
+// [-127, 127]]: 63.5 rounds half to even to 64, 31.75 to 32),
+// the input stays float32 and the column scales follow the product.
+// CHECK-LABEL: func.func @weights_only
+// CHECK-NOT: tfaot.Round
+// CHECK: %[[W:.*]] = tfaot.Const dense<{{\[\[}}64, 32], [-127, 127]]> : tensor<2x2xi8>
+// CHECK: %[[P:.*]] = tfaot.Int8WeightMatMul %arg0, %[[W]] : (tensor<3x2xf32>, tensor<2x2xi8>) -> tensor<3x2xf32>
+// CHECK: %[[S:.*]] = tfaot.Const dense<0.0157480{{[0-9]*}}> : tensor<2xf32>
+// CHECK: %[[Y:.*]] = tfaot.Mul %[[P]], %[[S]]
+// CHECK: return %[[Y]]
+func.func @weights_only(%a: tensor<3x2xf32>) -> tensor<3x2xf32> {
+  %b = tfaot.Const dense<[[1.0, 0.5], [-2.0, 2.0]]> : tensor<2x2xf32>
+  %p = tfaot.MatMul %a, %b {tfaot.quantize_weights_only} : (tensor<3x2xf32>, tensor<2x2xf32>) -> tensor<3x2xf32>
+  return %p : tensor<3x2xf32>
+}

@@ -207,6 +207,17 @@ static cl::opt<int64_t> quantizeMinKFlag(
              "own sums, so even short products gain). Fewer products average "
              "out less rounding: 10 keeps 3x3 depthwise convolutions in "
              "float when the report shows too large an error."));
+static cl::opt<bool> quantizeFloatWeightsFlag(
+    "quantize_float_weights", cl::sub(compileCmd), cl::sub(benchCmd),
+    cl::cat(compileCategory),
+    cl::desc("With --quantize and --target=cpu: store the weights of the "
+             "MatMul layers kept in float32 as int8 too, per column, "
+             "converted as the product reads them; their activations stay "
+             "float32. MobileNetV2's 1280 x 1000 classifier then takes a "
+             "quarter of its 5 MB and less time; the report shows what it "
+             "costs in accuracy (on the generated MLP, whose first and last "
+             "layers are both MatMuls, top-1 agreement went from 99% to "
+             "97.5%)."));
 static cl::opt<std::string> quantizeReportFlag(
     "quantize_report", cl::sub(compileCmd), cl::cat(compileCategory),
     cl::value_desc("file"),
@@ -454,6 +465,7 @@ int main(int argc, char **argv) {
   options.calibrationPercentile = calibrationPercentileFlag;
   options.quantizeAllLayers = quantizeAllLayersFlag;
   options.quantizeMinK = quantizeMinKFlag;
+  options.quantizeFloatWeights = quantizeFloatWeightsFlag;
   options.quantizeReport = quantizeReportFlag;
   if (benchCmd) {
     tfaot::BenchOptions bench;

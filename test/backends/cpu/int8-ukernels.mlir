@@ -56,4 +56,63 @@ func.func @not_the_kernel(%lhs: memref<6x3x2x4xi8>, %rhs: memref<2x3x16x4xi8>, %
   return
 }
 
+// A weight-only product (float32 rows times int8 weights, from
+// Int8WeightMatMul) after the zero fill of its output becomes
+// tfaot_rt_matmul_f32s8(a, b, out, m, n, k), which overwrites out.
+// CHECK-LABEL: func.func @weights_only
+// CHECK-NOT: linalg.
+// CHECK-DAG: %[[M:.*]] = arith.constant 3 : i64
+// CHECK-DAG: %[[N:.*]] = arith.constant 5 : i64
+// CHECK-DAG: %[[K:.*]] = arith.constant 4 : i64
+// CHECK: call @tfaot_rt_matmul_f32s8(%{{.*}}, %{{.*}}, %{{.*}}, %[[M]], %[[N]], %[[K]]) : (i64, i64, i64, i64, i64, i64) -> ()
+// CHECK-NOT: linalg.
+// CHECK: return
+#a_map = affine_map<(m, n, k) -> (m, k)>
+#b_map = affine_map<(m, n, k) -> (k, n)>
+#c_map = affine_map<(m, n, k) -> (m, n)>
+func.func @weights_only(%a: memref<3x4xf32>, %b: memref<4x5xi8>, %out: memref<3x5xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%out : memref<3x5xf32>)
+  linalg.generic {indexing_maps = [#a_map, #b_map, #c_map], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<3x4xf32>, memref<4x5xi8>) outs(%out : memref<3x5xf32>) {
+  ^bb0(%x: f32, %w: i8, %acc: f32):
+    %wf = arith.sitofp %w : i8 to f32
+    %t = arith.mulf %x, %wf : f32
+    %s = arith.addf %acc, %t : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// Without the fill (an accumulation), or with another body (here a * b
+// added twice), the generic stays a loop nest.
+// CHECK-LABEL: func.func @weights_only_not_the_kernel
+// CHECK-NOT: call
+// CHECK: linalg.generic
+// CHECK: linalg.generic
+// CHECK-NOT: call
+func.func @weights_only_not_the_kernel(%a: memref<3x4xf32>, %b: memref<4x5xi8>, %out: memref<3x5xf32>) {
+  linalg.generic {indexing_maps = [#a_map, #b_map, #c_map], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<3x4xf32>, memref<4x5xi8>) outs(%out : memref<3x5xf32>) {
+  ^bb0(%x: f32, %w: i8, %acc: f32):
+    %wf = arith.sitofp %w : i8 to f32
+    %t = arith.mulf %x, %wf : f32
+    %s = arith.addf %acc, %t : f32
+    linalg.yield %s : f32
+  }
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%out : memref<3x5xf32>)
+  linalg.generic {indexing_maps = [#a_map, #b_map, #c_map], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<3x4xf32>, memref<4x5xi8>) outs(%out : memref<3x5xf32>) {
+  ^bb0(%x: f32, %w: i8, %acc: f32):
+    %wf = arith.sitofp %w : i8 to f32
+    %t = arith.mulf %x, %wf : f32
+    %s = arith.addf %t, %t : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// The runtime functions are declared once, at the end of the module.
 // CHECK: func.func private @tfaot_rt_mmt4d_s8s8s32(i64, i64, i64, i64, i64, i64, i32, i64)
+// CHECK: func.func private @tfaot_rt_matmul_f32s8(i64, i64, i64, i64, i64, i64)
