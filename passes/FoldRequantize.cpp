@@ -91,13 +91,13 @@ struct Clamp {
   }
 };
 
-/// Buildable description of the chain from a layer's i32 sums to the next
+/// What the chain from a layer's i32 sums to the next
 /// layer's i8 input, in the form tfaot-quantize-int8 writes it.
 struct Chain {
-  Value sumsAsFloat;      ///< Cast i32 -> f32 of the product.
+  Value sumsAsFloat;         ///< Cast i32 -> f32 of the product.
   SmallVector<double> scale; ///< Per column.
   SmallVector<double> bias;  ///< Per column (zeros when none).
-  Clamp clamp;            ///< The activation.
+  Clamp clamp;               ///< The activation.
   double mul = 1, zeroPoint = 0;
   /// Every op from the rescale to the final Cast to i8, in order.
   SmallVector<Operation *> ops;
@@ -186,9 +186,8 @@ bool matchLayerResult(Value y, Chain &chain) {
       if (!c)
         return false;
       bool isMax = isa<MaximumOp>(op);
-      clampsReversed.push_back([=](Clamp &clamp) {
-        isMax ? clamp.max(*c) : clamp.min(*c);
-      });
+      clampsReversed.push_back(
+          [=](Clamp &clamp) { isMax ? clamp.max(*c) : clamp.min(*c); });
       v = x;
       continue;
     }

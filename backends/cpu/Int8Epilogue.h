@@ -48,9 +48,10 @@ struct Int8EpilogueMatch {
 /// or a product with an NHWC result such as a depthwise convolution) if
 /// the only reader of its result is an elementwise generic computing
 ///   y = clamp(float(acc) * scale[col] (+ bias[col]) (+ residual), lo, hi)
-/// and storing y, or int8(clamp(roundeven(y * qMul) + qZp, qLo, qHi)),
-/// with nothing that touches memory between the two but fills of buffers
-/// allocated there.
+/// and storing y, or int8(clamp(roundeven(y * qMul) + qZp, qLo, qHi))
+/// (or int8(roundeven(y)), the form tfaot-fold-requantize leaves: qMul 1,
+/// qZp 0), with nothing that touches memory between the two but fills of
+/// buffers allocated there.
 std::optional<Int8EpilogueMatch>
 matchInt8Epilogue(mlir::linalg::LinalgOp product);
 

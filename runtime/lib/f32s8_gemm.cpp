@@ -29,8 +29,7 @@ struct Problem {
   int64_t m, n, k;
 };
 
-using BlocksFn = void (*)(const Problem &p, int64_t col_begin,
-                          int64_t col_end);
+using BlocksFn = void (*)(const Problem &p, int64_t col_begin, int64_t col_end);
 
 // Rows one at a time, k outer and columns inner so that the compiler
 // vectorizes the columns (and with AVX2 forms FMAs).
@@ -62,8 +61,8 @@ Avx2Columns(const Problem &p, int64_t col_begin, int64_t col_end) {
 // R rows x up to 64 columns in R x 4 registers; the weights of each k are
 // loaded and converted once for the R rows.
 template <int R>
-TFAOT_AVX512_TARGET void Avx512Block(const Problem &p, int64_t row,
-                                     int64_t col, int64_t cols) {
+TFAOT_AVX512_TARGET void Avx512Block(const Problem &p, int64_t row, int64_t col,
+                                     int64_t cols) {
   __mmask16 mask[4];
   for (int t = 0; t < 4; ++t)
     mask[t] = Avx512FirstLanes(cols - 16 * t);
@@ -80,8 +79,8 @@ TFAOT_AVX512_TARGET void Avx512Block(const Problem &p, int64_t row,
                  _MM_HINT_T0);
     __m512 w[4];
     for (int t = 0; t < 4; ++t)
-      w[t] = _mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(
-          _mm_maskz_loadu_epi8(mask[t], b + 16 * t)));
+      w[t] = _mm512_cvtepi32_ps(
+          _mm512_cvtepi8_epi32(_mm_maskz_loadu_epi8(mask[t], b + 16 * t)));
     for (int r = 0; r < R; ++r) {
       const __m512 x = _mm512_set1_ps(a[r * p.k + kk]);
       for (int t = 0; t < 4; ++t)

@@ -94,8 +94,8 @@ void ExpectMatchesReference(const Product &p) {
 // column blocks for the thread pool), a single element.
 TEST(MatmulF32S8, MatchesReferenceOnAllPaths) {
   std::mt19937 rng(5);
-  const int64_t shapes[][3] = {{1, 1, 1},   {1, 5, 3},     {3, 17, 9},
-                               {4, 64, 20}, {7, 130, 33},  {9, 70, 2},
+  const int64_t shapes[][3] = {{1, 1, 1},       {1, 5, 3},    {3, 17, 9},
+                               {4, 64, 20},     {7, 130, 33}, {9, 70, 2},
                                {1, 1000, 1280}, {2, 48, 300}};
   for (const auto &s : shapes)
     ExpectMatchesReference(Product::Random(rng, s[0], s[1], s[2]));
