@@ -12,12 +12,14 @@ results.json and results.md into the output directory.
 
 usage: bench/int8/run.py [--build build | --bin DIR] [--out DIR]
                          [--threads 1,2] [--samples 32] [--min_time 5]
-                         [--rounds 3] [--skip_sizes]
+                         [--rounds 3] [--skip_sizes] [--float_weights]
 
 --bin names the directory holding tfaot and tfaot_gen_models (the GPU
 server's unpacked tarball, scripts/gpu-server-checks.sh); --skip_sizes
 leaves out the compiles for the object sizes and the report (which do not
-depend on the machine). A corpus model whose file is missing (the corpus
+depend on the machine); --float_weights builds the int8 models with
+--quantize_float_weights (the float layers' MatMul weights in int8 too).
+A corpus model whose file is missing (the corpus
 is not on the GPU server) is skipped, saying so.
 """
 import argparse
@@ -64,6 +66,7 @@ def main():
     parser.add_argument("--samples", type=int, default=32)
     parser.add_argument("--min_time", default="5")
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--float_weights", action="store_true")
     args = parser.parse_args()
     bin_dir = args.bin or os.path.join(args.build, "bin")
     tfaot = os.path.join(bin_dir, "tfaot")
@@ -83,7 +86,8 @@ def main():
         common = ["--graph", graph, "--feed",
                   "%s:%s" % (feed, ",".join(map(str, shape))), "--fetch",
                   fetch, "--target_cpu", "native"]
-        quantize = ["--quantize=int8", "--calibration", calibration]
+        quantize = ["--quantize=int8", "--calibration", calibration] + (
+            ["--quantize_float_weights"] if args.float_weights else [])
         row = {"model": name, "latency_ms": {}, "rounds_ms": {}}
         for threads in args.threads.split(","):
             for _ in range(args.rounds):
