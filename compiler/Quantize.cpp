@@ -251,16 +251,17 @@ int64_t productsPerOutput(mlir::Operation *op) {
 /// The contractions --quantize=int8 makes int8, in program order: all that
 /// can be, except the first and the last unless `allLayers` (the first sees
 /// raw inputs and the last produces the logits, where 8 bits hurt most),
-/// and those summing fewer than `minK` products per output.
-std::vector<mlir::Operation *> chooseLayers(mlir::ModuleOp module,
-                                            bool allLayers, int64_t minK,
-                                            size_t &found) {
-  std::vector<mlir::Operation *> ops;
+/// and those summing fewer than `minK` products per output. `all` gets
+/// every contraction that can be quantized, in program order.
+std::vector<mlir::Operation *>
+chooseLayers(mlir::ModuleOp module, bool allLayers, int64_t minK,
+             std::vector<mlir::Operation *> &all) {
+  all.clear();
   module.walk([&](mlir::Operation *op) {
     if (mlir::tfaot::isQuantizableContraction(op))
-      ops.push_back(op);
+      all.push_back(op);
   });
-  found = ops.size();
+  std::vector<mlir::Operation *> ops = all;
   if (!allLayers) {
     if (ops.size() <= 2)
       return {};
@@ -575,8 +576,10 @@ bool compileObserved(const CompileOptions &options, llvm::raw_ostream &errs,
   observed.gpuGemm = CompileOptions().gpuGemm;
   observed.afterGraphPasses = [&](mlir::ModuleOp module,
                                   FunctionSignature &signature) {
+    std::vector<mlir::Operation *> all;
     std::vector<mlir::Operation *> layers = chooseLayers(
-        module, options.quantizeAllLayers, options.quantizeMinK, contractions);
+        module, options.quantizeAllLayers, options.quantizeMinK, all);
+    contractions = all.size();
     if (layers.empty()) {
       error = "no layer to quantize: the graph has " +
               std::to_string(contractions) +
@@ -806,9 +809,9 @@ int tfaot::compileQuantized(const CompileOptions &options,
   if (!final.artifacts)
     final.artifacts = &local;
   final.afterGraphPasses = [&](mlir::ModuleOp module, FunctionSignature &) {
-    size_t found;
+    std::vector<mlir::Operation *> all;
     std::vector<mlir::Operation *> layers = chooseLayers(
-        module, options.quantizeAllLayers, options.quantizeMinK, found);
+        module, options.quantizeAllLayers, options.quantizeMinK, all);
     if (layers.size() != names.size()) {
       diags.error("internal error: calibrated " + std::to_string(names.size()) +
                   " layers but found " + std::to_string(layers.size()));
@@ -860,17 +863,14 @@ int tfaot::compileQuantized(const CompileOptions &options,
     if (options.quantizeFloatWeights && !cuda) {
       llvm::SmallPtrSet<mlir::Operation *, 8> chosen(layers.begin(),
                                                      layers.end());
-      size_t index = 0;
-      module.walk([&](mlir::Operation *op) {
-        if (!mlir::tfaot::isQuantizableContraction(op))
-          return;
-        size_t i = index++;
+      for (size_t i = 0; i < all.size(); ++i) {
+        mlir::Operation *op = all[i];
         if (chosen.count(op) || !llvm::isa<mlir::tfaot::MatMulOp>(op))
-          return;
+          continue;
         op->setAttr(mlir::tfaot::kQuantizeWeightsOnlyAttr,
                     mlir::UnitAttr::get(op->getContext()));
         report.weightsOnly.push_back(layerName(op, i));
-      });
+      }
     }
     mlir::PassManager pm(module->getContext());
     pm.addPass(mlir::tfaot::createQuantizeInt8Pass());

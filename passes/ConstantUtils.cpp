@@ -16,6 +16,29 @@ DenseElementsAttr mlir::tfaot::denseConstant(Value value) {
   return attr;
 }
 
+std::optional<SmallVector<float>>
+mlir::tfaot::channelConstant(Value c, RankedTensorType valueType,
+                             int64_t channelDim) {
+  auto type = dyn_cast<RankedTensorType>(c.getType());
+  if (!type || type.getRank() > valueType.getRank())
+    return std::nullopt;
+  int64_t channels = valueType.getDimSize(channelDim);
+  int64_t offset = valueType.getRank() - type.getRank();
+  for (int64_t i = 0; i < type.getRank(); ++i) {
+    int64_t dim = type.getDimSize(i);
+    bool isChannel = i + offset == channelDim;
+    if (dim != 1 && !(isChannel && dim == channels))
+      return std::nullopt;
+  }
+  DenseElementsAttr attr = denseConstant(c);
+  if (!attr || !attr.getElementType().isF32())
+    return std::nullopt;
+  SmallVector<float> values(attr.getValues<float>());
+  if (values.size() == 1)
+    values.assign(channels, values.front());
+  return values;
+}
+
 DenseElementsAttr mlir::tfaot::transposeElements(DenseElementsAttr attr,
                                                  ArrayRef<int64_t> perm) {
   auto inputType = cast<RankedTensorType>(attr.getType());

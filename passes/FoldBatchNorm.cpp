@@ -10,6 +10,7 @@
 // the lowering fuses into one loop nest.
 //
 //===----------------------------------------------------------------------===//
+#include "passes/ConstantUtils.h"
 #include "passes/Passes.h"
 #include "passes/Remarks.h"
 
@@ -58,31 +59,6 @@ static std::optional<SmallVector<float>> constantFloats(Value value) {
   values.reserve(dense.getNumElements());
   for (float v : dense.getValues<float>())
     values.push_back(v);
-  return values;
-}
-
-/// The per-channel values of a constant operand `c` of an elementwise op on a
-/// value of type `valueType` whose channels run along `channelDim`: `c` must
-/// broadcast to `valueType` without changing it and vary at most along the
-/// channel dimension ([C], [1,1,1,C], [C,1,1] for NCHW, a scalar...).
-static std::optional<SmallVector<float>>
-channelConstant(Value c, RankedTensorType valueType, int64_t channelDim) {
-  auto type = dyn_cast<RankedTensorType>(c.getType());
-  if (!type || type.getRank() > valueType.getRank())
-    return std::nullopt;
-  int64_t channels = valueType.getDimSize(channelDim);
-  int64_t offset = valueType.getRank() - type.getRank();
-  for (int64_t i = 0; i < type.getRank(); ++i) {
-    int64_t dim = type.getDimSize(i);
-    bool isChannel = i + offset == channelDim;
-    if (dim != 1 && !(isChannel && dim == channels))
-      return std::nullopt;
-  }
-  auto values = constantFloats(c);
-  if (!values)
-    return std::nullopt;
-  if (values->size() == 1)
-    values->assign(channels, values->front());
   return values;
 }
 

@@ -51,32 +51,6 @@ std::optional<double> splatConstant(Value value) {
   return attr.getSplatValue<APFloat>().convertToDouble();
 }
 
-/// One f32 per column of `type` (its last dimension) if `value` is a
-/// constant that broadcasts along the other dimensions only: [n],
-/// [1, ..., 1, n] or a scalar.
-std::optional<SmallVector<double>> columnConstant(Value value,
-                                                  RankedTensorType type) {
-  DenseElementsAttr attr = denseConstant(value);
-  if (!attr || !attr.getElementType().isF32())
-    return std::nullopt;
-  const int64_t n = type.getShape().back();
-  auto constType = cast<ShapedType>(attr.getType());
-  if (constType.getRank() > type.getRank())
-    return std::nullopt;
-  for (int64_t i = 0; i < constType.getRank(); ++i) {
-    int64_t dim = constType.getDimSize(i);
-    bool last = i == constType.getRank() - 1;
-    if (dim != 1 && !(last && dim == n))
-      return std::nullopt;
-  }
-  SmallVector<double> values;
-  for (float v : attr.getValues<float>())
-    values.push_back(v);
-  if (values.size() == 1)
-    values.assign(n, values.front());
-  return values;
-}
-
 /// A clamp to [lo, hi] composed with max(., c) or min(., c) after it.
 struct Clamp {
   double lo = -std::numeric_limits<double>::infinity();
@@ -151,6 +125,11 @@ bool matchLayerResult(Value y, Chain &chain) {
     return false;
   const int64_t n = type.getShape().back();
   chain.bias.assign(n, 0.0);
+  // One f32 per column if `value` is a constant that broadcasts along the
+  // other dimensions only: [n], [1, ..., 1, n] or a scalar.
+  auto columnValues = [&](Value value) {
+    return channelConstant(value, type, type.getRank() - 1);
+  };
   SmallVector<Operation *> reversed;
   SmallVector<std::function<void(Clamp &)>> clampsReversed;
   bool sawAdd = false;
@@ -200,7 +179,7 @@ bool matchLayerResult(Value y, Chain &chain) {
     } else if (isa<AddV2Op, AddOp, MulOp>(op)) {
       for (Value candidate : {op->getOperand(0), op->getOperand(1)}) {
         Value other = otherOperand(op, candidate);
-        if (other && other != candidate && columnConstant(other, type)) {
+        if (other && other != candidate && columnValues(other)) {
           x = candidate;
           columns = other;
           break;
@@ -209,7 +188,7 @@ bool matchLayerResult(Value y, Chain &chain) {
     }
     if (!x)
       return false;
-    std::optional<SmallVector<double>> values = columnConstant(columns, type);
+    std::optional<SmallVector<float>> values = columnValues(columns);
     if (!values)
       return false;
     if (!isa<MulOp>(op)) {
@@ -227,7 +206,7 @@ bool matchLayerResult(Value y, Chain &chain) {
              .isInteger(32))
       return false;
     chain.sumsAsFloat = x;
-    chain.scale = std::move(*values);
+    chain.scale.assign(values->begin(), values->end());
     break;
   }
   for (auto &apply : llvm::reverse(clampsReversed))

@@ -221,23 +221,14 @@ Value lowerMatMul(OpBuilder &b, Int8MatMulOp op, ProductForm form) {
 /// a loop nest.
 Value lowerWeightMatMul(OpBuilder &b, Int8WeightMatMulOp op) {
   Location loc = op.getLoc();
-  MLIRContext *ctx = b.getContext();
   RankedTensorType type = op.getProduct().getType();
   Value init =
       tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
   Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
   Value sums = linalg::FillOp::create(b, loc, zero, init).getResult(0);
-  AffineExpr m, n, k;
-  bindDims(ctx, m, n, k);
-  SmallVector<AffineMap> maps = {
-      AffineMap::get(3, 0, {m, k}, ctx), AffineMap::get(3, 0, {k, n}, ctx),
-      AffineMap::get(3, 0, {m, n}, ctx)};
-  SmallVector<utils::IteratorType> iterators = {
-      utils::IteratorType::parallel, utils::IteratorType::parallel,
-      utils::IteratorType::reduction};
   return linalg::GenericOp::create(
-             b, loc, type, ValueRange{op.getA(), op.getB()}, sums, maps,
-             iterators,
+             b, loc, type, ValueRange{op.getA(), op.getB()}, sums,
+             matrixProductMaps(b.getContext()), matrixProductIterators(),
              [&](OpBuilder &nb, Location l, ValueRange args) {
                Value weight =
                    arith::SIToFPOp::create(nb, l, nb.getF32Type(), args[1]);

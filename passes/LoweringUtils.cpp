@@ -296,3 +296,15 @@ Value mlir::tfaot::buildPaddedPatches(OpBuilder &b, Location loc,
              })
       .getResult(0);
 }
+
+SmallVector<AffineMap> mlir::tfaot::matrixProductMaps(MLIRContext *ctx) {
+  AffineExpr m, n, k;
+  bindDims(ctx, m, n, k);
+  return {AffineMap::get(3, 0, {m, k}, ctx), AffineMap::get(3, 0, {k, n}, ctx),
+          AffineMap::get(3, 0, {m, n}, ctx)};
+}
+
+SmallVector<utils::IteratorType> mlir::tfaot::matrixProductIterators() {
+  return {utils::IteratorType::parallel, utils::IteratorType::parallel,
+          utils::IteratorType::reduction};
+}

@@ -79,6 +79,12 @@ Value buildTranspose(OpBuilder &b, Location loc, Value value,
 Value padSpatial(OpBuilder &b, Location loc, Value value,
                  const Window2D &window, Value fill);
 
+/// A matrix product as a linalg.generic over (m, n, k): the indexing maps
+/// of a [m, k], b [k, n] and the result [m, n].
+SmallVector<AffineMap> matrixProductMaps(MLIRContext *ctx);
+/// Its iterators: parallel, parallel, reduction.
+SmallVector<utils::IteratorType> matrixProductIterators();
+
 /// The im2col windows of NHWC `source` as if it were padded with
 /// `padValue` (`padTop` rows above, `padLeft` columns to the left, and as
 /// many below and to the right as the windows reach), read from `source`

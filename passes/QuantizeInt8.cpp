@@ -200,18 +200,30 @@ Value quantizeDepthwise(OpBuilder &b, DepthwiseConv2dNativeOp depthwise,
   return build.rescale(product, q.scale, weights.scales);
 }
 
-Value quantizeMatMul(OpBuilder &b, MatMulOp matmul, ActivationQuantization q) {
-  Builder build{b, matmul.getLoc()};
+/// A MatMul's constant weights [k, n] as int8 per column, as an i8
+/// constant, and the column scales.
+struct MatMulWeights {
+  Value values;
+  SmallVector<float> scales;
+};
+
+MatMulWeights quantizeMatMulColumns(Builder &build, MatMulOp matmul) {
   DenseElementsAttr weightsAttr = contractionWeights(matmul);
   auto weightsType = cast<RankedTensorType>(weightsAttr.getType());
   int64_t k = weightsType.getDimSize(0), n = weightsType.getDimSize(1);
   ChannelWeights weights = quantizeColumns(floatValues(weightsAttr), k, n);
+  return {build.int8Constant({k, n}, weights.values),
+          std::move(weights.scales)};
+}
+
+Value quantizeMatMul(OpBuilder &b, MatMulOp matmul, ActivationQuantization q) {
+  Builder build{b, matmul.getLoc()};
   Value input = build.quantize(matmul.getA(), q);
+  MatMulWeights weights = quantizeMatMulColumns(build, matmul);
   auto resultType = matmul.getProduct().getType();
   Value product = Int8MatMulOp::create(
       b, matmul.getLoc(), resultType.clone(b.getI32Type()), input,
-      build.int8Constant({k, n}, weights.values),
-      b.getI32IntegerAttr(q.zeroPoint));
+      weights.values, b.getI32IntegerAttr(q.zeroPoint));
   return build.rescale(product, q.scale, weights.scales);
 }
 
@@ -219,13 +231,10 @@ Value quantizeMatMul(OpBuilder &b, MatMulOp matmul, ActivationQuantization q) {
 /// activations float32: Int8WeightMatMul, then the column scales.
 Value quantizeMatMulWeights(OpBuilder &b, MatMulOp matmul) {
   Builder build{b, matmul.getLoc()};
-  DenseElementsAttr weightsAttr = contractionWeights(matmul);
-  auto weightsType = cast<RankedTensorType>(weightsAttr.getType());
-  int64_t k = weightsType.getDimSize(0), n = weightsType.getDimSize(1);
-  ChannelWeights weights = quantizeColumns(floatValues(weightsAttr), k, n);
+  MatMulWeights weights = quantizeMatMulColumns(build, matmul);
   Value product = Int8WeightMatMulOp::create(
       b, matmul.getLoc(), matmul.getProduct().getType(), matmul.getA(),
-      build.int8Constant({k, n}, weights.values));
+      weights.values);
   return build.scaleColumns(product, 1.0f, weights.scales);
 }
 

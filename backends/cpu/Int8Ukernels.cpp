@@ -87,14 +87,17 @@ linalg::BroadcastOp rowBroadcastBefore(linalg::LinalgOp op,
   return broadcast;
 }
 
-/// The linalg.fill of zero into `op`'s output right before it.
+/// The linalg.fill of zero (integer, or float +0) into `op`'s output right
+/// before it.
 linalg::FillOp zeroFillBefore(linalg::LinalgOp op) {
   auto fill = dyn_cast_or_null<linalg::FillOp>(op->getPrevNode());
   if (!fill ||
       fill.getDpsInitOperand(0)->get() != op.getDpsInitOperand(0)->get())
     return nullptr;
-  return matchPattern(fill.getDpsInputOperand(0)->get(), m_Zero()) ? fill
-                                                                  : nullptr;
+  Value value = fill.getDpsInputOperand(0)->get();
+  return matchPattern(value, m_Zero()) || matchPattern(value, m_PosZeroFloat())
+             ? fill
+             : nullptr;
 }
 
 /// How an int8 product's output starts.
@@ -284,16 +287,8 @@ bool isWeightOnlyProduct(linalg::GenericOp op) {
       op.getNumDpsInits() != 1 || op.getNumLoops() != 3)
     return false;
   MLIRContext *ctx = op.getContext();
-  AffineExpr m, n, k;
-  bindDims(ctx, m, n, k);
-  SmallVector<AffineMap> expected = {AffineMap::get(3, 0, {m, k}, ctx),
-                                     AffineMap::get(3, 0, {k, n}, ctx),
-                                     AffineMap::get(3, 0, {m, n}, ctx)};
-  if (op.getIndexingMapsArray() != expected ||
-      op.getIteratorTypesArray() !=
-          SmallVector<utils::IteratorType>{utils::IteratorType::parallel,
-                                           utils::IteratorType::parallel,
-                                           utils::IteratorType::reduction})
+  if (op.getIndexingMapsArray() != mlir::tfaot::matrixProductMaps(ctx) ||
+      op.getIteratorTypesArray() != mlir::tfaot::matrixProductIterators())
     return false;
   Type f32 = Float32Type::get(ctx);
   if (!::tfaot::cpu::isDenseOf(op.getDpsInputOperand(0)->get(), f32) ||
@@ -327,11 +322,10 @@ bool isWeightOnlyProduct(linalg::GenericOp op) {
 /// A weight-only product right after the zero fill of its output becomes
 /// tfaot_rt_matmul_f32s8 (a, b, out, m, n, k), which overwrites out.
 void rewriteWeightOnly(ModuleOp module, linalg::GenericOp op) {
-  auto fill = dyn_cast_or_null<linalg::FillOp>(op->getPrevNode());
-  Value out = op.getDpsInitOperand(0)->get();
-  if (!fill || fill.getDpsInitOperand(0)->get() != out ||
-      !matchPattern(fill.getDpsInputOperand(0)->get(), m_PosZeroFloat()))
+  linalg::FillOp fill = zeroFillBefore(op);
+  if (!fill)
     return;
+  Value out = op.getDpsInitOperand(0)->get();
   OpBuilder b(op);
   Location loc = op.getLoc();
   Value a = op.getDpsInputOperand(0)->get();

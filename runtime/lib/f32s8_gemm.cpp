@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "f32s8_gemm.h"
 
+#include "int8_epilogue.h"
 #include "int8_epilogue_avx512.h"
 #include "parallel.h"
 
@@ -128,38 +129,38 @@ void RunColumnBlocks(void *context, int64_t begin, int64_t end) {
   task.fn(p, begin * kColumnBlock, std::min(p.n, end * kColumnBlock));
 }
 
-bool CpuHas(F32S8Path path) {
+} // namespace
+
+bool F32S8PathAvailable(F32S8Path path) {
+  // The epilogue's question (AVX-512 F, BW and VL, else AVX2), plus FMA for
+  // the AVX2 loops, asked once.
+  const EpilogueIsa isa = BestEpilogueIsa();
+  static const bool fma = [] {
 #if defined(__x86_64__)
-  __builtin_cpu_init(); // Callers may run before the library's constructors.
+    __builtin_cpu_init(); // Callers may run before the library's constructors.
+    return __builtin_cpu_supports("fma") != 0;
+#else
+    return false;
+#endif
+  }();
   switch (path) {
   case F32S8Path::Portable:
     return true;
   case F32S8Path::Avx2:
-    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    return isa != EpilogueIsa::Portable && fma;
   case F32S8Path::Avx512:
-    return __builtin_cpu_supports("avx512f") &&
-           __builtin_cpu_supports("avx512bw") &&
-           __builtin_cpu_supports("avx512vl");
+    return isa == EpilogueIsa::Avx512;
   }
-#endif
-  return path == F32S8Path::Portable;
+  return false;
 }
 
-F32S8Path BestPath() {
-  static const F32S8Path best = CpuHas(F32S8Path::Avx512) ? F32S8Path::Avx512
-                                : CpuHas(F32S8Path::Avx2) ? F32S8Path::Avx2
-                                                          : F32S8Path::Portable;
+/// The path tfaot_rt_matmul_f32s8 uses on this CPU.
+F32S8Path BestF32S8Path() {
+  static const F32S8Path best =
+      F32S8PathAvailable(F32S8Path::Avx512) ? F32S8Path::Avx512
+      : F32S8PathAvailable(F32S8Path::Avx2) ? F32S8Path::Avx2
+                                            : F32S8Path::Portable;
   return best;
-}
-
-} // namespace
-
-bool F32S8PathAvailable(F32S8Path path) {
-  // The CPU does not change under a running process: ask once per path.
-  static const bool avx512 = CpuHas(F32S8Path::Avx512);
-  static const bool avx2 = CpuHas(F32S8Path::Avx2);
-  return path == F32S8Path::Portable || (path == F32S8Path::Avx2 && avx2) ||
-         (path == F32S8Path::Avx512 && avx512);
 }
 
 void MatmulF32S8(F32S8Path path, const float *a, const int8_t *b, float *out,
@@ -188,7 +189,7 @@ void MatmulF32S8(F32S8Path path, const float *a, const int8_t *b, float *out,
 extern "C" void tfaot_rt_matmul_f32s8(int64_t a, int64_t b, int64_t out,
                                       int64_t m, int64_t n, int64_t k) {
   using namespace tfaot::internal;
-  MatmulF32S8(BestPath(), reinterpret_cast<const float *>(a),
+  MatmulF32S8(BestF32S8Path(), reinterpret_cast<const float *>(a),
               reinterpret_cast<const int8_t *>(b),
               reinterpret_cast<float *>(out), m, n, k);
 }
