@@ -32,6 +32,16 @@ ValueHistogram fromDensity(float min, float max, double total,
   return h;
 }
 
+/// |N(0, 0.5)| over [0, 10] (99.99% below 2) and 50 of 1e6 values at 10
+/// (the last bin): a bulk with far outliers.
+ValueHistogram halfNormalWithOutliers() {
+  ValueHistogram h = fromDensity(0.0f, 10.0f, 1e6, [](double x) {
+    return std::exp(-x * x / (2 * 0.25));
+  });
+  h.histogram.back() += 50;
+  return h;
+}
+
 TEST(EntropyRange, KeepsTheWholeRangeOfAUniformDistribution) {
   ValueHistogram h = fromDensity(0.0f, 1.0f, 1e6, [](double) { return 1.0; });
   auto [low, high] = entropyRange(h);
@@ -40,11 +50,7 @@ TEST(EntropyRange, KeepsTheWholeRangeOfAUniformDistribution) {
 }
 
 TEST(EntropyRange, ClipsFarOutliersOfAHalfNormal) {
-  // |N(0, 0.5)| (99.99% below 2) and 50 of 1e6 values at 10 (the last bin).
-  ValueHistogram h = fromDensity(0.0f, 10.0f, 1e6, [](double x) {
-    return std::exp(-x * x / (2 * 0.25));
-  });
-  h.histogram.back() += 50;
+  ValueHistogram h = halfNormalWithOutliers();
   auto [low, high] = entropyRange(h);
   EXPECT_EQ(low, 0.0f);
   // Min/max would spend 8 bits on [0, 10], 0.04 per step, coarser than a
@@ -59,10 +65,7 @@ TEST(EntropyRange, IgnoresTheExactZerosOfAReLU) {
   // zeros land in the first bin; counted as values, that spike favours
   // narrow candidates (finer steps around it) and the range clips more of
   // the bulk (1.23 here, against 2.13 without the zeros).
-  ValueHistogram h = fromDensity(0.0f, 10.0f, 1e6, [](double x) {
-    return std::exp(-x * x / (2 * 0.25));
-  });
-  h.histogram.back() += 50;
+  ValueHistogram h = halfNormalWithOutliers();
   h.histogram.front() += 1000000;
   h.zeros = 1000000;
   auto [low, high] = entropyRange(h);
