@@ -16,7 +16,14 @@ if [[ ! -x "$build_dir/bin/mnist_demo" ]]; then
        "the shared corpus at $root/../shared/corpus" >&2
   exit 1
 fi
+# tfaot_library() writes its outputs under tfaot_library/<name>/ in the
+# binary directory of the CMakeLists.txt that calls it (cmake/TfaotLibrary.cmake).
+header=$build_dir/examples/mnist/tfaot_library/mnist_model/mnist_model.h
+if [[ ! -f "$header" ]]; then
+  echo "demo: error: the generated header $header is missing" >&2
+  exit 1
+fi
 echo "--- the generated header (first lines) ---"
-sed -n '1,20p' "$build_dir/examples/mnist/mnist_model.h"
+sed -n '1,20p' "$header"
 echo "--- running $build_dir/bin/mnist_demo ---"
 "$build_dir/bin/mnist_demo"
