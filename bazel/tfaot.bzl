@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """tfaot_library(): compile a TensorFlow graph into a cc_library with tfaot.
 
 Installed as <prefix>/share/tfaot/bazel/tfaot.bzl, next to the BUILD.bazel

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Times the same models with `tfaot bench` and with TensorFlow.js (its
 WebAssembly backend, XNNPACK with SIMD, and its pure-JavaScript CPU backend)
 in one run on this machine, one thread each, batch 1, and prints the

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Prints the corpus coverage table: for every TF.js model of
 ../shared/corpus/tfjs and every frozen GraphDef the TF.js comparisons cover,
 its node count, whether tfaot compiles it (and how long that takes, and how

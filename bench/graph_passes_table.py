@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Prints the README's table of what the graph passes do to each corpus model.
 
 For every TF.js corpus model the e2e tests compile (same feeds and fetches:

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Tables of one GPU-server run of scripts/gpu-server-checks.sh.
 
     python3 bench/server_table.py RUN_DIR... --title "..." [--json OUT.json]

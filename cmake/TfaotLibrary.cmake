@@ -1,4 +1,5 @@
 #===- cmake/TfaotLibrary.cmake - tfaot_library() build rule -----------------===#
+# SPDX-License-Identifier: Apache-2.0
 #
 # tfaot_library(<name>
 #               GRAPH <file>

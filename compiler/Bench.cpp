@@ -1,4 +1,5 @@
 //===- Bench.cpp - tfaot bench: measure a compiled graph ------------------===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // Each batch size is compiled exactly as `tfaot compile --batch N` would
 // (same pipeline, same object), and run in this process (JitModel.h) on

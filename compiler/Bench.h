@@ -1,4 +1,5 @@
 //===- Bench.h - tfaot bench: measure a compiled graph ----------*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // Compiles a graph once per batch size, loads each object into this process
 // (LLVM's ORC JIT links it like the system linker would, against libc and

@@ -1,4 +1,5 @@
 //===- BenchProfile.cpp - tfaot bench --profile: per-op timings -----------===//
+// SPDX-License-Identifier: Apache-2.0
 #include "compiler/BenchProfile.h"
 
 #include "compiler/Bench.h"

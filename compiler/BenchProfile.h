@@ -1,4 +1,5 @@
 //===- BenchProfile.h - tfaot bench --profile: per-op timings ---*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // A model compiled for profiling (tfaot-instrument-profile) calls
 // tfaot_rt_profile_begin(id) and tfaot_rt_profile_end(id) around each op of

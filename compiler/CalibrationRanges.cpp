@@ -1,4 +1,5 @@
 //===- CalibrationRanges.cpp - Activation ranges from a histogram ---------===//
+// SPDX-License-Identifier: Apache-2.0
 #include "compiler/CalibrationRanges.h"
 
 #include <algorithm>

@@ -1,4 +1,5 @@
 //===- CalibrationRanges.h - Activation ranges from a histogram -*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // --quantize=int8 maps each quantized layer's input range [low, high] onto
 // the 256 int8 values. --calibration_method picks that range from what the

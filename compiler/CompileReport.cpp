@@ -1,4 +1,5 @@
 //===- CompileReport.cpp - tfaot compile --report -------------------------===//
+// SPDX-License-Identifier: Apache-2.0
 #include "compiler/CompileReport.h"
 
 #include "llvm/ADT/StringExtras.h"

@@ -1,4 +1,5 @@
 //===- CompileReport.h - tfaot compile --report -----------------*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // What the compiler did to a graph, for people: per graph pass, what it
 // rewrote and at which TensorFlow nodes (from the passes' remarks, see

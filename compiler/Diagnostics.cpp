@@ -1,4 +1,5 @@
 //===- Diagnostics.cpp - Errors that name the graph node ------------------===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // Formats importer and MLIR diagnostics the same way, so users see one style
 // whether a graph fails in our checks or in an op verifier.

@@ -1,4 +1,5 @@
 //===- Diagnostics.h - Errors that name the graph node ----------*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // Every user-facing error of the compiler reads
 //   <file>: error: node '<name>' (<Op>): <message>

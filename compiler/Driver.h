@@ -1,4 +1,5 @@
 //===- Driver.h - tfaot compile: import, lower, emit ------------*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // The whole compilation as a library call, so the command-line tool stays a
 // thin flag parser and tests can drive the same code.

@@ -1,4 +1,5 @@
 //===- FunctionInliner.cpp - Inline function-library calls ----------------===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // Inside a function, inputs read "arg" (a function argument),
 // "node:output_arg:i" (the i-th tensor of one named output of a body node)

@@ -1,4 +1,5 @@
 //===- FunctionInliner.h - Inline function-library calls --------*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // TF2 SavedModels keep the whole model in the function library: the graph
 // holds placeholders, variable handles and a StatefulPartitionedCall of the

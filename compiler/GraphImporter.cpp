@@ -1,4 +1,5 @@
 //===- GraphImporter.cpp - GraphDef to the tfaot dialect ------------------===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // Import runs in three stages, each reporting every problem it finds before
 // giving up, so a user fixes a graph in one round trip:

@@ -1,4 +1,5 @@
 //===- GraphImporter.h - GraphDef to the tfaot dialect ----------*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // Checks a GraphDef (names, edges, the function library), prunes it to what
 // the fetches need, and builds one func.func of tfaot ops whose arguments

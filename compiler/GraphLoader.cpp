@@ -1,4 +1,5 @@
 //===- GraphLoader.cpp - Read GraphDefs and tf2xla configs ----------------===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // File and flag parsing only; what the graph means is GraphImporter's job.
 //

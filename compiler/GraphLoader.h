@@ -1,4 +1,5 @@
 //===- GraphLoader.h - Read GraphDefs and tf2xla configs --------*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // Reads binary (.pb) and text (.pbtxt) GraphDefs, tfcompile's tf2xla.Config
 // text files, and the --feed / --fetch command-line forms of the same

@@ -1,4 +1,5 @@
 //===- ImportDataMovementOps.cpp - Slices, padding, blocks, TopKV2 --------===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // Importers of ops that rearrange elements: Slice, MirrorPad, BroadcastTo,
 // OneHot, SpaceToBatchND, BatchToSpaceND, TopKV2. Their shape operands must

@@ -1,4 +1,5 @@
 //===- ImportHelpers.h - Building blocks shared by op importers -*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // Internal to the compiler library. OpImporters.cpp defines these and the
 // core importers; the importers of further op families live in their own

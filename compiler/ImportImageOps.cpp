@@ -1,4 +1,5 @@
 //===- ImportImageOps.cpp - DecodeJpeg and DecodeAndCropJpeg --------------===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // Both become one tfaot.DecodeJpeg with a static result. A decoded image's
 // size is a property of the data, so the graph (or the command line) must

@@ -1,4 +1,5 @@
 //===- ImportMathOps.cpp - Batch norm, random numbers, Einsum -------------===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // Importers of FusedBatchNorm (V1-V3, inference only), RandomUniform and
 // Einsum. Einsum has no tfaot op: the equations it supports are matrix

@@ -1,4 +1,5 @@
 //===- ImportQuantizedOps.cpp - TF's quantized ops and Dequantize ---------===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // Two kinds of quantized graph reach tfaot:
 //

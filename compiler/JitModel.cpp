@@ -1,4 +1,5 @@
 //===- JitModel.cpp - Run a compiled object inside the compiler -----------===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // See JitModel.h.
 //

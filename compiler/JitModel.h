@@ -1,4 +1,5 @@
 //===- JitModel.h - Run a compiled object inside the compiler ---*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // `tfaot bench` and `--quantize=int8`'s calibration run what they compiled
 // without a C++ compiler or linker: the object is linked into this process

@@ -1,4 +1,5 @@
 //===- OpImporters.cpp - One TensorFlow node to tfaot ops -----------------===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // Most ops map one to one: infer the result type from the operand types and
 // the constant operands (shapes, axes, paddings), copy the TF attributes the

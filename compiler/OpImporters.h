@@ -1,4 +1,5 @@
 //===- OpImporters.h - One TensorFlow node to tfaot ops ---------*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // The per-op half of the importer: for each TF op tfaot compiles, a function
 // that infers the result type and builds the tfaot op(s). GraphImporter does

@@ -1,4 +1,5 @@
 //===- OpReport.cpp - tfaot ops: which ops a graph uses ---------------------===//
+// SPDX-License-Identifier: Apache-2.0
 #include "compiler/OpReport.h"
 
 #include "compiler/Diagnostics.h"

@@ -1,4 +1,5 @@
 //===- OpReport.h - tfaot ops: which ops a graph uses -----------*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // `tfaot ops --graph G` reads a graph the way `tfaot compile` does and lists
 // its ops with counts, marking those tfaot cannot compile, so a user learns

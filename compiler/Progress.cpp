@@ -1,4 +1,5 @@
 //===- Progress.cpp - What a long compilation is doing --------------------===//
+// SPDX-License-Identifier: Apache-2.0
 #include "compiler/Progress.h"
 
 #include "llvm/Support/Format.h"

@@ -1,4 +1,5 @@
 //===- Progress.h - What a long compilation is doing ------------*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // ResNet-50 takes seconds to compile; a silent terminal for that long looks
 // like a hang. On a terminal, tfaot compile keeps one status line on stderr

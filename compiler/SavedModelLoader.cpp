@@ -1,4 +1,5 @@
 //===- SavedModelLoader.cpp - Read and freeze SavedModel directories ------===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // The frozen result is an ordinary GraphDef, so the importer and the passes
 // see nothing new. Pruning comes first: a SavedModel also carries the saver

@@ -1,4 +1,5 @@
 //===- SavedModelLoader.h - Read and freeze SavedModel directories -*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // A SavedModel directory holds saved_model.pb (meta graphs, each with a
 // GraphDef, a function library and named signatures) and variables/, a

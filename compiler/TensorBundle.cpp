@@ -1,4 +1,5 @@
 //===- TensorBundle.cpp - Read TensorFlow checkpoints (tensor bundles) ----===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // The index is a LevelDB table: a 48-byte footer (metaindex and index block
 // handles, padding, magic) points at the index block, whose values are the

@@ -1,4 +1,5 @@
 //===- TensorBundle.h - Read TensorFlow checkpoints (tensor bundles) -*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // A tensor bundle is what tf.train.Checkpoint and SavedModel's variables/
 // directory hold: PREFIX.index, a LevelDB-format table mapping every tensor

@@ -1,4 +1,5 @@
 //===- TensorConversion.cpp - TF dtypes and tensors to MLIR ---------------===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // Constants are copied once into a raw little-endian buffer and handed to
 // DenseElementsAttr::getFromRawBuffer, which is both the fastest path for big

@@ -1,4 +1,5 @@
 //===- TensorConversion.h - TF dtypes and tensors to MLIR ------*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // Maps TensorFlow's DataType to MLIR element types and TensorProto values to
 // DenseElementsAttr, following TF's encoding rules (raw tensor_content, or

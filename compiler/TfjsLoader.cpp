@@ -1,4 +1,5 @@
 //===- TfjsLoader.cpp - Read TensorFlow.js graph models -------------------===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // model.json -> GraphDef with the weights put back into their Const nodes.
 // The decoding follows @tensorflow/tfjs-core's io.decodeWeights: a weight's

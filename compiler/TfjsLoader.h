@@ -1,4 +1,5 @@
 //===- TfjsLoader.h - Read TensorFlow.js graph models -----------*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // A TF.js graph model is a model.json holding
 //   "modelTopology":   a GraphDef in protobuf's JSON form, whose Const nodes

@@ -1,4 +1,5 @@
 //===- Base.td - tfaot dialect definition and shared constraints -*- tablegen -*-===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // The tfaot dialect models a TensorFlow inference graph after import: one op
 // per TensorFlow op, named as TensorFlow names it, with TensorFlow's

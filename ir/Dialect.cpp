@@ -1,4 +1,5 @@
 //===- Dialect.cpp - The tfaot dialect --------------------------*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // Registers the ops; everything op-specific is in Ops.cpp.
 //

@@ -1,4 +1,5 @@
 //===- Dialect.h - The tfaot dialect ----------------------------*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // Declares the dialect class generated from Base.td.
 //

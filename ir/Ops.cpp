@@ -1,4 +1,5 @@
 //===- Ops.cpp - tfaot dialect operations -----------------------*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // Verifiers and folders of the tfaot ops. Verifiers reject what TensorFlow
 // itself would reject when the graph is built (shape and attribute errors), so

@@ -1,4 +1,5 @@
 //===- Ops.h - tfaot dialect operations -------------------------*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // Declares the ops generated from Ops.td, plus the shape helpers their
 // verifiers and the importer's type inference share.

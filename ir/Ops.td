@@ -1,4 +1,5 @@
 //===- Ops.td - tfaot dialect operations -------------------*- tablegen -*-===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // One def per TensorFlow op tfaot compiles. Keep them grouped as TensorFlow's
 // documentation groups them; each verifier checks what TensorFlow would reject

@@ -1,4 +1,5 @@
 //===- AssignLayout.cpp - One data layout, as few transposes as possible --===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // --tfaot-assign-layout (see the pass description in Passes.td). Step 1 puts
 // every op with a data_format into the target layout between two

@@ -1,4 +1,5 @@
 //===- ConstantUtils.cpp - Constant tensors in the graph passes -----------===//
+// SPDX-License-Identifier: Apache-2.0
 #include "passes/ConstantUtils.h"
 
 #include "mlir/IR/BuiltinTypes.h"

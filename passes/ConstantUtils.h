@@ -1,4 +1,5 @@
 //===- ConstantUtils.h - Constant tensors in the graph passes ---*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // Reading and rearranging the dense constants that tfaot.Const holds,
 // shared by the graph passes (simplify, layout assignment).

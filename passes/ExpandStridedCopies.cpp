@@ -1,4 +1,5 @@
 //===- ExpandStridedCopies.cpp - memref.copy to linalg.copy ---------------===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // --tfaot-expand-strided-copies: keeps generated objects free of MLIR's C
 // runner library (see the pass description in Passes.td).

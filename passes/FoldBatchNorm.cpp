@@ -1,4 +1,5 @@
 //===- FoldBatchNorm.cpp - Per-channel affine ops into contraction weights ===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // Inference batch norm is a per-channel affine map y = x * s + t. After a
 // convolution or matrix product with constant weights it costs a full pass

@@ -1,4 +1,5 @@
 //===- FoldRequantize.cpp - One multiply-add from int32 sums to int8 ------===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // tfaot-quantize-int8 leaves each quantized layer as "rescale its sums to
 // float" and the next one as "quantize my float input", with the model's

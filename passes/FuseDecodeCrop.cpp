@@ -1,4 +1,5 @@
 //===- FuseDecodeCrop.cpp - DecodeJpeg + Slice -> decode of the window -----===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // --tfaot-fuse-decode-crop (see the pass description in Passes.td). Only a
 // Slice or StridedSlice (steps of 1, no axis dropped or added) that keeps

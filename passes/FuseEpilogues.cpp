@@ -1,4 +1,5 @@
 //===- FuseEpilogues.cpp - Contractions and their elementwise epilogues ---===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // After lowering and elementwise fusion, Conv2D -> BiasAdd -> Relu is a
 // linalg convolution that writes a whole temporary tensor and one

@@ -1,4 +1,5 @@
 //===- GraphPipeline.cpp - The default graph pass pipeline ----------------===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // Order matters: clean-ups first (they fold the constant subgraphs that
 // batch-norm folding and layout assignment need to see as constants), then

@@ -1,4 +1,5 @@
 //===- GraphPipeline.h - The default graph pass pipeline --------*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // The passes that rewrite the tfaot dialect before any lowering (clean-ups,
 // batch-norm folding, layout assignment), in their default order.

@@ -1,4 +1,5 @@
 //===- InstrumentProfile.cpp - Timing calls around each top-level op ------===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // --tfaot-instrument-profile (see the pass description in Passes.td).
 //

@@ -1,4 +1,5 @@
 //===- Int8Quantization.h - What --quantize=int8 quantizes, and how -*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // Shared by tfaot-quantize-int8 (which rewrites the ops) and the driver's
 // calibration and report (which pick the ops and print their scales), so

@@ -1,4 +1,5 @@
 //===- LowerCnnOps.cpp - Convolutions, pools and friends to linalg --------===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // Part of --tfaot-lower-to-linalg. Convolutions and pools become linalg's
 // named NHWC ops (NCHW operands are transposed around them; the layout pass

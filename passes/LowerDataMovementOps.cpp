@@ -1,4 +1,5 @@
 //===- LowerDataMovementOps.cpp - Slices, padding, blocks, TopKV2 ---------===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // Part of --tfaot-lower-to-linalg. Ops that only move elements around:
 //   - Slice is a tensor.extract_slice;

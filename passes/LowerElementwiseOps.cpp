@@ -1,4 +1,5 @@
 //===- LowerElementwiseOps.cpp - Comparisons, Select, floor division ------===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // Part of --tfaot-lower-to-linalg: the elementwise ops beyond arithmetic and
 // activations. Each becomes a broadcasting linalg.generic whose body follows

@@ -1,4 +1,5 @@
 //===- LowerGatherOps.cpp - GatherV2, GatherNd, BatchMatMulV2 to linalg ---===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // Part of --tfaot-lower-to-linalg. Gathers become a linalg.generic over the
 // output that reads the index with tensor.extract, clamps it into bounds

@@ -1,4 +1,5 @@
 //===- LowerImageOps.cpp - DecodeJpeg to a runtime call -------------------===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // Part of --tfaot-lower-to-linalg. Decoding is libjpeg's work, so
 // tfaot.DecodeJpeg becomes a call of tfaot_rt_decode_jpeg (runtime/lib/

@@ -1,4 +1,5 @@
 //===- LowerInt8Contractions.cpp - int8 products to linalg ---------------===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // tfaot-lower-int8-contractions. tfaot-lower-to-linalg leaves the int8
 // products (Int8Conv2D, Int8MatMul, Int8DepthwiseConv2D) in place, and

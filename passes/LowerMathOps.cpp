@@ -1,4 +1,5 @@
 //===- LowerMathOps.cpp - Ceil, Any/All, FusedBatchNorm, RandomUniform ----===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // Part of --tfaot-lower-to-linalg:
 //   - Ceil is math.ceil;

@@ -1,4 +1,5 @@
 //===- LowerQuantizedOps.cpp - TF's quantized arithmetic to linalg --------===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // Part of --tfaot-lower-to-linalg: Dequantize, Quantize, SubtractZeroPoint,
 // RequantizationRange and Requantize. Each reads its float range from 0-d

@@ -1,4 +1,5 @@
 //===- LowerResizeOps.cpp - ResizeBilinear/NearestNeighbor to linalg ------===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // Part of --tfaot-lower-to-linalg. Shapes are static, so the source rows and
 // columns (and bilinear weights) of every output row and column are computed

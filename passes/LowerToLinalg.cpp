@@ -1,4 +1,5 @@
 //===- LowerToLinalg.cpp - tfaot ops to linalg/tensor/arith/math ----------===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // --tfaot-lower-to-linalg: the shared front half of every backend. Each tfaot
 // op becomes upstream ops on tensors: elementwise ops a broadcasting

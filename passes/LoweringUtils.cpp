@@ -1,4 +1,5 @@
 //===- LoweringUtils.cpp - Shared pieces of the tfaot lowerings -----------===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // See LoweringUtils.h.
 //

@@ -1,4 +1,5 @@
 //===- LoweringUtils.h - Shared pieces of the tfaot lowerings ---*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // Builders used by every tfaot -> linalg pattern: element-type handling
 // (TF's unsigned types become signless), broadcasting indexing maps, and the

@@ -1,4 +1,5 @@
 //===- OrderContractionLoops.cpp - Vectorizable loop order ----------------===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // --tfaot-order-contraction-loops (see the pass description in Passes.td).
 //

@@ -1,4 +1,5 @@
 //===- ParallelizeLoops.cpp - Loops for the runtime's thread pool ---------===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // --tfaot-parallelize-loops (see the pass description in Passes.td).
 //

@@ -1,4 +1,5 @@
 //===- Passes.h - tfaot graph and lowering passes ---------------*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // Declarations generated from Passes.td, and their registration.
 //

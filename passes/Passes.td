@@ -1,4 +1,5 @@
 //===- Passes.td - tfaot graph and lowering passes --------*- tablegen -*-===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // Passes that work on the tfaot dialect. Each def has a summary and an
 // example; the C++ lives in a file named after the def.

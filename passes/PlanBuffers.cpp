@@ -1,4 +1,5 @@
 //===- PlanBuffers.cpp - Temporaries in one arena -------------------------===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // --tfaot-plan-buffers: static memory planning of the entry function's
 // temporaries (see the pass description in Passes.td).

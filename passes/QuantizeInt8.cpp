@@ -1,4 +1,5 @@
 //===- QuantizeInt8.cpp - Calibrated float contractions to int8 -----------===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // Post-training quantization of the ops the driver calibrated (see
 // Int8Quantization.h and Passes.td). Activations are per tensor and

@@ -1,4 +1,5 @@
 //===- Remarks.h - What the graph passes changed, as MLIR remarks -*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // A graph pass says what it rewrote with a remark at the op's location (a
 // NameLoc, so it names the TensorFlow node), worded

@@ -1,4 +1,5 @@
 //===- ScaleJpegDecode.cpp - Decode a JPEG at the size a resize needs -----===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // --tfaot-scale-jpeg-decode (see the pass description in Passes.td).
 //

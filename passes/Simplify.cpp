@@ -1,4 +1,5 @@
 //===- Simplify.cpp - Exact algebraic clean-ups of the tfaot dialect ------===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // --tfaot-simplify: rewrites of tfaot ops that leave every output bit as it
 // was (x + 0.0 aside, see RemoveNeutral), run with the greedy driver before

@@ -1,4 +1,5 @@
 //===- VectorizeContractions.cpp - Register-blocked conv/matmul kernels ---===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // --tfaot-vectorize-contractions (see the pass description in Passes.td).
 //

@@ -1,4 +1,5 @@
 //===- WriteIntoPaddedBuffers.cpp - Producers write padded interiors ------===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // --tfaot-write-into-padded-buffers: see the pass description in
 // Passes.td.

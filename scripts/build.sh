@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 #===- scripts/build.sh - Configure and build tfaot --------------------------===#
 #
 # Installs missing packages (scripts/setup.sh), configures with clang-22 and

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 #===- scripts/demo.sh - Build tfaot and run the MNIST demo ------------------===#
 #
 # Builds everything (scripts/build.sh), which compiles uTensor's

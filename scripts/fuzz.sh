@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 #===- scripts/fuzz.sh - Build and run tfaot's libFuzzer targets -------------===#
 #
 #   scripts/fuzz.sh [--time SECONDS] [--runs N] [--no-build] [--build-dir DIR]

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 #===- scripts/gen-cli-docs.sh - Write docs/cli.md from tfaot's --help -------===#
 #
 #   scripts/gen-cli-docs.sh [TFAOT] > docs/cli.md

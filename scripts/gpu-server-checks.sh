@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # usage: scripts/gpu-server-checks.sh OUT_DIR STEP...
 #
 # What tfaot checks and measures on a borrowed GPU server (an x86-64 Linux

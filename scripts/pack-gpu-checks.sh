@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # usage: scripts/pack-gpu-checks.sh BUILD_DIR OUT.tar.xz [NAME...]
 #
 # Packs the gpu.tfjs programs (test/e2e/tfjs: the corpus models compiled

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # usage: scripts/pack-portable.sh BUILD_DIR OUT.tar.xz
 #
 # Packs tfaot, tfaot_gen_models and the runtime archives with every shared

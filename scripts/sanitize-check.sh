@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 #===- scripts/sanitize-check.sh - The whole test suite under ASan+UBSan -----===#
 #
 #   scripts/sanitize-check.sh [ctest arguments...]

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 #===- scripts/setup-tfjs-oracle.sh - Install the TF.js numeric oracle -------===#
 #
 # Installs the pinned TensorFlow.js packages (tools/tfjs-oracle/package.json,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 #===- scripts/setup.sh - Install what building tfaot needs -----------------===#
 #
 # Installs the Debian packages tfaot builds and tests with, when any is

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 #===- scripts/test.sh - Build tfaot and run every test ----------------------===#
 #
 # Builds everything (scripts/build.sh) and runs the whole suite through

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 #===- scripts/tsan-check.sh - Concurrent runs under ThreadSanitizer ---------===#
 #
 # Builds with -fsanitize=thread, against the runtime's sources, and runs:

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # -*- Python -*-
 # lit configuration for tfaot: FileCheck tests over the tools in build/bin.
 import os

@@ -1,4 +1,5 @@
 //===- HeaderWriter.h - The generated C++ header ---------------*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // Writes the header users include: a class deriving from
 // tfaot::CompiledFunction with static buffer tables and typed, named

@@ -1,4 +1,5 @@
 //===- Int8Epilogue.cpp - Elementwise code the int8 kernel can apply ------===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // The shapes matched here are what tfaot-lower-int8-contractions and
 // linalg-fuse-elementwise-ops leave after bufferization: the product's

@@ -1,4 +1,5 @@
 //===- Int8Epilogue.h - Elementwise code the int8 kernel can apply --*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // An int8 product (linalg.mmt4d, i32 sums) is almost always read by one
 // elementwise linalg.generic that rescales the sums to float, adds the

@@ -1,4 +1,5 @@
 //===- Int8Ukernels.cpp - int8 products to the runtime's kernels ----------===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // tfaot-cpu-int8-ukernels: the int8 products that Int8Conv2D/Int8MatMul
 // and Int8DepthwiseConv2D lower to (passes/LowerInt8Contractions.cpp)

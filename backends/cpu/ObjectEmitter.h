@@ -1,4 +1,5 @@
 //===- ObjectEmitter.h - LLVM dialect to a native object file --*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // Translates an LLVM-dialect module to LLVM IR, optimizes it for the chosen
 // target and writes a relocatable object (weights are in its rodata).
@@ -10,6 +11,7 @@
 #include "mlir/IR/BuiltinOps.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <string>
 
@@ -25,6 +27,17 @@ struct TargetOptions {
   /// 11.5 against 8.6 s).
   int optLevel = 2;
 };
+
+/// Checks `target`'s triple, CPU and features against what LLVM knows, so
+/// that a typo is one clear message before any work, not LLVM's warnings
+/// (once per code generator created) followed by a fatal error deep inside
+/// code generation. Returns "" when the target is usable, else why not.
+std::string checkTarget(const TargetOptions &target);
+
+/// Writes the CPUs LLVM knows for `target`'s triple, one a line, for
+/// --target_cpu help. On an unknown triple returns false with `error` set.
+bool printTargetCpus(const TargetOptions &target, llvm::raw_ostream &os,
+                     std::string &error);
 
 /// Width in bits of the vector registers the contraction kernels should
 /// fill on `target`: 512 with AVX-512, 256 with AVX, else 128.

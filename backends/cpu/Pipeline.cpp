@@ -1,4 +1,5 @@
 //===- Pipeline.cpp - CPU lowering pipelines ------------------------------===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // The pipelines are written as textual pass pipelines: that keeps them
 // readable as one list, and identical to what lit tests run through

@@ -1,4 +1,5 @@
 //===- Pipeline.h - CPU lowering pipelines ----------------------*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // tfaot dialect -> LLVM dialect for the CPU backend, in two named halves so
 // the driver can measure memory between them and lit tests can run each:

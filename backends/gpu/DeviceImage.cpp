@@ -1,4 +1,5 @@
 //===- DeviceImage.cpp - PTX, cubin and the embedded kernel image ---------===//
+// SPDX-License-Identifier: Apache-2.0
 #include "backends/gpu/DeviceImage.h"
 
 #include "runtime/include/tfaot/runtime/cuda_image.h"

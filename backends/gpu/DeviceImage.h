@@ -1,4 +1,5 @@
 //===- DeviceImage.h - PTX, cubin and the embedded kernel image -*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // After --tfaot-gpu-to-nvvm a module holds one gpu.binary with the PTX of
 // its kernels. This takes the PTX out, assembles it with ptxas when ptxas is

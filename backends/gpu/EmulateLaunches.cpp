@@ -1,4 +1,5 @@
 //===- EmulateLaunches.cpp - Run GPU launches as loops on the CPU ---------===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // tfaot-gpu-emulate-launches replaces every gpu.launch with sequential loops
 // over its blocks and threads, the body seeing the loop indices as its block

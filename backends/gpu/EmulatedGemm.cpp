@@ -1,4 +1,5 @@
 //===- EmulatedGemm.cpp - tfaot_rt_cuda_gemm's contract, on the CPU -------===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // tfaot-gpu-define-emulated-gemm gives the --gpu_emulate build a body for
 // the GEMM that real GPU code hands to cuBLAS (tfaot-gpu-matmuls-to-cublas

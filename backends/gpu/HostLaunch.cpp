@@ -1,4 +1,5 @@
 //===- HostLaunch.cpp - Kernel launches as calls into the runtime ---------===//
+// SPDX-License-Identifier: Apache-2.0
 #include "backends/gpu/HostLaunch.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"

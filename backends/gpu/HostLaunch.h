@@ -1,4 +1,5 @@
 //===- HostLaunch.h - Kernel launches as calls into the runtime -*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // The host half of a CUDA entry, after --tfaot-gpu-to-nvvm, is an LLVM
 // dialect function that computes addresses and holds gpu.launch_func ops.

@@ -1,4 +1,5 @@
 //===- KernelPasses.cpp - Shape bufferized code into GPU kernels ----------===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // The passes between bufferization and the upstream GPU mapping:
 //

@@ -1,4 +1,5 @@
 //===- KernelPasses.h - Shape bufferized code into GPU kernels --*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // tfaot's own passes of the GPU pipeline (see KernelPasses.cpp for what each
 // does); the upstream ones do the mapping, outlining and NVVM lowering.

@@ -1,4 +1,5 @@
 //===- LibraryGemms.cpp - Convolutions and matmuls as cuBLAS calls --------===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // The generated kernels are one thread per output element; for the
 // contractions that dominate conv nets that is 5-10x slower than a tuned

@@ -1,4 +1,5 @@
 //===- LowerEntry.cpp - One entry function, bufferized -> CUDA ------------===//
+// SPDX-License-Identifier: Apache-2.0
 #include "backends/gpu/LowerEntry.h"
 
 #include "backends/cpu/Pipeline.h"

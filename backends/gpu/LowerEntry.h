@@ -1,4 +1,5 @@
 //===- LowerEntry.h - One entry function, bufferized -> CUDA ----*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // The CUDA half of `tfaot compile --target=cuda`, after the shared import,
 // graph passes and GPU bufferization (which the driver runs, to measure the

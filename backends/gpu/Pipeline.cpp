@@ -1,4 +1,5 @@
 //===- Pipeline.cpp - CUDA lowering pipelines -----------------------------===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // Textual pass pipelines, like the CPU backend's, so that what the driver
 // runs is what the lit tests run through tfaot-opt.

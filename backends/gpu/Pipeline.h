@@ -1,4 +1,5 @@
 //===- Pipeline.h - CUDA lowering pipelines ---------------------*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // tfaot dialect -> kernels (PTX) + host launcher (LLVM dialect) for the CUDA
 // target, in three named parts that tfaot-opt also exposes:

@@ -1,4 +1,5 @@
 //===- SplitReductions.cpp - Reductions with too few threads, in two steps -===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // tfaot-gpu-split-small-reductions (tensors, before bufferization): the
 // kernel mapping gives every output element of a reduction one thread that

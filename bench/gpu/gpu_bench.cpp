@@ -1,4 +1,5 @@
 //===- gpu_bench.cpp - time a --target=cuda model, check it against CPU ---===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // Built (by bench/gpu/run.sh, on a machine with a GPU) once per model and
 // batch size, against two objects of the same graph:

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Summarize an ncu CSV (scripts/gpu-server-checks.sh gpu-profile step).
 
 usage: bench/gpu/profile_summary.py PROFILE.csv [--top N]

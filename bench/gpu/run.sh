@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # usage: bench/gpu/run.sh OUT_DIR [MODELS] [BATCHES]
 #
 # On a machine with an NVIDIA GPU: compiles ResNet-50 and MobileNetV2 (the

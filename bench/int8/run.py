@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """int8 against float32 with tfaot on this machine, in one run.
 
 For each model: `tfaot bench` of the float32 graph and of the same graph

@@ -1,4 +1,5 @@
 //===- jpeg_bench.cpp - Decode-then-crop vs decoding only the crop --------===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // Times the two ways a compiled model can get a random crop of a JPEG, on
 // the runtime function both lower to (tfaot_rt_decode_jpeg):

@@ -1,4 +1,5 @@
 //===- gen_models.cpp - Benchmark models with seeded random weights -------===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // Writes the frozen GraphDefs that tfaot's benchmarks (issue 6) measure on:
 //

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Peers for tfaot on the GPU server: ResNet-50 and MobileNetV2 in ONNX
 Runtime and PyTorch on the CPU, and torch.compile on the GPU.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// SPDX-License-Identifier: Apache-2.0
 // bench/peers/tfjs_time.js - time a TF.js graph model, as a peer for
 // `tfaot bench`.
 //

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
 """Times PyTorch (CPU) on the networks bench/models/gen_models.cpp writes,
 as a peer for `tfaot bench`.
 

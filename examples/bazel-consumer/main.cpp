@@ -1,4 +1,5 @@
 //===- main.cpp - a Bazel program built against an installed tfaot --------===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // Runs the simple_mnist MLP, compiled by the Bazel tfaot_library() into
 // mnist_model.h / mnist_model.o, on two drawn images whose answers are plain

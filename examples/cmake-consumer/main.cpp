@@ -1,4 +1,5 @@
 //===- main.cpp - a program built against an installed tfaot --------------===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // Runs the simple_mnist MLP, compiled by tfaot_library() into mnist_model.h /
 // libmnist_model.a, on two drawn images whose answers are plain to see: a

@@ -1,4 +1,5 @@
 //===- main.cpp - Run a compiled MNIST classifier -------------------------===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // Classifies four synthetic 28x28 "digits" with uTensor's simple_mnist.pb,
 // compiled ahead of time by tfaot into mnist_model.o / mnist_model.h. No

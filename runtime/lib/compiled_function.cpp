@@ -1,4 +1,5 @@
 //===- compiled_function.cpp - Buffers, checks and Run() ------------------===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // Implements tfaot::CompiledFunction, the base class of every generated class.
 // The instance owns its result buffers (and, in kArgsAndResults mode, its

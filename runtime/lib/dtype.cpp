@@ -1,4 +1,5 @@
 //===- dtype.cpp - Element type sizes and names ---------------------------===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // DTypeSize and DTypeName for tfaot::DType. Both switch over every enumerator
 // without a default label, so that -Wswitch flags this file when a dtype is

@@ -1,4 +1,5 @@
 //===- f32s8_gemm.cpp - Float rows times int8 weights ---------------------===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // See f32s8_gemm.h. The work is split by blocks of 64 columns, each walking
 // all of k: at batch 1 every thread then streams its own columns of the

@@ -1,4 +1,5 @@
 //===- f32s8_gemm.h - Float rows times int8 weights -------------*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // Internal to the runtime library. --quantize=int8 keeps some MatMul layers
 // in float32 (by default the last, which produces the logits), but still

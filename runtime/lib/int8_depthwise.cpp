@@ -1,4 +1,5 @@
 //===- int8_depthwise.cpp - tfaot_rt_depthwise_s8s8_fused -----------------===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // One loop nest, compiled for a portable build and AVX2 (target
 // attributes, chosen at run time): for each output pixel the window's

@@ -1,4 +1,5 @@
 //===- int8_depthwise.h - The int8 depthwise convolution kernel -*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // Internal to the runtime library. A quantized depthwise convolution
 // (channel multiplier 1) is lowered to linalg.depthwise_conv_2d_nhwc_hwc on

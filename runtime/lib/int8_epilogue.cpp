@@ -1,4 +1,5 @@
 //===- int8_epilogue.cpp - What int8 kernels do to their int32 sums -------===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // The epilogue of int8_epilogue.h for a portable build, AVX2 and AVX-512,
 // compiled with target attributes like the kernels so that the library

@@ -1,4 +1,5 @@
 //===- int8_epilogue.h - What int8 kernels do to their int32 sums -*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // Internal to the runtime library. An int8 convolution or matrix product
 // sums into int32; what the model does next (rescale to float, bias,

@@ -1,4 +1,5 @@
 //===- int8_epilogue_avx512.h - The epilogue on 16 lanes -------*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // Internal to the runtime library. The epilogue of int8_epilogue.h for one
 // AVX-512 vector of 16 columns, inline, so that a kernel can finish its

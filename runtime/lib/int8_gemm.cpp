@@ -1,4 +1,5 @@
 //===- int8_gemm.cpp - tfaot_rt_mmt4d_s8s8s32 -----------------------------===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // A portable kernel, and kernels for x86-64 CPUs with AVX-512 VNNI,
 // AVX-VNNI or plain AVX2 chosen at run time. Those are compiled with target

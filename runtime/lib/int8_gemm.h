@@ -1,4 +1,5 @@
 //===- int8_gemm.h - The int8 matrix product quantized ops call -*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // Internal to the runtime library. Quantized convolutions and matrix
 // products are lowered to linalg.mmt4d on packed int8 operands, and the

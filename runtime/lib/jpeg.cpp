@@ -1,4 +1,5 @@
 //===- jpeg.cpp - JPEG decoding for generated code ------------------------===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // tfaot_rt_decode_jpeg() on top of libjpeg(-turbo)'s classic API, which has
 // what a cropped decode needs (jpeg_crop_scanline, jpeg_skip_scanlines) in

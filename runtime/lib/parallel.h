@@ -1,4 +1,5 @@
 //===- parallel.h - The thread pool generated code runs its loops on -*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // Internal to the runtime library (and to `tfaot bench`, which calls entry
 // functions the way CompiledFunction::Run() does). Generated code calls

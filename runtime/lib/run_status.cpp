@@ -1,4 +1,5 @@
 //===- run_status.cpp - Errors reported from inside generated code --------===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // The per-thread error slot of run_status.h.
 //

@@ -1,4 +1,5 @@
 //===- run_status.h - Errors reported from inside generated code -*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // Internal to the runtime library. Generated code calls runtime functions
 // (JPEG decoding today) that can fail on bad input, but its entry function

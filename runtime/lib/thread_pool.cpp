@@ -1,4 +1,5 @@
 //===- thread_pool.cpp - Workers for the generated code's parallel loops --===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // One queue of loops per pool. A loop is split into at most num_threads()
 // ranges ("chunks") that threads claim with an atomic counter: the caller

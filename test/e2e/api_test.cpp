@@ -1,4 +1,5 @@
 //===- api_test.cpp - The generated C++ API on real compiled graphs -------===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // Exercises the class `tfaot compile` generates (docs/generated-api.md)
 // through real compiled code, not mocks:

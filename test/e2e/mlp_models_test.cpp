@@ -1,4 +1,5 @@
 //===- mlp_models_test.cpp - Frozen MLPs vs a naive C++ reference ---------===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // Three real frozen models, compiled at batch 1 and at a larger batch:
 //

@@ -1,4 +1,5 @@
 //===- utensor_ops_test.cpp - uTensor per-op graphs vs TensorFlow ---------===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // uTensor's per-op test graphs (frozen/utensor/ops/<op>/test_<op>.pb), each
 // compiled by tfaot at build time, run and compared with the output

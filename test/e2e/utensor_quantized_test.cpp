@@ -1,4 +1,5 @@
 //===- utensor_quantized_test.cpp - TF's eight-bit graphs vs TensorFlow ---===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // uTensor's test_quant_<op>.pb graphs are the float test graphs after TF's
 // quantize_graph (eightbit mode): QuantizeV2, QuantizedConv2D,

@@ -1,4 +1,5 @@
 //===- FuzzSupport.h - What the tfaot fuzz targets share --------*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // The fuzz targets feed bytes to the same loaders `tfaot compile --graph`
 // uses and import the result up to a verified tfaot-dialect module. They

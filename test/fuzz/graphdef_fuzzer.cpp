@@ -1,4 +1,5 @@
 //===- graphdef_fuzzer.cpp - Fuzz binary GraphDefs through the importer ---===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // The input is a .pb file's bytes. As for `tfaot compile --graph x.pb`, a
 // buffer that is not a binary GraphDef is retried as text; what parses is

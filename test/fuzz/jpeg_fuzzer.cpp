@@ -1,4 +1,5 @@
 //===- jpeg_fuzzer.cpp - Fuzz the JPEG decoder generated code calls --------===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // Input format: the JPEG bytes, then two trailing bytes choosing how a
 // compiled model would decode them (so the fuzzer explores the decode

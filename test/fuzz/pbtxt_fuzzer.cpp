@@ -1,4 +1,5 @@
 //===- pbtxt_fuzzer.cpp - Fuzz text-format GraphDefs through the importer -===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // The input is a .pbtxt file's text, parsed as `tfaot compile --graph
 // x.pbtxt` does (text only), then imported with a derived config

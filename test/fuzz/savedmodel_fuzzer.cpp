@@ -1,4 +1,5 @@
 //===- savedmodel_fuzzer.cpp - Fuzz SavedModel directories -----------------===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // Input format: three length-prefixed parts, each length 4 bytes little
 // endian: saved_model.pb, variables/variables.index, and (the rest, no

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Packs a single-shard SavedModel directory into the savedmodel fuzzer's
 input format: saved_model.pb and variables/variables.index, each after its
 length (4 bytes, little endian), then variables.data-00000-of-00001.

@@ -1,4 +1,5 @@
 //===- tfjs_fuzzer.cpp - Fuzz TF.js graph models through the importer -----===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // Input format: the model.json text, then one NUL byte, then the weight
 // bytes (no NUL: all JSON, no weights). JSON text cannot hold a raw NUL, so

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Cuts TF.js graph models down to small tfjs-fuzzer seeds.
 
 usage: tfjs_seeds.py OUT_DIR MAX_BYTES MODEL.json...

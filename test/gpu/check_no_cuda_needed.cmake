@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # cmake -DREADELF=... -DPROGRAM=... -P check_no_cuda_needed.cmake
 # Fails if PROGRAM needs a CUDA library at load time: a program linking a
 # --target=cuda model must start on machines without CUDA (the runtime

@@ -1,4 +1,5 @@
 //===- fake_cuda_driver.cpp - A CUDA driver double for runtime tests ------===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // Loaded by tfaot_cuda_runtime in place of libcuda.so.1 (TFAOT_LIBCUDA) so
 // that the runtime's use of the driver can be tested on machines without a

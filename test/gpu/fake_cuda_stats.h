@@ -1,4 +1,5 @@
 //===- fake_cuda_stats.h - What the fake CUDA driver saw --------*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0
 #ifndef TFAOT_TEST_GPU_FAKE_CUDA_STATS_H
 #define TFAOT_TEST_GPU_FAKE_CUDA_STATS_H
 

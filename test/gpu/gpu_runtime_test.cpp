@@ -1,4 +1,5 @@
 //===- gpu_runtime_test.cpp - CUDA-compiled models against CPU ones ------===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // simple_mnist, fc-layers, emotion and blazeface are compiled three times,
 // --target=cuda, --target=cpu and --target=cuda --gpu_emulate (the kernel

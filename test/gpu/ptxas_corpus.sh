@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # usage: ptxas_corpus.sh TFAOT CORPUS_DIR WORK_DIR
 #
 # Compiles corpus models with `tfaot compile --target=cuda --emit ptx` and

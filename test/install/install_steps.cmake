@@ -1,4 +1,5 @@
 #===- test/install/install_steps.cmake - shared by the consumer tests ------===#
+# SPDX-License-Identifier: Apache-2.0
 #
 # Included by run_consumer.cmake and run_bazel_consumer.cmake (cmake -P).
 #

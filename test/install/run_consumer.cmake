@@ -1,4 +1,5 @@
 #===- test/install/run_consumer.cmake - install, then build a consumer -----===#
+# SPDX-License-Identifier: Apache-2.0
 #
 # cmake -DTFAOT_BUILD_DIR=... -DCONSUMER_SOURCE_DIR=... -DWORK_DIR=...
 #       -DGRAPH=... -DEXPECTED=... -DGENERATOR=... [-DMAKE_PROGRAM=...]

@@ -1,4 +1,5 @@
 //===- write_savedmodel.cpp - SavedModel directories for tests ------------===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // tfaot-write-savedmodel KIND DIR writes a small SavedModel the way
 // TensorFlow lays it out, so tests need no TensorFlow install. Every model

@@ -1,4 +1,5 @@
 //===- tfaot-opt.cpp - mlir-opt with the tfaot dialect and passes ---------===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // Parses, verifies, round-trips and transforms tfaot IR; every upstream
 // dialect and pass is available too, plus the CPU pipelines

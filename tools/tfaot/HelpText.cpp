@@ -1,4 +1,5 @@
 //===- HelpText.cpp - Man-page style help for each tfaot command ----------===//
+// SPDX-License-Identifier: Apache-2.0
 #include "HelpText.h"
 
 static const char kToolHelp[] =

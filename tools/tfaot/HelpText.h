@@ -1,4 +1,5 @@
 //===- HelpText.h - Man-page style help for each tfaot command --*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // llvm::cl prints one overview for every --help; tfaot gives each command
 // its own, laid out like a man page (synopsis, description, exit status,

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// SPDX-License-Identifier: Apache-2.0
 // tools/tfjs-oracle/run.js - run a TensorFlow.js graph model as a reference.
 //
 // Loads a TF.js graph model (model.json + weight shards) from the local file

@@ -1,4 +1,5 @@
 //===- cublas.cpp - cuBLAS, loaded at run time ----------------------------===//
+// SPDX-License-Identifier: Apache-2.0
 #include "cublas.h"
 
 #include <dlfcn.h>

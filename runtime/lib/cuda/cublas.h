@@ -1,4 +1,5 @@
 //===- cublas.h - cuBLAS, loaded at run time ---------------------*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // Internal to tfaot_cuda_runtime. Models compiled with --gpu_gemm=cublas
 // (the default) hand their f32 and int8 matrix products and convolutions

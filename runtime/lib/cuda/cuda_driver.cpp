@@ -1,4 +1,5 @@
 //===- cuda_driver.cpp - The CUDA driver API, loaded at run time ----------===//
+// SPDX-License-Identifier: Apache-2.0
 #include "cuda_driver.h"
 
 #include <dlfcn.h>

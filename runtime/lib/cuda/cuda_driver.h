@@ -1,4 +1,5 @@
 //===- cuda_driver.h - The CUDA driver API, loaded at run time --*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // Internal to tfaot_cuda_runtime. The driver (libcuda.so.1) is opened with
 // dlopen the first time a CUDA model runs, not linked: programs that link a

@@ -1,4 +1,5 @@
 //===- cuda_function.cpp - Run generated CUDA code ------------------------===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // CudaCompiledFunction::Run() makes its instance's device state current on
 // the thread and calls CompiledFunction::Run(), which checks the arguments

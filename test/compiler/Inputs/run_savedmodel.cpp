@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Drives a class compiled from a tfaot-write-savedmodel model: the
 // accessors are named by the signature's keys ("x", "scores"), so this only
 // compiles if the header took its names from the signature. Build with

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Writes the two weight shards of tfjs-mlp.json into the directory argv[1].
 
 The bytes are those the TF.js converter writes: little-endian, weights

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Drives the class compiled from Inputs/tfjs-mlp.json (see tfjs-import.test):
 // feeds x = [[1, 2]] and prints the two outputs for FileCheck.
 #include "tfjs_mlp.h"

@@ -1,4 +1,5 @@
 //===- jpeg_test.cpp - DecodeJpeg / DecodeAndCropJpeg end to end ----------===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // The models of decode.pbtxt run on JPEGs that cjpeg wrote
 // (make_jpegs.py) and are checked byte for byte against

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Writes the JPEG test images and their reference decodes.
 
 Usage: make_jpegs.py OUTDIR

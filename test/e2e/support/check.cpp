@@ -1,4 +1,5 @@
 //===- check.cpp - Comparing compiled-function results --------------------===//
+// SPDX-License-Identifier: Apache-2.0
 #include "check.h"
 
 #include <cmath>

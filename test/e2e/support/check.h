@@ -1,4 +1,5 @@
 //===- check.h - Comparing compiled-function results ------------*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // Shared by every e2e test so that all of them compare the same way and say
 // the same useful things on a mismatch (how many elements differ, the first

@@ -1,4 +1,5 @@
 //===- concurrent_runs.h - Many instances of one model at once ------------===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // The thread-safety check shared by e2e.GeneratedApi (in CI) and
 // test/e2e/tsan/concurrent_runs.cpp (the same under ThreadSanitizer): each

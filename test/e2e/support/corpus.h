@@ -1,4 +1,5 @@
 //===- corpus.h - Locating files of the shared test corpus ------*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // The e2e tests read reference data (IDX files, the GraphDefs themselves)
 // from the shared third-party corpus at run time. Its location is baked in

@@ -1,4 +1,5 @@
 //===- graph.cpp - Weights and an MLP reference from a GraphDef -----------===//
+// SPDX-License-Identifier: Apache-2.0
 #include "graph.h"
 
 #include <algorithm>

@@ -1,4 +1,5 @@
 //===- graph.h - Weights and an MLP reference from a GraphDef ---*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // The frozen MLP models in the corpus come without expected outputs. The e2e
 // tests therefore compute their own, independently of tfaot: they parse the

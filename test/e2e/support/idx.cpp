@@ -1,4 +1,5 @@
 //===- idx.cpp - Reader for IDX files (uTensor reference data) ------------===//
+// SPDX-License-Identifier: Apache-2.0
 #include "idx.h"
 
 #include <gtest/gtest.h>

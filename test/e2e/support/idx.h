@@ -1,4 +1,5 @@
 //===- idx.h - Reader for IDX files (uTensor reference data) ----*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // uTensor's per-op test graphs ship TensorFlow's own outputs (and inputs) as
 // IDX files, the MNIST container format:

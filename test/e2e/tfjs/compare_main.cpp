@@ -1,4 +1,5 @@
 //===- test/e2e/tfjs/compare_main.cpp - tfaot vs the TF.js oracle ---------===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // One generic program, built once per model by tfaot_tfjs_compare() in
 // CMakeLists.txt with

@@ -1,4 +1,5 @@
 //===- graphdef_to_tfjs.cpp - Frozen GraphDef to a TF.js graph model ------===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // Test helper: lets the TF.js oracle run frozen GraphDefs (.pb / .pbtxt) of
 // the corpus, which TensorFlow's own converter (Python) cannot be used for

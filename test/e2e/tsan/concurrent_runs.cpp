@@ -1,4 +1,5 @@
 //===- concurrent_runs.cpp - Generated code and runtime under TSan --------===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // Built by scripts/tsan-check.sh with -fsanitize=thread together with the
 // runtime's sources and the e2e test build's api_fc model (tf2onnx

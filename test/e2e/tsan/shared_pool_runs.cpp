@@ -1,4 +1,5 @@
 //===- shared_pool_runs.cpp - The thread pool under TSan ------------------===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // Built by scripts/tsan-check.sh with -fsanitize=thread together with the
 // runtime's sources and the e2e.tfjs build of the emotion model (a conv

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Checks a tfaot --quantize_report JSON file against accuracy bounds.
 
 usage: check_quantize_report.py REPORT.json OUTPUT MAX_RELATIVE_ERROR

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Writes a .npy file of float32 values uniform in [0, 1) (no NumPy needed).
 
 usage: write_npy.py OUT.npy DIM [DIM...] [--seed N | --arange]

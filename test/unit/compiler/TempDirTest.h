@@ -1,4 +1,5 @@
 //===- TempDirTest.h - gtest fixture with a temporary directory -*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // For loader tests that write model files and read back what the loader
 // said: a fresh directory per test (removed afterwards) and a stream

@@ -1,4 +1,5 @@
 //===- bench_test.cpp - tfaot bench's recommendation and plot -------------===//
+// SPDX-License-Identifier: Apache-2.0
 #include "compiler/Bench.h"
 
 #include <gtest/gtest.h>

@@ -1,4 +1,5 @@
 //===- calibration_ranges_test.cpp - percentile and entropy ranges --------===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // The histograms are built here from densities whose best ranges are known
 // in shape: a uniform distribution (nothing to clip), a half-normal one

@@ -1,4 +1,5 @@
 //===- function_inliner_test.cpp - Inlining function-library calls --------===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // Text-format graphs whose calls are inlined: body references translated to
 // graph output numbers (single-output ops, multi-output ops from the

@@ -1,4 +1,5 @@
 //===- gpu_device_image_test.cpp - The embedded CUDA kernel image ---------===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // The image layout the compiler writes and the runtime reads
 // (tfaot/runtime/cuda_image.h), the check for PTX with unresolved calls, and

@@ -1,4 +1,5 @@
 //===- graph_loader_test.cpp - --feed/--fetch flags and dtype names -------===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // The flag forms are the user's first contact with tfaot; these tests pin
 // their parsing and their error messages.

@@ -1,4 +1,5 @@
 //===- header_writer_test.cpp - Generated header naming rules -------------===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // Accessor names come from feed/fetch names, which may hold any characters
 // and may collide once sanitized; the header must still compile.

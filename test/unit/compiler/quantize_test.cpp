@@ -1,4 +1,5 @@
 //===- quantize_test.cpp - --quantize=int8 against a scalar reference -----===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // A small convolutional network (3x3 stride-2 SAME conv + bias + ReLU, 1x1
 // conv + ReLU, 3x3 SAME depthwise conv + bias + ReLU, 3x3 VALID conv,

@@ -1,4 +1,5 @@
 //===- tensor_bundle_test.cpp - Checkpoint (tensor bundle) reading --------===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // Hand-built LevelDB tables (prefix-compressed keys, an index block, the
 // footer) checked entry by entry, the CRC-32C against its published check

@@ -1,4 +1,5 @@
 //===- tensor_conversion_test.cpp - TensorProto/DataType conversion -------===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // TensorFlow encodes constants several ways (raw tensor_content, typed value
 // lists that repeat their last element, 16-bit floats in half_val); a

@@ -1,4 +1,5 @@
 //===- tfjs_loader_test.cpp - TF.js graph model loading -------------------===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // Writes small model.json + shard files into a temporary directory and checks
 // the decoded Const values bit for bit (float32, int32, bool, string,

@@ -1,4 +1,5 @@
 //===- compiled_function_test.cpp - Tests for tfaot::CompiledFunction -----===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // Exercises the runtime base class through hand-written FunctionInfo tables
 // with real entry functions, standing in for what `tfaot compile` generates:

@@ -1,4 +1,5 @@
 //===- dtype_test.cpp - Tests for DTypeSize and DTypeName -----------------===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // The generated BufferInfo tables store size_bytes = num_elements *
 // DTypeSize(dtype), and error messages print DTypeName(), so every enumerator

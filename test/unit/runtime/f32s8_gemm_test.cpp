@@ -1,4 +1,5 @@
 //===- f32s8_gemm_test.cpp - Tests for tfaot_rt_matmul_f32s8 --------------===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // Every path this CPU has against a double-precision product of the same
 // operands. Paths sum in different orders and with or without fused

@@ -1,4 +1,5 @@
 //===- int8_depthwise_test.cpp - Tests for tfaot_rt_depthwise_s8s8_fused --===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // The kernel against a direct reading of its definition (int8_depthwise.h,
 // int8_epilogue.h): int64 sums over the window, then the epilogue step by

@@ -1,4 +1,5 @@
 //===- int8_gemm_test.cpp - Tests for tfaot_rt_mmt4d_s8s8s32 --------------===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // Every implementation of the int8 mmt4d kernel against a plain triple loop
 // over the unpacked matrices. The test packs B itself, so the layout the

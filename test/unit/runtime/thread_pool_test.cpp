@@ -1,4 +1,5 @@
 //===- thread_pool_test.cpp - Tests for tfaot::ThreadPool -----------------===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // The pool generated code runs its parallel loops on: every iteration runs
 // exactly once, in at most num_threads() contiguous ranges, on several

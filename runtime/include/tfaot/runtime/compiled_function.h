@@ -1,4 +1,5 @@
 //===- compiled_function.h - Base of tfaot-generated classes ----*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // Every header that `tfaot compile` writes declares a class deriving from
 // tfaot::CompiledFunction. The generated class only adds static tables (names,

@@ -1,4 +1,5 @@
 //===- cuda_function.h - Base of tfaot-generated CUDA classes ---*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // `tfaot compile --target=cuda` writes a class deriving from
 // tfaot::CudaCompiledFunction. It keeps CompiledFunction's whole API

@@ -1,4 +1,5 @@
 //===- cuda_image.h - Layout of the kernel image in a CUDA object -*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // `tfaot compile --target=cuda` embeds one kernel image per entry function in
 // the host object; the runtime (tfaot_cuda_runtime) reads it when the first

@@ -1,4 +1,5 @@
 //===- jpeg.h - JPEG decoding called from generated code --------*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // The runtime half of tfaot's DecodeJpeg / DecodeAndCropJpeg: generated code
 // calls tfaot_rt_decode_jpeg() with the bytes argument's descriptor and the

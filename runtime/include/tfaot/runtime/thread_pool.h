@@ -1,4 +1,5 @@
 //===- thread_pool.h - Threads a compiled function runs its loops on -*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // Generated code splits its large loops (the tiles of each convolution and
 // matrix product, large elementwise ops) into ranges of iterations and hands

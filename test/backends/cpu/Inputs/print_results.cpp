@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Runs a generated class and prints each result as "name: v0 v1 ..."
 // using only the class's FunctionInfo tables, so one driver serves every
 // hand-checked graph. Arguments, if any, hold 0, 1, 2, ... (element i is

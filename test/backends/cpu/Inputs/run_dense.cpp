@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Drives the class generated from test/compiler/import-mlp.pbtxt: feeds a
 // fixed input and prints the softmax output for FileCheck.
 #include "dense.h"

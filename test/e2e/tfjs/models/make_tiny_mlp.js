@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// SPDX-License-Identifier: Apache-2.0
 // test/e2e/tfjs/models/make_tiny_mlp.js - writes tiny_mlp.json + tiny_mlp.bin.
 //
 // A hand-made TensorFlow.js graph model, laid out as tensorflowjs_converter
