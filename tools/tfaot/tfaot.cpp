@@ -35,6 +35,8 @@ static cl::SubCommand benchCmd(
     "bench", "Compile a graph for each batch size, run it on random inputs "
              "and report latency (median, p90) and throughput; --sweep says "
              "which batch size to use");
+// bench's own flags; the ones it shares with compile stay in compileCategory.
+static cl::OptionCategory benchCategory("tfaot bench options");
 
 static cl::OptionCategory opsCategory("tfaot ops options");
 static cl::SubCommand opsCmd(
@@ -243,7 +245,8 @@ static cl::opt<tfaot::EmitStage> emitFlag(
         clEnumValN(tfaot::EmitStage::Object, "obj",
                    "object file and header (default)"),
         clEnumValN(tfaot::EmitStage::Tfaot, "tfaot",
-                   "the imported graph in the tfaot dialect"),
+                   "the tfaot dialect after the graph passes (the "
+                   "imported graph with --graph_passes=false)"),
         clEnumValN(tfaot::EmitStage::Linalg, "linalg",
                    "after lowering to linalg on tensors"),
         clEnumValN(tfaot::EmitStage::Bufferized, "bufferized",
@@ -308,37 +311,37 @@ static cl::opt<bool> reportJsonFlag(
     cl::desc("With --report (or explain): print it as one JSON object (every "
              "rewritten node listed)."));
 static cl::opt<int64_t> itersFlag(
-    "iters", cl::sub(benchCmd), cl::cat(compileCategory), cl::init(10),
+    "iters", cl::sub(benchCmd), cl::cat(benchCategory), cl::init(10),
     cl::desc("bench: at least this many timed runs per batch size "
              "(default 10)."));
 static cl::opt<double> minTimeFlag(
-    "min_time", cl::sub(benchCmd), cl::cat(compileCategory), cl::init(1.0),
+    "min_time", cl::sub(benchCmd), cl::cat(benchCategory), cl::init(1.0),
     cl::value_desc("seconds"),
     cl::desc("bench: keep running until this much time was timed per batch "
              "size (default 1)."));
 static cl::opt<std::string> profileFlag(
-    "profile", cl::sub(benchCmd), cl::cat(compileCategory),
+    "profile", cl::sub(benchCmd), cl::cat(benchCategory),
     cl::value_desc("trace.json"),
     cl::desc("bench: also compile the first batch size with a timing call "
              "around each op, run it, write every op of every run to this "
              "file as a Chrome trace (open it in Perfetto or "
              "chrome://tracing) and print the 15 slowest ops."));
 static cl::opt<int> threadsFlag(
-    "threads", cl::sub(benchCmd), cl::cat(compileCategory), cl::init(1),
+    "threads", cl::sub(benchCmd), cl::cat(benchCategory), cl::init(1),
     cl::desc("bench: threads Run() uses, as set_num_threads(N) does in the "
              "generated class (default 1; 0: one per hardware thread)."));
 static cl::opt<bool> sweepFlag(
-    "sweep", cl::sub(benchCmd), cl::cat(compileCategory),
+    "sweep", cl::sub(benchCmd), cl::cat(benchCategory),
     cl::desc("bench: measure batch sizes 1, 2, 4, ..., 64 (unless --batch "
              "names others) and recommend the one with the most items/s "
              "within --latency_budget."));
 static cl::opt<double> latencyBudgetFlag(
-    "latency_budget", cl::sub(benchCmd), cl::cat(compileCategory),
+    "latency_budget", cl::sub(benchCmd), cl::cat(benchCategory),
     cl::init(0.0), cl::value_desc("ms"),
     cl::desc("bench --sweep: only batch sizes whose p90 latency is within "
              "this many milliseconds qualify (default: no budget)."));
 static cl::opt<std::string> plotFlag(
-    "plot", cl::sub(benchCmd), cl::cat(compileCategory),
+    "plot", cl::sub(benchCmd), cl::cat(benchCategory),
     cl::value_desc("file.svg"),
     cl::desc("bench: also draw items/s and p90 latency per batch size as "
              "an SVG."));
@@ -371,7 +374,7 @@ int main(int argc, char **argv) {
   cl::HideUnrelatedOptions(compileCategory);
   cl::HideUnrelatedOptions(compileCategory, compileCmd);
   cl::HideUnrelatedOptions(compileCategory, explainCmd);
-  cl::HideUnrelatedOptions(compileCategory, benchCmd);
+  cl::HideUnrelatedOptions({&compileCategory, &benchCategory}, benchCmd);
   cl::HideUnrelatedOptions(opsCategory, opsCmd);
   // Each command's --help opens with its own man-style overview.
   llvm::StringRef command = argc > 1 ? argv[1] : "";
