@@ -1,9 +1,10 @@
-// <name>_benchmark of tfaot_library(gen_benchmark = True): times Run() of
-// the generated class @CLASS@ (header @HEADER@), like tfcompile's
-// tf_library benchmark. Inputs are uniform random floats in [0, 1) (other
-// types stay zero); after a warm-up run it times runs until at least
-// `--min_time` seconds (default 1) and 10 runs have passed, and prints the
-// median, p90 and minimum latency and the runs per second.
+// <name>_benchmark of tfaot_library(gen_benchmark = True) in Bazel, or of
+// tfaot_library(... GEN_BENCHMARK) in CMake: times Run() of the generated
+// class @CLASS@ (header @HEADER@), like tfcompile's tf_library benchmark.
+// Inputs are uniform random floats in [0, 1) (other types stay zero);
+// after a warm-up run it times runs until at least `--min_time` seconds
+// (default 1) and 10 runs have passed, and prints the median, p90 and
+// minimum latency and the runs per second.
 //
 // Usage: <name>_benchmark [--min_time SECONDS]
 #include "@HEADER@"
