@@ -3,8 +3,9 @@
 // @CLASS@ (header @HEADER@), like tfcompile's tf_library test. It runs the
 // model on zero inputs (every argument buffer is zeroed by the class) and
 // checks that Run() succeeds, that every result buffer has the size its
-// table gives, and that a second instance computes bit-identical results. A model reading JPEG bytes (a string argument)
-// cannot decode nothing: there it checks that Run() fails with a reason.
+// table gives, and that a second instance computes bit-identical results.
+// A model reading JPEG bytes (a string argument) cannot decode nothing:
+// there it checks that Run() fails with a reason.
 #include "@HEADER@"
 
 #include <cstdio>
