@@ -31,6 +31,9 @@ static const char kBufferizePipeline[] =
     "canonicalize,"
     "one-shot-bufferize{bufferize-function-boundaries "
     "function-boundary-type-conversion=identity-layout-map},"
+    // A tensor fetched twice is one buffer returned twice, which the next
+    // pass cannot hoist: each repeat gets a copy (DistinctResultBuffers.cpp).
+    "func.func(tfaot-distinct-result-buffers),"
     "buffer-results-to-out-params{hoist-static-allocs modify-public-functions},"
     "canonicalize,"
     // The int8 products become kernel calls before the buffers are planned:
@@ -81,6 +84,7 @@ static void registerUpstreamPassesOnce() {
     registerAllPasses();
     mlir::tfaot::registerTfaotPasses();
     ::tfaot::cpu::registerInt8UkernelPass();
+    ::tfaot::cpu::registerDistinctResultBuffersPass();
     return true;
   }();
   (void)done;

@@ -36,6 +36,10 @@ void registerCpuPipelines();
 /// Registers tfaot-cpu-int8-ukernels (Int8Ukernels.cpp).
 void registerInt8UkernelPass();
 
+/// Registers tfaot-distinct-result-buffers (DistinctResultBuffers.cpp), which
+/// both backends' bufferization runs. Safe to call more than once.
+void registerDistinctResultBuffersPass();
+
 /// Bytes of scratch memory a bufferized function needs per call: the arena
 /// that tfaot-plan-buffers laid out (module attribute tfaot.arena_bytes) plus
 /// the static sizes of the memref.allocs it left as heap allocations.

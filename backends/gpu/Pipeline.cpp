@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 #include "backends/gpu/Pipeline.h"
 
+#include "backends/cpu/Pipeline.h"
 #include "backends/gpu/DeviceImage.h"
 #include "backends/gpu/KernelPasses.h"
 #include "passes/Passes.h"
@@ -42,6 +43,8 @@ static std::string bufferizePipeline(const std::string &convsToMatmuls) {
          convsToMatmuls +
          "one-shot-bufferize{bufferize-function-boundaries "
          "function-boundary-type-conversion=identity-layout-map},"
+         // As on the CPU: a repeated result gets a buffer of its own.
+         "func.func(tfaot-distinct-result-buffers),"
          "buffer-results-to-out-params{hoist-static-allocs "
          "modify-public-functions},"
          "canonicalize,"
@@ -125,6 +128,7 @@ static void registerPassesOnce() {
     ::tfaot::gpu::registerEmulatedGemmPass();
     ::tfaot::gpu::registerSplitReductionsPass();
     ::tfaot::gpu::registerEmulateLaunchesPass();
+    ::tfaot::cpu::registerDistinctResultBuffersPass();
     return true;
   }();
   (void)done;
