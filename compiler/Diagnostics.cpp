@@ -16,10 +16,25 @@
 
 using namespace tfaot;
 
+static std::string &commandNameStorage() {
+  static std::string name = "tfaot";
+  return name;
+}
+
+void tfaot::setCommandName(std::string name) {
+  commandNameStorage() = std::move(name);
+}
+
+llvm::StringRef tfaot::commandName() { return commandNameStorage(); }
+
+llvm::StringRef GraphDiagnostics::subject() const {
+  return file_.empty() ? commandName() : llvm::StringRef(file_);
+}
+
 void GraphDiagnostics::nodeError(llvm::StringRef node, llvm::StringRef op,
                                  const llvm::Twine &message) {
   ++errors_;
-  os_ << file_ << ": error: node '" << node << "'";
+  os_ << subject() << ": error: node '" << node << "'";
   if (!op.empty())
     os_ << " (" << op << ")";
   os_ << ": " << message << "\n";
@@ -27,13 +42,18 @@ void GraphDiagnostics::nodeError(llvm::StringRef node, llvm::StringRef op,
 
 void GraphDiagnostics::error(const llvm::Twine &message) {
   ++errors_;
-  os_ << file_ << ": error: " << message << "\n";
+  os_ << subject() << ": error: " << message << "\n";
+}
+
+void GraphDiagnostics::usageError(const llvm::Twine &message) {
+  ++errors_;
+  os_ << commandName() << ": error: " << message << "\n";
 }
 
 void GraphDiagnostics::warning(const llvm::Twine &message) {
   if (quiet_)
     return;
-  os_ << file_ << ": warning: " << message << "\n";
+  os_ << subject() << ": warning: " << message << "\n";
 }
 
 using mlir::tfaot::nodeNameOf;

@@ -1,10 +1,16 @@
 //===- Diagnostics.h - Errors that name the graph node ----------*- C++ -*-===//
 // SPDX-License-Identifier: Apache-2.0
 //
-// Every user-facing error of the compiler reads
+// Every error tfaot prints, whatever the command, names what is at fault
+// first:
 //   <file>: error: node '<name>' (<Op>): <message>
-// or, when no node is at fault,
 //   <file>: error: <message>
+// when it is a file: it cannot be read or written, or what it holds is
+// wrong (a node, a shape, a config entry, a feed or fetch it lacks); and
+//   tfaot <command>: error: <message>
+// when it is the command line: a flag missing, malformed or out of range,
+// or flags that do not go together ("tfaot compile: error: --layout must
+// be auto, nhwc or nchw, not 'nhcw'"), whether or not a graph was given.
 // This file prints them, both for the importer's own checks and for MLIR
 // diagnostics (whose locations carry the node name, see GraphImporter).
 //
@@ -28,7 +34,13 @@ namespace tfaot {
 /// TensorFlow writes it).
 std::string showShape(llvm::ArrayRef<int64_t> shape);
 
-/// Collects and prints errors and warnings about one input file.
+/// What errors name when no file is at fault: "tfaot" until main() knows
+/// the command, then "tfaot compile", "tfaot bench", ...
+void setCommandName(std::string name);
+llvm::StringRef commandName();
+
+/// Collects and prints errors and warnings about one input file (with no
+/// file name: about the command line, under commandName()).
 class GraphDiagnostics {
 public:
   GraphDiagnostics(std::string file, llvm::raw_ostream &os)
@@ -37,8 +49,10 @@ public:
   /// An error about node `node` whose op type is `op`.
   void nodeError(llvm::StringRef node, llvm::StringRef op,
                  const llvm::Twine &message);
-  /// An error about the file or the command line as a whole.
+  /// An error about the file as a whole.
   void error(const llvm::Twine &message);
+  /// An error about the command line: "<command>: error: <message>".
+  void usageError(const llvm::Twine &message);
   void warning(const llvm::Twine &message);
   /// Drops warnings from now on (--quiet); errors are always printed.
   void setQuiet(bool quiet) { quiet_ = quiet; }
@@ -61,6 +75,9 @@ public:
   }
 
 private:
+  /// "<file>", or the command's name when there is no file.
+  llvm::StringRef subject() const;
+
   std::string file_;
   llvm::raw_ostream &os_;
   int errors_ = 0;

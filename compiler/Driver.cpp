@@ -1,4 +1,5 @@
 //===- Driver.cpp - tfaot compile: import, lower, emit --------------------===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // Stages: load the graph and config -> import to the tfaot dialect -> CPU
 // bufferization pipeline (measure temp memory) -> LLVM dialect -> object and
@@ -25,11 +26,9 @@
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/Pass/PassManager.h"
-#include "mlir/Support/FileUtilities.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/ToolOutputFile.h"
 
 using namespace tfaot;
 
@@ -40,18 +39,11 @@ std::string tfaot::defaultEntryPoint(const std::string &cppClass) {
   return "tfaot_" + name;
 }
 
-/// Writes `contents` to `path` ("-" is stdout), atomically for real files.
+/// Writes --emit's IR to `path` ("-" is stdout): a file gets all of it or
+/// keeps what it had.
 static bool writeOutput(const std::string &path, llvm::StringRef contents,
                         GraphDiagnostics &diags) {
-  std::string error;
-  auto file = mlir::openOutputFile(path, &error);
-  if (!file) {
-    diags.error("cannot write '" + path + "': " + error);
-    return false;
-  }
-  file->os() << contents;
-  file->keep();
-  return true;
+  return writeFileAtomically(path, contents, diags.stream());
 }
 
 static std::string printModule(mlir::ModuleOp module) {
@@ -319,6 +311,30 @@ static bool setFeedBatch(tensorflow::tf2xla::Config &config, int64_t batch,
   return true;
 }
 
+/// Each tensor is fed once: a --feed does not amend a config's feed of the
+/// same tensor (there would be two arguments for one tensor, one unused).
+/// The first `configFeeds` feeds came from the config, the rest from --feed.
+static bool checkFeedsUnique(const tensorflow::tf2xla::Config &config,
+                             int configFeeds, GraphDiagnostics &diags) {
+  auto source = [&](int i) { return i < configFeeds ? "the config" : "--feed"; };
+  for (int i = 0; i < config.feed_size(); ++i)
+    for (int j = 0; j < i; ++j) {
+      const tensorflow::tf2xla::TensorId &a = config.feed(i).id();
+      const tensorflow::tf2xla::TensorId &b = config.feed(j).id();
+      if (a.node_name() != b.node_name() ||
+          a.output_index() != b.output_index())
+        continue;
+      std::string where = source(i) == source(j)
+                              ? std::string("twice by ") + source(i)
+                              : std::string("by the config and by --feed");
+      diags.error("feed '" + a.node_name() + "' is given " + where +
+                  "; feed each tensor once (a --feed shape does not amend "
+                  "the config's: change it there)");
+      return false;
+    }
+  return true;
+}
+
 /// Every bucket must have the same arguments and results, each with the
 /// bucket's batch as its first dimension: the generated class shares its
 /// buffers between buckets.
@@ -368,80 +384,91 @@ static int compileGraph(const CompileOptions &options,
       report.addRemark(message, std::move(node));
     });
   if (options.graph.empty()) {
-    diags.error("no graph: give --graph model.pb");
+    diags.usageError("no graph: give --graph model.pb");
     return 1;
   }
   bool emitObject = options.emit == EmitStage::Object;
   if (emitObject && options.outHeader.empty() && options.outObject.empty() &&
       !options.artifacts) {
-    diags.error("nothing to write: give --out_function_object and/or "
-                "--out_header (or --emit to print IR)");
+    diags.usageError("nothing to write: give --out_function_object and/or "
+                     "--out_header (or --emit to print IR)");
     return 1;
   }
-  if (emitObject && !options.outHeader.empty() &&
+  // The class also names the entry symbol, so it is checked with or
+  // without a header.
+  if (emitObject && !options.outHeader.empty() && options.cppClass.empty()) {
+    diags.usageError("--cpp_class is required to write a header");
+    return 1;
+  }
+  if (!options.cppClass.empty() &&
       !cpu::isValidCppClassName(options.cppClass)) {
-    diags.error(options.cppClass.empty()
-                    ? "--cpp_class is required to write a header"
-                    : "--cpp_class '" + options.cppClass +
-                          "' is not a C++ class name like 'ns::Name'");
+    diags.usageError("--cpp_class '" + options.cppClass +
+                     "' is not a C++ class name like 'ns::Name'");
     return 1;
   }
   for (size_t i = 0; i < options.batchBuckets.size(); ++i)
     if (options.batchBuckets[i] < 1 ||
         (i && options.batchBuckets[i] <= options.batchBuckets[i - 1])) {
-      diags.error("--batch takes increasing batch sizes >= 1, e.g. 1,8,32");
+      diags.usageError(
+          "--batch takes increasing batch sizes >= 1, e.g. 1,8,32");
       return 1;
     }
   if (std::vector<int64_t> size;
       !options.jpegSize.empty() && !parseJpegSize(options.jpegSize, size)) {
-    diags.error("--jpeg_size takes the image's height and width as HxW, e.g. "
-                "480x640, not '" + options.jpegSize + "'");
+    diags.usageError("--jpeg_size takes the image's height and width as HxW, "
+                     "e.g. 480x640, not '" + options.jpegSize + "'");
     return 1;
   }
   if (options.layout != "auto" && options.layout != "nhwc" &&
       options.layout != "nchw") {
-    diags.error("--layout must be auto, nhwc or nchw, not '" + options.layout +
-                "'");
+    diags.usageError("--layout must be auto, nhwc or nchw, not '" +
+                     options.layout + "'");
     return 1;
   }
   if (options.targetKind != "cpu" && options.targetKind != "cuda") {
-    diags.error("--target must be cpu or cuda, not '" + options.targetKind +
-                "'");
+    diags.usageError("--target must be cpu or cuda, not '" +
+                     options.targetKind + "'");
+    return 1;
+  }
+  // Before the graph is read: a typo here is not worth a long load.
+  if (std::string why = cpu::checkTarget(options.target); !why.empty()) {
+    diags.usageError(why);
     return 1;
   }
   bool cuda = options.targetKind == "cuda";
   if (cuda && !gpu::isSupportedArch(options.gpuArch)) {
-    diags.error("--gpu_arch must be one of " + gpu::supportedArchList() +
-                ", not '" + options.gpuArch + "'");
+    diags.usageError("--gpu_arch must be one of " + gpu::supportedArchList() +
+                     ", not '" + options.gpuArch + "'");
     return 1;
   }
   if (options.gpuGemm != "cublas" && options.gpuGemm != "kernels") {
-    diags.error("--gpu_gemm must be cublas or kernels, not '" +
-                options.gpuGemm + "'");
+    diags.usageError("--gpu_gemm must be cublas or kernels, not '" +
+                     options.gpuGemm + "'");
     return 1;
   }
   if (!cuda && (options.gpuGemm != "cublas" || options.allowTf32)) {
-    diags.error(std::string(options.allowTf32 ? "--allow_tf32" : "--gpu_gemm") +
-                " needs --target=cuda");
+    diags.usageError(
+        std::string(options.allowTf32 ? "--allow_tf32" : "--gpu_gemm") +
+        " needs --target=cuda");
     return 1;
   }
   if (options.allowTf32 && options.gpuGemm != "cublas") {
-    diags.error("--allow_tf32 needs --gpu_gemm=cublas (TF32 is what cuBLAS "
-                "may use; the generated kernels compute in fp32)");
+    diags.usageError("--allow_tf32 needs --gpu_gemm=cublas (TF32 is what "
+                     "cuBLAS may use; the generated kernels compute in fp32)");
     return 1;
   }
   if (options.gpuEmulate && !cuda) {
-    diags.error("--gpu_emulate needs --target=cuda");
+    diags.usageError("--gpu_emulate needs --target=cuda");
     return 1;
   }
   if (cuda && !options.batchBuckets.empty()) {
-    diags.error("--batch is not supported with --target=cuda yet; compile "
-                "one library per batch size");
+    diags.usageError("--batch is not supported with --target=cuda yet; "
+                     "compile one library per batch size");
     return 1;
   }
   if (!cuda && (options.emit == EmitStage::GpuKernels ||
                 options.emit == EmitStage::Ptx)) {
-    diags.error("--emit gpu and --emit ptx need --target=cuda");
+    diags.usageError("--emit gpu and --emit ptx need --target=cuda");
     return 1;
   }
 
@@ -455,11 +482,12 @@ static int compileGraph(const CompileOptions &options,
       return 1;
     config = *loaded;
   }
+  int configFeeds = config.feed_size();
   for (const std::string &feed : options.feeds)
     addFeedFlag(feed, config, diags);
   for (const std::string &fetch : options.fetches)
     addFetchFlag(fetch, config, diags);
-  if (diags.hasErrors())
+  if (diags.hasErrors() || !checkFeedsUnique(config, configFeeds, diags))
     return 1;
 
   // A TF.js graph model (model.json + weight shards) and a SavedModel bring
@@ -553,6 +581,10 @@ static int compileGraph(const CompileOptions &options,
   }
 
   progress.stage("writing");
+  // Every output is made first and written last, all or none (see
+  // OutputFiles.h): a failure leaves no header without its object.
+  OutputFiles localOutputs;
+  OutputFiles &outputs = options.outputs ? *options.outputs : localOutputs;
   if (!options.outHeader.empty()) {
     // The buffers are the largest bucket's, and so is the arena: one Run()
     // uses one bucket.
@@ -582,12 +614,10 @@ static int compileGraph(const CompileOptions &options,
       diags.error(error);
       return 1;
     }
-    if (!writeOutput(options.outHeader, header, diags))
-      return 1;
+    outputs.add(options.outHeader, std::move(header));
   }
-  if (!options.outObject.empty() &&
-      !writeOutput(options.outObject, object, diags))
-    return 1;
+  if (!options.outObject.empty())
+    outputs.add(options.outObject, std::move(object));
   if (!options.outMetadataObject.empty()) {
     // tfcompile's build rules expect this file; an empty module gives a
     // valid object for the same target that defines nothing.
@@ -599,8 +629,9 @@ static int compileGraph(const CompileOptions &options,
       diags.error(error);
       return 1;
     }
-    if (!writeOutput(options.outMetadataObject, metadata, diags))
-      return 1;
+    outputs.add(options.outMetadataObject, std::move(metadata));
   }
-  return 0;
+  if (options.outputs)
+    return 0; // The caller writes them.
+  return outputs.commit(errs) ? 0 : 1;
 }

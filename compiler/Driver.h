@@ -10,6 +10,7 @@
 
 #include "backends/cpu/ObjectEmitter.h"
 #include "compiler/GraphImporter.h"
+#include "compiler/OutputFiles.h"
 #include "compiler/Progress.h"
 
 #include "llvm/Support/raw_ostream.h"
@@ -95,6 +96,10 @@ struct CompileOptions {
   /// When set, the object and what describes it are stored here (no
   /// output file is then required).
   CompiledArtifacts *artifacts = nullptr;
+  /// When set, the output files are queued here instead of written, for a
+  /// caller that writes them together with its own (the quantization
+  /// report), all or none.
+  OutputFiles *outputs = nullptr;
   /// Time each op of the entry (tfaot bench --profile): the object then
   /// calls tfaot_rt_profile_begin/end, which only the bench defines.
   bool profile = false;

@@ -1,4 +1,5 @@
 //===- Quantize.cpp - tfaot compile --quantize=int8 -----------------------===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // See Quantize.h. Both compilations pick the layers with the same rule on
 // the same graph-pass output, so the i-th layer calibrated is the i-th
@@ -34,115 +35,6 @@
 #include <limits>
 
 using namespace tfaot;
-
-//===----------------------------------------------------------------------===//
-// .npy files
-//===----------------------------------------------------------------------===//
-
-/// The value of `key` in a .npy header dict ("{'descr': '<f4', ...}").
-static llvm::StringRef headerField(llvm::StringRef header, llvm::StringRef key) {
-  size_t at = header.find(("'" + key + "'").str());
-  if (at == llvm::StringRef::npos)
-    return {};
-  llvm::StringRef rest = header.drop_front(at + key.size() + 2).ltrim();
-  if (!rest.consume_front(":"))
-    return {};
-  rest = rest.ltrim();
-  if (rest.starts_with("(")) // the shape tuple
-    return rest.take_until([](char c) { return c == ')'; }).drop_front();
-  if (rest.starts_with("'"))
-    return rest.drop_front().take_until([](char c) { return c == '\''; });
-  return rest.take_until([](char c) { return c == ',' || c == '}'; }).trim();
-}
-
-bool tfaot::readNpy(const std::string &path, NpyArray &array,
-                    std::string &error) {
-  auto file = llvm::MemoryBuffer::getFile(path, /*IsText=*/false);
-  if (!file) {
-    error = "cannot read: " + file.getError().message();
-    return false;
-  }
-  llvm::StringRef bytes = (*file)->getBuffer();
-  if (!bytes.starts_with("\x93NUMPY") || bytes.size() < 10) {
-    error = "not a .npy file (no \\x93NUMPY magic)";
-    return false;
-  }
-  uint8_t major = bytes[6];
-  size_t headerLength, headerStart;
-  if (major == 1) {
-    headerLength = uint8_t(bytes[8]) | uint8_t(bytes[9]) << 8;
-    headerStart = 10;
-  } else {
-    if (bytes.size() < 12) {
-      error = "truncated .npy header";
-      return false;
-    }
-    headerLength = uint32_t(uint8_t(bytes[8])) | uint32_t(uint8_t(bytes[9])) << 8 |
-                   uint32_t(uint8_t(bytes[10])) << 16 |
-                   uint32_t(uint8_t(bytes[11])) << 24;
-    headerStart = 12;
-  }
-  if (headerStart + headerLength > bytes.size()) {
-    error = "truncated .npy header";
-    return false;
-  }
-  llvm::StringRef header = bytes.substr(headerStart, headerLength);
-  if (headerField(header, "fortran_order") != "False") {
-    error = "Fortran-order arrays are not supported (save with C order)";
-    return false;
-  }
-  array.shape.clear();
-  llvm::SmallVector<llvm::StringRef> dims;
-  headerField(header, "shape").split(dims, ',', -1, /*KeepEmpty=*/false);
-  uint64_t count = 1;
-  for (llvm::StringRef dim : dims) {
-    int64_t size;
-    if (dim.trim().getAsInteger(10, size) || size < 0) {
-      error = "bad shape in the .npy header";
-      return false;
-    }
-    array.shape.push_back(size);
-    count *= size;
-  }
-  llvm::StringRef descr = headerField(header, "descr");
-  size_t width = descr == "<f4" || descr == "<i4" ? 4
-                 : descr == "<f8"                 ? 8
-                 : descr == "|u1" || descr == "|i1" ? 1
-                                                    : 0;
-  if (!width) {
-    error = "dtype '" + descr.str() +
-            "' is not supported (float32, float64, uint8, int8 or int32)";
-    return false;
-  }
-  llvm::StringRef data = bytes.drop_front(headerStart + headerLength);
-  if (data.size() < count * width) {
-    error = "holds " + std::to_string(data.size()) + " bytes of data, but its "
-            "shape needs " + std::to_string(count * width);
-    return false;
-  }
-  array.values.resize(count);
-  for (uint64_t i = 0; i < count; ++i) {
-    const char *p = data.data() + i * width;
-    float value;
-    if (descr == "<f4") {
-      std::memcpy(&value, p, 4);
-    } else if (descr == "<f8") {
-      double d;
-      std::memcpy(&d, p, 8);
-      value = static_cast<float>(d);
-    } else if (descr == "<i4") {
-      int32_t v;
-      std::memcpy(&v, p, 4);
-      value = static_cast<float>(v);
-    } else if (descr == "|u1") {
-      value = static_cast<uint8_t>(*p);
-    } else {
-      value = static_cast<int8_t>(*p);
-    }
-    array.values[i] = value;
-  }
-  return true;
-}
 
 namespace {
 
@@ -510,31 +402,32 @@ void Report::printJson(llvm::raw_ostream &os) const {
 
 bool checkOptions(const CompileOptions &options, GraphDiagnostics &diags) {
   if (options.quantize != "int8") {
-    diags.error("--quantize takes int8, not '" + options.quantize + "'");
+    diags.usageError("--quantize takes int8, not '" + options.quantize + "'");
     return false;
   }
   if (options.calibration.empty()) {
-    diags.error("--quantize=int8 needs --calibration FILE|DIR: .npy samples "
-                "of the input to measure the activations' ranges on");
+    diags.usageError("--quantize=int8 needs --calibration FILE|DIR: .npy "
+                     "samples of the input to measure the activations' "
+                     "ranges on");
     return false;
   }
   if (options.calibrationMethod != "minmax" &&
       options.calibrationMethod != "percentile" &&
       options.calibrationMethod != "entropy") {
-    diags.error("--calibration_method must be minmax, percentile or entropy, "
-                "not '" +
-                options.calibrationMethod + "'");
+    diags.usageError("--calibration_method must be minmax, percentile or "
+                     "entropy, not '" +
+                     options.calibrationMethod + "'");
     return false;
   }
   if (!(options.calibrationPercentile > 50 &&
         options.calibrationPercentile <= 100)) {
-    diags.error("--calibration_percentile must be in (50, 100]");
+    diags.usageError("--calibration_percentile must be in (50, 100]");
     return false;
   }
   if (options.quantizeFloatWeights && options.targetKind == "cuda") {
-    diags.error("--quantize_float_weights works with --target=cpu only: the "
-                "GPU's float32 products are cuBLAS SGEMMs, which read float32 "
-                "weights");
+    diags.usageError("--quantize_float_weights works with --target=cpu only: "
+                     "the GPU's float32 products are cuBLAS SGEMMs, which "
+                     "read float32 weights");
     return false;
   }
   return true;
@@ -555,6 +448,7 @@ CompileOptions internalBuild(const CompileOptions &options,
   build.batchBuckets.clear();
   build.profile = false; // bench --profile times the int8 build only
   build.artifacts = &artifacts;
+  build.outputs = nullptr;
   return build;
 }
 
@@ -718,23 +612,21 @@ compareOutputs(JitModel &model, const std::vector<std::vector<float>> &samples,
   return outputs;
 }
 
-bool writeReport(const Report &report, const std::string &path,
-                 llvm::raw_ostream &out, GraphDiagnostics &diags) {
+/// Queues the --quantize_report file (JSON for a .json path) with the
+/// compile's outputs, which are written together; "-" prints it now.
+void addReport(const Report &report, const std::string &path,
+               llvm::raw_ostream &out, OutputFiles &outputs) {
   if (path.empty())
-    return true;
-  bool json = llvm::StringRef(path).ends_with(".json");
+    return;
   if (path == "-") {
     report.printText(out);
-    return true;
+    return;
   }
-  std::error_code ec;
-  llvm::raw_fd_ostream file(path, ec);
-  if (ec) {
-    diags.error("cannot write '" + path + "': " + ec.message());
-    return false;
-  }
-  json ? report.printJson(file) : report.printText(file);
-  return true;
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  llvm::StringRef(path).ends_with(".json") ? report.printJson(os)
+                                           : report.printText(os);
+  outputs.add(path, std::move(text));
 }
 
 } // namespace
@@ -806,6 +698,9 @@ int tfaot::compileQuantized(const CompileOptions &options,
   CompiledArtifacts local;
   CompileOptions final = options;
   final.quantize.clear();
+  // The header and objects are written with the report, once it is made.
+  OutputFiles outputs;
+  final.outputs = &outputs;
   if (!final.artifacts)
     final.artifacts = &local;
   final.afterGraphPasses = [&](mlir::ModuleOp module, FunctionSignature &) {
@@ -922,5 +817,6 @@ int tfaot::compileQuantized(const CompileOptions &options,
       compareOutputs(**int8Model, samples, floatResults, report.compared);
   if (options.verbosity != Verbosity::Quiet)
     report.printSummary(errs);
-  return writeReport(report, options.quantizeReport, out, diags) ? 0 : 1;
+  addReport(report, options.quantizeReport, out, outputs);
+  return outputs.commit(errs) ? 0 : 1;
 }

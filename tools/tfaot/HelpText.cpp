@@ -6,13 +6,19 @@ static const char kToolHelp[] =
     R"(tfaot - ahead-of-time compiler for TensorFlow inference graphs
 
 SYNOPSIS
+  tfaot show    --graph G [--signature S] [--json]
   tfaot compile --graph G [--config C | --feed F... --fetch F...]
                 --cpp_class ns::Name --out_header H --out_function_object O
+  tfaot run     --graph G [feeds, fetches] [--input name=x.npy]...
+                [--output_dir D] [--compare DIR]
   tfaot explain --graph G [feeds, fetches, --layout, --batch] [--json]
   tfaot bench   --graph G [feeds, fetches] [--batch 1,8 | --sweep] [--json]
   tfaot ops     --graph G [--json]
 
 DESCRIPTION
+  show     says what a graph takes and gives (names, dtypes, shapes,
+           signatures), which ops tfaot compiles, and the flags to compile
+           it: the command to run first on a new model.
   compile  writes an object file (code and weights) and a C++ header
            declaring a class that runs the graph; link it with
            libtfaot_runtime.a.
@@ -20,15 +26,24 @@ DESCRIPTION
            writing no files.
   bench    compiles for each batch size, runs on random inputs and reports
            latency and throughput; --sweep recommends a batch size.
+  run      compiles in memory, runs once on .npy inputs and writes each
+           result as .npy; --compare checks them against references.
   ops      lists a graph's ops and whether tfaot compiles them.
 
   The graph is a frozen GraphDef (.pb, .pbtxt), a TF.js graph model
   (model.json) or a SavedModel directory. Run 'tfaot COMMAND --help' for a
   command's flags.
 
+ERRORS
+  Each error is a line that starts with what is at fault: 'FILE: error:'
+  for a file (it cannot be read or written, or a node, shape or entry in
+  it is wrong), 'tfaot COMMAND: error:' for the command line (a flag
+  missing, malformed or out of range, or flags that do not go together).
+
 EXIT STATUS
   0 success; 1 any error (bad flags, unreadable graph, unsupported op,
-  failed compilation); tfaot ops: 2 when some ops are not supported.
+  failed compilation); tfaot ops: 2 when some ops are not supported;
+  tfaot run --compare: 1 when a result does not match.
 )";
 
 static const char kCompileHelp[] =
@@ -62,7 +77,9 @@ DESCRIPTION
   libtfaot_cuda_runtime.a too. --emit gpu|ptx prints the kernels.
 
 EXIT STATUS
-  0 the outputs were written; 1 any error (nothing usable is written).
+  0 the outputs were written; 1 any error: then no output is written, and
+  files already at the output paths keep what they had (each output goes
+  to a temporary file that is renamed into place once all are written).
 
 EXAMPLES
   tfaot compile --graph mnist.pb --feed x:1,784 --fetch y_pred \
@@ -115,8 +132,10 @@ DESCRIPTION
   set_num_threads(N) does (results are the same for any N). --profile
   compiles the first batch size once more with a timing call around each
   op of the model (a convolution with its fused epilogue is one op), writes
-  every op of every run as a Chrome trace for Perfetto, and prints the
-  slowest ops with their share of a run.
+  every op of every run as a Chrome trace for Perfetto (a track per
+  thread: with --threads N, each worker's chunks of the parallel loops),
+  and prints the slowest ops with their share of a run. --plot draws the
+  measurements, marking the batch size --sweep recommends.
 
 EXIT STATUS
   0 every batch size was measured; 1 any error.
@@ -148,6 +167,72 @@ EXAMPLES
   tfaot ops --graph saved_model_dir --json
 )";
 
+static const char kShowHelp[] =
+    R"(tfaot show - what a graph takes and gives, and how to compile it
+
+SYNOPSIS
+  tfaot show --graph G [--signature NAME] [--json]
+
+DESCRIPTION
+  Prints the graph's inputs and outputs as they must be named: the name
+  the generated header and 'tfaot run' use (a signature's key, else the
+  node), the tensor (node:index), the dtype and the shape, -1 where a
+  dimension is unknown. They are the signature's where the model has one
+  (a SavedModel's SignatureDef, a TF.js model's "signature"); in a plain
+  GraphDef the inputs are the Placeholders and the outputs the nodes no
+  other node reads (leaving out NoOp, Const, Assert, variables and the
+  saver). For a SavedModel it also lists the meta graph's tags and every
+  signature, marking the default one.
+
+  Then the ops with their counts and whether tfaot compiles them (as
+  'tfaot ops' lists them), and the --feed/--fetch flags that compile the
+  graph, ready to paste: -1 dimensions are set to 1 there. The graph is
+  imported with those flags to check them; the outputs' dtypes and shapes
+  shown are the imported ones, or '?' with the reason when that failed.
+
+EXIT STATUS
+  0 the report was printed; 1 the graph cannot be read.
+
+EXAMPLES
+  tfaot show --graph simple_mnist.pb
+  tfaot show --graph saved_model_dir --signature classify
+  tfaot show --graph model.json --json | jq .flags
+)";
+
+static const char kRunHelp[] =
+    R"(tfaot run - run a graph once on given inputs and check its results
+
+SYNOPSIS
+  tfaot run --graph G [--config C] [--feed F]... [--fetch F]...
+            [--input name=file.npy|file.bin]... [--output_dir D]
+            [--threads N] [--seed S] [--compare DIR [--rtol R] [--atol A]]
+
+DESCRIPTION
+  Compiles the graph as 'tfaot compile' would with the same flags, links
+  the object into this process as 'tfaot bench' does, and runs it once.
+  Each --input fills one argument from a .npy file (its dtype and shape
+  must be the argument's: little-endian, C order) or a .bin file of
+  exactly the argument's raw bytes; arguments given none get random data
+  (floats uniform in [-1, 1), integers in [0, 10), from --seed), and
+  standard error says which. Each result is written as
+  D/<name>.npy, its name made safe for a file name, and printed with its
+  dtype, shape, minimum, maximum and mean. The files hold the bytes the
+  same object computes when linked into a program.
+
+  --compare DIR reads DIR/<name>.npy for each result and prints the
+  largest absolute and relative errors; a result matches when every
+  element is within atol + rtol * |reference| (NaN matches only NaN).
+
+EXIT STATUS
+  0 the results were written (and all match); 1 any error, or a result
+  that does not match its reference.
+
+EXAMPLES
+  tfaot run --graph simple_mnist.pb --input x=digits.npy --output_dir out
+  tfaot run --graph model.json --compare tf_outputs --rtol 1e-4
+  tfaot run --graph saved_model_dir --input x=x.bin --threads 0
+)";
+
 const char *tfaot::helpOverview(llvm::StringRef command) {
   if (command == "compile")
     return kCompileHelp;
@@ -157,5 +242,9 @@ const char *tfaot::helpOverview(llvm::StringRef command) {
     return kBenchHelp;
   if (command == "ops")
     return kOpsHelp;
+  if (command == "show")
+    return kShowHelp;
+  if (command == "run")
+    return kRunHelp;
   return kToolHelp;
 }

@@ -1,4 +1,5 @@
 //===- tfaot.cpp - The tfaot command-line tool ----------------------------===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // Flag parsing only (tfcompile's flag names where they exist); the work is
 // tfaot::compile in compiler/Driver.cpp. Exit codes: 0 success, 1 any error
@@ -6,13 +7,17 @@
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Bench.h"
+#include "compiler/Diagnostics.h"
 #include "compiler/Driver.h"
 #include "compiler/OpImporters.h"
 #include "compiler/OpReport.h"
+#include "compiler/Run.h"
+#include "compiler/Show.h"
 #include "HelpText.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -38,6 +43,12 @@ static cl::SubCommand benchCmd(
 // bench's own flags; the ones it shares with compile stay in compileCategory.
 static cl::OptionCategory benchCategory("tfaot bench options");
 
+static cl::SubCommand runCmd(
+    "run", "Compile a graph in memory, run it once on .npy inputs (random "
+           "ones where none are given), write each result as .npy and print "
+           "its statistics; --compare checks them against reference .npy "
+           "files");
+
 static cl::OptionCategory opsCategory("tfaot ops options");
 static cl::SubCommand opsCmd(
     "ops", "List the ops of a TensorFlow graph with their counts and whether "
@@ -58,36 +69,96 @@ static cl::opt<bool> opsJsonFlag(
     "json", cl::sub(opsCmd), cl::cat(opsCategory),
     cl::desc("Print the report as one JSON object (same exit codes)."));
 
+static cl::OptionCategory showCategory("tfaot show options");
+static cl::SubCommand showCmd(
+    "show", "Say what a graph takes and gives: inputs and outputs with "
+            "their names, dtypes and shapes, SavedModel signatures and "
+            "tags, the ops, and the --feed/--fetch flags that compile it");
+static cl::opt<std::string> showGraphFlag(
+    "graph", cl::sub(showCmd), cl::cat(showCategory), cl::value_desc("file"),
+    cl::desc("The graph: a binary GraphDef (.pb), a text GraphDef (.pbtxt), "
+             "a TF.js graph model (model.json) or a SavedModel directory."));
+static cl::opt<std::string> showSignatureFlag(
+    "signature", cl::sub(showCmd), cl::cat(showCategory),
+    cl::value_desc("name"),
+    cl::desc("For a SavedModel: the signature whose inputs and outputs to "
+             "show (default serving_default, or the only one); all are "
+             "listed."));
+static cl::opt<bool> showJsonFlag(
+    "json", cl::sub(showCmd), cl::cat(showCategory),
+    cl::desc("Print everything as one JSON object."));
+
+// run's own flags; the ones that shape the compilation are compile's.
+static cl::OptionCategory runCategory("tfaot run options");
+static cl::list<std::string> runInputFlags(
+    "input", cl::sub(runCmd), cl::cat(runCategory),
+    cl::value_desc("name=file.npy|file.bin"),
+    cl::desc("An argument's data: a .npy file of the argument's dtype and "
+             "shape, or a .bin file of exactly its raw bytes. name is the "
+             "argument's name in the header (what 'tfaot show' lists) or "
+             "its node. Repeatable; arguments given none get random data."));
+static cl::opt<std::string> runOutputDirFlag(
+    "output_dir", cl::sub(runCmd), cl::cat(runCategory), cl::init("."),
+    cl::value_desc("dir"),
+    cl::desc("Where each result is written as <name>.npy (characters other "
+             "than letters, digits, '.', '_' and '-' in the name become "
+             "'_'; default: the current directory)."));
+static cl::opt<int> runThreadsFlag(
+    "threads", cl::sub(runCmd), cl::cat(runCategory), cl::init(1),
+    cl::desc("Threads Run() uses, as set_num_threads(N) (default 1; 0: one "
+             "per hardware thread); the results are the same for any N."));
+static cl::opt<uint64_t> runSeedFlag(
+    "seed", cl::sub(runCmd), cl::cat(runCategory), cl::init(0),
+    cl::desc("Seed of the random inputs (default 0): floats uniform in "
+             "[-1, 1), integers in [0, 10), bools 0 or 1."));
+static cl::opt<std::string> runCompareFlag(
+    "compare", cl::sub(runCmd), cl::cat(runCategory), cl::value_desc("dir"),
+    cl::desc("Compare each result with dir/<name>.npy (same shape, any "
+             "numeric dtype) and exit 1 if an element differs by more than "
+             "atol + rtol * |reference| (NaN matches only NaN)."));
+static cl::opt<double> runRtolFlag(
+    "rtol", cl::sub(runCmd), cl::cat(runCategory), cl::init(1e-5),
+    cl::desc("--compare's relative tolerance (default 1e-5)."));
+static cl::opt<double> runAtolFlag(
+    "atol", cl::sub(runCmd), cl::cat(runCategory), cl::init(1e-6),
+    cl::desc("--compare's absolute tolerance (default 1e-6)."));
+
 static cl::opt<std::string> graphFlag(
-    "graph", cl::sub(compileCmd), cl::sub(explainCmd), cl::sub(benchCmd), cl::cat(compileCategory),
+    "graph", cl::sub(compileCmd), cl::sub(explainCmd), cl::sub(benchCmd), cl::sub(runCmd), cl::cat(compileCategory),
     cl::value_desc("file"),
     cl::desc("The TensorFlow graph to compile: a binary GraphDef (.pb), a "
              "text GraphDef (.pbtxt), a TF.js graph model (model.json) or a "
              "SavedModel directory (saved_model.pb + variables/; variables "
              "are frozen, functions inlined)."));
 static cl::opt<std::string> signatureFlag(
-    "signature", cl::sub(compileCmd), cl::sub(explainCmd), cl::sub(benchCmd),
+    "signature", cl::sub(compileCmd), cl::sub(explainCmd), cl::sub(benchCmd), cl::sub(runCmd),
     cl::cat(compileCategory), cl::value_desc("name"),
     cl::desc("For a SavedModel: the SignatureDef to compile (default "
              "serving_default, else the only one). Its inputs and outputs "
              "are the feeds and fetches unless --config/--feed/--fetch give "
              "them; header accessors are named by the signature's keys."));
 static cl::opt<std::string> configFlag(
-    "config", cl::sub(compileCmd), cl::sub(explainCmd), cl::sub(benchCmd), cl::cat(compileCategory),
+    "config", cl::sub(compileCmd), cl::sub(explainCmd), cl::sub(benchCmd), cl::sub(runCmd), cl::cat(compileCategory),
     cl::value_desc("file"),
     cl::desc("A tfcompile tf2xla.Config in text format naming the feeds and "
              "fetches (optional if --feed/--fetch are given)."));
 static cl::list<std::string> feedFlags(
-    "feed", cl::sub(compileCmd), cl::sub(explainCmd), cl::sub(benchCmd), cl::cat(compileCategory),
-    cl::value_desc("name[:shape[:dtype]]"),
+    "feed", cl::sub(compileCmd), cl::sub(explainCmd), cl::sub(benchCmd), cl::sub(runCmd), cl::cat(compileCategory),
+    cl::value_desc("name[:0][:shape[:dtype]]"),
     cl::desc("An input of the compiled function, e.g. x:1,784:float32; the "
-             "shape overrides the placeholder's (needed where it has -1). "
-             "Repeatable; added after the config's feeds."));
+             "shape replaces the placeholder's, which it must match in rank "
+             "(needed where it has -1). A 0 right after the name is TF's "
+             "output index, not a shape: x:0:1,784 is x:1,784. For a "
+             "SavedModel the name may be a signature key (x) or its node "
+             "(serving_default_x). Repeatable; each tensor is fed once, "
+             "by the config or by --feed."));
 static cl::list<std::string> fetchFlags(
-    "fetch", cl::sub(compileCmd), cl::sub(explainCmd), cl::sub(benchCmd), cl::cat(compileCategory),
+    "fetch", cl::sub(compileCmd), cl::sub(explainCmd), cl::sub(benchCmd), cl::sub(runCmd), cl::cat(compileCategory),
     cl::value_desc("name[:index]"),
-    cl::desc("An output of the compiled function. Repeatable; added after the "
-             "config's fetches."));
+    cl::desc("An output of the compiled function: a node (y, same as y:0) "
+             "or one of its outputs (y:1); for a SavedModel also a signature "
+             "key (scores). Repeatable, the same tensor too (each fetch is a "
+             "result of its own); added after the config's fetches."));
 static cl::opt<std::string> cppClassFlag(
     "cpp_class", cl::sub(compileCmd), cl::cat(compileCategory),
     cl::value_desc("ns::Name"),
@@ -131,18 +202,22 @@ static cl::opt<std::string> mlirComponentsFlag(
     cl::desc("tfcompile compatibility, ignored (tfaot is MLIR throughout)."));
 
 static cl::opt<std::string> tripleFlag(
-    "target_triple", cl::sub(compileCmd), cl::sub(explainCmd), cl::sub(benchCmd), cl::cat(compileCategory),
+    "target_triple", cl::sub(compileCmd), cl::sub(explainCmd), cl::sub(benchCmd), cl::sub(runCmd), cl::cat(compileCategory),
     cl::value_desc("triple"),
-    cl::desc("LLVM target triple to generate code for (default: the host)."));
+    cl::desc("LLVM target triple to generate code for (default: the host); "
+             "the triple, CPU and features are checked before the graph is "
+             "read."));
 static cl::opt<std::string> cpuFlag(
-    "target_cpu", cl::sub(compileCmd), cl::sub(explainCmd), cl::sub(benchCmd), cl::cat(compileCategory),
+    "target_cpu", cl::sub(compileCmd), cl::sub(explainCmd), cl::sub(benchCmd), cl::sub(runCmd), cl::cat(compileCategory),
     cl::value_desc("cpu"),
     cl::desc("Target CPU, e.g. x86-64-v3, or 'native' for this machine's "
-             "(default: generic)."));
+             "(default: generic); 'help' lists the CPUs of the target triple "
+             "and exits."));
 static cl::opt<std::string> featuresFlag(
-    "target_features", cl::sub(compileCmd), cl::sub(explainCmd), cl::sub(benchCmd), cl::cat(compileCategory),
+    "target_features", cl::sub(compileCmd), cl::sub(explainCmd), cl::sub(benchCmd), cl::sub(runCmd), cl::cat(compileCategory),
     cl::value_desc("features"),
-    cl::desc("LLVM target features, e.g. +avx2,+fma."));
+    cl::desc("LLVM target features, each +name (enable) or -name (disable), "
+             "e.g. +avx2,+fma."));
 static cl::opt<std::string> targetKindFlag(
     "target", cl::sub(compileCmd), cl::cat(compileCategory), cl::init("cpu"),
     cl::value_desc("cpu|cuda"),
@@ -166,7 +241,7 @@ static cl::opt<bool> allowTf32Flag(
              "cores: faster, with inputs rounded to a 10-bit mantissa "
              "(default off: products in full fp32)."));
 static cl::opt<std::string> quantizeFlag(
-    "quantize", cl::sub(compileCmd), cl::sub(benchCmd), cl::cat(compileCategory),
+    "quantize", cl::sub(compileCmd), cl::sub(benchCmd), cl::sub(runCmd), cl::cat(compileCategory),
     cl::value_desc("int8"),
     cl::desc("Post-training quantization: int8 makes the float32 Conv2D and "
              "MatMul layers with constant weights int8 (per-channel weights, "
@@ -174,13 +249,13 @@ static cl::opt<std::string> quantizeFlag(
              "sums; AVX-512 VNNI where the CPU has it, cuBLAS's int8 GEMM "
              "with --target=cuda)."));
 static cl::opt<std::string> calibrationFlag(
-    "calibration", cl::sub(compileCmd), cl::sub(benchCmd), cl::cat(compileCategory),
+    "calibration", cl::sub(compileCmd), cl::sub(benchCmd), cl::sub(runCmd), cl::cat(compileCategory),
     cl::value_desc("file.npy|dir"),
     cl::desc("With --quantize: samples of the (single, float32) feed, as one "
              ".npy file or a directory of them; an array of the feed's shape "
              "is one sample, [n, ...] is several."));
 static cl::opt<std::string> calibrationMethodFlag(
-    "calibration_method", cl::sub(compileCmd), cl::sub(benchCmd),
+    "calibration_method", cl::sub(compileCmd), cl::sub(benchCmd), cl::sub(runCmd),
     cl::cat(compileCategory), cl::init("minmax"),
     cl::value_desc("minmax|percentile|entropy"),
     cl::desc("How an activation's range is chosen from the calibration runs: "
@@ -189,18 +264,18 @@ static cl::opt<std::string> calibrationMethodFlag(
              "(the range whose 8-bit steps keep the distribution of the "
              "values best: least KL divergence, as TensorRT's calibrator)."));
 static cl::opt<double> calibrationPercentileFlag(
-    "calibration_percentile", cl::sub(compileCmd), cl::sub(benchCmd),
+    "calibration_percentile", cl::sub(compileCmd), cl::sub(benchCmd), cl::sub(runCmd),
     cl::cat(compileCategory), cl::init(99.99), cl::value_desc("p"),
     cl::desc("With --calibration_method=percentile: the percentage of values "
              "kept inside the range at each end (default 99.99)."));
 static cl::opt<bool> quantizeAllLayersFlag(
-    "quantize_all_layers", cl::sub(compileCmd), cl::sub(benchCmd),
+    "quantize_all_layers", cl::sub(compileCmd), cl::sub(benchCmd), cl::sub(runCmd),
     cl::cat(compileCategory),
     cl::desc("With --quantize: also quantize the first and last "
              "contraction, which stay float32 by default (they see the raw "
              "input and produce the logits, where 8 bits lose the most)."));
 static cl::opt<int64_t> quantizeMinKFlag(
-    "quantize_min_k", cl::sub(compileCmd), cl::sub(benchCmd),
+    "quantize_min_k", cl::sub(compileCmd), cl::sub(benchCmd), cl::sub(runCmd),
     cl::cat(compileCategory), cl::init(0), cl::value_desc("k"),
     cl::desc("With --quantize: keep in float32 the contractions whose "
              "outputs each sum fewer than k products (kh * kw * in_channels "
@@ -210,7 +285,7 @@ static cl::opt<int64_t> quantizeMinKFlag(
              "out less rounding: 10 keeps 3x3 depthwise convolutions in "
              "float when the report shows too large an error."));
 static cl::opt<bool> quantizeFloatWeightsFlag(
-    "quantize_float_weights", cl::sub(compileCmd), cl::sub(benchCmd),
+    "quantize_float_weights", cl::sub(compileCmd), cl::sub(benchCmd), cl::sub(runCmd),
     cl::cat(compileCategory),
     cl::desc("With --quantize and --target=cpu: store the weights of the "
              "MatMul layers kept in float32 as int8 too, per column, "
@@ -233,7 +308,7 @@ static cl::opt<bool> gpuEmulateFlag(
              "loops on the CPU and write a CPU library (checks the GPU "
              "kernel mapping's results without a GPU)."));
 static cl::opt<int> optLevelFlag(
-    "O", cl::sub(compileCmd), cl::sub(benchCmd), cl::cat(compileCategory), cl::init(2),
+    "O", cl::sub(compileCmd), cl::sub(benchCmd), cl::sub(runCmd), cl::cat(compileCategory), cl::init(2),
     cl::Prefix, cl::desc("LLVM optimization level, 0 to 3 (default 2: the kernels "
                          "are vectorized before LLVM, and -O3 made them slower "
                          "and the compile longer, measured)."));
@@ -264,13 +339,13 @@ static cl::opt<std::string> outputFlag(
     cl::value_desc("file"),
     cl::desc("Where --emit writes IR (default: standard output)."));
 static cl::opt<bool> graphPassesFlag(
-    "graph_passes", cl::sub(compileCmd), cl::sub(explainCmd), cl::sub(benchCmd), cl::cat(compileCategory),
+    "graph_passes", cl::sub(compileCmd), cl::sub(explainCmd), cl::sub(benchCmd), cl::sub(runCmd), cl::cat(compileCategory),
     cl::init(true),
     cl::desc("Run the graph passes (clean-ups, batch-norm folding, layout "
              "assignment) before lowering; --graph_passes=false "
              "lowers the graph as imported (default true)."));
 static cl::opt<std::string> layoutFlag(
-    "layout", cl::sub(compileCmd), cl::sub(explainCmd), cl::sub(benchCmd), cl::cat(compileCategory), cl::init("auto"),
+    "layout", cl::sub(compileCmd), cl::sub(explainCmd), cl::sub(benchCmd), cl::sub(runCmd), cl::cat(compileCategory), cl::init("auto"),
     cl::value_desc("auto|nhwc|nchw"),
     cl::desc("Data layout of convolutions, pools and batch norm; the graph's "
              "inputs and outputs keep theirs (transposes are added at the "
@@ -284,7 +359,7 @@ static cl::opt<std::string> jpegSizeFlag(
              "Not needed for DecodeAndCropJpeg with a constant-size window."));
 static cl::opt<bool> jpegDctScalingFlag(
     "jpeg_dct_scaling", cl::sub(compileCmd), cl::sub(explainCmd),
-    cl::sub(benchCmd), cl::cat(compileCategory),
+    cl::sub(benchCmd), cl::sub(runCmd), cl::cat(compileCategory),
     cl::desc("Decode a JPEG at 1/2, 1/4 or 1/8 of its size (libjpeg's "
              "scaled IDCT) when a resize shrinks it at least that much "
              "anyway: faster, but the pixels differ slightly from a "
@@ -299,8 +374,9 @@ static cl::list<int64_t> batchFlag(
     cl::CommaSeparated, cl::value_desc("n[,n...]"),
     cl::desc("Batch buckets, e.g. 1,8,32: one library with an entry "
              "specialized for each batch size (the first dimension of every "
-             "feed and fetch); at run time set_batch_size(n) picks the "
-             "smallest bucket that holds n."));
+             "feed and fetch, replacing the feed's or placeholder's); at run "
+             "time set_batch_size(n) picks the smallest bucket that holds "
+             "n."));
 static cl::opt<bool> reportFlag(
     "report", cl::sub(compileCmd), cl::cat(compileCategory),
     cl::desc("After compiling, print to standard output what the graph "
@@ -325,7 +401,8 @@ static cl::opt<std::string> profileFlag(
     cl::desc("bench: also compile the first batch size with a timing call "
              "around each op, run it, write every op of every run to this "
              "file as a Chrome trace (open it in Perfetto or "
-             "chrome://tracing) and print the 15 slowest ops."));
+             "chrome://tracing; a track per thread, with the chunks of the "
+             "parallel loops each one ran) and print the 15 slowest ops."));
 static cl::opt<int> threadsFlag(
     "threads", cl::sub(benchCmd), cl::cat(benchCategory), cl::init(1),
     cl::desc("bench: threads Run() uses, as set_num_threads(N) does in the "
@@ -344,14 +421,14 @@ static cl::opt<std::string> plotFlag(
     "plot", cl::sub(benchCmd), cl::cat(benchCategory),
     cl::value_desc("file.svg"),
     cl::desc("bench: also draw items/s and p90 latency per batch size as "
-             "an SVG."));
+             "an SVG (with --sweep, the recommended batch size marked)."));
 
 static cl::opt<bool> quietFlag(
-    "quiet", cl::sub(compileCmd), cl::sub(explainCmd), cl::sub(benchCmd),
+    "quiet", cl::sub(compileCmd), cl::sub(explainCmd), cl::sub(benchCmd), cl::sub(runCmd),
     cl::cat(compileCategory),
     cl::desc("Print errors only: no warnings, no progress line."));
 static cl::opt<bool> verboseFlag(
-    "verbose", cl::sub(compileCmd), cl::sub(explainCmd), cl::sub(benchCmd),
+    "verbose", cl::sub(compileCmd), cl::sub(explainCmd), cl::sub(benchCmd), cl::sub(runCmd),
     cl::cat(compileCategory),
     cl::desc("Print each compilation stage with its time to standard error "
              "(without it, a terminal gets one progress line that is erased "
@@ -367,6 +444,36 @@ static void printVersion(llvm::raw_ostream &os) {
      << " - ahead-of-time compiler for TensorFlow inference graphs\n";
 }
 
+/// An error about the command line: "tfaot <command>: error: <message>"
+/// (the rule is in compiler/Diagnostics.h). Returns the exit code, 1.
+static int usageError(const llvm::Twine &message) {
+  llvm::errs() << tfaot::commandName() << ": error: " << message << "\n";
+  return 1;
+}
+
+/// Parses the flags. The errors cl reports through its stream ("tfaot:
+/// Unknown command line argument '--grap'.") are reprinted in the style of
+/// the others: "tfaot compile: error: Unknown command line argument ...".
+/// (A bad value of a flag cl parses itself, like --emit's, is reported by
+/// cl::Option::error straight to llvm::errs(), which cannot be restyled.)
+static bool parseFlags(int argc, char **argv, llvm::StringRef command) {
+  std::string errors;
+  llvm::raw_string_ostream stream(errors);
+  bool parsed = cl::ParseCommandLineOptions(
+      argc, argv, tfaot::helpOverview(command), &stream);
+  std::string program = llvm::sys::path::filename(argv[0]).str() + ": ";
+  llvm::SmallVector<llvm::StringRef> lines;
+  llvm::StringRef(errors).split(lines, '\n', -1, /*KeepEmpty=*/false);
+  for (llvm::StringRef line : lines) {
+    // "Did you mean '--graph'?" follows the error it is about.
+    if (line.consume_front(program))
+      llvm::errs() << tfaot::commandName()
+                   << (line.starts_with("Did you mean") ? ": " : ": error: ");
+    llvm::errs() << line << "\n";
+  }
+  return parsed;
+}
+
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   cl::SetVersionPrinter(printVersion);
@@ -376,24 +483,43 @@ int main(int argc, char **argv) {
   cl::HideUnrelatedOptions(compileCategory, explainCmd);
   cl::HideUnrelatedOptions({&compileCategory, &benchCategory}, benchCmd);
   cl::HideUnrelatedOptions(opsCategory, opsCmd);
+  cl::HideUnrelatedOptions(showCategory, showCmd);
+  cl::HideUnrelatedOptions({&compileCategory, &runCategory}, runCmd);
   // Each command's --help opens with its own man-style overview.
   llvm::StringRef command = argc > 1 ? argv[1] : "";
-  if (!cl::ParseCommandLineOptions(argc, argv, tfaot::helpOverview(command),
-          &llvm::errs()))
+  if (command == "compile" || command == "explain" || command == "bench" ||
+      command == "ops" || command == "show" || command == "run")
+    tfaot::setCommandName(("tfaot " + command).str());
+  if (!parseFlags(argc, argv, command))
     return 1;
 
   if (opsCmd)
     return tfaot::reportGraphOps(opsGraphFlag, opsSignatureFlag, opsJsonFlag,
                                  llvm::outs(), llvm::errs());
-  if (!compileCmd && !explainCmd && !benchCmd) {
-    llvm::errs() << "tfaot: error: no command given; run 'tfaot compile "
-                    "--help' or 'tfaot --help'\n";
-    return 1;
+  if (showCmd)
+    return tfaot::showGraph(showGraphFlag, showSignatureFlag, showJsonFlag,
+                            llvm::outs(), llvm::errs());
+  if (!compileCmd && !explainCmd && !benchCmd && !runCmd) {
+    return usageError("no command given; run 'tfaot compile --help' or "
+                      "'tfaot --help'");
   }
   if (listOpsFlag) {
     for (const std::string &op : tfaot::supportedOps())
       llvm::outs() << op << "\n";
     return 0;
+  }
+  if (cpuFlag == "help") {
+    tfaot::cpu::TargetOptions target;
+    target.triple = tripleFlag;
+    std::string error;
+    if (tfaot::cpu::printTargetCpus(target, llvm::outs(), error))
+      return 0;
+    return usageError(error);
+  }
+  // Empty is "not given" further on; given empty is a mistake.
+  if (cppClassFlag.getNumOccurrences() && cppClassFlag.empty()) {
+    return usageError("--cpp_class '' is not a C++ class name like "
+                      "'ns::Name'");
   }
   tfaot::CompileOptions options;
   options.graph = graphFlag;
@@ -407,8 +533,7 @@ int main(int argc, char **argv) {
   options.outObject = outObjectFlag;
   options.outMetadataObject = outMetadataFlag;
   if (quietFlag && verboseFlag) {
-    llvm::errs() << "tfaot: error: --quiet and --verbose exclude each other\n";
-    return 1;
+    return usageError("--quiet and --verbose exclude each other");
   }
   options.verbosity = quietFlag     ? tfaot::Verbosity::Quiet
                       : verboseFlag ? tfaot::Verbosity::Verbose
@@ -420,8 +545,8 @@ int main(int argc, char **argv) {
   auto ignored = [&options](const char *flag, const char *why) {
     if (options.verbosity == tfaot::Verbosity::Quiet)
       return;
-    llvm::errs() << "tfaot: warning: " << flag << " is ignored: " << why
-                 << "\n";
+    llvm::errs() << tfaot::commandName() << ": warning: " << flag
+                 << " is ignored: " << why << "\n";
   };
   if (genProgramShapeFlag)
     ignored("--gen_program_shape", "the header's static tables describe "
@@ -440,8 +565,7 @@ int main(int argc, char **argv) {
   options.dumpIrAfter.assign(dumpIrAfterFlag.begin(), dumpIrAfterFlag.end());
   options.batchBuckets.assign(batchFlag.begin(), batchFlag.end());
   if (reportJsonFlag && !reportFlag && !explainCmd && !benchCmd) {
-    llvm::errs() << "tfaot: error: --json needs --report\n";
-    return 1;
+    return usageError("--json needs --report");
   }
   if (explainCmd) {
     // The report is the output: lower as far as the memory plan (after
@@ -470,6 +594,18 @@ int main(int argc, char **argv) {
   options.quantizeMinK = quantizeMinKFlag;
   options.quantizeFloatWeights = quantizeFloatWeightsFlag;
   options.quantizeReport = quantizeReportFlag;
+  if (runCmd) {
+    tfaot::RunOptions run;
+    run.compile = options;
+    run.inputs.assign(runInputFlags.begin(), runInputFlags.end());
+    run.outputDir = runOutputDirFlag;
+    run.threads = runThreadsFlag;
+    run.seed = runSeedFlag;
+    run.compareDir = runCompareFlag;
+    run.rtol = runRtolFlag;
+    run.atol = runAtolFlag;
+    return tfaot::runGraph(run, llvm::outs(), llvm::errs());
+  }
   if (benchCmd) {
     tfaot::BenchOptions bench;
     bench.compile = options;
