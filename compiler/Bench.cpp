@@ -11,6 +11,7 @@
 #include "backends/cpu/HeaderWriter.h"
 #include "compiler/BenchProfile.h"
 #include "compiler/JitModel.h"
+#include "compiler/OutputFiles.h"
 #include "tfaot/runtime/thread_pool.h"
 
 #include "llvm/Support/Format.h"
@@ -23,7 +24,6 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <memory>
 #include <random>
 
@@ -80,17 +80,18 @@ std::unique_ptr<PreparedModel> prepare(const BenchOptions &options,
   const FunctionSignature &sig = artifacts.signature;
   // Random bytes are no JPEG, and the JIT links libc/libm only, not the
   // runtime's decoder: benchmark the model behind the decode instead.
+  GraphDiagnostics diags(compile.graph, errs);
   for (const TensorSignature &arg : sig.args)
     if (arg.dtype == tensorflow::DT_STRING) {
-      errs << compile.graph << ": error: bench does not run graphs with "
-           << "string arguments ('" << arg.name << "'); feed the decoded "
-           << "image instead (--feed of the decode's consumer)\n";
+      diags.error("bench does not run graphs with string arguments ('" +
+                  arg.name + "'); feed the decoded image instead (--feed of "
+                  "the decode's consumer)");
       return nullptr;
     }
   auto model = JitModel::load(artifacts, options.threads);
   if (!model) {
-    errs << compile.graph << ": error: cannot load the compiled code: "
-         << llvm::toString(model.takeError()) << "\n";
+    diags.error("cannot load the compiled code: " +
+                llvm::toString(model.takeError()));
     return nullptr;
   }
   prepared->model = std::move(*model);
@@ -156,16 +157,18 @@ bool profile(const BenchOptions &options, int64_t batch,
       prepare(options, batch, /*profile=*/true, errs);
   if (!prepared)
     return false;
-  ProfileRecorder recorder;
-  ProfileRecorder::Scope recording(recorder);
-  timeRuns(options, [&] { recorder.timeRun([&] { prepared->run(); }); },
-           /*maxRuns=*/200);
-  const std::vector<std::string> &names = prepared->artifacts.profileNames;
-  if (!recorder.writeChromeTrace(options.profilePath, names, options.threads)) {
-    errs << "tfaot bench: error: cannot write '" << options.profilePath
-         << "'\n";
-    return false;
+  ProfileRecorder recorder(options.threads);
+  {
+    ProfileRecorder::Scope recording(recorder);
+    timeRuns(options, [&] { recorder.timeRun([&] { prepared->run(); }); },
+             /*maxRuns=*/200);
   }
+  const std::vector<std::string> &names = prepared->artifacts.profileNames;
+  std::string process =
+      "tfaot bench: " + llvm::sys::path::filename(options.compile.graph).str();
+  if (!writeFileAtomically(options.profilePath,
+                           recorder.chromeTrace(names, process), errs))
+    return false;
   if (!options.json)
     recorder.printSummary(names, out, /*top=*/15);
   return true;
@@ -248,7 +251,7 @@ int64_t tfaot::recommendBatch(const std::vector<BenchPoint> &points,
 }
 
 std::string tfaot::plotSvg(const std::vector<BenchPoint> &points,
-                           const std::string &title) {
+                           const std::string &title, int64_t recommended) {
   const double width = 640, height = 400, left = 70, right = 70, top = 40,
                bottom = 50;
   double plotW = width - left - right, plotH = height - top - bottom;
@@ -297,6 +300,17 @@ std::string tfaot::plotSvg(const std::vector<BenchPoint> &points,
   polyline(yRate, [](const BenchPoint &p) { return p.itemsPerSecond; },
            "#1f77b4");
   polyline(yLatency, [](const BenchPoint &p) { return p.p90Ms; }, "#d62728");
+  // The recommended batch size: a dashed line across the plot at its
+  // batch, labelled above the frame.
+  for (size_t i = 0; i < points.size(); ++i)
+    if (points[i].batch == recommended)
+      os << llvm::formatv(
+          "<g class=\"recommended\" data-batch=\"{0}\">\n"
+          "<line x1=\"{1:f1}\" y1=\"{2}\" x2=\"{1:f1}\" y2=\"{3}\" "
+          "stroke=\"#2ca02c\" stroke-width=\"2\" stroke-dasharray=\"6 4\"/>\n"
+          "<text x=\"{1:f1}\" y=\"{4}\" text-anchor=\"middle\" "
+          "fill=\"#2ca02c\">recommended: batch {0}</text>\n</g>\n",
+          recommended, x(i), top, top + plotH, top - 8);
   for (size_t i = 0; i < points.size(); ++i)
     os << llvm::formatv("<text x=\"{0:f1}\" y=\"{1}\" text-anchor=\"middle\">"
                         "{2}</text>\n",
@@ -326,26 +340,26 @@ std::string tfaot::plotSvg(const std::vector<BenchPoint> &points,
 
 int tfaot::bench(const BenchOptions &options, llvm::raw_ostream &out,
                  llvm::raw_ostream &errs) {
+  GraphDiagnostics diags(options.compile.graph, errs);
   if (options.compile.graph.empty()) {
-    errs << "tfaot bench: error: no graph: give --graph model.pb\n";
+    diags.usageError("no graph: give --graph model.pb");
     return 1;
   }
   for (size_t i = 0; i < options.batches.size(); ++i)
     if (options.batches[i] < 1 ||
         (i && options.batches[i] <= options.batches[i - 1])) {
-      errs << "tfaot bench: error: --batch takes increasing batch sizes >= 1, "
-              "e.g. 1,8,32\n";
+      diags.usageError("--batch takes increasing batch sizes >= 1, e.g. "
+                       "1,8,32");
       return 1;
     }
   if (options.minIters < 1 || options.minTimeSeconds < 0 ||
       options.latencyBudgetMs < 0) {
-    errs << "tfaot bench: error: --iters must be >= 1, --min_time and "
-            "--latency_budget >= 0\n";
+    diags.usageError("--iters must be >= 1, --min_time and --latency_budget "
+                     ">= 0");
     return 1;
   }
   if (options.threads < 0) {
-    errs << "tfaot bench: error: --threads must be >= 0 (0: one per hardware "
-            "thread)\n";
+    diags.usageError("--threads must be >= 0 (0: one per hardware thread)");
     return 1;
   }
   BenchOptions resolved = options;
@@ -406,17 +420,15 @@ int runBench(const BenchOptions &options, llvm::raw_ostream &out,
       out << ")\n";
     }
   }
-  if (!options.plotPath.empty()) {
-    std::ofstream file(options.plotPath);
-    file << plotSvg(points, "tfaot bench: " +
-                                llvm::sys::path::filename(options.compile.graph)
-                                    .str());
-    if (!file) {
-      errs << "tfaot bench: error: cannot write '" << options.plotPath
-           << "'\n";
-      return 1;
-    }
-  }
+  if (!options.plotPath.empty() &&
+      !writeFileAtomically(
+          options.plotPath,
+          plotSvg(points,
+                  "tfaot bench: " +
+                      llvm::sys::path::filename(options.compile.graph).str(),
+                  options.sweep ? recommended : -1),
+          errs))
+    return 1;
   return 0;
 }
 } // namespace

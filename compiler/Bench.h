@@ -70,9 +70,10 @@ double percentile(const std::vector<double> &sorted, double q);
 int64_t recommendBatch(const std::vector<BenchPoint> &points,
                        double latencyBudgetMs);
 
-/// An SVG line chart of items/s (and p90 latency) against batch size.
+/// An SVG line chart of items/s (and p90 latency) against batch size, with
+/// a marked line at batch `recommended` (-1: none).
 std::string plotSvg(const std::vector<BenchPoint> &points,
-                    const std::string &title);
+                    const std::string &title, int64_t recommended = -1);
 
 } // namespace tfaot
 

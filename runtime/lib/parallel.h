@@ -21,6 +21,19 @@ namespace tfaot::internal {
 /// The pool loops started on this thread run on; null: on this thread only.
 ThreadPool *CurrentThreadPool();
 
+/// This thread's index in its pool: 1, 2, ... for the pool's workers, 0 for
+/// any other thread (the one that calls Run()).
+int CurrentWorkerIndex();
+
+/// Profiling (tfaot bench --profile): when set, called on the thread that
+/// runs each chunk of a parallel loop, before it (`finished` false) and
+/// after it, with the chunk's iterations [begin, end) and the thread's
+/// CurrentWorkerIndex(). Null, the default, costs one load per chunk.
+using ChunkProfiler = void (*)(int thread, int64_t begin, int64_t end,
+                               bool finished);
+/// Installs `profiler` for every pool (null: none). Only while no loop runs.
+void SetChunkProfiler(ChunkProfiler profiler);
+
 /// Makes `pool` the current pool of this thread until destroyed.
 class ScopedThreadPool {
 public:

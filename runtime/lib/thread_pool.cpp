@@ -29,6 +29,11 @@ thread_local bool in_loop_body = false;
 
 thread_local ThreadPool *current_pool = nullptr;
 
+/// 1, 2, ... on a pool's workers; 0 on every other thread.
+thread_local int worker_index = 0;
+
+std::atomic<internal::ChunkProfiler> chunk_profiler{nullptr};
+
 /// How long a thread spins before it sleeps: a worker waiting for the next
 /// loop, and a caller waiting for the workers' last chunks. A model runs
 /// dozens of loops per Run(), a few hundred microseconds apart; waking a
@@ -76,9 +81,15 @@ struct Loop {
   /// Runs chunk `c`: the c-th of `chunks` near-equal contiguous ranges.
   void Run(int64_t c) const {
     const int64_t begin = n * c / chunks, end = n * (c + 1) / chunks;
+    const internal::ChunkProfiler profiler =
+        chunk_profiler.load(std::memory_order_acquire);
+    if (profiler)
+      profiler(worker_index, begin, end, /*finished=*/false);
     in_loop_body = true;
     body(context, begin, end);
     in_loop_body = false;
+    if (profiler)
+      profiler(worker_index, begin, end, /*finished=*/true);
   }
 };
 
@@ -133,7 +144,10 @@ struct ThreadPool::Impl {
 ThreadPool::ThreadPool(int num_threads) : impl_(new Impl) {
   impl_->num_threads = std::max(1, num_threads);
   for (int i = 1; i < impl_->num_threads; ++i)
-    impl_->workers.emplace_back([impl = impl_.get()] { impl->Work(); });
+    impl_->workers.emplace_back([impl = impl_.get(), i] {
+      worker_index = i;
+      impl->Work();
+    });
 }
 
 ThreadPool::~ThreadPool() {
@@ -196,6 +210,12 @@ void ThreadPool::ParallelFor(int64_t n, Body body, void *context) {
 namespace internal {
 
 ThreadPool *CurrentThreadPool() { return current_pool; }
+
+int CurrentWorkerIndex() { return worker_index; }
+
+void SetChunkProfiler(ChunkProfiler profiler) {
+  chunk_profiler.store(profiler, std::memory_order_release);
+}
 
 ScopedThreadPool::ScopedThreadPool(ThreadPool *pool) : saved_(current_pool) {
   current_pool = pool;
