@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-"""Prints the README's table of what the graph passes do to each corpus model.
+"""Prints docs/passes.md's table of what the graph passes do to each corpus model.
 
 For every TF.js corpus model the e2e tests compile (same feeds and fetches:
 the commands come from the build, see corpus_table.py), runs

@@ -19,8 +19,8 @@ cat <<'HEAD'
 
 This page is the output of `tfaot --help` and `tfaot COMMAND --help`,
 written by `scripts/gen-cli-docs.sh` (a test checks that it matches the
-tool). The README's [Command line](../README.md#command-line) section
-explains the flags with examples; [generated-api.md](generated-api.md)
+tool). [command-line.md](command-line.md) explains the commands and flags
+with examples; [generated-api.md](generated-api.md)
 describes what `compile` writes, [build-rules.md](build-rules.md) the CMake
 and Bazel rules that run it.
 
