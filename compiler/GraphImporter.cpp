@@ -135,6 +135,8 @@ private:
   bool checkTypeAttr(const NodeDef &node, const OpSpec &spec,
                      ArrayRef<Value> operands);
 
+  /// "; did you mean ...?" for a feed or fetch naming no node.
+  std::string suggestNodes(llvm::StringRef name) const;
   const NodeDef *lookup(llvm::StringRef name) const {
     auto it = nodes_.find(name);
     return it == nodes_.end() ? nullptr : it->second;
@@ -221,13 +223,21 @@ void Importer::checkEdges() {
   }
 }
 
+std::string Importer::suggestNodes(llvm::StringRef name) const {
+  std::vector<std::vector<std::string>> candidates;
+  for (const NodeDef &node : graph_.node())
+    candidates.push_back({node.name()});
+  return suggestNames(name, candidates);
+}
+
 void Importer::resolveFeeds() {
   for (const auto &feed : config_.feed()) {
     const std::string &name = feed.id().node_name();
     int64_t index = feed.id().output_index();
     const NodeDef *node = lookup(name);
     if (!node) {
-      diags_.error("feed '" + name + "' names no node in the graph");
+      diags_.error("feed '" + name + "' names no node in the graph" +
+                   suggestNodes(name));
       continue;
     }
     if (index != 0) {
@@ -329,7 +339,8 @@ void Importer::resolveFetches() {
     int64_t index = fetch.id().output_index();
     const NodeDef *node = lookup(name);
     if (!node) {
-      diags_.error("fetch '" + name + "' names no node in the graph");
+      diags_.error("fetch '" + name + "' names no node in the graph" +
+                   suggestNodes(name));
       continue;
     }
     if (auto count = numOutputsOf(*node); count && index >= *count) {

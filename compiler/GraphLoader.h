@@ -44,15 +44,35 @@ loadModel(const std::string &path, const std::string &signature,
 std::optional<tensorflow::tf2xla::Config>
 loadConfig(const std::string &path, GraphDiagnostics &diags);
 
-/// Adds `--feed name[:shape[:dtype]]` to `config`. The shape is
+/// Adds `--feed name[:0][:shape[:dtype]]` to `config`. The shape is
 /// comma-separated dimensions ("1,784"; empty for a scalar; -1 for unknown);
-/// the dtype is a TF name ("float32", "int32", "DT_FLOAT", ...).
+/// the dtype is a TF name ("float32", "int32", "DT_FLOAT", ...). A field
+/// `0` right after the name is TF's output index (the tensor name "x:0"),
+/// not a shape: output 0 is the only one a feed can take, and a shape [0]
+/// (no elements) is no input.
 bool addFeedFlag(const std::string &flag, tensorflow::tf2xla::Config &config,
                  GraphDiagnostics &diags);
 
 /// Adds `--fetch name[:output_index]` to `config`.
 bool addFetchFlag(const std::string &flag, tensorflow::tf2xla::Config &config,
                   GraphDiagnostics &diags);
+
+/// Splits TF tensor names ("logits:0") written as a config entry's
+/// node_name into the node and its output index. False, with an error, when
+/// the suffix contradicts the entry's own output_index.
+bool splitConfigTensorNames(tensorflow::tf2xla::Config &config,
+                            GraphDiagnostics &diags);
+
+/// For an unknown feed or fetch `wanted`: "; did you mean 'a' or 'b'?"
+/// naming the closest of `candidates` (by llvm's edit distance, or as the
+/// last components of a scoped name: "dense/BiasAdd" for
+/// "model/dense/BiasAdd"; the closest three at most, all equally close), or
+/// "" when none is close. Each candidate lists
+/// the names of one tensor (a node, and the signature key naming it), which
+/// are suggested together.
+std::string
+suggestNames(llvm::StringRef wanted,
+             llvm::ArrayRef<std::vector<std::string>> candidates);
 
 /// Parses a TF dtype name in any of the usual spellings.
 std::optional<tensorflow::DataType> parseDataType(llvm::StringRef name);

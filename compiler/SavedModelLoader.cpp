@@ -10,6 +10,7 @@
 #include "compiler/SavedModelLoader.h"
 
 #include "compiler/FunctionInliner.h"
+#include "compiler/GraphLoader.h"
 #include "compiler/TensorBundle.h"
 #include "compiler/proto/saved_model.pb.h"
 
@@ -79,9 +80,9 @@ static void prune(tensorflow::GraphDef &graph,
   graph.mutable_node()->Swap(&nodes);
 }
 
-/// The meta graph to compile: the only one, else the one tagged "serve".
-static const tensorflow::MetaGraphDef *
-pickMetaGraph(const tensorflow::SavedModel &model, GraphDiagnostics &diags) {
+const tensorflow::MetaGraphDef *
+tfaot::pickMetaGraph(const tensorflow::SavedModel &model,
+                     GraphDiagnostics &diags) {
   if (model.meta_graphs_size() == 1)
     return &model.meta_graphs(0);
   std::string tagSets;
@@ -100,25 +101,33 @@ pickMetaGraph(const tensorflow::SavedModel &model, GraphDiagnostics &diags) {
   return nullptr;
 }
 
+std::vector<std::string>
+tfaot::signatureNames(const tensorflow::MetaGraphDef &meta) {
+  std::vector<std::string> names;
+  for (const auto &[name, signature] : meta.signature_def())
+    if (!llvm::StringRef(name).starts_with("__"))
+      names.push_back(name);
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+std::string tfaot::defaultSignatureName(const tensorflow::MetaGraphDef &meta) {
+  std::vector<std::string> names = signatureNames(meta);
+  if (llvm::is_contained(names, "serving_default"))
+    return "serving_default";
+  return names.size() == 1 ? names.front() : "";
+}
+
 /// The signature to compile, or null with no error when the meta graph has
 /// none at all (feeds and fetches then come from the user). Signatures named
 /// "__..." are TF's own (the init op), never a model's.
 static const tensorflow::SignatureDef *
 pickSignature(const tensorflow::MetaGraphDef &meta, const std::string &wanted,
               std::string &chosen, GraphDiagnostics &diags) {
-  std::vector<std::string> names;
-  for (const auto &[name, signature] : meta.signature_def())
-    if (!llvm::StringRef(name).starts_with("__"))
-      names.push_back(name);
-  std::sort(names.begin(), names.end());
+  std::vector<std::string> names = signatureNames(meta);
   if (wanted.empty() && names.empty())
     return nullptr;
-  if (!wanted.empty())
-    chosen = wanted;
-  else if (llvm::is_contained(names, "serving_default"))
-    chosen = "serving_default";
-  else if (names.size() == 1)
-    chosen = names.front();
+  chosen = wanted.empty() ? defaultSignatureName(meta) : wanted;
   if (!chosen.empty() && llvm::is_contained(names, chosen))
     return &meta.signature_def().at(chosen);
   std::string available =
@@ -185,6 +194,74 @@ static bool signatureToConfig(const tensorflow::SignatureDef &signature,
     fetch->set_name(key);
   }
   return true;
+}
+
+/// How the generated header and suggestions show a tensor: "node" for
+/// output 0, else "node:index".
+static std::string tensorName(const tensorflow::tf2xla::TensorId &id) {
+  return id.output_index() ? id.node_name() + ":" +
+                                 std::to_string(id.output_index())
+                           : id.node_name();
+}
+
+/// Whether pruning finds `name` in `nodes`: a node, or a node inside a call
+/// ("call/dense/BiasAdd"), which inlining expands later.
+static bool isGraphName(llvm::StringRef name, const llvm::StringSet<> &nodes) {
+  for (llvm::StringRef scope = name;; scope = scope.rsplit('/').first) {
+    if (nodes.contains(scope))
+      return true;
+    if (!scope.contains('/'))
+      return false;
+  }
+}
+
+/// Lets the user's feeds and fetches name the signature's keys ("x",
+/// "scores": what the generated header calls them) as well as the tensors
+/// behind them ("serving_default_x", "StatefulPartitionedCall:0"): an entry
+/// naming a key (at output 0) is rewritten to the key's tensor and, unless
+/// it has a name, named by the key. A key wins over a node of the same
+/// name, since the key is the name the header shows. A name that is neither
+/// is an error suggesting close keys and nodes.
+static bool resolveSignatureKeys(tensorflow::tf2xla::Config &config,
+                                 const tensorflow::tf2xla::Config &signature,
+                                 const tensorflow::GraphDef &graph,
+                                 GraphDiagnostics &diags) {
+  llvm::StringSet<> nodes;
+  for (const NodeDef &node : graph.node())
+    nodes.insert(node.name());
+  // Rewrites one entry; `entries` are the signature's feeds or fetches.
+  auto resolve = [&](auto &entry, const auto &entries, llvm::StringRef kind) {
+    tensorflow::tf2xla::TensorId &id = *entry.mutable_id();
+    for (const auto &keyed : entries) {
+      if (id.output_index() != 0 || id.node_name() != keyed.name())
+        continue;
+      if (entry.name().empty())
+        entry.set_name(keyed.name());
+      id = keyed.id();
+      return true;
+    }
+    if (isGraphName(id.node_name(), nodes))
+      return true;
+    std::vector<std::vector<std::string>> candidates;
+    llvm::StringSet<> listed;
+    for (const auto &keyed : entries) {
+      candidates.push_back({tensorName(keyed.id()), keyed.name()});
+      listed.insert(keyed.id().node_name());
+    }
+    for (const NodeDef &node : graph.node())
+      if (!listed.contains(node.name()))
+        candidates.push_back({node.name()});
+    diags.error(kind.str() + " '" + tensorName(id) +
+                "' is neither a signature key nor a node of the SavedModel" +
+                suggestNames(id.node_name(), candidates));
+    return false;
+  };
+  bool ok = true;
+  for (auto &feed : *config.mutable_feed())
+    ok &= resolve(feed, signature.feed(), "feed");
+  for (auto &fetch : *config.mutable_fetch())
+    ok &= resolve(fetch, signature.fetch(), "fetch");
+  return ok;
 }
 
 /// What pruning keeps: the user's fetches (else the signature's outputs)
@@ -422,11 +499,8 @@ bool VariableFreezer::run(tensorflow::GraphDef &graph) {
   return true;
 }
 
-std::optional<tensorflow::GraphDef>
-tfaot::loadSavedModel(const std::string &dir, const std::string &signature,
-                      tensorflow::tf2xla::Config &config,
-                      GraphDiagnostics &diags,
-                      tensorflow::tf2xla::Config *signatureConfig) {
+std::optional<tensorflow::SavedModel>
+tfaot::readSavedModel(const std::string &dir, GraphDiagnostics &diags) {
   llvm::SmallString<256> path(dir);
   llvm::sys::path::append(path, "saved_model.pb");
   auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
@@ -446,7 +520,18 @@ tfaot::loadSavedModel(const std::string &dir, const std::string &signature,
       return std::nullopt;
     }
   }
-  const tensorflow::MetaGraphDef *meta = pickMetaGraph(model, diags);
+  return model;
+}
+
+std::optional<tensorflow::GraphDef>
+tfaot::loadSavedModel(const std::string &dir, const std::string &signature,
+                      tensorflow::tf2xla::Config &config,
+                      GraphDiagnostics &diags,
+                      tensorflow::tf2xla::Config *signatureConfig) {
+  std::optional<tensorflow::SavedModel> model = readSavedModel(dir, diags);
+  if (!model)
+    return std::nullopt;
+  const tensorflow::MetaGraphDef *meta = pickMetaGraph(*model, diags);
   if (!meta)
     return std::nullopt;
   std::string signatureName;
@@ -460,6 +545,8 @@ tfaot::loadSavedModel(const std::string &dir, const std::string &signature,
     return std::nullopt;
 
   tensorflow::GraphDef graph = meta->graph_def();
+  if (!resolveSignatureKeys(config, fromSignature, graph, diags))
+    return std::nullopt;
   prune(graph, pruneRoots(config, fromSignature));
   llvm::StringMap<int> capturedObjects =
       capturedObjectIds(graph, meta->object_graph_def());

@@ -22,10 +22,12 @@
 
 #include "compiler/Diagnostics.h"
 #include "compiler/proto/graph.pb.h"
+#include "compiler/proto/saved_model.pb.h"
 #include "compiler/proto/tf2xla.pb.h"
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace tfaot {
 
@@ -41,6 +43,22 @@ std::optional<tensorflow::GraphDef>
 loadSavedModel(const std::string &dir, const std::string &signature,
                tensorflow::tf2xla::Config &config, GraphDiagnostics &diags,
                tensorflow::tf2xla::Config *signatureConfig);
+
+/// Reads and parses DIR/saved_model.pb; errors name the file.
+std::optional<tensorflow::SavedModel>
+readSavedModel(const std::string &dir, GraphDiagnostics &diags);
+
+/// The meta graph tfaot compiles: the only one, else the one tagged
+/// "serve"; null after an error listing the tag sets.
+const tensorflow::MetaGraphDef *
+pickMetaGraph(const tensorflow::SavedModel &model, GraphDiagnostics &diags);
+
+/// The meta graph's signatures, sorted, without TF's own ("__...").
+std::vector<std::string> signatureNames(const tensorflow::MetaGraphDef &meta);
+
+/// The signature compiled without --signature: "serving_default", else the
+/// only one; empty when there is no such choice.
+std::string defaultSignatureName(const tensorflow::MetaGraphDef &meta);
 
 } // namespace tfaot
 

@@ -144,7 +144,7 @@ static cl::opt<std::string> configFlag(
              "fetches (optional if --feed/--fetch are given)."));
 static cl::list<std::string> feedFlags(
     "feed", cl::sub(compileCmd), cl::sub(explainCmd), cl::sub(benchCmd), cl::sub(runCmd), cl::cat(compileCategory),
-    cl::value_desc("name[:0][:shape[:dtype]]"),
+    cl::value_desc("name[:shape[:dtype]]"),
     cl::desc("An input of the compiled function, e.g. x:1,784:float32; the "
              "shape replaces the placeholder's, which it must match in rank "
              "(needed where it has -1). A 0 right after the name is TF's "
