@@ -930,3 +930,39 @@ void tfaot::applyTfjsSignature(const tensorflow::tf2xla::Config &signature,
   }
   *config.mutable_feed() = std::move(merged);
 }
+
+void tfaot::defaultTfjsFeeds(const tensorflow::GraphDef &graph,
+                             tensorflow::tf2xla::Config &signature,
+                             const tensorflow::tf2xla::Config &config,
+                             GraphDiagnostics &diags) {
+  if (!signature.feed().empty())
+    return;
+  std::vector<std::string> described;
+  for (const tensorflow::NodeDef &node : graph.node()) {
+    if (node.op() != "Placeholder")
+      continue;
+    tensorflow::tf2xla::Feed *feed = signature.add_feed();
+    feed->mutable_id()->set_node_name(node.name());
+    std::string shape = "[unknown rank]";
+    if (auto dtype = node.attr().find("dtype"); dtype != node.attr().end())
+      feed->set_type(dtype->second.type());
+    if (auto attr = node.attr().find("shape");
+        attr != node.attr().end() && !attr->second.shape().unknown_rank()) {
+      *feed->mutable_shape() = attr->second.shape();
+      llvm::SmallVector<int64_t> dims;
+      for (const auto &dim : attr->second.shape().dim())
+        dims.push_back(dim.size());
+      shape = showShape(dims);
+    }
+    described.push_back("'" + node.name() + "' " +
+                        dataTypeName(feed->type()) + shape);
+  }
+  if (described.empty() || !config.feed().empty())
+    return;
+  diags.warning(
+      llvm::formatv("the model's signature lists no inputs; feeding its "
+                    "placeholder{0}, as TF.js does: {1}",
+                    described.size() == 1 ? "" : "s",
+                    llvm::join(described, ", "))
+          .str());
+}

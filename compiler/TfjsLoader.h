@@ -71,6 +71,18 @@ void applyTfjsSignature(const tensorflow::tf2xla::Config &signature,
                         tensorflow::tf2xla::Config &config,
                         GraphDiagnostics &diags);
 
+/// A TF.js model whose signature lists no inputs, or that has none, is fed
+/// as TF.js feeds it: at its Placeholder nodes. Adds one feed per
+/// Placeholder of `graph` (in graph order, with its dtype and shape) to
+/// `signature` when that has no feeds, so applyTfjsSignature treats them as
+/// the model's inputs (batch 1 for an unknown batch, with its warning).
+/// Warns, naming the feeds and their shapes, when the user gave no feeds
+/// (`config`) and so these are what the model is compiled for.
+void defaultTfjsFeeds(const tensorflow::GraphDef &graph,
+                      tensorflow::tf2xla::Config &signature,
+                      const tensorflow::tf2xla::Config &config,
+                      GraphDiagnostics &diags);
+
 /// IEEE binary16 -> binary32, exactly (subnormals, infinities, NaN payloads).
 float halfToFloat(uint16_t half);
 
