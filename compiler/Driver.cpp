@@ -327,9 +327,9 @@ static bool checkFeedsUnique(const tensorflow::tf2xla::Config &config,
       std::string where = source(i) == source(j)
                               ? std::string("twice by ") + source(i)
                               : std::string("by the config and by --feed");
-      diags.error("feed '" + a.node_name() + "' is given " + where +
-                  "; feed each tensor once (a --feed shape does not amend "
-                  "the config's: change it there)");
+      diags.usageError("feed '" + a.node_name() + "' is given " + where +
+                       "; feed each tensor once (a --feed shape does not "
+                       "amend the config's: change it there)");
       return false;
     }
   return true;

@@ -1,4 +1,5 @@
 //===- ObjectEmitter.cpp - LLVM dialect to a native object file -----------===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // Uses LLVM's new pass manager at the requested -O level, then the target's
 // code generator. Object emission is position independent so the object can
@@ -14,11 +15,11 @@
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Linker/Linker.h"
+#include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
-#include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
 #include "llvm/Transforms/IPO/ConstantMerge.h"
@@ -34,6 +35,134 @@ static void initializeTargetsOnce() {
     return true;
   }();
   (void)done;
+}
+
+/// The triple `target` names, or the host's.
+static llvm::Triple tripleOf(const cpu::TargetOptions &target) {
+  return llvm::Triple(target.triple.empty()
+                          ? llvm::sys::getDefaultTargetTriple()
+                          : target.triple);
+}
+
+/// LLVM's target for `triple`, or null with `error` set.
+static const llvm::Target *lookupTarget(const llvm::Triple &triple,
+                                        std::string &error) {
+  initializeTargetsOnce();
+  std::string why;
+  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, why);
+  if (!target)
+    error = "unknown target triple '" + triple.str() + "': " + why;
+  return target;
+}
+
+/// The target's tables of CPUs and features. Asking with no CPU and no
+/// features is what keeps LLVM from printing warnings about either.
+static std::unique_ptr<llvm::MCSubtargetInfo>
+subtargetTables(const llvm::Target &target, const llvm::Triple &triple) {
+  return std::unique_ptr<llvm::MCSubtargetInfo>(
+      target.createMCSubtargetInfo(triple, "", ""));
+}
+
+template <typename KeyValues>
+static std::vector<llvm::StringRef> keysOf(KeyValues table) {
+  std::vector<llvm::StringRef> keys;
+  for (const auto &entry : table)
+    keys.push_back(entry.Key);
+  return keys;
+}
+
+/// " (did you mean 'a' or 'b'?)" with the `names` closest to `wrong` (up to
+/// three equally close), if any is close enough to be a likely typo (about
+/// a third of its letters wrong); else "". Only the closest: X86's CPUs
+/// have '_' spellings of the '-' names, one letter further away.
+static std::string didYouMean(llvm::StringRef wrong,
+                              const std::vector<llvm::StringRef> &names) {
+  unsigned limit = std::max<unsigned>(2, wrong.size() / 3);
+  std::vector<std::pair<unsigned, llvm::StringRef>> close;
+  for (llvm::StringRef name : names)
+    if (unsigned distance = wrong.edit_distance_insensitive(name);
+        distance <= limit)
+      close.push_back({distance, name});
+  if (close.empty())
+    return "";
+  llvm::sort(close);
+  size_t closest = 1;
+  while (closest < std::min<size_t>(close.size(), 3) &&
+         close[closest].first == close[0].first)
+    ++closest;
+  close.resize(closest);
+  std::string list;
+  for (size_t i = 0; i < close.size(); ++i)
+    list += std::string(i == 0 ? "" : i + 1 == close.size() ? " or " : ", ") +
+            "'" + close[i].second.str() + "'";
+  return " (did you mean " + list + "?)";
+}
+
+std::string cpu::checkTarget(const TargetOptions &target) {
+  if (target.optLevel < 0 || target.optLevel > 3)
+    return "-O takes 0, 1, 2 or 3, not " + std::to_string(target.optLevel);
+  llvm::Triple triple = tripleOf(target);
+  std::string error;
+  const llvm::Target *llvmTarget = lookupTarget(triple, error);
+  if (!llvmTarget)
+    return error + " (give an LLVM triple like x86_64-unknown-linux-gnu)";
+  std::unique_ptr<llvm::MCSubtargetInfo> tables =
+      subtargetTables(*llvmTarget, triple);
+  if (!tables)
+    return ""; // A target without subtargets: nothing to check against.
+  bool native = target.cpu == "native";
+  if (!target.cpu.empty() && !native &&
+      !tables->isCPUStringValid(target.cpu))
+    return "unknown --target_cpu '" + target.cpu + "' for " + triple.str() +
+           didYouMean(target.cpu,
+                      keysOf(tables->getAllProcessorDescriptions())) +
+           "; '--target_cpu help' lists the CPUs";
+  llvm::SmallVector<llvm::StringRef> items;
+  llvm::StringRef(target.features).split(items, ',', -1, /*KeepEmpty=*/false);
+  std::vector<llvm::StringRef> features =
+      keysOf(tables->getAllProcessorFeatures());
+  for (llvm::StringRef item : items) {
+    item = item.trim();
+    llvm::StringRef name = item.drop_front();
+    if (!item.starts_with("+") && !item.starts_with("-"))
+      return "--target_features: '" + item.str() +
+             "' needs '+' (enable) or '-' (disable) in front, e.g. '+" +
+             item.str() + "'";
+    if (!llvm::is_contained(features, name))
+      return "--target_features: unknown feature '" + name.str() + "' for " +
+             triple.str() + didYouMean(name, features);
+  }
+  // X86's code generator stops the process when 64-bit code is asked of a
+  // CPU (or feature set) without x86-64; say so here instead.
+  if (triple.isX86() && triple.isArch64Bit() && !native) {
+    std::unique_ptr<llvm::MCSubtargetInfo> chosen(
+        llvmTarget->createMCSubtargetInfo(triple, target.cpu,
+                                          target.features));
+    if (chosen && !chosen->checkFeatures("+64bit"))
+      return "--target_cpu '" +
+             (target.cpu.empty() ? std::string("generic") : target.cpu) +
+             "' with --target_features '" + target.features +
+             "' has no 64-bit mode, which " + triple.str() +
+             " needs (pick an x86-64 CPU, or a 32-bit triple such as "
+             "i686-unknown-linux-gnu)";
+  }
+  return "";
+}
+
+bool cpu::printTargetCpus(const TargetOptions &target, llvm::raw_ostream &os,
+                          std::string &error) {
+  llvm::Triple triple = tripleOf(target);
+  const llvm::Target *llvmTarget = lookupTarget(triple, error);
+  if (!llvmTarget)
+    return false;
+  std::unique_ptr<llvm::MCSubtargetInfo> tables =
+      subtargetTables(*llvmTarget, triple);
+  os << "CPUs for --target_cpu with " << triple.str()
+     << " (also 'native': this machine's):\n";
+  if (tables)
+    for (llvm::StringRef cpu : keysOf(tables->getAllProcessorDescriptions()))
+      os << "  " << cpu << "\n";
+  return true;
 }
 
 /// Resolves "native" to the host CPU and its features.
@@ -111,16 +240,10 @@ linkEntries(llvm::ArrayRef<mlir::ModuleOp> modules, llvm::LLVMContext &context,
 static std::unique_ptr<llvm::TargetMachine>
 createTargetMachine(const cpu::TargetOptions &target, llvm::Triple &triple,
                     std::string &error) {
-  initializeTargetsOnce();
-  triple = llvm::Triple(target.triple.empty()
-                            ? llvm::sys::getDefaultTargetTriple()
-                            : target.triple);
-  const llvm::Target *llvmTarget =
-      llvm::TargetRegistry::lookupTarget(triple, error);
-  if (!llvmTarget) {
-    error = "unknown target triple '" + triple.str() + "': " + error;
+  triple = tripleOf(target);
+  const llvm::Target *llvmTarget = lookupTarget(triple, error);
+  if (!llvmTarget)
     return nullptr;
-  }
   std::string cpuName, features;
   resolveCpu(target, cpuName, features);
   llvm::TargetOptions options;
