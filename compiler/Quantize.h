@@ -1,4 +1,5 @@
 //===- Quantize.h - tfaot compile --quantize=int8 ---------------*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // Post-training quantization, end to end:
 //  1. the float graph is compiled with the inputs of the contractions to
@@ -15,6 +16,8 @@
 #define TFAOT_COMPILER_QUANTIZE_H
 
 #include "compiler/Driver.h"
+// --calibration reads .npy files; readNpy and NpyArray are declared there.
+#include "compiler/Npy.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -27,16 +30,6 @@ namespace tfaot {
 /// tfaot::compile for options.quantize == "int8".
 int compileQuantized(const CompileOptions &options, llvm::raw_ostream &errs,
                      llvm::raw_ostream &out);
-
-/// A NumPy array read from a .npy file as float32 (C order).
-struct NpyArray {
-  std::vector<int64_t> shape;
-  std::vector<float> values;
-};
-
-/// Reads a .npy file of float32, float64, uint8, int8 or int32 values
-/// (converted to float32). False with `error` set if it cannot.
-bool readNpy(const std::string &path, NpyArray &array, std::string &error);
 
 } // namespace tfaot
 
