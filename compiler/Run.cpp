@@ -1,0 +1,374 @@
+//===- Run.cpp - tfaot run: compile a graph and run it once ---------------===//
+// SPDX-License-Identifier: Apache-2.0
+//
+// See Run.h. Inputs are copied into the argument buffers byte for byte and
+// results written out byte for byte: nothing is converted, so the .npy
+// files hold exactly what the compiled code computed.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/Run.h"
+
+#include "backends/cpu/HeaderWriter.h"
+#include "compiler/Diagnostics.h"
+#include "compiler/GraphLoader.h"
+#include "compiler/JitModel.h"
+#include "compiler/Npy.h"
+#include "tfaot/runtime/thread_pool.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <random>
+
+using namespace tfaot;
+
+namespace {
+
+std::string describe(tensorflow::DataType dtype,
+                     const std::vector<int64_t> &shape) {
+  return dataTypeName(dtype) + showShape(shape);
+}
+
+/// The index of the argument `name` names (its header name, else its
+/// node); -1 if none.
+int findArgument(const FunctionSignature &sig, llvm::StringRef name) {
+  for (size_t i = 0; i < sig.args.size(); ++i)
+    if (sig.args[i].name == name)
+      return i;
+  for (size_t i = 0; i < sig.args.size(); ++i)
+    if (sig.args[i].node == name)
+      return i;
+  return -1;
+}
+
+/// Loads `file` (.npy, or raw bytes in a .bin) into argument `arg` after
+/// checking it fits; false after printing "<file>: error: ...".
+bool loadInput(const TensorSignature &arg, void *buffer,
+               const std::string &file, llvm::raw_ostream &errs) {
+  GraphDiagnostics diags(file, errs);
+  uint64_t bytes = bufferBytes(arg);
+  std::string expected = describe(arg.dtype, arg.shape);
+  if (llvm::StringRef(file).ends_with(".npy")) {
+    NpyTensor tensor;
+    std::string error;
+    if (!readNpy(file, tensor, error)) {
+      diags.error(error);
+      return false;
+    }
+    // Compare NumPy types: quint8 data is stored as uint8, and so on.
+    if (npyDescr(tensor.dtype) != npyDescr(arg.dtype) ||
+        tensor.shape != arg.shape) {
+      diags.error("argument '" + arg.name + "' is " + expected +
+                  ", but the file holds " +
+                  describe(tensor.dtype, tensor.shape));
+      return false;
+    }
+    std::memcpy(buffer, tensor.data.data(), bytes);
+    return true;
+  }
+  if (!llvm::StringRef(file).ends_with(".bin")) {
+    diags.error("--input takes a .npy file, or a .bin file of raw bytes");
+    return false;
+  }
+  auto contents = llvm::MemoryBuffer::getFile(file, /*IsText=*/false);
+  if (!contents) {
+    diags.error("cannot read: " + contents.getError().message());
+    return false;
+  }
+  if ((*contents)->getBufferSize() != bytes) {
+    diags.error("argument '" + arg.name + "' is " + expected + ", " +
+                std::to_string(bytes) + " bytes, but the file has " +
+                std::to_string((*contents)->getBufferSize()));
+    return false;
+  }
+  std::memcpy(buffer, (*contents)->getBufferStart(), bytes);
+  return true;
+}
+
+template <typename T, typename Dist>
+void fillWith(void *buffer, uint64_t count, Dist dist, std::mt19937_64 &rng) {
+  T *data = static_cast<T *>(buffer);
+  for (uint64_t i = 0; i < count; ++i)
+    data[i] = static_cast<T>(dist(rng));
+}
+
+/// Random data for an argument given no file: floats uniform in [-1, 1),
+/// integers in [0, 10) (small enough to be valid indices), bools 0 or 1.
+/// False for types it does not fill (left zero).
+bool fillRandom(const TensorSignature &arg, void *buffer,
+                std::mt19937_64 &rng) {
+  uint64_t count = bufferBytes(arg) / cpu::elementBytes(arg.dtype);
+  std::uniform_real_distribution<double> real(-1.0, 1.0);
+  std::uniform_int_distribution<int> small(0, 9), bit(0, 1);
+  switch (arg.dtype) {
+  case tensorflow::DT_FLOAT: fillWith<float>(buffer, count, real, rng); break;
+  case tensorflow::DT_DOUBLE: fillWith<double>(buffer, count, real, rng); break;
+  case tensorflow::DT_INT8: fillWith<int8_t>(buffer, count, small, rng); break;
+  case tensorflow::DT_UINT8: case tensorflow::DT_QUINT8:
+    fillWith<uint8_t>(buffer, count, small, rng); break;
+  case tensorflow::DT_INT16: fillWith<int16_t>(buffer, count, small, rng); break;
+  case tensorflow::DT_UINT16: fillWith<uint16_t>(buffer, count, small, rng); break;
+  case tensorflow::DT_INT32: fillWith<int32_t>(buffer, count, small, rng); break;
+  case tensorflow::DT_UINT32: fillWith<uint32_t>(buffer, count, small, rng); break;
+  case tensorflow::DT_INT64: fillWith<int64_t>(buffer, count, small, rng); break;
+  case tensorflow::DT_UINT64: fillWith<uint64_t>(buffer, count, small, rng); break;
+  case tensorflow::DT_BOOL: fillWith<uint8_t>(buffer, count, bit, rng); break;
+  default: return false;
+  }
+  return true;
+}
+
+std::vector<double> valuesOf(tensorflow::DataType dtype, const char *data,
+                             int64_t count) {
+  std::vector<double> values(count);
+  for (int64_t i = 0; i < count; ++i)
+    values[i] = elementAsDouble(dtype, data, i);
+  return values;
+}
+
+/// "min -1.5  max 2  mean 0.25" over the values that are not NaN, and how
+/// many are NaN.
+std::string statistics(const std::vector<double> &values) {
+  double lo = INFINITY, hi = -INFINITY, sum = 0;
+  int64_t nans = 0;
+  for (double v : values) {
+    if (std::isnan(v)) {
+      ++nans;
+      continue;
+    }
+    lo = std::min(lo, v);
+    hi = std::max(hi, v);
+    sum += v;
+  }
+  int64_t numbers = values.size() - nans;
+  if (!numbers)
+    return values.empty() ? "(empty)" : "all NaN";
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << llvm::format("min %.6g  max %.6g  mean %.6g", lo, hi, sum / numbers);
+  if (nans)
+    text += "  (" + std::to_string(nans) + " NaN)";
+  return text;
+}
+
+/// --compare for one result; false on a mismatch or a missing reference.
+bool compareResult(const TensorSignature &result, const char *data,
+                   const std::string &fileName, const RunOptions &options,
+                   llvm::raw_ostream &out, llvm::raw_ostream &errs) {
+  llvm::SmallString<256> path(options.compareDir);
+  llvm::sys::path::append(path, fileName + ".npy");
+  NpyTensor reference;
+  std::string error;
+  if (!readNpy(std::string(path), reference, error)) {
+    GraphDiagnostics(std::string(path), errs)
+        .error("reference of result '" + result.name + "': " + error);
+    return false;
+  }
+  out << "  " << result.name << ": ";
+  if (reference.shape != result.shape) {
+    out << "MISMATCH: shape " << showShape(result.shape)
+        << ", the reference's " << showShape(reference.shape) << "\n";
+    return false;
+  }
+  int64_t count = reference.elements();
+  std::vector<double> actual = valuesOf(result.dtype, data, count);
+  std::vector<double> expected =
+      valuesOf(reference.dtype, reference.data.data(), count);
+  Comparison c = compareValues(actual, expected, options.rtol, options.atol);
+  out << llvm::format("max abs error %.6g, max rel error %.6g", c.maxAbsError,
+                      c.maxRelError);
+  if (reference.dtype != result.dtype)
+    out << " (reference is " << dataTypeName(reference.dtype) << ")";
+  if (!c.mismatches) {
+    out << ": ok\n";
+    return true;
+  }
+  out << ": MISMATCH at " << c.mismatches << " of " << count
+      << " elements; first at index " << c.firstMismatch << ": "
+      << llvm::format("%.9g", actual[c.firstMismatch]) << ", reference "
+      << llvm::format("%.9g", expected[c.firstMismatch]) << "\n";
+  return false;
+}
+
+} // namespace
+
+Comparison tfaot::compareValues(const std::vector<double> &actual,
+                                const std::vector<double> &expected,
+                                double rtol, double atol) {
+  Comparison c;
+  for (size_t i = 0; i < actual.size(); ++i) {
+    double a = actual[i], b = expected[i];
+    bool same;
+    if (std::isnan(a) || std::isnan(b)) {
+      same = std::isnan(a) && std::isnan(b);
+    } else if (a == b) { // Also equal infinities, whose difference is NaN.
+      same = true;
+    } else {
+      double abs = std::fabs(a - b);
+      double rel = b != 0 ? abs / std::fabs(b) : INFINITY;
+      c.maxAbsError = std::max(c.maxAbsError, abs);
+      c.maxRelError = std::max(c.maxRelError, rel);
+      same = abs <= atol + rtol * std::fabs(b);
+    }
+    if (!same && c.mismatches++ == 0)
+      c.firstMismatch = i;
+  }
+  return c;
+}
+
+std::string tfaot::fileNameFor(const std::string &name) {
+  std::string file = name;
+  for (char &c : file)
+    if (!llvm::isAlnum(c) && c != '.' && c != '_' && c != '-')
+      c = '_';
+  if (file.empty() || file == "." || file == "..")
+    file = "_";
+  return file;
+}
+
+int tfaot::runGraph(const RunOptions &options, llvm::raw_ostream &out,
+                    llvm::raw_ostream &errs) {
+  const std::string &graph = options.compile.graph;
+  if (graph.empty()) {
+    errs << "tfaot run: error: no graph: give --graph model.pb\n";
+    return 1;
+  }
+  if (options.threads < 0 || options.rtol < 0 || options.atol < 0) {
+    errs << "tfaot run: error: --threads, --rtol and --atol must be >= 0\n";
+    return 1;
+  }
+  // name=file pairs, checked before the (slow) compilation.
+  std::vector<std::pair<std::string, std::string>> inputs;
+  for (const std::string &spec : options.inputs) {
+    auto [name, file] = llvm::StringRef(spec).split('=');
+    if (name.empty() || file.empty()) {
+      errs << "tfaot run: error: bad --input '" << spec
+           << "': expected name=file.npy or name=file.bin\n";
+      return 1;
+    }
+    inputs.emplace_back(name.str(), file.str());
+  }
+
+  CompiledArtifacts artifacts;
+  CompileOptions compile = options.compile;
+  compile.artifacts = &artifacts;
+  compile.report = CompileOptions::Report::None;
+  compile.batchBuckets.clear();
+  if (tfaot::compile(compile, errs) != 0)
+    return 1;
+  const FunctionSignature &sig = artifacts.signature;
+  for (const TensorSignature &arg : sig.args)
+    if (arg.dtype == tensorflow::DT_STRING) {
+      // The JIT links libc and libm, not the runtime's JPEG decoder.
+      errs << graph << ": error: run does not run graphs with string "
+           << "arguments ('" << arg.name << "'); feed the decoded image "
+           << "instead (--feed of the decode's consumer)\n";
+      return 1;
+    }
+  int threads =
+      options.threads ? options.threads : ThreadPool::HardwareThreads();
+  auto model = JitModel::load(artifacts, threads);
+  if (!model) {
+    errs << graph << ": error: cannot load the compiled code: "
+         << llvm::toString(model.takeError()) << "\n";
+    return 1;
+  }
+
+  std::vector<bool> given(sig.args.size(), false);
+  for (const auto &[name, file] : inputs) {
+    int index = findArgument(sig, name);
+    if (index < 0 || given[index]) {
+      std::vector<std::string> names;
+      for (const TensorSignature &arg : sig.args)
+        names.push_back("'" + arg.name + "' " + describe(arg.dtype, arg.shape));
+      errs << "tfaot run: error: --input " << name << "=" << file << ": "
+           << (index < 0 ? "no argument of that name (the arguments: " +
+                               (names.empty() ? std::string("none")
+                                              : llvm::join(names, ", ")) +
+                               ")"
+                         : std::string("that argument is already given"))
+           << "\n";
+      return 1;
+    }
+    if (!loadInput(sig.args[index], (*model)->arg(index), file, errs))
+      return 1;
+    given[index] = true;
+  }
+  std::mt19937_64 rng(options.seed);
+  std::vector<std::string> randomized;
+  for (size_t i = 0; i < sig.args.size(); ++i) {
+    if (given[i])
+      continue;
+    const TensorSignature &arg = sig.args[i];
+    randomized.push_back(arg.name + " " + describe(arg.dtype, arg.shape) +
+                         (fillRandom(arg, (*model)->arg(i), rng)
+                              ? ""
+                              : " (zeros: no random " +
+                                    dataTypeName(arg.dtype) + ")"));
+  }
+  if (!randomized.empty())
+    errs << "tfaot run: random inputs (seed " << options.seed
+         << "; floats in [-1, 1), integers in [0, 10)) for: "
+         << llvm::join(randomized, ", ") << "\n";
+
+  (*model)->run();
+
+  if (std::error_code ec =
+          llvm::sys::fs::create_directories(options.outputDir)) {
+    GraphDiagnostics(options.outputDir, errs)
+        .error("cannot create the output directory: " + ec.message());
+    return 1;
+  }
+  out << "results (written to " << options.outputDir << "/):\n";
+  std::vector<std::string> fileNames;
+  llvm::StringSet<> used;
+  for (size_t i = 0; i < sig.results.size(); ++i) {
+    const TensorSignature &result = sig.results[i];
+    // Two names may sanitize alike ("a/b", "a_b"): number the later ones.
+    std::string file = fileNameFor(result.name);
+    for (int n = 2; used.contains(file); ++n)
+      file = fileNameFor(result.name) + "_" + std::to_string(n);
+    used.insert(file);
+    fileNames.push_back(file);
+    const char *data = static_cast<const char *>((*model)->result(i));
+    llvm::StringRef bytes(data, bufferBytes(result));
+    llvm::SmallString<256> path(options.outputDir);
+    llvm::sys::path::append(path, file + ".npy");
+    std::string error;
+    std::string written = std::string(path);
+    if (!writeNpy(written, result.dtype, result.shape, bytes, error)) {
+      GraphDiagnostics(written, errs).warning(error + "; not written");
+      written = "not written";
+    }
+    int64_t count = bufferBytes(result) / cpu::elementBytes(result.dtype);
+    out << llvm::format("  %-24s %-18s ", result.name.c_str(),
+                        describe(result.dtype, result.shape).c_str())
+        << statistics(valuesOf(result.dtype, data, count)) << "  -> "
+        << written << "\n";
+  }
+  if (options.compareDir.empty())
+    return 0;
+
+  out << "compared with " << options.compareDir << "/ (rtol "
+      << llvm::format("%g", options.rtol) << ", atol "
+      << llvm::format("%g", options.atol) << "):\n";
+  int mismatched = 0;
+  for (size_t i = 0; i < sig.results.size(); ++i)
+    if (!compareResult(sig.results[i],
+                       static_cast<const char *>((*model)->result(i)),
+                       fileNames[i], options, out, errs))
+      ++mismatched;
+  if (mismatched)
+    out << mismatched << " of " << sig.results.size()
+        << " results do not match\n";
+  else
+    out << "all " << sig.results.size() << " results match\n";
+  return mismatched ? 1 : 0;
+}
