@@ -28,6 +28,8 @@
 #include "mlir/IR/Verifier.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/Sequence.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -163,6 +165,9 @@ private:
   std::vector<const NodeDef *> order_;
   /// Values built so far, keyed "node:index".
   std::map<std::string, Value> values_;
+  /// Feeds whose shape differs from their placeholder's, described for the
+  /// hint after a node that does not take the new shape.
+  std::vector<std::string> resized_;
 };
 } // namespace
 
@@ -290,19 +295,28 @@ void Importer::resolveFeeds() {
                            name + ":d0,d1,... or in the config's feed shape");
       continue;
     }
-    if (feed.has_shape() && declared) {
-      bool compatible = declared->size() == shape->size();
-      for (size_t i = 0; compatible && i < shape->size(); ++i)
-        compatible = ShapedType::isDynamic((*declared)[i]) ||
-                     (*declared)[i] == (*shape)[i];
-      if (!compatible) {
-        diags_.nodeError(name, node->op(),
-                         "feed shape " + showShape(*shape) +
-                             " does not match the placeholder's shape " +
-                             showShape(*declared));
-        continue;
-      }
+    // A feed shape replaces the placeholder's, static dimensions included
+    // (that is how --feed and --batch pick another batch), but keeps its
+    // rank: a graph built for rank 2 has no meaning at rank 3. Where the
+    // graph hard-codes the old size, the node that no longer fits reports it.
+    if (feed.has_shape() && declared && declared->size() != shape->size()) {
+      diags_.nodeError(name, node->op(),
+                       llvm::formatv("feed shape {0} has rank {1}, but the "
+                                     "placeholder's shape {2} has rank {3}",
+                                     showShape(*shape), shape->size(),
+                                     showShape(*declared), declared->size())
+                           .str());
+      continue;
     }
+    auto staticDimChanged = [&](size_t i) {
+      return !ShapedType::isDynamic((*declared)[i]) &&
+             (*declared)[i] != (*shape)[i];
+    };
+    if (feed.has_shape() && declared &&
+        llvm::any_of(llvm::seq(declared->size()), staticDimChanged))
+      resized_.push_back("feed '" + name + "' is " + showShape(*shape) +
+                         " where the placeholder declares " +
+                         showShape(*declared));
     if (bytes && !shape->empty()) {
       diags_.nodeError(name, node->op(),
                        "string feed shape " + showShape(*shape) +
@@ -599,8 +613,12 @@ OwningOpRef<ModuleOp> Importer::build() {
   for (const NodeDef *node : order_) {
     if (values_.count(key(node->name(), 0)))
       continue; // Fed.
-    if (failed(buildNode(*node)))
+    if (failed(buildNode(*node))) {
+      if (!resized_.empty())
+        diags_.warning("the graph may be built for its placeholders' shapes "
+                       "only: " + llvm::join(resized_, "; "));
       return nullptr;
+    }
   }
 
   SmallVector<Value> results;
