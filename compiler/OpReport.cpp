@@ -16,13 +16,64 @@
 
 using namespace tfaot;
 
-namespace {
-struct OpCount {
-  std::string op;
-  int64_t inGraph = 0;      ///< Nodes of the main graph.
-  int64_t inFunctions = 0;  ///< Nodes inside the function library.
-};
-} // namespace
+OpSummary tfaot::summarizeOps(const tensorflow::GraphDef &graph) {
+  OpSummary summary;
+  summary.nodes = graph.node_size();
+  summary.functions = graph.library().function_size();
+  llvm::StringMap<OpCount> counts;
+  for (const tensorflow::NodeDef &node : graph.node())
+    ++counts[node.op()].inGraph;
+  for (const tensorflow::FunctionDef &fn : graph.library().function())
+    for (const tensorflow::NodeDef &node : fn.node_def()) {
+      ++counts[node.op()].inFunctions;
+      ++summary.functionNodes;
+    }
+  for (auto &entry : counts) {
+    OpCount row = entry.second;
+    row.op = entry.getKey().str();
+    row.supported = lookupOpSpec(row.op) != nullptr;
+    if (!row.supported)
+      summary.unsupported.push_back(row.op);
+    summary.ops.push_back(std::move(row));
+  }
+  // Most used first; ties by name, so the output is stable.
+  std::sort(summary.ops.begin(), summary.ops.end(),
+            [](const OpCount &a, const OpCount &b) {
+              int64_t na = a.inGraph + a.inFunctions,
+                      nb = b.inGraph + b.inFunctions;
+              return na != nb ? na > nb : a.op < b.op;
+            });
+  std::sort(summary.unsupported.begin(), summary.unsupported.end());
+  return summary;
+}
+
+void tfaot::printOpTable(const OpSummary &summary, llvm::raw_ostream &out) {
+  out << llvm::format("%8s  %-32s %s\n", "count", "op", "tfaot");
+  for (const OpCount &row : summary.ops) {
+    std::string count = std::to_string(row.inGraph);
+    if (row.inFunctions)
+      count += "+" + std::to_string(row.inFunctions);
+    out << llvm::format("%8s  %-32s %s\n", count.c_str(), row.op.c_str(),
+                        row.supported ? "yes" : "NO");
+  }
+  if (!summary.unsupported.empty()) {
+    out << "unsupported:";
+    for (const std::string &op : summary.unsupported)
+      out << " " << op;
+    out << "\n(only the ops that the fetches need are compiled: 'tfaot compile' "
+           "says which of these stand in the way)\n";
+  }
+}
+
+llvm::json::Array tfaot::opsToJson(const OpSummary &summary) {
+  llvm::json::Array ops;
+  for (const OpCount &row : summary.ops)
+    ops.push_back(llvm::json::Object{{"op", row.op},
+                                     {"count", row.inGraph},
+                                     {"in_functions", row.inFunctions},
+                                     {"supported", row.supported}});
+  return ops;
+}
 
 int tfaot::reportGraphOps(const std::string &graphPath,
                           const std::string &signature, bool json,
@@ -36,74 +87,28 @@ int tfaot::reportGraphOps(const std::string &graphPath,
   auto graph = loadModel(graphPath, signature, noConfig, diags, nullptr);
   if (!graph)
     return 1;
-
-  llvm::StringMap<OpCount> counts;
-  for (const tensorflow::NodeDef &node : graph->node())
-    ++counts[node.op()].inGraph;
-  int64_t functionNodes = 0;
-  for (const tensorflow::FunctionDef &fn : graph->library().function())
-    for (const tensorflow::NodeDef &node : fn.node_def()) {
-      ++counts[node.op()].inFunctions;
-      ++functionNodes;
-    }
-
-  std::vector<OpCount> rows;
-  for (auto &entry : counts) {
-    entry.second.op = entry.getKey().str();
-    rows.push_back(entry.second);
-  }
-  // Most used first; ties by name, so the output is stable.
-  std::sort(rows.begin(), rows.end(), [](const OpCount &a, const OpCount &b) {
-    int64_t na = a.inGraph + a.inFunctions, nb = b.inGraph + b.inFunctions;
-    return na != nb ? na > nb : a.op < b.op;
-  });
-  std::vector<std::string> unsupported;
-  for (const OpCount &row : rows)
-    if (!lookupOpSpec(row.op))
-      unsupported.push_back(row.op);
-  std::sort(unsupported.begin(), unsupported.end());
-
-  int exitCode = unsupported.empty() ? 0 : 2;
+  OpSummary summary = summarizeOps(*graph);
+  int exitCode = summary.unsupported.empty() ? 0 : 2;
   if (json) {
-    llvm::json::Array ops;
-    for (const OpCount &row : rows)
-      ops.push_back(llvm::json::Object{{"op", row.op},
-                                       {"count", row.inGraph},
-                                       {"in_functions", row.inFunctions},
-                                       {"supported", bool(lookupOpSpec(row.op))}});
     llvm::json::Array missing;
-    for (const std::string &op : unsupported)
+    for (const std::string &op : summary.unsupported)
       missing.push_back(op);
     out << llvm::formatv("{0:2}", llvm::json::Value(llvm::json::Object{
                                       {"graph", graphPath},
-                                      {"nodes", graph->node_size()},
-                                      {"function_nodes", functionNodes},
-                                      {"ops", std::move(ops)},
+                                      {"nodes", summary.nodes},
+                                      {"function_nodes", summary.functionNodes},
+                                      {"ops", opsToJson(summary)},
                                       {"unsupported", std::move(missing)}}))
         << "\n";
     return exitCode;
   }
 
-  out << graphPath << ": " << graph->node_size() << " nodes";
-  if (functionNodes)
-    out << " (+" << functionNodes << " in " << graph->library().function_size()
+  out << graphPath << ": " << summary.nodes << " nodes";
+  if (summary.functionNodes)
+    out << " (+" << summary.functionNodes << " in " << summary.functions
         << " functions)";
-  out << ", " << rows.size() << " ops, " << unsupported.size()
+  out << ", " << summary.ops.size() << " ops, " << summary.unsupported.size()
       << " unsupported\n";
-  out << llvm::format("%8s  %-32s %s\n", "count", "op", "tfaot");
-  for (const OpCount &row : rows) {
-    std::string count = std::to_string(row.inGraph);
-    if (row.inFunctions)
-      count += "+" + std::to_string(row.inFunctions);
-    out << llvm::format("%8s  %-32s %s\n", count.c_str(), row.op.c_str(),
-                        lookupOpSpec(row.op) ? "yes" : "NO");
-  }
-  if (!unsupported.empty()) {
-    out << "unsupported:";
-    for (const std::string &op : unsupported)
-      out << " " << op;
-    out << "\n(only the ops that the fetches need are compiled: 'tfaot compile' "
-           "says which of these stand in the way)\n";
-  }
+  printOpTable(summary, out);
   return exitCode;
 }
