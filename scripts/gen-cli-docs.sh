@@ -32,6 +32,6 @@ section() {
   printf '```\n\n'
 }
 section "tfaot"
-for command in compile explain bench ops; do
+for command in show compile run explain bench ops; do
   section "tfaot $command" "$command"
 done
