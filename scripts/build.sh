@@ -16,6 +16,9 @@ build_dir=${TFAOT_BUILD_DIR:-$root/build}
 launcher=()
 if command -v ccache >/dev/null 2>&1; then
   launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+  # Paths under the checkout are hashed relative to it, so a second clone
+  # (another branch, CI's fresh clone) reuses what this one compiled.
+  export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$root}
 fi
 if [[ ! -f "$build_dir/build.ninja" ]]; then
   cmake -S "$root" -B "$build_dir" -G Ninja \
