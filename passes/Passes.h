@@ -19,23 +19,9 @@
 
 namespace mlir::tfaot {
 
-/// Marks an scf.for whose iterations are independent (they write disjoint
-/// parts of buffers nothing in the loop reads across iterations), which
-/// tfaot-parallelize-loops may run on several threads.
-inline constexpr llvm::StringLiteral kParallelLoopAttr = "tfaot.parallel";
-
-/// Multiply-adds (or elements) `op` computes: the product of its static
-/// loop ranges, a dynamic one counting as 1. How the passes that share work
-/// among threads (tfaot-fuse-epilogues, tfaot-parallelize-loops) weigh it.
-inline int64_t staticWorkOf(linalg::LinalgOp op) {
-  int64_t work = 1;
-  for (int64_t range : op.getStaticLoopRanges())
-    work = range == ShapedType::kDynamic ? work : work * range;
-  return work;
-}
-
-/// The module attribute tfaot-instrument-profile writes: the name of each
-/// timed op, indexed by the id its timing calls pass.
+/// The module attribute tfaot-instrument-profile (backends/cpu) writes: the
+/// name of each timed op, indexed by the id its timing calls pass. Here
+/// because the driver reads it back for `tfaot bench --profile`.
 inline constexpr llvm::StringLiteral kProfileNamesAttr = "tfaot.profile_names";
 
 #define GEN_PASS_DECL

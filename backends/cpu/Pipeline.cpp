@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "backends/cpu/Pipeline.h"
 
+#include "backends/cpu/Passes.h"
 #include "passes/Passes.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -83,6 +84,7 @@ static void registerUpstreamPassesOnce() {
   static bool done = [] {
     registerAllPasses();
     mlir::tfaot::registerTfaotPasses();
+    mlir::tfaot::registerTfaotCpuPasses();
     ::tfaot::cpu::registerInt8UkernelPass();
     ::tfaot::cpu::registerDistinctResultBuffersPass();
     return true;

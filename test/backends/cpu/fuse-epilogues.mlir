@@ -1,59 +1,338 @@
-// RUN: tfaot-opt %s --tfaot-cpu-bufferize 2>&1 >/dev/null | FileCheck %s --check-prefix=REMARK
-// RUN: tfaot-opt %s --tfaot-cpu-bufferize 2>/dev/null | FileCheck %s
-// RUN: tfaot-opt %s --tfaot-cpu-bufferize 2>/dev/null | FileCheck %s --check-prefix=NOALLOC
+// RUN: tfaot-opt %s --pass-pipeline='builtin.module(func.func(tfaot-fuse-epilogues,canonicalize))' -split-input-file | FileCheck %s
+// RUN: tfaot-opt %s --pass-pipeline='builtin.module(func.func(tfaot-fuse-epilogues))' -split-input-file -verify-diagnostics -o /dev/null
 
-// Tests that the CPU pipeline fuses conv/depthwise/matmul with their
-// epilogues (tfaot-fuse-epilogues) into loops that bufferize without
-// allocating: each tile is computed in a subview of its destination (an
-// arena buffer or the out-parameter), and the only other temporaries are
-// the padded inputs, planned into the arena before the loops.
+// Tests fusing contractions with their elementwise epilogues: the epilogue
+// is tiled by output rows and the contraction and its zero fill move into
+// the tile loop, writing the loop's destination slice, which the epilogue
+// then updates in place. The padded input stays one tensor before the loop.
+// (canonicalize, as in the CPU pipeline, folds the full-size slices of the
+// weights and the one-trip loops.)
 
-// REMARK: remark: loc("conv/relu"): [tfaot-fuse-epilogues] fused epilogue into conv_2d_nhwc_hwcf: 'conv'
-// REMARK: remark: loc("residual"): [tfaot-fuse-epilogues] fused epilogue into depthwise_conv_2d_nhwc_hwcm: 'dw'
-// REMARK: remark: loc("dense/bias"): [tfaot-fuse-epilogues] fused epilogue into matmul: 'dense'
+#id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#ch4 = affine_map<(d0, d1, d2, d3) -> (d3)>
 
-// NOALLOC-NOT: memref.alloc
-// CHECK-LABEL: func.func @cnn
-// CHECK-SAME: (%[[X:.*]]: memref<1x8x8x3xf32>, %[[OUT:.*]]: memref<64x4xf32>, %[[ARENA:.*]]: memref<{{[0-9]+}}xi8> {{.*}}tfaot.arena})
-// Conv2D + BiasAdd + Relu: the padded input is planned before the loop;
-// each row of the result is zeroed, accumulated and finished in a subview
-// of its arena buffer.
-// CHECK: %[[PAD:.*]] = memref.view %[[ARENA]]{{.*}} to memref<1x10x10x3xf32>
-// CHECK: %[[CONV:.*]] = memref.view %[[ARENA]]{{.*}} to memref<1x8x8x4xf32>
-// CHECK-NEXT: scf.for %[[H:[a-z0-9_]+]] =
-// CHECK-NEXT: %[[IN:.*]] = memref.subview %[[PAD]][0, %[[H]], 0, 0] [1, 3, 10, 3]
-// CHECK-NEXT: %[[ROW:.*]] = memref.subview %[[CONV]][0, %[[H]], 0, 0] [1, 1, 8, 4]
-// CHECK-NEXT: linalg.fill {{.*}} outs(%[[ROW]] :
-// CHECK-NEXT: linalg.conv_2d_nhwc_hwcf {{.*}} ins(%[[IN]], %{{.*}}) outs(%[[ROW]] :
-// CHECK-NEXT: linalg.generic {{.*}} outs(%[[ROW]] :
-// Depthwise + BiasAdd + Relu6 + the residual AddV2, on the 5-D HWCM form.
-// CHECK: %[[DW:.*]] = memref.view %[[ARENA]]{{.*}} to memref<1x8x8x4x1xf32>
-// CHECK: scf.for %[[H2:[a-z0-9_]+]] =
-// CHECK: %[[ROW2:.*]] = memref.subview %[[DW]][0, %[[H2]], 0, 0, 0] [1, 1, 8, 4, 1]
-// CHECK-NEXT: linalg.fill {{.*}} outs(%[[ROW2]] :
-// CHECK-NEXT: linalg.depthwise_conv_2d_nhwc_hwcm {{.*}} outs(%[[ROW2]] :
-// CHECK-NEXT: linalg.generic {{.*}} outs(%[[ROW2]] :
-// MatMul + BiasAdd: 64 x 4 is one tile (the loop folds away), computed in
-// place in the out-parameter.
-// CHECK: linalg.fill {{.*}} outs(%[[OUT]] :
-// CHECK-NEXT: linalg.matmul {{.*}} outs(%[[OUT]] :
-// CHECK-NEXT: linalg.generic {{.*}} outs(%[[OUT]] :
-// CHECK: return
-func.func @cnn(%x: tensor<1x8x8x3xf32>) -> tensor<64x4xf32> {
-  %w = tfaot.Const dense<0.25> : tensor<3x3x3x4xf32> loc("conv/w")
-  %b = tfaot.Const dense<[0.5, -0.5, 1.0, -1.0]> : tensor<4xf32> loc("conv/b")
-  %c = tfaot.Conv2D %x, %w {padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<1x8x8x3xf32>, tensor<3x3x3x4xf32>) -> tensor<1x8x8x4xf32> loc("conv")
-  %cb = tfaot.BiasAdd %c, %b : (tensor<1x8x8x4xf32>, tensor<4xf32>) -> tensor<1x8x8x4xf32> loc("conv/bias")
-  %r = tfaot.Relu %cb : tensor<1x8x8x4xf32> loc("conv/relu")
-  %dw = tfaot.Const dense<0.125> : tensor<3x3x4x1xf32> loc("dw/w")
-  %d = tfaot.DepthwiseConv2dNative %r, %dw {padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<1x8x8x4xf32>, tensor<3x3x4x1xf32>) -> tensor<1x8x8x4xf32> loc("dw")
-  %db = tfaot.BiasAdd %d, %b : (tensor<1x8x8x4xf32>, tensor<4xf32>) -> tensor<1x8x8x4xf32> loc("dw/bias")
-  %d6 = tfaot.Relu6 %db : tensor<1x8x8x4xf32> loc("dw/relu6")
-  %res = tfaot.AddV2 %d6, %r : (tensor<1x8x8x4xf32>, tensor<1x8x8x4xf32>) -> tensor<1x8x8x4xf32> loc("residual")
-  %shape = tfaot.Const dense<[64, 4]> : tensor<2xi32>
-  %flat = tfaot.Reshape %res, %shape : (tensor<1x8x8x4xf32>, tensor<2xi32>) -> tensor<64x4xf32>
-  %mw = tfaot.Const dense<0.5> : tensor<4x4xf32>
-  %m = tfaot.MatMul %flat, %mw : (tensor<64x4xf32>, tensor<4x4xf32>) -> tensor<64x4xf32> loc("dense")
-  %mb = tfaot.BiasAdd %m, %b : (tensor<64x4xf32>, tensor<4xf32>) -> tensor<64x4xf32> loc("dense/bias")
-  return %mb : tensor<64x4xf32>
+// CHECK-LABEL: func.func @conv_bias_relu
+// CHECK-SAME: (%[[X:.*]]: tensor<1x8x8x3xf32>, %[[W:.*]]: tensor<3x3x3x16xf32>, %[[B:.*]]: tensor<16xf32>)
+// CHECK: %[[PAD:.*]] = tensor.pad %[[X]]
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<1x8x8x16xf32>
+// CHECK-NOT: linalg.conv_2d_nhwc_hwcf
+// CHECK: %[[LOOP:.*]] = scf.for %[[H:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %[[E]]) -> (tensor<1x8x8x16xf32>)
+// CHECK-NEXT: %[[IN:.*]] = tensor.extract_slice %[[PAD]][0, %[[H]], 0, 0] [1, 3, 10, 3] [1, 1, 1, 1]
+// CHECK-NEXT: %[[OUT:.*]] = tensor.extract_slice %[[ACC]][0, %[[H]], 0, 0] [1, 1, 8, 16] [1, 1, 1, 1]
+// CHECK-NEXT: %[[FILL:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[OUT]] : tensor<1x1x8x16xf32>)
+// CHECK-NEXT: %[[CONV:.*]] = linalg.conv_2d_nhwc_hwcf {{.*}} ins(%[[IN]], %[[W]] : tensor<1x3x10x3xf32>, tensor<3x3x3x16xf32>) outs(%[[FILL]] : tensor<1x1x8x16xf32>)
+// CHECK-NEXT: %[[EPI:.*]] = linalg.generic {{.*}} ins(%[[B]] : tensor<16xf32>) outs(%[[CONV]] : tensor<1x1x8x16xf32>)
+// CHECK: ^bb0(%[[BIAS:.*]]: f32, %[[ACCV:.*]]: f32):
+// CHECK: %[[SUM:.*]] = arith.addf %[[ACCV]], %[[BIAS]]
+// CHECK: arith.maximumf %[[SUM]]
+// CHECK: %[[INS:.*]] = tensor.insert_slice %[[EPI]] into %[[ACC]][0, %[[H]], 0, 0] [1, 1, 8, 16] [1, 1, 1, 1]
+// CHECK: scf.yield %[[INS]]
+// CHECK: return %[[LOOP]]
+func.func @conv_bias_relu(%x: tensor<1x8x8x3xf32>, %w: tensor<3x3x3x16xf32>, %b: tensor<16xf32>) -> tensor<1x8x8x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %pad = tensor.pad %x low[0, 1, 1, 0] high[0, 1, 1, 0] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %zero : f32
+  } : tensor<1x8x8x3xf32> to tensor<1x10x10x3xf32>
+  %e0 = tensor.empty() : tensor<1x8x8x16xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e0 : tensor<1x8x8x16xf32>) -> tensor<1x8x8x16xf32>
+  %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+         ins(%pad, %w : tensor<1x10x10x3xf32>, tensor<3x3x3x16xf32>) outs(%f : tensor<1x8x8x16xf32>) -> tensor<1x8x8x16xf32> loc("conv1")
+  %e1 = tensor.empty() : tensor<1x8x8x16xf32>
+  // expected-remark @+1 {{[tfaot-fuse-epilogues] fused epilogue into conv_2d_nhwc_hwcf: 'conv1'}}
+  %r = linalg.generic {indexing_maps = [#id4, #ch4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+         ins(%c, %b : tensor<1x8x8x16xf32>, tensor<16xf32>) outs(%e1 : tensor<1x8x8x16xf32>) {
+  ^bb0(%in: f32, %bias: f32, %out: f32):
+    %s = arith.addf %in, %bias : f32
+    %m = arith.maximumf %s, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<1x8x8x16xf32>
+  return %r : tensor<1x8x8x16xf32>
+}
+
+// -----
+
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#col2 = affine_map<(d0, d1) -> (d1)>
+
+// A matmul epilogue that reads the product twice (x * sigmoid(x) style):
+// tiles of whole rows; 4 rows of 16 fit one tile, so the loop has one trip
+// and folds away, leaving the epilogue in place on the product.
+// CHECK-LABEL: func.func @matmul_swish
+// CHECK-SAME: (%[[A:.*]]: tensor<4x8xf32>, %[[W:.*]]: tensor<8x16xf32>, %[[B:.*]]: tensor<16xf32>)
+// CHECK-NOT: scf.for
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<4x16xf32>
+// CHECK: %[[FILL:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[E]] : tensor<4x16xf32>)
+// CHECK: %[[MM:.*]] = linalg.matmul ins(%[[A]], %[[W]] : tensor<4x8xf32>, tensor<8x16xf32>) outs(%[[FILL]] : tensor<4x16xf32>)
+// CHECK: %[[R:.*]] = linalg.generic {{.*}} ins(%[[B]] : tensor<16xf32>) outs(%[[MM]] : tensor<4x16xf32>)
+// CHECK: ^bb0(%[[BIAS:.*]]: f32, %[[V:.*]]: f32):
+// CHECK: %[[S:.*]] = arith.addf %[[V]], %[[BIAS]]
+// CHECK: arith.mulf %[[V]], %[[S]]
+// CHECK: return %[[R]]
+func.func @matmul_swish(%a: tensor<4x8xf32>, %w: tensor<8x16xf32>, %b: tensor<16xf32>) -> tensor<4x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<4x16xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e0 : tensor<4x16xf32>) -> tensor<4x16xf32>
+  %mm = linalg.matmul ins(%a, %w : tensor<4x8xf32>, tensor<8x16xf32>) outs(%f : tensor<4x16xf32>) -> tensor<4x16xf32> loc("dense/MatMul")
+  %e1 = tensor.empty() : tensor<4x16xf32>
+  // expected-remark @+1 {{[tfaot-fuse-epilogues] fused epilogue into matmul: 'dense/MatMul'}}
+  %r = linalg.generic {indexing_maps = [#id2, #col2, #id2, #id2], iterator_types = ["parallel", "parallel"]}
+         ins(%mm, %b, %mm : tensor<4x16xf32>, tensor<16xf32>, tensor<4x16xf32>) outs(%e1 : tensor<4x16xf32>) {
+  ^bb0(%in: f32, %bias: f32, %in2: f32, %out: f32):
+    %s = arith.addf %in, %bias : f32
+    %p = arith.mulf %in2, %s : f32
+    linalg.yield %p : f32
+  } -> tensor<4x16xf32>
+  return %r : tensor<4x16xf32>
+}
+
+// -----
+
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+
+// A tall matmul: 8192 / 512 columns = 16 rows per tile, the largest
+// divisor of 40 rows not above that is 10, so 4 tiles of 10 rows.
+// CHECK-LABEL: func.func @matmul_rows
+// CHECK: %[[C10:.*]] = arith.constant 10 : index
+// CHECK: scf.for %[[I:[a-z0-9_]+]] = %{{.*}} to %{{.*}} step %[[C10]] iter_args(%[[ACC:[a-z0-9_]+]] =
+// CHECK: %[[A:.*]] = tensor.extract_slice %{{.*}}[%[[I]], 0] [10, 8] [1, 1]
+// CHECK: %[[OUT:.*]] = tensor.extract_slice %[[ACC]][%[[I]], 0] [10, 512] [1, 1]
+// CHECK: %[[FILL:.*]] = linalg.fill {{.*}} outs(%[[OUT]] :
+// CHECK: %[[MM:.*]] = linalg.matmul ins(%[[A]], %{{.*}}) outs(%[[FILL]] : tensor<10x512xf32>)
+// CHECK: linalg.generic {{.*}} outs(%[[MM]] : tensor<10x512xf32>)
+func.func @matmul_rows(%a: tensor<40x8xf32>, %w: tensor<8x512xf32>) -> tensor<40x512xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<40x512xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e0 : tensor<40x512xf32>) -> tensor<40x512xf32>
+  %mm = linalg.matmul ins(%a, %w : tensor<40x8xf32>, tensor<8x512xf32>) outs(%f : tensor<40x512xf32>) -> tensor<40x512xf32> loc("mm")
+  %e1 = tensor.empty() : tensor<40x512xf32>
+  // expected-remark @+1 {{[tfaot-fuse-epilogues] fused epilogue into matmul: 'mm'}}
+  %r = linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]}
+         ins(%mm : tensor<40x512xf32>) outs(%e1 : tensor<40x512xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %m = arith.maximumf %in, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<40x512xf32>
+  return %r : tensor<40x512xf32>
+}
+
+// -----
+
+#id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#ch4 = affine_map<(d0, d1, d2, d3) -> (d3)>
+
+// A depthwise convolution with multiplier 1 (HWCM computed as 5-D and
+// collapsed to NHWC by the lowering) becomes the NHWC x HWC form first,
+// then fuses like a convolution; the filter is collapsed to HWC. Batch 2
+// is tiled too (a loop per image, a loop per row).
+// CHECK-LABEL: func.func @depthwise_relu6
+// CHECK-SAME: (%[[X:.*]]: tensor<2x6x6x8xf32>, %[[W:.*]]: tensor<3x3x8x1xf32>, %[[B:.*]]: tensor<8xf32>)
+// CHECK-NOT: linalg.depthwise_conv_2d_nhwc_hwcm
+// CHECK: %[[W3:.*]] = tensor.collapse_shape %[[W]] {{\[\[}}0], [1], [2, 3]] : tensor<3x3x8x1xf32> into tensor<3x3x8xf32>
+// CHECK: scf.for %[[N:[a-z0-9_]+]] =
+// CHECK: scf.for %[[H:[a-z0-9_]+]] = {{.*}} iter_args(%[[ACC:[a-z0-9_]+]] =
+// CHECK: %[[IN:.*]] = tensor.extract_slice %[[X]][%[[N]], %[[H]], 0, 0] [1, 3, 6, 8] [1, 1, 1, 1]
+// CHECK: %[[OUT:.*]] = tensor.extract_slice %[[ACC]][%[[N]], %[[H]], 0, 0] [1, 1, 4, 8] [1, 1, 1, 1]
+// CHECK: %[[FILL:.*]] = linalg.fill {{.*}} outs(%[[OUT]] :
+// CHECK: %[[DW:.*]] = linalg.depthwise_conv_2d_nhwc_hwc {{.*}} ins(%[[IN]], %[[W3]] : tensor<1x3x6x8xf32>, tensor<3x3x8xf32>) outs(%[[FILL]] : tensor<1x1x4x8xf32>)
+// CHECK: linalg.generic {{.*}} ins(%[[B]] : tensor<8xf32>) outs(%[[DW]] : tensor<1x1x4x8xf32>)
+// CHECK: arith.minimumf
+// CHECK-NOT: tensor.collapse_shape
+func.func @depthwise_relu6(%x: tensor<2x6x6x8xf32>, %w: tensor<3x3x8x1xf32>, %b: tensor<8xf32>) -> tensor<2x4x4x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %six = arith.constant 6.0 : f32
+  %e0 = tensor.empty() : tensor<2x4x4x8x1xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e0 : tensor<2x4x4x8x1xf32>) -> tensor<2x4x4x8x1xf32>
+  %d = linalg.depthwise_conv_2d_nhwc_hwcm {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+         ins(%x, %w : tensor<2x6x6x8xf32>, tensor<3x3x8x1xf32>) outs(%f : tensor<2x4x4x8x1xf32>) -> tensor<2x4x4x8x1xf32> loc("dw")
+  %c = tensor.collapse_shape %d [[0], [1], [2], [3, 4]] : tensor<2x4x4x8x1xf32> into tensor<2x4x4x8xf32>
+  %e1 = tensor.empty() : tensor<2x4x4x8xf32>
+  // expected-remark @+1 {{[tfaot-fuse-epilogues] fused epilogue into depthwise_conv_2d_nhwc_hwc: 'dw'}}
+  %r = linalg.generic {indexing_maps = [#id4, #ch4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+         ins(%c, %b : tensor<2x4x4x8xf32>, tensor<8xf32>) outs(%e1 : tensor<2x4x4x8xf32>) {
+  ^bb0(%in: f32, %bias: f32, %out: f32):
+    %s = arith.addf %in, %bias : f32
+    %m = arith.maximumf %s, %zero : f32
+    %n = arith.minimumf %m, %six : f32
+    linalg.yield %n : f32
+  } -> tensor<2x4x4x8xf32>
+  return %r : tensor<2x4x4x8xf32>
+}
+
+// -----
+
+#id5 = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>
+#cm5 = affine_map<(d0, d1, d2, d3, d4) -> (d3, d4)>
+
+// The form the CPU pipeline gives: linalg-fuse-elementwise-ops has moved
+// the collapse below the epilogue, which runs on the 5-D HWCM result.
+// CHECK-LABEL: func.func @depthwise_hwcm
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<1x4x4x8x1xf32>
+// CHECK: scf.for %[[H:[a-z0-9_]+]] = {{.*}} iter_args(%[[ACC:[a-z0-9_]+]] = %[[E]])
+// CHECK: %[[OUT:.*]] = tensor.extract_slice %[[ACC]][0, %[[H]], 0, 0, 0] [1, 1, 4, 8, 1] [1, 1, 1, 1, 1]
+// CHECK: %[[FILL:.*]] = linalg.fill {{.*}} outs(%[[OUT]] :
+// CHECK: %[[DW:.*]] = linalg.depthwise_conv_2d_nhwc_hwcm {{.*}} outs(%[[FILL]] : tensor<1x1x4x8x1xf32>)
+// CHECK: linalg.generic {{.*}} outs(%[[DW]] : tensor<1x1x4x8x1xf32>)
+// CHECK: tensor.collapse_shape
+func.func @depthwise_hwcm(%x: tensor<1x6x6x8xf32>, %w: tensor<3x3x8x1xf32>, %b: tensor<8x1xf32>) -> tensor<1x4x4x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<1x4x4x8x1xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e0 : tensor<1x4x4x8x1xf32>) -> tensor<1x4x4x8x1xf32>
+  %d = linalg.depthwise_conv_2d_nhwc_hwcm {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+         ins(%x, %w : tensor<1x6x6x8xf32>, tensor<3x3x8x1xf32>) outs(%f : tensor<1x4x4x8x1xf32>) -> tensor<1x4x4x8x1xf32> loc("dw5")
+  %e1 = tensor.empty() : tensor<1x4x4x8x1xf32>
+  // expected-remark @+1 {{[tfaot-fuse-epilogues] fused epilogue into depthwise_conv_2d_nhwc_hwcm: 'dw5'}}
+  %r = linalg.generic {indexing_maps = [#id5, #cm5, #id5], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]}
+         ins(%d, %b : tensor<1x4x4x8x1xf32>, tensor<8x1xf32>) outs(%e1 : tensor<1x4x4x8x1xf32>) {
+  ^bb0(%in: f32, %bias: f32, %out: f32):
+    %s = arith.addf %in, %bias : f32
+    %m = arith.maximumf %s, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<1x4x4x8x1xf32>
+  %c = tensor.collapse_shape %r [[0], [1], [2], [3, 4]] : tensor<1x4x4x8x1xf32> into tensor<1x4x4x8xf32>
+  return %c : tensor<1x4x4x8xf32>
+}
+
+// -----
+
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+
+// Two matmuls sharing one zero fill and one tensor.empty (as CSE leaves
+// them): each fused matmul gets its own fill of its epilogue's destination
+// (the shared tensor.empty, which bufferization allocates per use).
+// CHECK-LABEL: func.func @shared_fill
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<4x16xf32>
+// CHECK: %[[F1:.*]] = linalg.fill {{.*}} outs(%[[E]] :
+// CHECK: %[[M1:.*]] = linalg.matmul {{.*}} outs(%[[F1]] :
+// CHECK: %[[R1:.*]] = linalg.generic {{.*}} outs(%[[M1]] :
+// CHECK: %[[F2:.*]] = linalg.fill {{.*}} outs(%[[E]] :
+// CHECK: %[[M2:.*]] = linalg.matmul {{.*}} outs(%[[F2]] :
+// CHECK: %[[R2:.*]] = linalg.generic {{.*}} outs(%[[M2]] :
+// CHECK: return %[[R1]], %[[R2]]
+func.func @shared_fill(%a: tensor<4x8xf32>, %w: tensor<8x16xf32>, %v: tensor<8x16xf32>) -> (tensor<4x16xf32>, tensor<4x16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<4x16xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e0 : tensor<4x16xf32>) -> tensor<4x16xf32>
+  %mm1 = linalg.matmul ins(%a, %w : tensor<4x8xf32>, tensor<8x16xf32>) outs(%f : tensor<4x16xf32>) -> tensor<4x16xf32> loc("mm1")
+  %mm2 = linalg.matmul ins(%a, %v : tensor<4x8xf32>, tensor<8x16xf32>) outs(%f : tensor<4x16xf32>) -> tensor<4x16xf32> loc("mm2")
+  // expected-remark @+1 {{[tfaot-fuse-epilogues] fused epilogue into matmul: 'mm1'}}
+  %r1 = linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]}
+         ins(%mm1 : tensor<4x16xf32>) outs(%e0 : tensor<4x16xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %m = arith.maximumf %in, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<4x16xf32>
+  // expected-remark @+1 {{[tfaot-fuse-epilogues] fused epilogue into matmul: 'mm2'}}
+  %r2 = linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]}
+         ins(%mm2 : tensor<4x16xf32>) outs(%e0 : tensor<4x16xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %m = arith.minimumf %in, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<4x16xf32>
+  return %r1, %r2 : tensor<4x16xf32>, tensor<4x16xf32>
+}
+
+// -----
+
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#row2 = affine_map<(d0, d1) -> (d0)>
+
+// Not fused: the product has a second user (it is also returned); the
+// epilogue is a reduction; the epilogue broadcasts the product to a larger
+// shape; the epilogue reads its output (an accumulation). The remarks say
+// why where the consumer is elementwise.
+// CHECK-LABEL: func.func @not_fused
+// CHECK-NOT: scf.for
+// CHECK: %[[MM0:.*]] = linalg.matmul
+// CHECK: %[[R0:.*]] = linalg.generic {{.*}} ins(%[[MM0]] :
+// CHECK: %[[MM1:.*]] = linalg.matmul
+// CHECK: linalg.generic {{.*}} ins(%[[MM1]] :
+// CHECK: %[[MM2:.*]] = linalg.matmul
+// CHECK: linalg.generic {{.*}} ins(%[[MM2]] :
+// CHECK: %[[MM3:.*]] = linalg.matmul
+// CHECK: linalg.generic {{.*}} ins(%[[MM3]] : tensor<4x16xf32>) outs(%[[MM0]] :
+// CHECK-NOT: scf.for
+// CHECK: return %[[MM0]], %[[R0]],
+func.func @not_fused(%a: tensor<4x8xf32>, %w: tensor<8x16xf32>, %v: tensor<4xf32>)
+    -> (tensor<4x16xf32>, tensor<4x16xf32>, tensor<4xf32>, tensor<3x4x16xf32>, tensor<4x16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<4x16xf32>
+  %f0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<4x16xf32>) -> tensor<4x16xf32>
+  // expected-remark @+1 {{[tfaot-fuse-epilogues] epilogue not fused into matmul: the product is also read by func.return}}
+  %mm0 = linalg.matmul ins(%a, %w : tensor<4x8xf32>, tensor<8x16xf32>) outs(%f0 : tensor<4x16xf32>) -> tensor<4x16xf32>
+  %r0 = linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]}
+         ins(%mm0 : tensor<4x16xf32>) outs(%e0 : tensor<4x16xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %m = arith.maximumf %in, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<4x16xf32>
+
+  %f1 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<4x16xf32>) -> tensor<4x16xf32>
+  %mm1 = linalg.matmul ins(%a, %w : tensor<4x8xf32>, tensor<8x16xf32>) outs(%f1 : tensor<4x16xf32>) -> tensor<4x16xf32>
+  %e4 = tensor.empty() : tensor<4xf32>
+  %r1 = linalg.generic {indexing_maps = [#id2, #row2], iterator_types = ["parallel", "reduction"]}
+         ins(%mm1 : tensor<4x16xf32>) outs(%e4 : tensor<4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %s = arith.addf %in, %out : f32
+    linalg.yield %s : f32
+  } -> tensor<4xf32>
+
+  %f2 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<4x16xf32>) -> tensor<4x16xf32>
+  // expected-remark @+1 {{[tfaot-fuse-epilogues] epilogue not fused into matmul: the consumer's result has another type}}
+  %mm2 = linalg.matmul ins(%a, %w : tensor<4x8xf32>, tensor<8x16xf32>) outs(%f2 : tensor<4x16xf32>) -> tensor<4x16xf32>
+  %e3 = tensor.empty() : tensor<3x4x16xf32>
+  %r2 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]}
+         ins(%mm2 : tensor<4x16xf32>) outs(%e3 : tensor<3x4x16xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %m = arith.maximumf %in, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<3x4x16xf32>
+
+  %f3 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<4x16xf32>) -> tensor<4x16xf32>
+  %mm3 = linalg.matmul ins(%a, %w : tensor<4x8xf32>, tensor<8x16xf32>) outs(%f3 : tensor<4x16xf32>) -> tensor<4x16xf32>
+  %r3 = linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]}
+         ins(%mm3 : tensor<4x16xf32>) outs(%mm0 : tensor<4x16xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %s = arith.addf %in, %out : f32
+    linalg.yield %s : f32
+  } -> tensor<4x16xf32>
+  return %mm0, %r0, %r1, %r2, %r3 : tensor<4x16xf32>, tensor<4x16xf32>, tensor<4xf32>, tensor<3x4x16xf32>, tensor<4x16xf32>
+}
+
+// -----
+
+#id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#ch4 = affine_map<(d0, d1, d2, d3) -> (d3)>
+
+// Tests that a large convolution with few output rows (7, as in ResNet-50's
+// last stage; 8.3M multiply-adds per row) is also tiled over output
+// channels: 512 channels in 8 blocks of 64 make 56 tiles (at least 32, so
+// that 16 threads all get work); the filter is sliced to the block's
+// channels, the input row is not. (The small convolutions above, and
+// depthwise ones, keep whole rows.)
+// CHECK-LABEL: func.func @few_rows
+// CHECK: scf.for %[[H:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (tensor<1x7x7x512xf32>)
+// CHECK: scf.for %[[C:.*]] = %{{.*}} to %{{.*}} step %[[STEP:.*]] iter_args(%[[ACC2:.*]] = %[[ACC]]) -> (tensor<1x7x7x512xf32>)
+// CHECK: %[[IN:.*]] = tensor.extract_slice %{{.*}}[0, %[[H]], 0, 0] [1, 3, 9, 256] [1, 1, 1, 1]
+// CHECK: %[[W:.*]] = tensor.extract_slice %{{.*}}[0, 0, 0, %[[C]]] [3, 3, 256, 64] [1, 1, 1, 1]
+// CHECK: %[[OUT:.*]] = tensor.extract_slice %[[ACC2]][0, %[[H]], 0, %[[C]]] [1, 1, 7, 64] [1, 1, 1, 1]
+// CHECK: linalg.conv_2d_nhwc_hwcf {{.*}} ins(%[[IN]], %[[W]] : tensor<1x3x9x256xf32>, tensor<3x3x256x64xf32>)
+// CHECK: linalg.generic
+// CHECK: tensor.insert_slice %{{.*}} into %[[ACC2]][0, %[[H]], 0, %[[C]]] [1, 1, 7, 64]
+func.func @few_rows(%x: tensor<1x9x9x256xf32>, %w: tensor<3x3x256x512xf32>, %b: tensor<512xf32>) -> tensor<1x7x7x512xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<1x7x7x512xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e0 : tensor<1x7x7x512xf32>) -> tensor<1x7x7x512xf32>
+  %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+         ins(%x, %w : tensor<1x9x9x256xf32>, tensor<3x3x256x512xf32>) outs(%f : tensor<1x7x7x512xf32>) -> tensor<1x7x7x512xf32> loc("conv5")
+  %e1 = tensor.empty() : tensor<1x7x7x512xf32>
+  // expected-remark @+1 {{[tfaot-fuse-epilogues] fused epilogue into conv_2d_nhwc_hwcf: 'conv5'}}
+  %r = linalg.generic {indexing_maps = [#id4, #ch4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+         ins(%c, %b : tensor<1x7x7x512xf32>, tensor<512xf32>) outs(%e1 : tensor<1x7x7x512xf32>) {
+  ^bb0(%in: f32, %bias: f32, %out: f32):
+    %s = arith.addf %in, %bias : f32
+    %m = arith.maximumf %s, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<1x7x7x512xf32>
+  return %r : tensor<1x7x7x512xf32>
 }

@@ -10,7 +10,7 @@
 // stays in registers while every filter tap and input channel is added in.
 //
 //===----------------------------------------------------------------------===//
-#include "passes/Passes.h"
+#include "backends/cpu/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -28,7 +28,7 @@
 
 namespace mlir::tfaot {
 #define GEN_PASS_DEF_VECTORIZECONTRACTIONSPASS
-#include "passes/Passes.h.inc"
+#include "backends/cpu/Passes.h.inc"
 } // namespace mlir::tfaot
 
 using namespace mlir;

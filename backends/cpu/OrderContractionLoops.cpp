@@ -4,7 +4,7 @@
 // --tfaot-order-contraction-loops (see the pass description in Passes.td).
 //
 //===----------------------------------------------------------------------===//
-#include "passes/Passes.h"
+#include "backends/cpu/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -12,7 +12,7 @@
 
 namespace mlir::tfaot {
 #define GEN_PASS_DEF_ORDERCONTRACTIONLOOPSPASS
-#include "passes/Passes.h.inc"
+#include "backends/cpu/Passes.h.inc"
 } // namespace mlir::tfaot
 
 using namespace mlir;

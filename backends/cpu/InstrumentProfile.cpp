@@ -11,6 +11,7 @@
 // object: the bench reads them from the module it compiled.
 //
 //===----------------------------------------------------------------------===//
+#include "backends/cpu/Passes.h"
 #include "passes/Passes.h"
 #include "passes/Remarks.h"
 
@@ -21,7 +22,7 @@
 
 namespace mlir::tfaot {
 #define GEN_PASS_DEF_INSTRUMENTPROFILEPASS
-#include "passes/Passes.h.inc"
+#include "backends/cpu/Passes.h.inc"
 } // namespace mlir::tfaot
 
 using namespace mlir;

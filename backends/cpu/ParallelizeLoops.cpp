@@ -16,7 +16,7 @@
 // vectorizing contractions, lowering to LLVM) treat it like any function.
 //
 //===----------------------------------------------------------------------===//
-#include "passes/Passes.h"
+#include "backends/cpu/Passes.h"
 
 #include "mlir/Conversion/LLVMCommon/MemRefBuilder.h"
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
@@ -36,7 +36,7 @@
 
 namespace mlir::tfaot {
 #define GEN_PASS_DEF_PARALLELIZELOOPSPASS
-#include "passes/Passes.h.inc"
+#include "backends/cpu/Passes.h.inc"
 } // namespace mlir::tfaot
 
 using namespace mlir;

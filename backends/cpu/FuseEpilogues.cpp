@@ -21,7 +21,7 @@
 // loop's iter_arg, which bufferizes to a subview of the result buffer.
 //
 //===----------------------------------------------------------------------===//
-#include "passes/Passes.h"
+#include "backends/cpu/Passes.h"
 #include "passes/Remarks.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -34,7 +34,7 @@
 
 namespace mlir::tfaot {
 #define GEN_PASS_DEF_FUSEEPILOGUESPASS
-#include "passes/Passes.h.inc"
+#include "backends/cpu/Passes.h.inc"
 } // namespace mlir::tfaot
 
 using namespace mlir;

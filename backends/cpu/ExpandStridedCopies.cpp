@@ -5,13 +5,13 @@
 // runner library (see the pass description in Passes.td).
 //
 //===----------------------------------------------------------------------===//
-#include "passes/Passes.h"
+#include "backends/cpu/Passes.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 
 namespace mlir::tfaot {
 #define GEN_PASS_DEF_EXPANDSTRIDEDCOPIESPASS
-#include "passes/Passes.h.inc"
+#include "backends/cpu/Passes.h.inc"
 } // namespace mlir::tfaot
 
 using namespace mlir;

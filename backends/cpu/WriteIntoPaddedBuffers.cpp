@@ -5,15 +5,15 @@
 // Passes.td.
 //
 //===----------------------------------------------------------------------===//
+#include "backends/cpu/Passes.h"
 #include "passes/LoweringUtils.h"
-#include "passes/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Transforms/RegionUtils.h"
 
 namespace mlir::tfaot {
 #define GEN_PASS_DEF_WRITEINTOPADDEDBUFFERSPASS
-#include "passes/Passes.h.inc"
+#include "backends/cpu/Passes.h.inc"
 } // namespace mlir::tfaot
 
 using namespace mlir;

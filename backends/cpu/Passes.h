@@ -1,0 +1,45 @@
+//===- Passes.h - CPU backend codegen passes --------------------*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0
+//
+// Declarations generated from backends/cpu/Passes.td, their registration,
+// and what two of these passes share: the mark tfaot-fuse-epilogues puts on
+// a loop for tfaot-parallelize-loops, and how both weigh a linalg op's work.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TFAOT_BACKENDS_CPU_PASSES_H
+#define TFAOT_BACKENDS_CPU_PASSES_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir::tfaot {
+
+/// Marks an scf.for whose iterations are independent (they write disjoint
+/// parts of buffers nothing in the loop reads across iterations), which
+/// tfaot-parallelize-loops may run on several threads.
+inline constexpr llvm::StringLiteral kParallelLoopAttr = "tfaot.parallel";
+
+/// Multiply-adds (or elements) `op` computes: the product of its static
+/// loop ranges, a dynamic one counting as 1. How the passes that share work
+/// among threads (tfaot-fuse-epilogues, tfaot-parallelize-loops) weigh it.
+inline int64_t staticWorkOf(linalg::LinalgOp op) {
+  int64_t work = 1;
+  for (int64_t range : op.getStaticLoopRanges())
+    work = range == ShapedType::kDynamic ? work : work * range;
+  return work;
+}
+
+#define GEN_PASS_DECL
+#include "backends/cpu/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "backends/cpu/Passes.h.inc"
+
+} // namespace mlir::tfaot
+
+#endif // TFAOT_BACKENDS_CPU_PASSES_H

@@ -1,0 +1,261 @@
+//===- Passes.td - CPU backend codegen passes -------------*- tablegen -*-===//
+// SPDX-License-Identifier: Apache-2.0
+//
+// Passes that only the CPU backend runs, on linalg and bufferized code on
+// its way to LLVM: epilogue fusion, in-place padding, strided copies, thread
+// pool outlining, register-blocked contractions, loop order and profiling
+// calls. The target-independent passes are in passes/Passes.td. Each def has
+// a summary and an example; the C++ lives in a file named after the def.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TFAOT_BACKENDS_CPU_PASSES_TD
+#define TFAOT_BACKENDS_CPU_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def ExpandStridedCopiesPass
+    : Pass<"tfaot-expand-strided-copies", "mlir::func::FuncOp"> {
+  let summary = "rewrite memref.copy between non-contiguous buffers as linalg.copy";
+  let description = [{
+    Bufferizing tensor.pad and tensor.insert_slice copies into strided
+    subviews. MemRef-to-LLVM lowers such a `memref.copy` to a call to
+    `memrefCopy` from MLIR's C runner library, which generated objects must
+    not depend on. This pass turns those copies into `linalg.copy`, which
+    becomes plain loops; contiguous copies stay `memref.copy` (memcpy).
+
+    ```mlir
+    memref.copy %a, %sub : memref<2x3xf32> to memref<2x3xf32, strided<[5, 1], offset: 1>>
+    ```
+    becomes
+    ```mlir
+    linalg.copy ins(%a : memref<2x3xf32>) outs(%sub : memref<2x3xf32, strided<[5, 1], offset: 1>>)
+    ```
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect"];
+  let statistics = [
+    Statistic<"numCopiesExpanded", "copies-expanded",
+              "Number of strided copies rewritten">,
+  ];
+}
+
+def OrderContractionLoopsPass
+    : Pass<"tfaot-order-contraction-loops", "mlir::func::FuncOp"> {
+  let summary = "make the contiguous output dimension the innermost loop of convolutions, pools and matmuls";
+  let description = [{
+    Linalg's named convolutions, pools and matmuls list their reduction
+    loops last, so lowered as they are the innermost loop runs over input
+    channels (or the matmul's K) with a large stride through the filter:
+    nothing to vectorize. This pass generalizes each of them and moves the
+    loop of the output's last dimension of size > 1 (output channels, the
+    matmul's N; it is contiguous in the output and the filter) innermost,
+    after the reductions, so the innermost loop is an axpy LLVM's loop
+    vectorizer turns into SIMD code. Each output element still accumulates
+    its terms in the same order: results are unchanged.
+
+    ```mlir
+    linalg.conv_2d_nhwc_hwcf ins(%in, %w : ...) outs(%out : ...)
+    ```
+    becomes a linalg.generic with loops (n, oh, ow, kh, kw, c, f).
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect"];
+}
+
+def VectorizeContractionsPass
+    : Pass<"tfaot-vectorize-contractions", "mlir::func::FuncOp"> {
+  let summary = "register-blocked vector code for convolutions and matmuls on buffers";
+  let description = [{
+    Runs on bufferized code, before `tfaot-order-contraction-loops` (which
+    handles what this pass leaves). Each statically shaped
+    `linalg.conv_2d_nhwc_hwcf`, `linalg.depthwise_conv_2d_nhwc_hwc`,
+    `linalg.matmul` and `linalg.batch_matmul` is tiled so one tile's outputs
+    fit in vector registers: up to two vectors of output channels (or N)
+    times up to 8 output pixels (or rows of M), the kernel window one tap at
+    a time and the input channels (or K) 8 at a time. Tile sizes divide
+    their dimensions, so every tile is static. A 2-D convolution tile is
+    rewritten as the 1-D convolution linalg vectorizes, the tile becomes
+    vector code, the accumulator's load and store are hoisted out of the
+    reduction loops, and `vector.contract` is lowered to outer products, i.e.
+    one FMA of a filter row by a broadcast input element per output pixel.
+
+    Each output element still adds its terms in the same order as the
+    scalar loops (window rows, columns, then channels); only the multiply
+    and add become one fused multiply-add.
+
+    A `linalg.depthwise_conv_2d_nhwc_hwcm` with channel multiplier 1 (the
+    form the lowering makes) is first rewritten as the HWC form through
+    views that drop the unit dimension, and then handled like it.
+
+    The vector width comes from `vector-bits` (512 for AVX-512, 256 for
+    AVX2); where it does not divide the output's contiguous dimension, the
+    tile's columns are counted in the widest half, quarter, ... (down to 4
+    lanes) that does: 24 channels on AVX-512 are three 8-lane vectors.
+  }];
+  let options = [
+    Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"512",
+           "width of the target's vector registers in bits">,
+  ];
+  let dependentDialects = [
+    "mlir::linalg::LinalgDialect", "mlir::scf::SCFDialect",
+    "mlir::vector::VectorDialect", "mlir::affine::AffineDialect",
+    "mlir::arith::ArithDialect", "mlir::memref::MemRefDialect",
+    "mlir::ub::UBDialect",
+  ];
+}
+
+def ParallelizeLoopsPass
+    : Pass<"tfaot-parallelize-loops", "mlir::ModuleOp"> {
+  let summary = "run large loops on the runtime's thread pool";
+  let description = [{
+    Runs on bufferized code, before `tfaot-vectorize-contractions`. Each
+    loop at the top of a function that `tfaot-fuse-epilogues` marked
+    `tfaot.parallel` (the tile loop of a convolution or matmul with its
+    epilogue: one output row per iteration; a perfect nest of such loops,
+    images x rows x channel blocks, is first coalesced into one loop over
+    all its tiles), and each statically shaped
+    linalg op at the top of a function, which is first split into a
+    parallel loop of up to 64 pieces along its first parallel dimension that
+    is not the output's contiguous one (a matrix product's rows in multiples
+    of 8; the contiguous dimension in pieces of 64 when it is all there is),
+    is outlined: its body becomes a private function
+    `<function>_parallel<k>(context, begin, end)` running iterations
+    [begin, end), and the loop becomes a call of the runtime's
+    `tfaot_rt_parallel_for(body, context, n)`. The context is an array of
+    8-byte slots on the stack holding the buffers (aligned pointers; every
+    buffer has a static shape and layout) and scalars the body reads;
+    constants are cloned into the body.
+
+    Loops doing less than `min-work` multiply-adds or elements are left
+    alone (a dispatch to the pool costs microseconds), and so are loops
+    that call functions: the runtime's functions report errors per thread.
+    Each iteration computes what it computed in the loop, so results do not
+    depend on the number of threads.
+  }];
+  let options = [
+    Option<"minWork", "min-work", "int64_t", /*default=*/"1048576",
+           "smallest iteration space (multiply-adds or elements) worth "
+           "running on several threads">,
+  ];
+  let statistics = [
+    Statistic<"numLoopsParallelized", "loops-parallelized",
+              "Number of loops outlined for the thread pool">,
+  ];
+  let dependentDialects = [
+    "mlir::LLVM::LLVMDialect", "mlir::func::FuncDialect",
+    "mlir::arith::ArithDialect", "mlir::memref::MemRefDialect",
+    "mlir::scf::SCFDialect", "mlir::linalg::LinalgDialect",
+    "mlir::ub::UBDialect",
+  ];
+}
+
+def InstrumentProfilePass
+    : Pass<"tfaot-instrument-profile", "mlir::ModuleOp"> {
+  let summary = "time each op of the entry functions (tfaot bench --profile)";
+  let description = [{
+    Runs on bufferized code. Every op at the top of a public function that
+    does work of its own (a linalg op, a loop, a call, a memref.copy; not
+    views, constants or allocations) gets a call of
+    `tfaot_rt_profile_begin(id)` before it and `tfaot_rt_profile_end(id)`
+    after it, and the module attribute `tfaot.profile_names` lists each
+    id's name: the kinds of linalg ops it runs ("fill + conv_2d_nhwc_hwcf +
+    generic" for a convolution fused with its epilogue) and the TensorFlow
+    node it comes from. `tfaot bench --profile` defines the two functions
+    and writes what they record as a Chrome trace; generated libraries are
+    never instrumented.
+  }];
+  let dependentDialects = ["mlir::func::FuncDialect", "mlir::arith::ArithDialect"];
+}
+
+def WriteIntoPaddedBuffersPass
+    : Pass<"tfaot-write-into-padded-buffers", "mlir::func::FuncOp"> {
+  let summary = "make the producer of a padded convolution input write the "
+                "padded buffer's interior";
+  let description = [{
+    Runs on bufferized code, before `tfaot-plan-buffers`. A padded
+    convolution input is bufferized as an alloc filled with the pad value,
+    a subview of its interior and a copy of the unpadded value into it.
+    Where that value is an NHWC batch-1 buffer of its own, written whole by
+    one elementwise linalg op (all loops parallel, identity output map, the
+    output not read) and afterwards only copied there, the padded buffer's
+    alloc, fill and subview move before the op, the op writes the subview,
+    and the copy goes (the planner then drops the unused buffer).
+
+    ```mlir
+    linalg.generic ... outs(%q : memref<1x4x4x8xi8>)
+    %p = memref.alloc() : memref<1x6x6x8xi8>
+    linalg.fill ins(%zp : i8) outs(%p : memref<1x6x6x8xi8>)
+    %in = memref.subview %p[0, 1, 1, 0] [1, 4, 4, 8] [1, 1, 1, 1] ...
+    memref.copy %q, %in
+    ```
+    becomes the alloc, the fill and the subview, then the generic writing
+    `outs(%in)`. The CPU int8 kernels do the same for their fused results
+    (`tfaot-cpu-int8-ukernels`).
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect",
+                           "mlir::memref::MemRefDialect"];
+  let statistics = [
+    Statistic<"numCopiesRemoved", "copies-removed",
+              "Number of copies into padded buffers removed">,
+  ];
+}
+
+def FuseEpiloguesPass : Pass<"tfaot-fuse-epilogues", "mlir::func::FuncOp"> {
+  let summary = "fuse each convolution or matmul with its elementwise epilogue into one loop nest";
+  let description = [{
+    Runs on linalg on tensors, after `linalg-fuse-elementwise-ops`. For each
+    elementwise `linalg.generic` (all loops parallel, identity output map,
+    output value not read) reading, through identity maps, the result of a
+    `linalg.conv_2d_nhwc_hwcf`, `linalg.depthwise_conv_2d_nhwc_hwc(m)` or
+    `linalg.matmul` of the same type that has no other user and whose
+    accumulator is a `linalg.fill`, the generic is rewritten to compute in
+    place on the contraction's result, then tiled along its outer output
+    dimensions with `scf.for` (one output row per tile for convolutions,
+    the batch too when it is not 1, and blocks of output channels as well
+    for a large full convolution with fewer than 32 rows in all, so that
+    16 threads get pieces; blocks of whole rows, up to 8192
+    elements and dividing M, for matmul), and the contraction and its fill
+    are fused into the loop through its destination. Each tile is zeroed,
+    accumulated and finished by the epilogue in the same slice of the
+    result, so one-shot bufferization allocates nothing in the loop and the
+    full-size temporary is gone. The padded input (`tensor.pad`) and the
+    epilogue's other operands (bias, residual) stay whole tensors computed
+    before the loop. The contraction's fill is redirected to the epilogue's
+    destination tensor, the buffer bufferization had planned for the
+    result (and a fill that CSE shared among contractions stops being
+    shared by their loops). A multiplier-1 depthwise convolution that is
+    still collapsed from 5-D HWCM to NHWC in front of the epilogue is
+    rewritten as `linalg.depthwise_conv_2d_nhwc_hwc` first.
+
+    ```mlir
+    %f = linalg.fill ins(%zero : f32) outs(%e0 : tensor<1x8x8x16xf32>) -> tensor<1x8x8x16xf32>
+    %c = linalg.conv_2d_nhwc_hwcf ins(%padded, %w : ...) outs(%f : ...) -> tensor<1x8x8x16xf32>
+    %r = linalg.generic {... iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+           ins(%c, %bias : tensor<1x8x8x16xf32>, tensor<16xf32>) outs(%e1 : tensor<1x8x8x16xf32>) {...}
+    ```
+    becomes
+    ```mlir
+    %r = scf.for %h = %c0 to %c8 step %c1 iter_args(%acc = %e0) -> (tensor<1x8x8x16xf32>) {
+      %in = tensor.extract_slice %padded[0, %h, 0, 0] [1, 3, 10, 3] [1, 1, 1, 1] : ...
+      %s = tensor.extract_slice %acc[0, %h, 0, 0] [1, 1, 8, 16] [1, 1, 1, 1] : ...
+      %f = linalg.fill ins(%zero : f32) outs(%s : tensor<1x1x8x16xf32>) -> ...
+      %c = linalg.conv_2d_nhwc_hwcf ins(%in, %w : ...) outs(%f : ...) -> ...
+      %t = linalg.generic {...} ins(%bias : tensor<16xf32>) outs(%c : tensor<1x1x8x16xf32>) {...}
+      %u = tensor.insert_slice %t into %acc[0, %h, 0, 0] [1, 1, 8, 16] [1, 1, 1, 1] : ...
+      scf.yield %u : tensor<1x8x8x16xf32>
+    }
+    ```
+    Each fused group is reported with a remark naming the contraction's
+    node.
+  }];
+  let dependentDialects = [
+    "mlir::affine::AffineDialect",
+    "mlir::linalg::LinalgDialect",
+    "mlir::scf::SCFDialect",
+    "mlir::tensor::TensorDialect",
+  ];
+  let statistics = [
+    Statistic<"numEpiloguesFused", "epilogues-fused",
+              "Number of elementwise epilogues fused with their contraction">,
+  ];
+}
+
+#endif // TFAOT_BACKENDS_CPU_PASSES_TD
