@@ -8,10 +8,8 @@
 
 #include "compiler/BenchProfile.h"
 #include "compiler/HeaderWriter.h"
-#include "runtime/lib/f32s8_gemm.h"
-#include "runtime/lib/int8_depthwise.h"
-#include "runtime/lib/int8_gemm.h"
-#include "runtime/lib/parallel.h"
+#include "tfaot/runtime/cpu_kernels.h"
+#include "tfaot/runtime/run_hooks.h"
 
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
