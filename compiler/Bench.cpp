@@ -8,8 +8,8 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/Bench.h"
 
-#include "backends/cpu/HeaderWriter.h"
 #include "compiler/BenchProfile.h"
+#include "compiler/HeaderWriter.h"
 #include "compiler/JitModel.h"
 #include "compiler/OutputFiles.h"
 #include "tfaot/runtime/thread_pool.h"

@@ -3,7 +3,7 @@
 #include "compiler/BenchProfile.h"
 
 #include "compiler/Bench.h"
-#include "runtime/lib/parallel.h"
+#include "tfaot/runtime/run_hooks.h"
 
 #include "llvm/Support/Format.h"
 #include "llvm/Support/JSON.h"

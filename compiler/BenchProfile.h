@@ -88,7 +88,7 @@ private:
     double chunkBeginUs = 0;  ///< Of the chunk running now.
   };
 
-  /// The runtime's ChunkProfiler (runtime/lib/parallel.h).
+  /// The runtime's ChunkProfiler (tfaot/runtime/run_hooks.h).
   static void OnChunk(int thread, int64_t begin, int64_t end, bool finished);
 
   double now() const {

@@ -8,13 +8,13 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/Driver.h"
 
-#include "backends/cpu/HeaderWriter.h"
 #include "backends/cpu/Pipeline.h"
 #include "backends/gpu/LowerEntry.h"
 #include "backends/gpu/Pipeline.h"
 #include "compiler/CompileReport.h"
 #include "compiler/GraphImporter.h"
 #include "compiler/GraphLoader.h"
+#include "compiler/HeaderWriter.h"
 #include "compiler/Quantize.h"
 #include "compiler/TfjsLoader.h"
 #include "ir/Dialect.h"
@@ -373,6 +373,15 @@ static bool checkBucketSignatures(const std::vector<LoweredEntry> &entries,
   return true;
 }
 
+/// Copies the plan's figures (arena, naive sum, peak live bytes) into the
+/// header options, which print them and size kTempBytes from the arena.
+static void readMemoryPlan(mlir::ModuleOp module, HeaderOptions &options) {
+  cpu::MemoryPlan plan = cpu::memoryPlanOf(module);
+  options.arenaBytes = plan.arenaBytes;
+  options.naiveTempBytes = plan.naiveTempBytes;
+  options.peakLiveBytes = plan.peakLiveBytes;
+}
+
 static int compileGraph(const CompileOptions &options,
                         llvm::raw_ostream &terminal, CompileReport &report) {
   CompileProgress progress(options.verbosity, options.statusLine, terminal);
@@ -400,8 +409,7 @@ static int compileGraph(const CompileOptions &options,
     diags.usageError("--cpp_class is required to write a header");
     return 1;
   }
-  if (!options.cppClass.empty() &&
-      !cpu::isValidCppClassName(options.cppClass)) {
+  if (!options.cppClass.empty() && !isValidCppClassName(options.cppClass)) {
     diags.usageError("--cpp_class '" + options.cppClass +
                      "' is not a C++ class name like 'ns::Name'");
     return 1;
@@ -589,7 +597,7 @@ static int compileGraph(const CompileOptions &options,
     // The buffers are the largest bucket's, and so is the arena: one Run()
     // uses one bucket.
     const LoweredEntry &largest = entries.back();
-    cpu::HeaderOptions headerOptions;
+    HeaderOptions headerOptions;
     headerOptions.cppClass = options.cppClass;
     headerOptions.entrySymbol = largest.symbol;
     if (cuda && !options.gpuEmulate) {
@@ -601,7 +609,7 @@ static int compileGraph(const CompileOptions &options,
     headerOptions.sourceGraph =
         llvm::sys::path::filename(llvm::StringRef(options.graph).rtrim('/'))
             .str();
-    cpu::readMemoryPlan(*largest.module, headerOptions);
+    readMemoryPlan(*largest.module, headerOptions);
     for (const LoweredEntry &entry : entries) {
       headerOptions.tempBytes = std::max(headerOptions.tempBytes, entry.tempBytes);
       uint64_t arena = cpu::arenaBytes(*entry.module);
@@ -610,7 +618,7 @@ static int compileGraph(const CompileOptions &options,
         headerOptions.buckets.push_back({entry.batch, entry.symbol, arena > 0});
     }
     std::string header;
-    if (!cpu::writeHeader(largest.signature, headerOptions, header, error)) {
+    if (!writeHeader(largest.signature, headerOptions, header, error)) {
       diags.error(error);
       return 1;
     }

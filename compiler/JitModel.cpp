@@ -6,12 +6,10 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/JitModel.h"
 
-#include "backends/cpu/HeaderWriter.h"
 #include "compiler/BenchProfile.h"
-#include "runtime/lib/f32s8_gemm.h"
-#include "runtime/lib/int8_depthwise.h"
-#include "runtime/lib/int8_gemm.h"
-#include "runtime/lib/parallel.h"
+#include "compiler/HeaderWriter.h"
+#include "tfaot/runtime/cpu_kernels.h"
+#include "tfaot/runtime/run_hooks.h"
 
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
@@ -36,7 +34,7 @@ uint64_t tfaot::bufferBytes(const TensorSignature &sig) {
   uint64_t elements = 1;
   for (int64_t d : sig.shape)
     elements *= static_cast<uint64_t>(d);
-  return elements * cpu::elementBytes(sig.dtype);
+  return elements * elementBytes(sig.dtype);
 }
 
 namespace {

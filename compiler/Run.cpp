@@ -8,9 +8,9 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/Run.h"
 
-#include "backends/cpu/HeaderWriter.h"
 #include "compiler/Diagnostics.h"
 #include "compiler/GraphLoader.h"
+#include "compiler/HeaderWriter.h"
 #include "compiler/JitModel.h"
 #include "compiler/Npy.h"
 #include "tfaot/runtime/thread_pool.h"
@@ -104,7 +104,7 @@ void fillWith(void *buffer, uint64_t count, Dist dist, std::mt19937_64 &rng) {
 /// False for types it does not fill (left zero).
 bool fillRandom(const TensorSignature &arg, void *buffer,
                 std::mt19937_64 &rng) {
-  uint64_t count = bufferBytes(arg) / cpu::elementBytes(arg.dtype);
+  uint64_t count = bufferBytes(arg) / elementBytes(arg.dtype);
   std::uniform_real_distribution<double> real(-1.0, 1.0);
   std::uniform_int_distribution<int> small(0, 9), bit(0, 1);
   switch (arg.dtype) {
@@ -347,7 +347,7 @@ int tfaot::runGraph(const RunOptions &options, llvm::raw_ostream &out,
       GraphDiagnostics(written, errs).warning(error + "; not written");
       written = "not written";
     }
-    int64_t count = bufferBytes(result) / cpu::elementBytes(result.dtype);
+    int64_t count = bufferBytes(result) / elementBytes(result.dtype);
     out << llvm::format("  %-24s %-18s ", result.name.c_str(),
                         describe(result.dtype, result.shape).c_str())
         << statistics(valuesOf(result.dtype, data, count)) << "  -> "

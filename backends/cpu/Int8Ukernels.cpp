@@ -32,7 +32,7 @@
 #include "backends/cpu/Int8Epilogue.h"
 #include "backends/cpu/Pipeline.h"
 #include "passes/LoweringUtils.h"
-#include "runtime/lib/int8_gemm.h"
+#include "tfaot/runtime/cpu_kernels.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"

@@ -136,13 +136,6 @@ MemoryPlan memoryPlanOf(ModuleOp module) {
   return plan;
 }
 
-void readMemoryPlan(ModuleOp module, HeaderOptions &options) {
-  MemoryPlan plan = memoryPlanOf(module);
-  options.arenaBytes = plan.arenaBytes;
-  options.naiveTempBytes = plan.naiveTempBytes;
-  options.peakLiveBytes = plan.peakLiveBytes;
-}
-
 uint64_t countTempBytes(ModuleOp module) {
   // Allocs still present after planning are heap allocations made by Run().
   uint64_t bytes = arenaBytes(module);

@@ -11,8 +11,6 @@
 #ifndef TFAOT_BACKENDS_CPU_PIPELINE_H
 #define TFAOT_BACKENDS_CPU_PIPELINE_H
 
-#include "backends/cpu/HeaderWriter.h"
-
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
 
@@ -59,10 +57,6 @@ struct MemoryPlan {
   uint64_t heapTempBytes = 0;   ///< tfaot.heap_temp_bytes (not planned)
 };
 MemoryPlan memoryPlanOf(mlir::ModuleOp module);
-
-/// Copies the plan's figures (arena, naive sum, peak live bytes) into the
-/// header options, which print them and size kTempBytes from the arena.
-void readMemoryPlan(mlir::ModuleOp module, HeaderOptions &options);
 
 } // namespace tfaot::cpu
 

@@ -20,12 +20,9 @@
 #ifndef TFAOT_RUNTIME_F32S8_GEMM_H
 #define TFAOT_RUNTIME_F32S8_GEMM_H
 
-#include <cstdint>
+#include "tfaot/runtime/cpu_kernels.h"
 
-/// What generated code calls (addresses as integers, like the other
-/// kernels). Splits large products over the current thread pool.
-extern "C" void tfaot_rt_matmul_f32s8(int64_t a, int64_t b, int64_t out,
-                                      int64_t m, int64_t n, int64_t k);
+#include <cstdint>
 
 namespace tfaot::internal {
 

@@ -23,19 +23,9 @@
 #define TFAOT_RUNTIME_INT8_DEPTHWISE_H
 
 #include "int8_epilogue.h"
+#include "tfaot/runtime/cpu_kernels.h"
 
 #include <cstdint>
-
-/// What generated code calls; addresses as integers, column_init (c int32
-/// values) may be 0 for none, bias and residual as in int8_epilogue.h.
-/// Splits the output rows over the current thread pool (parallel.h).
-extern "C" void tfaot_rt_depthwise_s8s8_fused(
-    int64_t input, int64_t filter, int64_t column_init, int64_t n, int64_t h,
-    int64_t w, int64_t c, int64_t kh, int64_t kw, int64_t sh, int64_t sw,
-    int64_t dh, int64_t dw, int64_t ho, int64_t wo, int64_t out,
-    int64_t scale, int64_t bias, int64_t residual, float lo, float hi,
-    int32_t int8_result, float q_mul, float q_zp, float q_lo, float q_hi,
-    int64_t row_pixels, int64_t row_stride);
 
 namespace tfaot::internal {
 

@@ -21,42 +21,9 @@
 #define TFAOT_RUNTIME_INT8_GEMM_H
 
 #include "int8_epilogue.h"
+#include "tfaot/runtime/cpu_kernels.h"
 
 #include <cstdint>
-
-/// Bits of the `flags` argument of tfaot_rt_mmt4d_s8s8s32.
-enum : int32_t {
-  /// C = A * B: the old contents of `out` are ignored (they may be
-  /// uninitialized). Without it C += A * B, like linalg.mmt4d.
-  kMmt4dOverwrite = 1,
-  /// C = column_init + A * B, column_init holding one int32 per column of C
-  /// (n1 * 16) added to every row: what an mmt4d into an init tensor that
-  /// broadcasts one row computes, without writing and reading that init.
-  /// The old contents of `out` are ignored.
-  kMmt4dColumnInit = 2,
-};
-
-/// What generated code calls. Operands are passed as integer addresses
-/// because that is how the compiler materializes memref base pointers;
-/// `flags` is a combination of the kMmt4d* bits; `column_init` is the
-/// address kMmt4dColumnInit reads (else unused). Splits large products
-/// over the current thread pool (parallel.h).
-extern "C" void tfaot_rt_mmt4d_s8s8s32(int64_t lhs, int64_t rhs, int64_t out,
-                                       int64_t m, int64_t n1, int64_t k1,
-                                       int32_t flags, int64_t column_init);
-
-/// The product of tfaot_rt_mmt4d_s8s8s32 (from column_init with
-/// kMmt4dColumnInit, else from zero) with the epilogue of int8_epilogue.h
-/// applied instead of storing the sums: the result is m x n, row-major and
-/// dense (n <= n1 * 16: the padding columns of the product are dropped).
-/// The epilogue's fields are the arguments of the same names; bias and
-/// residual may be 0.
-extern "C" void tfaot_rt_mmt4d_s8s8_fused(
-    int64_t lhs, int64_t rhs, int64_t m, int64_t n1, int64_t k1,
-    int32_t flags, int64_t column_init, int64_t out, int64_t n, int64_t scale,
-    int64_t bias, int64_t residual, float lo, float hi, int32_t int8_result,
-    float q_mul, float q_zp, float q_lo, float q_hi, int64_t row_pixels,
-    int64_t row_stride);
 
 namespace tfaot::internal {
 

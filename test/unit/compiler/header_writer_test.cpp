@@ -5,7 +5,7 @@
 // and may collide once sanitized; the header must still compile.
 //
 //===----------------------------------------------------------------------===//
-#include "backends/cpu/HeaderWriter.h"
+#include "compiler/HeaderWriter.h"
 
 #include <gtest/gtest.h>
 
@@ -25,18 +25,18 @@ TensorSignature makeTensor(const std::string &name,
 }
 
 TEST(HeaderWriter, ClassNames) {
-  EXPECT_TRUE(cpu::isValidCppClassName("Model"));
-  EXPECT_TRUE(cpu::isValidCppClassName("a::b_2::Model"));
-  EXPECT_FALSE(cpu::isValidCppClassName(""));
-  EXPECT_FALSE(cpu::isValidCppClassName("a::"));
-  EXPECT_FALSE(cpu::isValidCppClassName("2fast"));
-  EXPECT_FALSE(cpu::isValidCppClassName("a:b"));
-  EXPECT_FALSE(cpu::isValidCppClassName("my-model"));
+  EXPECT_TRUE(isValidCppClassName("Model"));
+  EXPECT_TRUE(isValidCppClassName("a::b_2::Model"));
+  EXPECT_FALSE(isValidCppClassName(""));
+  EXPECT_FALSE(isValidCppClassName("a::"));
+  EXPECT_FALSE(isValidCppClassName("2fast"));
+  EXPECT_FALSE(isValidCppClassName("a:b"));
+  EXPECT_FALSE(isValidCppClassName("my-model"));
 }
 
 TEST(HeaderWriter, SanitizesNames) {
-  EXPECT_EQ(cpu::sanitizeIdentifier("scope/dense:0"), "scope_dense_0");
-  EXPECT_EQ(cpu::sanitizeIdentifier("plain_name1"), "plain_name1");
+  EXPECT_EQ(sanitizeIdentifier("scope/dense:0"), "scope_dense_0");
+  EXPECT_EQ(sanitizeIdentifier("plain_name1"), "plain_name1");
 }
 
 TEST(HeaderWriter, CollidingAccessorsGetSuffixes) {
@@ -44,7 +44,7 @@ TEST(HeaderWriter, CollidingAccessorsGetSuffixes) {
   sig.args.push_back(makeTensor("a/b", tensorflow::DT_FLOAT, {2}));
   sig.args.push_back(makeTensor("a_b", tensorflow::DT_INT32, {}));
   sig.results.push_back(makeTensor("out", tensorflow::DT_UINT8, {3, 4}));
-  cpu::HeaderOptions options;
+  HeaderOptions options;
   options.cppClass = "ns::M";
   options.entrySymbol = "entry_sym";
   options.sourceGraph = "g.pb";
@@ -53,7 +53,7 @@ TEST(HeaderWriter, CollidingAccessorsGetSuffixes) {
   options.naiveTempBytes = 100;
   options.peakLiveBytes = 36;
   std::string header, error;
-  ASSERT_TRUE(cpu::writeHeader(sig, options, header, error)) << error;
+  ASSERT_TRUE(writeHeader(sig, options, header, error)) << error;
   EXPECT_NE(header.find("float* arg_a_b_data()"), std::string::npos);
   EXPECT_NE(header.find("int32_t* arg_a_b_2_data()"), std::string::npos);
   EXPECT_NE(header.find("uint8_t* result_out_data()"), std::string::npos);
@@ -83,11 +83,11 @@ TEST(HeaderWriter, NoArenaArgumentWithoutTemporaries) {
   FunctionSignature sig;
   sig.args.push_back(makeTensor("x", tensorflow::DT_FLOAT, {2}));
   sig.results.push_back(makeTensor("y", tensorflow::DT_FLOAT, {2}));
-  cpu::HeaderOptions options;
+  HeaderOptions options;
   options.cppClass = "M";
   options.entrySymbol = "entry_sym";
   std::string header, error;
-  ASSERT_TRUE(cpu::writeHeader(sig, options, header, error)) << error;
+  ASSERT_TRUE(writeHeader(sig, options, header, error)) << error;
   EXPECT_NE(header.find("extern \"C\" void entry_sym(void*, void*);"),
             std::string::npos);
   EXPECT_NE(header.find("entry_sym(args[0], results[0]);"), std::string::npos);
@@ -98,13 +98,13 @@ TEST(HeaderWriter, NoArenaArgumentWithoutTemporaries) {
 TEST(HeaderWriter, ReportsUnplannedHeapTemporaries) {
   FunctionSignature sig;
   sig.results.push_back(makeTensor("y", tensorflow::DT_FLOAT, {2}));
-  cpu::HeaderOptions options;
+  HeaderOptions options;
   options.cppClass = "M";
   options.entrySymbol = "entry_sym";
   options.tempBytes = 96;  // 64 in the arena, 32 left on the heap.
   options.arenaBytes = 64;
   std::string header, error;
-  ASSERT_TRUE(cpu::writeHeader(sig, options, header, error)) << error;
+  ASSERT_TRUE(writeHeader(sig, options, header, error)) << error;
   EXPECT_NE(header.find("static constexpr size_t kTempBytes = 64;"),
             std::string::npos);
   EXPECT_NE(header.find("plus at most 32 bytes heap-allocated during Run()"),
@@ -113,15 +113,15 @@ TEST(HeaderWriter, ReportsUnplannedHeapTemporaries) {
 
 TEST(HeaderWriter, RejectsBadClassAndUnsupportedDtypes) {
   FunctionSignature sig;
-  cpu::HeaderOptions options;
+  HeaderOptions options;
   options.cppClass = "not valid";
   std::string header, error;
-  EXPECT_FALSE(cpu::writeHeader(sig, options, header, error));
+  EXPECT_FALSE(writeHeader(sig, options, header, error));
   EXPECT_EQ(error, "--cpp_class 'not valid' is not a C++ class name like 'ns::Name'");
 
   sig.results.push_back(makeTensor("s", tensorflow::DT_STRING, {1}));
   options.cppClass = "M";
-  EXPECT_FALSE(cpu::writeHeader(sig, options, header, error));
+  EXPECT_FALSE(writeHeader(sig, options, header, error));
   EXPECT_EQ(error, "'s' has dtype DT_STRING, which the generated API does not support");
 }
 
@@ -129,11 +129,11 @@ TEST(HeaderWriter, StringArgumentsTakeBytes) {
   FunctionSignature sig;
   sig.args.push_back(makeTensor("contents", tensorflow::DT_STRING, {}));
   sig.results.push_back(makeTensor("image", tensorflow::DT_UINT8, {2, 2, 3}));
-  cpu::HeaderOptions options;
+  HeaderOptions options;
   options.cppClass = "M";
   options.entrySymbol = "entry_sym";
   std::string header, error;
-  ASSERT_TRUE(cpu::writeHeader(sig, options, header, error)) << error;
+  ASSERT_TRUE(writeHeader(sig, options, header, error)) << error;
   // Pointer and length, stored by the base class; the buffer is the
   // 16-byte tfaot::Bytes descriptor, dtype 7 (DT_STRING).
   EXPECT_NE(header.find("  bool set_arg_contents_data(const void* data, "

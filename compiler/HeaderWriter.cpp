@@ -5,7 +5,7 @@
 // every generated line next to the reason it is there.
 //
 //===----------------------------------------------------------------------===//
-#include "backends/cpu/HeaderWriter.h"
+#include "compiler/HeaderWriter.h"
 
 #include "compiler/GraphLoader.h"
 
@@ -16,7 +16,7 @@
 
 using namespace tfaot;
 
-std::string cpu::sanitizeIdentifier(const std::string &name) {
+std::string tfaot::sanitizeIdentifier(const std::string &name) {
   std::string out = name;
   for (char &c : out)
     if (!llvm::isAlnum(c) && c != '_')
@@ -30,7 +30,7 @@ static bool isIdentifier(llvm::StringRef s) {
   return llvm::all_of(s, [](char c) { return llvm::isAlnum(c) || c == '_'; });
 }
 
-bool cpu::isValidCppClassName(const std::string &name) {
+bool tfaot::isValidCppClassName(const std::string &name) {
   llvm::SmallVector<llvm::StringRef> parts;
   llvm::StringRef(name).split(parts, "::");
   return llvm::all_of(parts, isIdentifier);
@@ -65,7 +65,7 @@ static const char *cppType(tensorflow::DataType type) {
   }
 }
 
-int64_t cpu::elementBytes(tensorflow::DataType type) {
+int64_t tfaot::elementBytes(tensorflow::DataType type) {
   switch (type) {
   case tensorflow::DT_DOUBLE: case tensorflow::DT_INT64:
   case tensorflow::DT_UINT64: return 8;
@@ -97,14 +97,14 @@ collectFacts(const std::vector<TensorSignature> &sigs) {
   for (const TensorSignature &sig : sigs) {
     BufferFacts f;
     f.sig = &sig;
-    f.accessor = cpu::sanitizeIdentifier(sig.name);
+    f.accessor = sanitizeIdentifier(sig.name);
     // Two names may sanitize alike ("a/b", "a_b"); keep accessors unique.
     std::string base = f.accessor;
     for (int n = 2; !used.insert(f.accessor).second; ++n)
       f.accessor = base + "_" + std::to_string(n);
     for (int64_t d : sig.shape)
       f.elements *= d;
-    f.bytes = f.elements * cpu::elementBytes(sig.dtype);
+    f.bytes = f.elements * elementBytes(sig.dtype);
     f.shapeText = dataTypeName(sig.dtype) + "[";
     for (size_t i = 0; i < sig.shape.size(); ++i)
       f.shapeText += (i ? "," : "") + std::to_string(sig.shape[i]);
@@ -193,9 +193,9 @@ static void writeInfoTable(llvm::raw_ostream &os,
   os << "    };\n";
 }
 
-bool cpu::writeHeader(const FunctionSignature &signature,
-                      const HeaderOptions &options, std::string &header,
-                      std::string &error) {
+bool tfaot::writeHeader(const FunctionSignature &signature,
+                        const HeaderOptions &options, std::string &header,
+                        std::string &error) {
   if (!isValidCppClassName(options.cppClass)) {
     error = "--cpp_class '" + options.cppClass +
             "' is not a C++ class name like 'ns::Name'";

@@ -4,11 +4,13 @@
 // Writes the header users include: a class deriving from
 // tfaot::CompiledFunction with static buffer tables and typed, named
 // accessors, in the spirit of tfcompile's generated headers. The API is
-// documented in docs/generated-api.md.
+// documented in docs/generated-api.md. It lives in compiler/, beside the
+// driver that calls it, rather than in a backend: it writes the CPU and the
+// CUDA class alike, from the importer's FunctionSignature.
 //
 //===----------------------------------------------------------------------===//
-#ifndef TFAOT_BACKENDS_CPU_HEADERWRITER_H
-#define TFAOT_BACKENDS_CPU_HEADERWRITER_H
+#ifndef TFAOT_COMPILER_HEADERWRITER_H
+#define TFAOT_COMPILER_HEADERWRITER_H
 
 #include "compiler/GraphImporter.h"
 
@@ -16,7 +18,7 @@
 #include <string>
 #include <vector>
 
-namespace tfaot::cpu {
+namespace tfaot {
 
 struct HeaderOptions {
   std::string cppClass;     ///< "ns::sub::Name" (namespaces optional).
@@ -62,6 +64,6 @@ int64_t elementBytes(tensorflow::DataType type);
 /// `name` with every character outside [A-Za-z0-9_] replaced by '_'.
 std::string sanitizeIdentifier(const std::string &name);
 
-} // namespace tfaot::cpu
+} // namespace tfaot
 
-#endif // TFAOT_BACKENDS_CPU_HEADERWRITER_H
+#endif // TFAOT_COMPILER_HEADERWRITER_H

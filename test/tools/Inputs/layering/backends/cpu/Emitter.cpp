@@ -1,0 +1,3 @@
+// Fixture of test/tools/check-layering.test.
+#include "backends/gpu/Pipeline.h"
+#include "compiler/Driver.h"

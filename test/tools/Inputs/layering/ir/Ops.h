@@ -1,0 +1,3 @@
+// Fixture of test/tools/check-layering.test.
+#include "passes/Passes.h"
+#include "tools/tfaot/HelpText.h"

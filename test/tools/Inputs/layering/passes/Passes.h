@@ -1,0 +1,2 @@
+// Fixture of test/tools/check-layering.test.
+#include "ir/Ops.h"

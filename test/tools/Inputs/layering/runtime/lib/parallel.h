@@ -1,0 +1,3 @@
+// Fixture of test/tools/check-layering.test.
+#include "tfaot/runtime/kernels.h"
+#include "ir/Ops.h"

@@ -1,0 +1,3 @@
+// Fixture of test/tools/check-layering.test.
+#include "compiler/Driver.h"
+#include "HelpText.h"
