@@ -218,7 +218,7 @@ Value lowerMatMul(OpBuilder &b, Int8MatMulOp op, ProductForm form) {
 
 /// a [m, k] (f32) times b [k, n] (i8) as a zero fill and a linalg.generic
 /// summing a * float(b) over k, in either form: the CPU backend calls
-/// tfaot_rt_matmul_f32s8 for it (runtime/lib/f32s8_gemm.h), elsewhere it is
+/// tfaot_rt_matmul_f32s8 for it (tfaot/runtime/cpu_kernels.h), elsewhere it is
 /// a loop nest.
 Value lowerWeightMatMul(OpBuilder &b, Int8WeightMatMulOp op) {
   Location loc = op.getLoc();

@@ -387,8 +387,8 @@ struct ParallelizeLoopsPass
     return true;
   }
 
-  /// The declaration of the runtime's tfaot_rt_parallel_for (runtime/lib/
-  /// parallel.h), added on first use.
+  /// The declaration of the runtime's tfaot_rt_parallel_for (tfaot/runtime/
+  /// cpu_kernels.h), added on first use.
   func::FuncOp runtimeFunction(FunctionType bodyType) {
     ModuleOp module = getOperation();
     if (auto existing = module.lookupSymbol<func::FuncOp>(kRuntimeFunction))
