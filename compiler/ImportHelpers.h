@@ -1,10 +1,8 @@
 //===- ImportHelpers.h - Building blocks shared by op importers -*- C++ -*-===//
 // SPDX-License-Identifier: Apache-2.0
 //
-// Internal to the compiler library. OpImporters.cpp defines these and the
-// core importers; the importers of further op families live in their own
-// files (ImportDataMovementOps.cpp, ImportMathOps.cpp, ImportImageOps.cpp,
-// ImportQuantizedOps.cpp) and are declared at
+// Internal to the compiler library. ImportHelpers.cpp defines the building
+// blocks; the importers live in one file per op family and are declared at
 // the bottom, so that OpImporters.cpp only lists them in its table.
 //
 //===----------------------------------------------------------------------===//
@@ -68,6 +66,10 @@ int64_t intAttr(NodeImportContext &ctx, const char *name, int64_t fallback);
 std::string stringAttr(NodeImportContext &ctx, const char *name,
                        const char *fallback);
 
+/// Result type of a NumPy-broadcasting binary op.
+mlir::FailureOr<mlir::Type> broadcastType(NodeImportContext &ctx,
+                                          mlir::Value x, mlir::Value y);
+
 /// NumPy-broadcasting binary tfaot op `opName` on (x, y).
 mlir::FailureOr<mlir::Value> buildBinary(NodeImportContext &ctx,
                                          llvm::StringRef opName, mlir::Value x,
@@ -100,10 +102,62 @@ mlir::FailureOr<mlir::Value> buildPool(NodeImportContext &ctx,
 mlir::FailureOr<mlir::Value> importReshape(NodeImportContext &ctx);
 
 //===----------------------------------------------------------------------===//
-// Importers defined outside OpImporters.cpp
+// Importers, by the file that defines them
 //===----------------------------------------------------------------------===//
 
+// ImportElementwiseOps.cpp
+mlir::FailureOr<mlir::Value> importSameType(NodeImportContext &ctx);
+mlir::FailureOr<mlir::Value> importPassThrough(NodeImportContext &ctx);
+mlir::FailureOr<mlir::Value> importBinary(NodeImportContext &ctx);
+mlir::FailureOr<mlir::Value> importPredicate(NodeImportContext &ctx);
+mlir::FailureOr<mlir::Value> importSelect(NodeImportContext &ctx);
+mlir::FailureOr<mlir::Value> importAddN(NodeImportContext &ctx);
+mlir::FailureOr<mlir::Value> importCast(NodeImportContext &ctx);
+
+// ImportConstantOps.cpp
+mlir::FailureOr<mlir::Value> importConst(NodeImportContext &ctx);
+mlir::FailureOr<mlir::Value> importFill(NodeImportContext &ctx);
+mlir::FailureOr<mlir::Value> importRange(NodeImportContext &ctx);
+mlir::FailureOr<mlir::Value> importSparseToDense(NodeImportContext &ctx);
+mlir::FailureOr<mlir::Value> importFillLike(NodeImportContext &ctx);
+
+// ImportShapeOps.cpp (and importReshape, above)
+mlir::FailureOr<mlir::Value> importExpandDims(NodeImportContext &ctx);
+mlir::FailureOr<mlir::Value> importSqueeze(NodeImportContext &ctx);
+mlir::FailureOr<mlir::Value> importTranspose(NodeImportContext &ctx);
+mlir::FailureOr<mlir::Value> importShapeQuery(NodeImportContext &ctx);
+
+// ImportGatherOps.cpp
+mlir::FailureOr<mlir::Value> importGatherV2(NodeImportContext &ctx);
+mlir::FailureOr<mlir::Value> importGatherNd(NodeImportContext &ctx);
+mlir::FailureOr<mlir::Value> importBatchMatMul(NodeImportContext &ctx);
+
+// ImportReductionOps.cpp
+mlir::FailureOr<mlir::Value> importArgMax(NodeImportContext &ctx);
+mlir::FailureOr<mlir::Value> importReduction(NodeImportContext &ctx);
+
+// ImportCnnOps.cpp (and buildConvolution, buildMatMul, buildPool, above)
+mlir::FailureOr<mlir::Value> importMatMul(NodeImportContext &ctx);
+mlir::FailureOr<mlir::Value> importConvolution(NodeImportContext &ctx);
+mlir::FailureOr<mlir::Value> importPool(NodeImportContext &ctx);
+mlir::FailureOr<mlir::Value> importConv2DBackpropInput(NodeImportContext &ctx);
+mlir::FailureOr<mlir::Value> importFusedConvolution(NodeImportContext &ctx);
+mlir::FailureOr<mlir::Value> importFusedMatMul(NodeImportContext &ctx);
+
+// ImportResizeOps.cpp
+mlir::FailureOr<mlir::Value> importResize(NodeImportContext &ctx);
+mlir::FailureOr<mlir::Value> importCropAndResize(NodeImportContext &ctx);
+
 // ImportDataMovementOps.cpp
+mlir::FailureOr<mlir::Value> importPad(NodeImportContext &ctx);
+mlir::FailureOr<mlir::Value> importConcat(NodeImportContext &ctx);
+mlir::FailureOr<mlir::Value> importStridedSlice(NodeImportContext &ctx);
+mlir::FailureOr<mlir::Value> importPack(NodeImportContext &ctx);
+mlir::FailureOr<mlir::Value> importSplit(NodeImportContext &ctx);
+mlir::FailureOr<mlir::Value> importSplitV(NodeImportContext &ctx);
+mlir::FailureOr<mlir::Value> importUnpack(NodeImportContext &ctx);
+mlir::FailureOr<mlir::Value> importTile(NodeImportContext &ctx);
+mlir::FailureOr<mlir::Value> importDepthToSpace(NodeImportContext &ctx);
 mlir::FailureOr<mlir::Value> importSlice(NodeImportContext &ctx);
 mlir::FailureOr<mlir::Value> importMirrorPad(NodeImportContext &ctx);
 mlir::FailureOr<mlir::Value> importBroadcastTo(NodeImportContext &ctx);
