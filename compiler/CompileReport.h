@@ -10,7 +10,7 @@
 #ifndef TFAOT_COMPILER_COMPILEREPORT_H
 #define TFAOT_COMPILER_COMPILEREPORT_H
 
-#include "backends/cpu/Pipeline.h"
+#include "passes/MemoryPlan.h"
 
 #include "mlir/IR/BuiltinOps.h"
 
@@ -35,7 +35,7 @@ struct CompileReport {
   struct Rewrite {
     std::string pass, what, detail, node;
   };
-  using Memory = cpu::MemoryPlan;
+  using Memory = mlir::tfaot::MemoryPlan;
 
   std::string graph;
   std::string layout;

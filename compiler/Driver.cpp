@@ -19,6 +19,7 @@
 #include "compiler/TfjsLoader.h"
 #include "ir/Dialect.h"
 #include "passes/GraphPipeline.h"
+#include "passes/MemoryPlan.h"
 #include "passes/Passes.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -165,8 +166,8 @@ static bool lowerEntryForCuda(const CompileOptions &options,
           },
           options, diags))
     return false;
-  entry.tempBytes = cpu::countTempBytes(module);
-  report.memory = cpu::memoryPlanOf(module);
+  report.memory = mlir::tfaot::readMemoryPlan(module);
+  entry.tempBytes = report.memory->tempBytes();
   if (options.emit == EmitStage::Bufferized)
     return true;
   gpu::EntryOptions gpuOptions;
@@ -256,8 +257,8 @@ static bool lowerEntry(const tensorflow::GraphDef &graph,
   progress.stage("lowering and bufferizing" + bucket);
   if (!runPipeline(module, cpu::buildBufferizePipeline, options, diags))
     return false;
-  entry.tempBytes = cpu::countTempBytes(module);
-  report.memory = cpu::memoryPlanOf(module);
+  report.memory = mlir::tfaot::readMemoryPlan(module);
+  entry.tempBytes = report.memory->tempBytes();
   if (options.emit == EmitStage::Bufferized)
     return true;
   unsigned vectorBits = cpu::vectorBitsFor(options.target);
@@ -281,9 +282,9 @@ static bool lowerEntry(const tensorflow::GraphDef &graph,
 static bool checkEntryAbi(mlir::ModuleOp module, const LoweredEntry &entry,
                           GraphDiagnostics &diags) {
   auto function = module.lookupSymbol<mlir::LLVM::LLVMFuncOp>(entry.symbol);
-  size_t expectedParams = entry.signature.args.size() +
-                          entry.signature.results.size() +
-                          (cpu::arenaBytes(module) ? 1 : 0); // + the arena
+  size_t expectedParams =
+      entry.signature.args.size() + entry.signature.results.size() +
+      (mlir::tfaot::readMemoryPlan(module).arenaBytes ? 1 : 0); // + the arena
   if (!function || function.getNumArguments() != expectedParams ||
       !mlir::isa<mlir::LLVM::LLVMVoidType>(
           function.getFunctionType().getReturnType())) {
@@ -375,8 +376,8 @@ static bool checkBucketSignatures(const std::vector<LoweredEntry> &entries,
 
 /// Copies the plan's figures (arena, naive sum, peak live bytes) into the
 /// header options, which print them and size kTempBytes from the arena.
-static void readMemoryPlan(mlir::ModuleOp module, HeaderOptions &options) {
-  cpu::MemoryPlan plan = cpu::memoryPlanOf(module);
+static void copyMemoryPlan(mlir::ModuleOp module, HeaderOptions &options) {
+  mlir::tfaot::MemoryPlan plan = mlir::tfaot::readMemoryPlan(module);
   options.arenaBytes = plan.arenaBytes;
   options.naiveTempBytes = plan.naiveTempBytes;
   options.peakLiveBytes = plan.peakLiveBytes;
@@ -585,7 +586,7 @@ static int compileGraph(const CompileOptions &options,
     for (const LoweredEntry &entry : entries)
       artifacts->tempBytes =
           std::max({artifacts->tempBytes, entry.tempBytes,
-                    cpu::arenaBytes(*entry.module)});
+                    mlir::tfaot::readMemoryPlan(*entry.module).arenaBytes});
   }
 
   progress.stage("writing");
@@ -609,10 +610,10 @@ static int compileGraph(const CompileOptions &options,
     headerOptions.sourceGraph =
         llvm::sys::path::filename(llvm::StringRef(options.graph).rtrim('/'))
             .str();
-    readMemoryPlan(*largest.module, headerOptions);
+    copyMemoryPlan(*largest.module, headerOptions);
     for (const LoweredEntry &entry : entries) {
       headerOptions.tempBytes = std::max(headerOptions.tempBytes, entry.tempBytes);
-      uint64_t arena = cpu::arenaBytes(*entry.module);
+      uint64_t arena = mlir::tfaot::readMemoryPlan(*entry.module).arenaBytes;
       headerOptions.arenaBytes = std::max(headerOptions.arenaBytes, arena);
       if (entry.batch)
         headerOptions.buckets.push_back({entry.batch, entry.symbol, arena > 0});

@@ -6,11 +6,11 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/GraphLoader.h"
 
+#include "compiler/DataTypes.h"
 #include "compiler/SavedModelLoader.h"
 #include "compiler/TfjsLoader.h"
 
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -189,40 +189,23 @@ std::optional<tensorflow::DataType> tfaot::parseDataType(llvm::StringRef name) {
   std::string lower = name.lower();
   llvm::StringRef n(lower);
   n.consume_front("dt_");
-  return llvm::StringSwitch<std::optional<tensorflow::DataType>>(n)
-      .Cases({"float", "float32", "f32"}, tensorflow::DT_FLOAT)
-      .Cases({"double", "float64", "f64"}, tensorflow::DT_DOUBLE)
-      .Cases({"half", "float16", "f16"}, tensorflow::DT_HALF)
-      .Case("bfloat16", tensorflow::DT_BFLOAT16)
-      .Cases({"int32", "i32"}, tensorflow::DT_INT32)
-      .Cases({"int64", "i64"}, tensorflow::DT_INT64)
-      .Cases({"int16", "i16"}, tensorflow::DT_INT16)
-      .Cases({"int8", "i8"}, tensorflow::DT_INT8)
-      .Cases({"uint8", "u8"}, tensorflow::DT_UINT8)
-      .Cases({"uint16", "u16"}, tensorflow::DT_UINT16)
-      .Cases({"uint32", "u32"}, tensorflow::DT_UINT32)
-      .Cases({"uint64", "u64"}, tensorflow::DT_UINT64)
-      .Case("bool", tensorflow::DT_BOOL)
-      .Default(std::nullopt);
+  for (const DataTypeInfo &info : dataTypeTable()) {
+    if (info.role != DataTypeRole::Plain)
+      continue;
+    if (n == info.name)
+      return info.type;
+    for (const char *alias : info.aliases)
+      if (alias && n == alias)
+        return info.type;
+  }
+  return std::nullopt;
 }
 
 std::string tfaot::dataTypeName(tensorflow::DataType type) {
-  switch (type) {
-  case tensorflow::DT_FLOAT: return "float32";
-  case tensorflow::DT_DOUBLE: return "float64";
-  case tensorflow::DT_HALF: return "float16";
-  case tensorflow::DT_BFLOAT16: return "bfloat16";
-  case tensorflow::DT_INT32: return "int32";
-  case tensorflow::DT_INT64: return "int64";
-  case tensorflow::DT_INT16: return "int16";
-  case tensorflow::DT_INT8: return "int8";
-  case tensorflow::DT_UINT8: return "uint8";
-  case tensorflow::DT_UINT16: return "uint16";
-  case tensorflow::DT_UINT32: return "uint32";
-  case tensorflow::DT_UINT64: return "uint64";
-  case tensorflow::DT_BOOL: return "bool";
-  default: return tensorflow::DataType_Name(type);
-  }
+  const DataTypeInfo *info = findDataType(type);
+  if (info && info->role == DataTypeRole::Plain)
+    return info->name;
+  return tensorflow::DataType_Name(type);
 }
 
 bool tfaot::addFeedFlag(const std::string &flag,

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/HeaderWriter.h"
 
+#include "compiler/DataTypes.h"
 #include "compiler/GraphLoader.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -38,45 +39,13 @@ bool tfaot::isValidCppClassName(const std::string &name) {
 
 /// The C++ element type of a TF dtype in the generated accessors.
 static const char *cppType(tensorflow::DataType type) {
-  switch (type) {
-  case tensorflow::DT_FLOAT: return "float";
-  case tensorflow::DT_DOUBLE: return "double";
-  case tensorflow::DT_INT32: return "int32_t";
-  case tensorflow::DT_INT64: return "int64_t";
-  case tensorflow::DT_INT16: return "int16_t";
-  case tensorflow::DT_INT8: return "int8_t";
-  case tensorflow::DT_UINT8: return "uint8_t";
-  case tensorflow::DT_UINT16: return "uint16_t";
-  case tensorflow::DT_UINT32: return "uint32_t";
-  case tensorflow::DT_UINT64: return "uint64_t";
-  case tensorflow::DT_BOOL: return "bool";
-  // Quantized tensors are their storage integers.
-  case tensorflow::DT_QINT8: return "int8_t";
-  case tensorflow::DT_QUINT8: return "uint8_t";
-  case tensorflow::DT_QINT16: return "int16_t";
-  case tensorflow::DT_QUINT16: return "uint16_t";
-  case tensorflow::DT_QINT32: return "int32_t";
-  // 16-bit floats are exposed as their raw bits.
-  case tensorflow::DT_HALF:
-  case tensorflow::DT_BFLOAT16: return "uint16_t";
-  // A scalar string argument: its buffer is the {data, size} descriptor.
-  case tensorflow::DT_STRING: return "tfaot::Bytes";
-  default: return "void";
-  }
+  const DataTypeInfo *info = findDataType(type);
+  return info && info->cppType ? info->cppType : "void";
 }
 
 int64_t tfaot::elementBytes(tensorflow::DataType type) {
-  switch (type) {
-  case tensorflow::DT_DOUBLE: case tensorflow::DT_INT64:
-  case tensorflow::DT_UINT64: return 8;
-  case tensorflow::DT_STRING: return 16; // sizeof(tfaot::Bytes)
-  case tensorflow::DT_FLOAT: case tensorflow::DT_INT32:
-  case tensorflow::DT_UINT32: case tensorflow::DT_QINT32: return 4;
-  case tensorflow::DT_INT16: case tensorflow::DT_UINT16:
-  case tensorflow::DT_QINT16: case tensorflow::DT_QUINT16:
-  case tensorflow::DT_HALF: case tensorflow::DT_BFLOAT16: return 2;
-  default: return 1;
-  }
+  const DataTypeInfo *info = findDataType(type);
+  return info && info->cppType ? info->bytes : 1;
 }
 
 namespace {

@@ -10,6 +10,7 @@
 #include "compiler/HeaderWriter.h"
 #include "tfaot/runtime/cpu_kernels.h"
 #include "tfaot/runtime/run_hooks.h"
+#include "tfaot/runtime/symbols.h"
 
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
@@ -98,16 +99,16 @@ linkObject(const std::string &object, const std::string &symbol,
         llvm::orc::ExecutorAddr::fromPtr(function),
         llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable};
   };
-  provide("tfaot_rt_parallel_for", &tfaot_rt_parallel_for);
+  provide(tfaot_rt::kParallelFor, &tfaot_rt_parallel_for);
   // The int8 products of --quantize=int8 (runtime/lib/int8_gemm.cpp).
-  provide("tfaot_rt_mmt4d_s8s8s32", &tfaot_rt_mmt4d_s8s8s32);
-  provide("tfaot_rt_mmt4d_s8s8_fused", &tfaot_rt_mmt4d_s8s8_fused);
-  provide("tfaot_rt_depthwise_s8s8_fused", &tfaot_rt_depthwise_s8s8_fused);
+  provide(tfaot_rt::kMmt4dS8S8S32, &tfaot_rt_mmt4d_s8s8s32);
+  provide(tfaot_rt::kMmt4dS8S8Fused, &tfaot_rt_mmt4d_s8s8_fused);
+  provide(tfaot_rt::kDepthwiseS8S8Fused, &tfaot_rt_depthwise_s8s8_fused);
   // The int8-weight MatMuls of --quantize_float_weights (f32s8_gemm.cpp).
-  provide("tfaot_rt_matmul_f32s8", &tfaot_rt_matmul_f32s8);
+  provide(tfaot_rt::kMatmulF32S8, &tfaot_rt_matmul_f32s8);
   // What a --profile build calls around each op.
-  provide("tfaot_rt_profile_begin", &ProfileRecorder::Begin);
-  provide("tfaot_rt_profile_end", &ProfileRecorder::End);
+  provide(tfaot_rt::kProfileBegin, &ProfileRecorder::Begin);
+  provide(tfaot_rt::kProfileEnd, &ProfileRecorder::End);
   if (llvm::Error err = (*jit)->getMainJITDylib().define(
           llvm::orc::absoluteSymbols(std::move(runtime))))
     return std::move(err);

@@ -7,11 +7,11 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/Npy.h"
 
+#include "compiler/DataTypes.h"
 #include "compiler/TfjsLoader.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -41,20 +41,11 @@ llvm::StringRef headerField(llvm::StringRef header, llvm::StringRef key) {
 /// The dtype of a NumPy type string without its byte-order character
 /// ("f4" -> float32); DT_INVALID if tfaot does not read it.
 tensorflow::DataType dtypeOfKind(llvm::StringRef kind) {
-  return llvm::StringSwitch<tensorflow::DataType>(kind)
-      .Case("f2", tensorflow::DT_HALF)
-      .Case("f4", tensorflow::DT_FLOAT)
-      .Case("f8", tensorflow::DT_DOUBLE)
-      .Case("i1", tensorflow::DT_INT8)
-      .Case("i2", tensorflow::DT_INT16)
-      .Case("i4", tensorflow::DT_INT32)
-      .Case("i8", tensorflow::DT_INT64)
-      .Case("u1", tensorflow::DT_UINT8)
-      .Case("u2", tensorflow::DT_UINT16)
-      .Case("u4", tensorflow::DT_UINT32)
-      .Case("u8", tensorflow::DT_UINT64)
-      .Case("b1", tensorflow::DT_BOOL)
-      .Default(tensorflow::DT_INVALID);
+  for (const DataTypeInfo &info : dataTypeTable())
+    if (info.role == DataTypeRole::Plain && *info.npyDescr &&
+        kind == info.npyDescr + 1)
+      return info.type;
+  return tensorflow::DT_INVALID;
 }
 
 /// Bytes of one element of a dtype npyDescr knows.
@@ -79,21 +70,8 @@ int64_t NpyTensor::elements() const {
 }
 
 std::string tfaot::npyDescr(tensorflow::DataType dtype) {
-  switch (dtype) {
-  case tensorflow::DT_HALF: return "<f2";
-  case tensorflow::DT_FLOAT: return "<f4";
-  case tensorflow::DT_DOUBLE: return "<f8";
-  case tensorflow::DT_INT8: case tensorflow::DT_QINT8: return "|i1";
-  case tensorflow::DT_INT16: case tensorflow::DT_QINT16: return "<i2";
-  case tensorflow::DT_INT32: case tensorflow::DT_QINT32: return "<i4";
-  case tensorflow::DT_INT64: return "<i8";
-  case tensorflow::DT_UINT8: case tensorflow::DT_QUINT8: return "|u1";
-  case tensorflow::DT_UINT16: case tensorflow::DT_QUINT16: return "<u2";
-  case tensorflow::DT_UINT32: return "<u4";
-  case tensorflow::DT_UINT64: return "<u8";
-  case tensorflow::DT_BOOL: return "|b1";
-  default: return "";
-  }
+  const DataTypeInfo *info = findDataType(dtype);
+  return info ? info->npyDescr : "";
 }
 
 bool tfaot::readNpy(const std::string &path, NpyTensor &tensor,

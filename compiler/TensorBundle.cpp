@@ -10,6 +10,8 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/TensorBundle.h"
 
+#include "compiler/DataTypes.h"
+
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/Format.h"
@@ -259,30 +261,11 @@ TensorBundle::readBytes(const std::string &key,
 
 /// Bytes per element of the dtypes a bundle stores as raw memory.
 static std::optional<int64_t> elementBytes(tensorflow::DataType type) {
-  switch (type) {
-  case tensorflow::DT_BOOL:
-  case tensorflow::DT_INT8:
-  case tensorflow::DT_UINT8:
-    return 1;
-  case tensorflow::DT_INT16:
-  case tensorflow::DT_UINT16:
-  case tensorflow::DT_HALF:
-  case tensorflow::DT_BFLOAT16:
-    return 2;
-  case tensorflow::DT_FLOAT:
-  case tensorflow::DT_INT32:
-  case tensorflow::DT_UINT32:
-    return 4;
-  case tensorflow::DT_DOUBLE:
-  case tensorflow::DT_INT64:
-  case tensorflow::DT_UINT64:
-  case tensorflow::DT_COMPLEX64:
-    return 8;
-  case tensorflow::DT_COMPLEX128:
-    return 16;
-  default:
-    return std::nullopt;
-  }
+  const DataTypeInfo *info = findDataType(type);
+  if (info && (info->role == DataTypeRole::Plain ||
+               info->role == DataTypeRole::Complex))
+    return info->bytes;
+  return std::nullopt;
 }
 
 std::optional<tensorflow::TensorProto>

@@ -8,6 +8,8 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/TensorConversion.h"
 
+#include "compiler/DataTypes.h"
+
 #include "mlir/IR/Builders.h"
 
 #include <cstring>
@@ -16,47 +18,49 @@ using namespace mlir;
 using namespace tfaot;
 
 Type tfaot::convertDataType(tensorflow::DataType type, MLIRContext *ctx) {
+  const DataTypeInfo *info = findDataType(type);
+  if (!info)
+    return nullptr;
   Builder b(ctx);
-  switch (type) {
-  case tensorflow::DT_FLOAT: return b.getF32Type();
-  case tensorflow::DT_DOUBLE: return b.getF64Type();
-  case tensorflow::DT_HALF: return b.getF16Type();
-  case tensorflow::DT_BFLOAT16: return b.getBF16Type();
-  case tensorflow::DT_BOOL: return b.getI1Type();
-  case tensorflow::DT_INT8: return b.getI8Type();
-  case tensorflow::DT_INT16: return b.getI16Type();
-  case tensorflow::DT_INT32: return b.getI32Type();
-  case tensorflow::DT_INT64: return b.getI64Type();
-  case tensorflow::DT_UINT8: return b.getIntegerType(8, /*isSigned=*/false);
-  case tensorflow::DT_UINT16: return b.getIntegerType(16, false);
-  case tensorflow::DT_UINT32: return b.getIntegerType(32, false);
-  case tensorflow::DT_UINT64: return b.getIntegerType(64, false);
-  // Quantized tensors are their storage integers; the ops that read them
-  // (Dequantize) carry the meaning.
-  case tensorflow::DT_QINT8: return b.getI8Type();
-  case tensorflow::DT_QUINT8: return b.getIntegerType(8, /*isSigned=*/false);
-  case tensorflow::DT_QINT16: return b.getI16Type();
-  case tensorflow::DT_QUINT16: return b.getIntegerType(16, false);
-  case tensorflow::DT_QINT32: return b.getI32Type();
-  default: return nullptr;
+  unsigned bits = info->bytes * 8;
+  switch (info->element) {
+  case ElementKind::None: return nullptr;
+  case ElementKind::F16: return b.getF16Type();
+  case ElementKind::BF16: return b.getBF16Type();
+  case ElementKind::F32: return b.getF32Type();
+  case ElementKind::F64: return b.getF64Type();
+  case ElementKind::Bool: return b.getI1Type();
+  case ElementKind::Signless: return b.getIntegerType(bits);
+  case ElementKind::Unsigned: return b.getIntegerType(bits, /*isSigned=*/false);
   }
+  return nullptr;
+}
+
+/// Whether `type` is the MLIR element type of `info` (any i1 is a bool; an
+/// integer that is not unsigned is the signed dtype).
+static bool isElementTypeOf(const DataTypeInfo &info, Type type) {
+  auto intType = dyn_cast<IntegerType>(type);
+  switch (info.element) {
+  case ElementKind::None: return false;
+  case ElementKind::F16: return type.isF16();
+  case ElementKind::BF16: return type.isBF16();
+  case ElementKind::F32: return type.isF32();
+  case ElementKind::F64: return type.isF64();
+  case ElementKind::Bool: return intType && intType.getWidth() == 1;
+  case ElementKind::Signless:
+  case ElementKind::Unsigned:
+    return intType && intType.getWidth() == info.bytes * 8 &&
+           intType.isUnsigned() == (info.element == ElementKind::Unsigned);
+  }
+  return false;
 }
 
 tensorflow::DataType tfaot::convertElementType(Type type) {
-  if (type.isF32()) return tensorflow::DT_FLOAT;
-  if (type.isF64()) return tensorflow::DT_DOUBLE;
-  if (type.isF16()) return tensorflow::DT_HALF;
-  if (type.isBF16()) return tensorflow::DT_BFLOAT16;
-  if (auto intType = dyn_cast<IntegerType>(type)) {
-    bool isUnsigned = intType.isUnsigned();
-    switch (intType.getWidth()) {
-    case 1: return tensorflow::DT_BOOL;
-    case 8: return isUnsigned ? tensorflow::DT_UINT8 : tensorflow::DT_INT8;
-    case 16: return isUnsigned ? tensorflow::DT_UINT16 : tensorflow::DT_INT16;
-    case 32: return isUnsigned ? tensorflow::DT_UINT32 : tensorflow::DT_INT32;
-    case 64: return isUnsigned ? tensorflow::DT_UINT64 : tensorflow::DT_INT64;
-    }
-  }
+  // Only plain dtypes: a quantized one's storage integer maps back to the
+  // integer dtype.
+  for (const DataTypeInfo &info : dataTypeTable())
+    if (info.role == DataTypeRole::Plain && isElementTypeOf(info, type))
+      return info.type;
   return tensorflow::DT_INVALID;
 }
 

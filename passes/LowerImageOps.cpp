@@ -14,6 +14,7 @@
 #include "passes/LoweringUtils.h"
 
 #include "ir/Ops.h"
+#include "tfaot/runtime/symbols.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -25,7 +26,6 @@ using namespace mlir::tfaot;
 /// The runtime function and its parameters (runtime/tfaot/runtime/jpeg.h):
 /// contents, crop, out, what (addresses), then height, width, channels,
 /// ratio, flags, image height, image width.
-static constexpr char kDecodeJpeg[] = "tfaot_rt_decode_jpeg";
 static constexpr int kNumAddresses = 4, kNumInts = 7;
 
 /// tfaot::JpegFlags, which the runtime reads.
@@ -39,12 +39,12 @@ enum : int64_t {
 void mlir::tfaot::declareImageRuntime(ModuleOp module) {
   bool used = false;
   module.walk([&](DecodeJpegOp) { used = true; });
-  if (!used || module.lookupSymbol(kDecodeJpeg))
+  if (!used || module.lookupSymbol(tfaot_rt::kDecodeJpeg))
     return;
   OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
   SmallVector<Type> params(kNumAddresses, b.getIndexType());
   params.append(kNumInts, b.getI64Type());
-  auto decl = func::FuncOp::create(b, module.getLoc(), kDecodeJpeg,
+  auto decl = func::FuncOp::create(b, module.getLoc(), tfaot_rt::kDecodeJpeg,
                                    b.getFunctionType(params, {}));
   decl.setPrivate();
 }
@@ -151,7 +151,8 @@ struct DecodeJpegLowering : TfaotPattern<DecodeJpegOp> {
         i64(flags),
         i64(imageSize ? (*imageSize)[0] : 0),
         i64(imageSize ? (*imageSize)[1] : 0)};
-    func::CallOp::create(rewriter, loc, kDecodeJpeg, TypeRange{}, args);
+    func::CallOp::create(rewriter, loc, tfaot_rt::kDecodeJpeg, TypeRange{},
+                         args);
     rewriter.replaceOp(op, bufferization::ToTensorOp::create(
                                rewriter, loc, type, out, /*restrict=*/true,
                                /*writable=*/true));

@@ -88,9 +88,10 @@ def PlanBuffersPass : Pass<"tfaot-plan-buffers", "mlir::ModuleOp"> {
     }
     ```
     The module gets `tfaot.arena_bytes` (N), `tfaot.naive_temp_bytes` (the
-    sum of the planned buffers), `tfaot.peak_live_bytes` (the most bytes live
-    at once, a lower bound of any plan) and `tfaot.heap_temp_bytes` (static
-    bytes of the allocs left alone) as i64 attributes.
+    sum of the planned buffers) and `tfaot.peak_live_bytes` (the most bytes
+    live at once, a lower bound of any plan) as i64 attributes;
+    passes/MemoryPlan.h names them and reads them back (readMemoryPlan, which
+    also counts the static bytes of the allocs left alone).
   }];
   let dependentDialects = [
     "mlir::arith::ArithDialect",

@@ -2,7 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // --tfaot-plan-buffers: static memory planning of the entry function's
-// temporaries (see the pass description in Passes.td).
+// temporaries (see the pass description in Passes.td), and readMemoryPlan,
+// the one reader of the figures it records (MemoryPlan.h).
 //
 // The plan is computed on the entry block's op order. A buffer is live from
 // its alloc to the last top-level op that uses it or any value derived from
@@ -12,6 +13,7 @@
 // heap allocation, so a conservative answer costs memory, never correctness.
 //
 //===----------------------------------------------------------------------===//
+#include "passes/MemoryPlan.h"
 #include "passes/Passes.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -306,7 +308,7 @@ struct PlanBuffersPass
       // The runtime guarantees a private, 64-byte aligned block; telling
       // LLVM so lets it vectorize accesses to the views.
       SmallVector<NamedAttribute> argAttrs = {
-          b.getNamedAttr("tfaot.arena", b.getUnitAttr()),
+          b.getNamedAttr(tfaot::kArenaArgAttr, b.getUnitAttr()),
           b.getNamedAttr("llvm.noalias", b.getUnitAttr()),
           b.getNamedAttr("llvm.align", b.getI64IntegerAttr(kArenaAlignment)),
       };
@@ -340,10 +342,31 @@ struct PlanBuffersPass
     peakLiveBytes = peak;
 
     Builder b(&getContext());
-    module->setAttr("tfaot.arena_bytes", b.getI64IntegerAttr(arena));
-    module->setAttr("tfaot.naive_temp_bytes", b.getI64IntegerAttr(naive));
-    module->setAttr("tfaot.peak_live_bytes", b.getI64IntegerAttr(peak));
+    module->setAttr(tfaot::kArenaBytesAttr, b.getI64IntegerAttr(arena));
+    module->setAttr(tfaot::kNaiveTempBytesAttr, b.getI64IntegerAttr(naive));
+    module->setAttr(tfaot::kPeakLiveBytesAttr, b.getI64IntegerAttr(peak));
   }
 };
 
 } // namespace
+
+static uint64_t moduleBytes(ModuleOp module, StringRef name) {
+  if (auto attr = module->getAttrOfType<IntegerAttr>(name))
+    return static_cast<uint64_t>(attr.getInt());
+  return 0;
+}
+
+mlir::tfaot::MemoryPlan mlir::tfaot::readMemoryPlan(ModuleOp module) {
+  MemoryPlan plan;
+  plan.arenaBytes = moduleBytes(module, kArenaBytesAttr);
+  plan.naiveTempBytes = moduleBytes(module, kNaiveTempBytesAttr);
+  plan.peakLiveBytes = moduleBytes(module, kPeakLiveBytesAttr);
+  // Allocs still present after planning are heap allocations made by Run().
+  module.walk([&](memref::AllocOp alloc) {
+    MemRefType type = alloc.getType();
+    if (type.hasStaticShape())
+      plan.heapTempBytes += type.getNumElements() *
+                            llvm::divideCeil(type.getElementTypeBitWidth(), 8);
+  });
+  return plan;
+}

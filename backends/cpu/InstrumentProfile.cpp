@@ -14,6 +14,7 @@
 #include "backends/cpu/Passes.h"
 #include "passes/Passes.h"
 #include "passes/Remarks.h"
+#include "tfaot/runtime/symbols.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -28,9 +29,6 @@ namespace mlir::tfaot {
 using namespace mlir;
 
 namespace {
-
-constexpr char kBegin[] = "tfaot_rt_profile_begin";
-constexpr char kEnd[] = "tfaot_rt_profile_end";
 
 /// What a profile calls `op`: the kinds of linalg ops it runs ("fill +
 /// conv_2d_nhwc_hwcf + generic" for a fused convolution), or its own kind,
@@ -97,15 +95,17 @@ struct InstrumentProfilePass
                                                 names.size());
         names.push_back(b.getStringAttr(name));
         b.setInsertionPoint(op);
-        func::CallOp::create(b, op->getLoc(), kBegin, TypeRange{}, id);
+        func::CallOp::create(b, op->getLoc(), tfaot_rt::kProfileBegin,
+                             TypeRange{}, id);
         b.setInsertionPointAfter(op);
-        func::CallOp::create(b, op->getLoc(), kEnd, TypeRange{}, id);
+        func::CallOp::create(b, op->getLoc(), tfaot_rt::kProfileEnd,
+                             TypeRange{}, id);
       }
     }
     if (names.empty())
       return;
     b.setInsertionPointToStart(module.getBody());
-    for (const char *hook : {kBegin, kEnd})
+    for (const char *hook : {tfaot_rt::kProfileBegin, tfaot_rt::kProfileEnd})
       if (!module.lookupSymbol(hook))
         func::FuncOp::create(b, module.getLoc(), hook, hookType)
             .setPrivate();

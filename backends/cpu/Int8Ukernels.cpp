@@ -33,6 +33,7 @@
 #include "backends/cpu/Pipeline.h"
 #include "passes/LoweringUtils.h"
 #include "tfaot/runtime/cpu_kernels.h"
+#include "tfaot/runtime/symbols.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -44,12 +45,6 @@
 using namespace mlir;
 
 namespace {
-
-constexpr llvm::StringLiteral kKernel = "tfaot_rt_mmt4d_s8s8s32";
-constexpr llvm::StringLiteral kFusedKernel = "tfaot_rt_mmt4d_s8s8_fused";
-constexpr llvm::StringLiteral kDepthwiseKernel =
-    "tfaot_rt_depthwise_s8s8_fused";
-constexpr llvm::StringLiteral kWeightOnlyKernel = "tfaot_rt_matmul_f32s8";
 
 /// Whether `buffer` is a dense memref of `elementBits`-bit integers.
 bool isDense(Value buffer, unsigned elementBits) {
@@ -225,7 +220,8 @@ void rewriteMmt4d(ModuleOp module, linalg::Mmt4DOp op) {
     SmallVector<Type> types = {i64Type, i64Type, i64Type, i64Type, i64Type,
                                i32Type, i64Type, i64Type, i64Type};
     types.append(epilogueTypes(b));
-    func::CallOp::create(b, loc, declare(module, kFusedKernel, types), args);
+    func::CallOp::create(
+        b, loc, declare(module, tfaot_rt::kMmt4dS8S8Fused, types), args);
     eraseEpilogue(*epilogue);
   } else {
     // (lhs, rhs, out, m, n1, k1, flags, column_init)
@@ -233,7 +229,7 @@ void rewriteMmt4d(ModuleOp module, linalg::Mmt4DOp op) {
                  i64(b, loc, rhsShape[0]), i64(b, loc, lhsShape[1]),
                  i32(b, loc, flags), columnInit(b, loc, init)});
     func::CallOp::create(b, loc,
-                         declare(module, kKernel,
+                         declare(module, tfaot_rt::kMmt4dS8S8S32,
                                  {i64Type, i64Type, i64Type, i64Type, i64Type,
                                   i64Type, i32Type, i64Type}),
                          args);
@@ -273,7 +269,8 @@ void rewriteDepthwise(ModuleOp module, linalg::DepthwiseConv2DNhwcHwcOp op) {
   appendEpilogue(b, loc, *epilogue, args);
   SmallVector<Type> types(16, b.getI64Type());
   types.append(epilogueTypes(b));
-  func::CallOp::create(b, loc, declare(module, kDepthwiseKernel, types), args);
+  func::CallOp::create(
+      b, loc, declare(module, tfaot_rt::kDepthwiseS8S8Fused, types), args);
   eraseEpilogue(*epilogue);
   init.erase();
   op.erase();
@@ -335,7 +332,8 @@ void rewriteWeightOnly(ModuleOp module, linalg::GenericOp op) {
   auto wShape = cast<MemRefType>(w.getType()).getShape();
   Type i64Type = b.getI64Type();
   func::CallOp::create(
-      b, loc, declare(module, kWeightOnlyKernel, SmallVector<Type>(6, i64Type)),
+      b, loc,
+      declare(module, tfaot_rt::kMatmulF32S8, SmallVector<Type>(6, i64Type)),
       ValueRange{address(b, loc, a), address(b, loc, w), address(b, loc, out),
                  i64(b, loc, aShape[0]), i64(b, loc, wShape[1]),
                  i64(b, loc, aShape[1])});

@@ -17,6 +17,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "backends/cpu/Passes.h"
+#include "tfaot/runtime/symbols.h"
 
 #include "mlir/Conversion/LLVMCommon/MemRefBuilder.h"
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
@@ -42,8 +43,6 @@ namespace mlir::tfaot {
 using namespace mlir;
 
 namespace {
-
-constexpr char kRuntimeFunction[] = "tfaot_rt_parallel_for";
 
 /// Most pieces a linalg op outside a loop is split into: enough for 16
 /// threads with some balance, few enough that each piece is real work.
@@ -391,12 +390,13 @@ struct ParallelizeLoopsPass
   /// cpu_kernels.h), added on first use.
   func::FuncOp runtimeFunction(FunctionType bodyType) {
     ModuleOp module = getOperation();
-    if (auto existing = module.lookupSymbol<func::FuncOp>(kRuntimeFunction))
+    if (auto existing =
+            module.lookupSymbol<func::FuncOp>(tfaot_rt::kParallelFor))
       return existing;
     OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
     auto ptrType = LLVM::LLVMPointerType::get(&getContext());
     auto declaration = func::FuncOp::create(
-        b, module.getLoc(), kRuntimeFunction,
+        b, module.getLoc(), tfaot_rt::kParallelFor,
         b.getFunctionType({bodyType, ptrType, b.getIndexType()}, {}));
     declaration.setPrivate();
     return declaration;

@@ -117,35 +117,4 @@ void registerCpuPipelines() {
       [](OpPassManager &pm) { (void)buildToLLVMPipeline(pm, 512); });
 }
 
-static uint64_t moduleBytes(ModuleOp module, StringRef name) {
-  if (auto attr = module->getAttrOfType<IntegerAttr>(name))
-    return static_cast<uint64_t>(attr.getInt());
-  return 0;
-}
-
-uint64_t arenaBytes(ModuleOp module) {
-  return moduleBytes(module, "tfaot.arena_bytes");
-}
-
-MemoryPlan memoryPlanOf(ModuleOp module) {
-  MemoryPlan plan;
-  plan.arenaBytes = arenaBytes(module);
-  plan.naiveTempBytes = moduleBytes(module, "tfaot.naive_temp_bytes");
-  plan.peakLiveBytes = moduleBytes(module, "tfaot.peak_live_bytes");
-  plan.heapTempBytes = moduleBytes(module, "tfaot.heap_temp_bytes");
-  return plan;
-}
-
-uint64_t countTempBytes(ModuleOp module) {
-  // Allocs still present after planning are heap allocations made by Run().
-  uint64_t bytes = arenaBytes(module);
-  module.walk([&](memref::AllocOp alloc) {
-    MemRefType type = alloc.getType();
-    if (type.hasStaticShape())
-      bytes += type.getNumElements() *
-               llvm::divideCeil(type.getElementTypeBitWidth(), 8);
-  });
-  return bytes;
-}
-
 } // namespace tfaot::cpu

@@ -38,26 +38,6 @@ void registerInt8UkernelPass();
 /// both backends' bufferization runs. Safe to call more than once.
 void registerDistinctResultBuffersPass();
 
-/// Bytes of scratch memory a bufferized function needs per call: the arena
-/// that tfaot-plan-buffers laid out (module attribute tfaot.arena_bytes) plus
-/// the static sizes of the memref.allocs it left as heap allocations.
-uint64_t countTempBytes(mlir::ModuleOp module);
-
-/// The arena size recorded by tfaot-plan-buffers (0 if none): the entry
-/// function then takes one trailing pointer to that many bytes. The module
-/// attributes survive lowering, so this works at any stage.
-uint64_t arenaBytes(mlir::ModuleOp module);
-
-/// The figures tfaot-plan-buffers records as module attributes (0 where
-/// absent).
-struct MemoryPlan {
-  uint64_t arenaBytes = 0;      ///< tfaot.arena_bytes
-  uint64_t naiveTempBytes = 0;  ///< tfaot.naive_temp_bytes
-  uint64_t peakLiveBytes = 0;   ///< tfaot.peak_live_bytes (lower bound)
-  uint64_t heapTempBytes = 0;   ///< tfaot.heap_temp_bytes (not planned)
-};
-MemoryPlan memoryPlanOf(mlir::ModuleOp module);
-
 } // namespace tfaot::cpu
 
 #endif // TFAOT_BACKENDS_CPU_PIPELINE_H

@@ -76,7 +76,7 @@ struct HostRewriter {
   /// Weights: every address of a constant global becomes its device copy.
   void redirectConstants(LLVM::LLVMFuncOp func) {
     DataLayout layout(module);
-    auto toDevice = declare(module, "tfaot_rt_cuda_constant", ptr, {ptr, i64});
+    auto toDevice = declare(module, tfaot_rt::kCudaConstant, ptr, {ptr, i64});
     func.walk([&](LLVM::AddressOfOp address) {
       auto global = dyn_cast_or_null<LLVM::GlobalOp>(
           SymbolTable::lookupNearestSymbolFrom(address, address.getGlobalNameAttr()));
@@ -96,8 +96,8 @@ struct HostRewriter {
 
   /// Heap temporaries the buffer plan left live on the device.
   void redirectHeap(LLVM::LLVMFuncOp func) {
-    auto alloc = declare(module, "tfaot_rt_cuda_alloc", ptr, {i64});
-    auto free = declare(module, "tfaot_rt_cuda_free", voidType, {ptr});
+    auto alloc = declare(module, tfaot_rt::kCudaAlloc, ptr, {i64});
+    auto free = declare(module, tfaot_rt::kCudaFree, voidType, {ptr});
     func.walk([&](LLVM::CallOp call) {
       StringRef callee = call.getCallee().value_or("");
       OpBuilder builder(call);
@@ -180,7 +180,7 @@ bool tfaot::gpu::lowerHostLaunches(ModuleOp module, const std::string &image,
     if (!rewriter.checkHostOnlyAddresses(func, error))
       return false;
   auto launchFn = declare(
-      module, "tfaot_rt_cuda_launch", rewriter.voidType,
+      module, tfaot_rt::kCudaLaunch, rewriter.voidType,
       {rewriter.ptr, rewriter.ptr, rewriter.i64, rewriter.i64, rewriter.i64,
        rewriter.i64, rewriter.i64, rewriter.i64, rewriter.i32, rewriter.ptr});
   for (LLVM::LLVMFuncOp func : functions) {

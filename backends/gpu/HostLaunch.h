@@ -47,16 +47,16 @@
 #ifndef TFAOT_BACKENDS_GPU_HOSTLAUNCH_H
 #define TFAOT_BACKENDS_GPU_HOSTLAUNCH_H
 
+#include "tfaot/runtime/symbols.h"
+
 #include "mlir/IR/BuiltinOps.h"
 
 #include <string>
 
 namespace tfaot::gpu {
 
-/// The runtime's GEMM entry points (above); their `flags` bits are in
-/// runtime/include/tfaot/runtime/cuda_image.h.
-constexpr char kGemmFunction[] = "tfaot_rt_cuda_gemm";
-constexpr char kGemmS8Function[] = "tfaot_rt_cuda_gemm_s8";
+/// The runtime's GEMM entry points are above (tfaot/runtime/symbols.h names
+/// them); their `flags` bits are in runtime/include/tfaot/runtime/cuda_image.h.
 /// What --gpu_emulate builds call instead: the same contracts, defined in
 /// the object by tfaot-gpu-define-emulated-gemm (EmulatedGemm.cpp).
 constexpr char kEmulatedGemmFunction[] = "tfaot_emulated_gemm";
@@ -66,13 +66,13 @@ constexpr char kEmulatedGemmS8Function[] = "tfaot_emulated_gemm_s8";
 inline const char *gemmFunction(bool s8, bool emulated) {
   if (emulated)
     return s8 ? kEmulatedGemmS8Function : kEmulatedGemmFunction;
-  return s8 ? kGemmS8Function : kGemmFunction;
+  return s8 ? tfaot_rt::kCudaGemmS8 : tfaot_rt::kCudaGemm;
 }
 
 /// Whether `name` is one of the runtime's GEMM entries (host code may call
 /// them with device addresses).
 inline bool isRuntimeGemm(llvm::StringRef name) {
-  return name == kGemmFunction || name == kGemmS8Function;
+  return name == tfaot_rt::kCudaGemm || name == tfaot_rt::kCudaGemmS8;
 }
 
 /// Rewrites `module` (host code in the LLVM dialect plus its gpu.binary) into

@@ -26,8 +26,8 @@ bool tfaot::gpu::lowerBufferizedEntry(ModuleOp module,
         return buildKernelPipeline(pm, options.gemms);
       }))
     return false;
-  kernels.cublas = module.lookupSymbol(kGemmFunction) ||
-                   module.lookupSymbol(kGemmS8Function);
+  kernels.cublas = module.lookupSymbol(tfaot_rt::kCudaGemm) ||
+                   module.lookupSymbol(tfaot_rt::kCudaGemmS8);
   if (options.stop == EntryOptions::Stop::Kernels)
     return true;
   if (!run([&](OpPassManager &pm) {

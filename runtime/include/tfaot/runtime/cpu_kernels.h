@@ -17,6 +17,7 @@
 #ifndef TFAOT_RUNTIME_CPU_KERNELS_H
 #define TFAOT_RUNTIME_CPU_KERNELS_H
 
+#include "tfaot/runtime/symbols.h"
 #include "tfaot/runtime/thread_pool.h"
 
 #include <cstdint>
@@ -78,5 +79,18 @@ extern "C" void tfaot_rt_depthwise_s8s8_fused(
 /// kernels). Splits large products over the current thread pool.
 extern "C" void tfaot_rt_matmul_f32s8(int64_t a, int64_t b, int64_t out,
                                       int64_t m, int64_t n, int64_t k);
+
+// Codegen calls these by the names in symbols.h.
+static_assert(tfaot_rt::sameName(tfaot_rt::kParallelFor,
+                                 TFAOT_RT_NAME_OF(tfaot_rt_parallel_for)));
+static_assert(tfaot_rt::sameName(tfaot_rt::kMmt4dS8S8S32,
+                                 TFAOT_RT_NAME_OF(tfaot_rt_mmt4d_s8s8s32)));
+static_assert(tfaot_rt::sameName(tfaot_rt::kMmt4dS8S8Fused,
+                                 TFAOT_RT_NAME_OF(tfaot_rt_mmt4d_s8s8_fused)));
+static_assert(
+    tfaot_rt::sameName(tfaot_rt::kDepthwiseS8S8Fused,
+                       TFAOT_RT_NAME_OF(tfaot_rt_depthwise_s8s8_fused)));
+static_assert(tfaot_rt::sameName(tfaot_rt::kMatmulF32S8,
+                                 TFAOT_RT_NAME_OF(tfaot_rt_matmul_f32s8)));
 
 #endif // TFAOT_RUNTIME_CPU_KERNELS_H

@@ -11,6 +11,8 @@
 #ifndef TFAOT_RUNTIME_JPEG_H
 #define TFAOT_RUNTIME_JPEG_H
 
+#include "tfaot/runtime/symbols.h"
+
 #include <cstdint>
 
 namespace tfaot {
@@ -42,5 +44,9 @@ void tfaot_rt_decode_jpeg(const void *contents, const int32_t *crop,
                           int64_t image_width);
 
 } // extern "C"
+
+// Codegen calls it by the name in symbols.h.
+static_assert(tfaot_rt::sameName(tfaot_rt::kDecodeJpeg,
+                                 TFAOT_RT_NAME_OF(tfaot_rt_decode_jpeg)));
 
 #endif // TFAOT_RUNTIME_JPEG_H
