@@ -1,7 +1,8 @@
 //===- Dialect.cpp - The tfaot dialect --------------------------*- C++ -*-===//
 // SPDX-License-Identifier: Apache-2.0
 //
-// Registers the ops; everything op-specific is in Ops.cpp.
+// Registers the ops; everything op-specific is in Ops.cpp and the files
+// it names.
 //
 //===----------------------------------------------------------------------===//
 #include "ir/Dialect.h"
