@@ -8,10 +8,10 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/Bench.h"
 
-#include "compiler/BenchProfile.h"
-#include "compiler/HeaderWriter.h"
-#include "compiler/JitModel.h"
-#include "compiler/OutputFiles.h"
+#include "compiler/driver/HeaderWriter.h"
+#include "compiler/driver/OutputFiles.h"
+#include "compiler/jit/BenchProfile.h"
+#include "compiler/jit/JitModel.h"
 #include "tfaot/runtime/thread_pool.h"
 
 #include "llvm/Support/Format.h"
@@ -223,15 +223,6 @@ int runBench(const BenchOptions &options, llvm::raw_ostream &out,
              llvm::raw_ostream &errs);
 
 } // namespace
-
-double tfaot::percentile(const std::vector<double> &sorted, double q) {
-  if (sorted.empty())
-    return 0;
-  double position = q * (sorted.size() - 1);
-  size_t below = static_cast<size_t>(position);
-  size_t above = std::min(below + 1, sorted.size() - 1);
-  return sorted[below] + (position - below) * (sorted[above] - sorted[below]);
-}
 
 int64_t tfaot::recommendBatch(const std::vector<BenchPoint> &points,
                               double latencyBudgetMs) {

@@ -10,7 +10,7 @@
 #ifndef TFAOT_COMPILER_BENCH_H
 #define TFAOT_COMPILER_BENCH_H
 
-#include "compiler/Driver.h"
+#include "compiler/driver/Driver.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -60,10 +60,6 @@ struct BenchPoint {
 /// error to `errs`); the table (or JSON) goes to `out`.
 int bench(const BenchOptions &options, llvm::raw_ostream &out,
           llvm::raw_ostream &errs);
-
-/// The q-quantile (0.5: the median) of `sorted` (ascending), interpolated
-/// between neighbours; 0 for no values.
-double percentile(const std::vector<double> &sorted, double q);
 
 /// The batch size to use: most items/s among the points whose p90 latency
 /// is within `latencyBudgetMs` (all of them when it is 0); -1 if none is.

@@ -8,11 +8,11 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/Run.h"
 
-#include "compiler/Diagnostics.h"
-#include "compiler/GraphLoader.h"
-#include "compiler/HeaderWriter.h"
-#include "compiler/JitModel.h"
-#include "compiler/Npy.h"
+#include "compiler/driver/HeaderWriter.h"
+#include "compiler/frontend/Diagnostics.h"
+#include "compiler/frontend/GraphLoader.h"
+#include "compiler/frontend/Npy.h"
+#include "compiler/jit/JitModel.h"
 #include "tfaot/runtime/thread_pool.h"
 
 #include "llvm/ADT/StringExtras.h"

@@ -12,7 +12,7 @@
 #ifndef TFAOT_COMPILER_RUN_H
 #define TFAOT_COMPILER_RUN_H
 
-#include "compiler/Driver.h"
+#include "compiler/driver/Driver.h"
 
 #include "llvm/Support/raw_ostream.h"
 

@@ -8,11 +8,11 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/Show.h"
 
-#include "compiler/Diagnostics.h"
-#include "compiler/GraphImporter.h"
-#include "compiler/GraphLoader.h"
-#include "compiler/SavedModelLoader.h"
-#include "compiler/TfjsLoader.h"
+#include "compiler/frontend/Diagnostics.h"
+#include "compiler/frontend/GraphImporter.h"
+#include "compiler/frontend/GraphLoader.h"
+#include "compiler/frontend/SavedModelLoader.h"
+#include "compiler/frontend/TfjsLoader.h"
 
 #include "mlir/IR/MLIRContext.h"
 

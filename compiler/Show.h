@@ -12,7 +12,7 @@
 #ifndef TFAOT_COMPILER_SHOW_H
 #define TFAOT_COMPILER_SHOW_H
 
-#include "compiler/OpReport.h"
+#include "compiler/driver/OpReport.h"
 #include "compiler/proto/types.pb.h"
 
 #include "llvm/Support/raw_ostream.h"

@@ -38,7 +38,7 @@ inline void remarkRewrite(Location loc, llvm::StringRef pass,
 
 /// The TensorFlow node name a location carries (its first NameLoc; the
 /// importer locates every op at its node), if any. Also what errors use to
-/// name the node (compiler/Diagnostics.cpp).
+/// name the node (compiler/frontend/Diagnostics.cpp).
 inline std::optional<std::string> nodeNameOf(Location loc) {
   if (auto name = dyn_cast<NameLoc>(loc))
     return name.getName().str();

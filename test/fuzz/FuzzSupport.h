@@ -11,8 +11,8 @@
 #ifndef TFAOT_TEST_FUZZ_FUZZSUPPORT_H
 #define TFAOT_TEST_FUZZ_FUZZSUPPORT_H
 
-#include "compiler/GraphImporter.h"
-#include "compiler/OpImporters.h"
+#include "compiler/frontend/GraphImporter.h"
+#include "compiler/frontend/OpImporters.h"
 #include "ir/Dialect.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"

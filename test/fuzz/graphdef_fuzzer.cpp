@@ -8,7 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "FuzzSupport.h"
 
-#include "compiler/GraphLoader.h"
+#include "compiler/frontend/GraphLoader.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   tfaot::fuzz::quietLibraries();

@@ -15,7 +15,7 @@
 //===----------------------------------------------------------------------===//
 #include "FuzzSupport.h"
 
-#include "compiler/SavedModelLoader.h"
+#include "compiler/frontend/SavedModelLoader.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/FileSystem.h"

@@ -15,7 +15,7 @@
 //===----------------------------------------------------------------------===//
 #include "FuzzSupport.h"
 
-#include "compiler/TfjsLoader.h"
+#include "compiler/frontend/TfjsLoader.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   tfaot::fuzz::quietLibraries();

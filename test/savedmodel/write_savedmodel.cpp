@@ -27,7 +27,7 @@
 //                (NAME[]=v: a scalar).
 //
 //===----------------------------------------------------------------------===//
-#include "compiler/TensorBundle.h"
+#include "compiler/frontend/TensorBundle.h"
 #include "compiler/proto/saved_model.pb.h"
 
 #include <cstdio>

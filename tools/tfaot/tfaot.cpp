@@ -2,17 +2,17 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Flag parsing only (tfcompile's flag names where they exist); the work is
-// tfaot::compile in compiler/Driver.cpp. Exit codes: 0 success, 1 any error
+// tfaot::compile in compiler/driver/Driver.cpp. Exit codes: 0 success, 1 any error
 // (bad flags, bad graph, failed compilation).
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Bench.h"
-#include "compiler/Diagnostics.h"
-#include "compiler/Driver.h"
-#include "compiler/OpImporters.h"
-#include "compiler/OpReport.h"
 #include "compiler/Run.h"
 #include "compiler/Show.h"
+#include "compiler/driver/Driver.h"
+#include "compiler/driver/OpReport.h"
+#include "compiler/frontend/Diagnostics.h"
+#include "compiler/frontend/OpImporters.h"
 #include "HelpText.h"
 
 #include "llvm/Support/CommandLine.h"
@@ -445,7 +445,7 @@ static void printVersion(llvm::raw_ostream &os) {
 }
 
 /// An error about the command line: "tfaot <command>: error: <message>"
-/// (the rule is in compiler/Diagnostics.h). Returns the exit code, 1.
+/// (the rule is in compiler/frontend/Diagnostics.h). Returns the exit code, 1.
 static int usageError(const llvm::Twine &message) {
   llvm::errs() << tfaot::commandName() << ": error: " << message << "\n";
   return 1;

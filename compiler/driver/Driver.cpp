@@ -1,0 +1,646 @@
+//===- Driver.cpp - tfaot compile: import, lower, emit --------------------===//
+// SPDX-License-Identifier: Apache-2.0
+//
+// Stages: load the graph and config -> import to the tfaot dialect -> CPU
+// bufferization pipeline (measure temp memory) -> LLVM dialect -> object and
+// header. --emit stops early and prints the IR of a stage instead.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/driver/Driver.h"
+
+#include "backends/cpu/Pipeline.h"
+#include "backends/gpu/LowerEntry.h"
+#include "backends/gpu/Pipeline.h"
+#include "compiler/driver/CompileReport.h"
+#include "compiler/driver/HeaderWriter.h"
+#include "compiler/frontend/GraphImporter.h"
+#include "compiler/frontend/GraphLoader.h"
+#include "compiler/frontend/TfjsLoader.h"
+#include "compiler/quantize/Quantize.h"
+#include "ir/Dialect.h"
+#include "passes/GraphPipeline.h"
+#include "passes/MemoryPlan.h"
+#include "passes/Passes.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/Pass/PassManager.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Path.h"
+
+using namespace tfaot;
+
+std::string tfaot::defaultEntryPoint(const std::string &cppClass) {
+  std::string name = cppClass;
+  for (size_t pos; (pos = name.find("::")) != std::string::npos;)
+    name.replace(pos, 2, "_");
+  return "tfaot_" + name;
+}
+
+/// Writes --emit's IR to `path` ("-" is stdout): a file gets all of it or
+/// keeps what it had.
+static bool writeOutput(const std::string &path, llvm::StringRef contents,
+                        GraphDiagnostics &diags) {
+  return writeFileAtomically(path, contents, diags.stream());
+}
+
+static std::string printModule(mlir::ModuleOp module) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  module.print(os);
+  return text;
+}
+
+/// Prints the IR to `os` after the passes named in `passNames` (pass
+/// arguments, or "all"), for --dump_ir_after.
+static void enableIRDumps(mlir::PassManager &pm,
+                          const std::vector<std::string> &passNames,
+                          llvm::raw_ostream &os) {
+  if (passNames.empty())
+    return;
+  // Printing whole modules from nested passes needs a single thread.
+  pm.getContext()->disableMultithreading();
+  auto selected = [passNames](mlir::Pass *pass, mlir::Operation *) {
+    return llvm::any_of(passNames, [&](const std::string &name) {
+      return name == "all" || name == pass->getArgument();
+    });
+  };
+  pm.enableIRPrinting([](mlir::Pass *, mlir::Operation *) { return false; },
+                      selected, /*printModuleScope=*/true,
+                      /*printAfterOnlyOnChange=*/false,
+                      /*printAfterOnlyOnFailure=*/false, os);
+}
+
+/// Runs `build`'s pipeline on `module`, reporting failures against the graph.
+static bool runPipeline(
+    mlir::ModuleOp module,
+    llvm::function_ref<mlir::LogicalResult(mlir::OpPassManager &)> build,
+    const CompileOptions &options, GraphDiagnostics &diags) {
+  mlir::PassManager pm(module->getContext());
+  if (failed(build(pm))) {
+    diags.error("internal error: cannot build the lowering pipeline");
+    return false;
+  }
+  enableIRDumps(pm, options.dumpIrAfter, diags.stream());
+  ScopedGraphDiagnosticHandler handler(module->getContext(), diags);
+  if (failed(pm.run(module))) {
+    if (!diags.hasErrors())
+      diags.error("code generation failed");
+    return false;
+  }
+  return true;
+}
+
+/// Parses --jpeg_size "HxW" into [H, W]; false (and `size` empty) if it is
+/// not two positive integers.
+static bool parseJpegSize(llvm::StringRef text, std::vector<int64_t> &size) {
+  size.clear();
+  auto [h, w] = text.split('x');
+  int64_t height = 0, width = 0;
+  if (h.getAsInteger(10, height) || w.getAsInteger(10, width) || height < 1 ||
+      width < 1)
+    return false;
+  size = {height, width};
+  return true;
+}
+
+/// The data layout for --layout on the CPU target ("auto" picks NHWC: the
+/// layout of linalg's named convolutions, and the faster one on CPUs).
+static std::string resolveLayout(const std::string &layout) {
+  return layout == "auto" ? "nhwc" : layout;
+}
+
+static int compileGraph(const CompileOptions &options, llvm::raw_ostream &errs,
+                        CompileReport &report);
+
+int tfaot::compile(const CompileOptions &options, llvm::raw_ostream &errs,
+                   llvm::raw_ostream &out) {
+  if (!options.quantize.empty())
+    return compileQuantized(options, errs, out);
+  CompileReport report;
+  report.graph = options.graph;
+  report.graphPasses = options.graphPasses;
+  report.layout = resolveLayout(options.layout);
+  int rc = compileGraph(options, errs, report);
+  if (rc == 0 && options.report == CompileOptions::Report::Text)
+    report.print(out);
+  if (rc == 0 && options.report == CompileOptions::Report::Json)
+    report.printJson(out);
+  return rc;
+}
+
+/// One entry function: the graph imported and lowered for one set of feed
+/// shapes (one batch bucket, or the shapes as given).
+struct LoweredEntry {
+  int64_t batch = 0;  ///< 0: not a bucket.
+  std::string symbol;
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  FunctionSignature signature;
+  uint64_t tempBytes = 0;  ///< Arena plus heap temporaries.
+  /// With CompileOptions::profile: the name of each timed op, by id.
+  std::vector<std::string> profileNames;
+  std::string ptx;         ///< --target=cuda: the kernels' PTX.
+  bool cubin = false;      ///< --target=cuda: a cubin is embedded too.
+  bool cublas = false;     ///< --target=cuda: the host code calls cuBLAS.
+};
+
+static bool checkEntryAbi(mlir::ModuleOp module, const LoweredEntry &entry,
+                          GraphDiagnostics &diags);
+
+/// --target=cuda after the shared stages: GPU bufferization here (the memory
+/// plan is measured as for the CPU), the rest in backends/gpu/LowerEntry.
+static bool lowerEntryForCuda(const CompileOptions &options,
+                              GraphDiagnostics &diags, CompileReport &report,
+                              CompileProgress &progress,
+                              const std::string &bucket, LoweredEntry &entry) {
+  mlir::ModuleOp module = *entry.module;
+  progress.stage("lowering and bufferizing for the GPU" + bucket);
+  gpu::GemmOptions gemms{options.gpuGemm == "cublas", options.allowTf32};
+  if (!runPipeline(
+          module,
+          [&](mlir::OpPassManager &pm) {
+            return gpu::buildBufferizePipeline(pm, gemms);
+          },
+          options, diags))
+    return false;
+  report.memory = mlir::tfaot::readMemoryPlan(module);
+  entry.tempBytes = report.memory->tempBytes();
+  if (options.emit == EmitStage::Bufferized)
+    return true;
+  gpu::EntryOptions gpuOptions;
+  gpuOptions.arch = options.gpuArch;
+  gpuOptions.gemms = gemms;
+  gpuOptions.stop = options.emit == EmitStage::GpuKernels
+                        ? gpu::EntryOptions::Stop::Kernels
+                    : options.emit == EmitStage::Ptx ||
+                            options.emit == EmitStage::LLVMDialect
+                        ? gpu::EntryOptions::Stop::Ptx
+                        : gpu::EntryOptions::Stop::Host;
+  gpuOptions.emulate = options.gpuEmulate;
+  if (options.gpuEmulate)
+    gpuOptions.vectorBits = cpu::vectorBitsFor(options.target);
+  gpuOptions.verbose = options.verbosity == Verbosity::Verbose;
+  gpuOptions.graphName = options.graph;
+  progress.stage("GPU kernels, PTX and host code" + bucket);
+  std::string error;
+  gpu::LoweredKernels kernels;
+  bool ok = gpu::lowerBufferizedEntry(
+      module, gpuOptions,
+      [&](auto build) { return runPipeline(module, build, options, diags); },
+      kernels, error, diags.stream());
+  if (!ok && !error.empty())
+    diags.error(error);
+  entry.ptx = kernels.ptx;
+  entry.cubin = kernels.cubin;
+  entry.cublas = kernels.cublas;
+  return ok;
+}
+
+/// Imports `graph` for `config` and lowers it to the LLVM dialect, or only
+/// as far as options.emit asks for IR. Returns false after reporting.
+static bool lowerEntry(const tensorflow::GraphDef &graph,
+                       const tensorflow::tf2xla::Config &config,
+                       const CompileOptions &options,
+                       mlir::MLIRContext &context, GraphDiagnostics &diags,
+                       CompileReport &report, CompileProgress &progress,
+                       LoweredEntry &entry) {
+  std::string bucket =
+      entry.batch ? " (batch " + std::to_string(entry.batch) + ")" : "";
+  progress.stage("importing" + bucket);
+  ImportOptions importOptions;
+  importOptions.functionName = entry.symbol;
+  parseJpegSize(options.jpegSize, importOptions.jpegSize);
+  entry.module = importGraph(graph, config, importOptions, &context, diags,
+                             entry.signature);
+  if (!entry.module)
+    return false;
+  mlir::ModuleOp module = *entry.module;
+  report.opsImported = countTfaotOps(module);
+  if (options.graphPasses) {
+    progress.stage("graph passes" + bucket);
+    mlir::tfaot::GraphPipelineOptions graphOptions;
+    graphOptions.layout = resolveLayout(options.layout);
+    graphOptions.jpegDctScaling = options.jpegDctScaling;
+    if (!runPipeline(
+            module,
+            [&](mlir::OpPassManager &pm) {
+              mlir::tfaot::buildGraphPipeline(pm, graphOptions);
+              return mlir::success();
+            },
+            options, diags))
+      return false;
+    report.opsAfterGraphPasses = countTfaotOps(module);
+  }
+  if (options.afterGraphPasses &&
+      !options.afterGraphPasses(module, entry.signature))
+    return false;
+  if (options.emit == EmitStage::Tfaot)
+    return true;
+  if (options.emit == EmitStage::Linalg)
+    return runPipeline(
+        module,
+        [](mlir::OpPassManager &pm) {
+          pm.addPass(mlir::tfaot::createLowerToLinalgPass());
+          return mlir::success();
+        },
+        options, diags);
+  if (options.targetKind == "cuda") {
+    if (!lowerEntryForCuda(options, diags, report, progress, bucket, entry))
+      return false;
+    if (options.emit != EmitStage::Object && options.emit != EmitStage::LLVMIR)
+      return true;
+    return checkEntryAbi(module, entry, diags);
+  }
+  progress.stage("lowering and bufferizing" + bucket);
+  if (!runPipeline(module, cpu::buildBufferizePipeline, options, diags))
+    return false;
+  report.memory = mlir::tfaot::readMemoryPlan(module);
+  entry.tempBytes = report.memory->tempBytes();
+  if (options.emit == EmitStage::Bufferized)
+    return true;
+  unsigned vectorBits = cpu::vectorBitsFor(options.target);
+  progress.stage("vector kernels and LLVM dialect" + bucket);
+  if (!runPipeline(
+          module,
+          [&](mlir::OpPassManager &pm) {
+            return cpu::buildToLLVMPipeline(pm, vectorBits, options.profile);
+          },
+          options, diags))
+    return false;
+  if (auto names = module->getAttrOfType<mlir::ArrayAttr>(
+          mlir::tfaot::kProfileNamesAttr))
+    for (mlir::Attribute name : names)
+      entry.profileNames.push_back(mlir::cast<mlir::StringAttr>(name).str());
+  return checkEntryAbi(module, entry, diags);
+}
+
+/// The header calls the entry with one pointer per argument and result and
+/// nothing back; make sure the lowering produced exactly that ABI.
+static bool checkEntryAbi(mlir::ModuleOp module, const LoweredEntry &entry,
+                          GraphDiagnostics &diags) {
+  auto function = module.lookupSymbol<mlir::LLVM::LLVMFuncOp>(entry.symbol);
+  size_t expectedParams =
+      entry.signature.args.size() + entry.signature.results.size() +
+      (mlir::tfaot::readMemoryPlan(module).arenaBytes ? 1 : 0); // + the arena
+  if (!function || function.getNumArguments() != expectedParams ||
+      !mlir::isa<mlir::LLVM::LLVMVoidType>(
+          function.getFunctionType().getReturnType())) {
+    diags.error("internal error: the lowered entry function does not have the "
+                "expected signature (" +
+                llvm::Twine(expectedParams) + " pointers, no result)");
+    return false;
+  }
+  return true;
+}
+
+/// Gives every feed of `config` the batch `batch` as its first dimension.
+static bool setFeedBatch(tensorflow::tf2xla::Config &config, int64_t batch,
+                         GraphDiagnostics &diags) {
+  for (tensorflow::tf2xla::Feed &feed : *config.mutable_feed()) {
+    if (!feed.has_shape() || feed.shape().dim_size() == 0) {
+      diags.error("--batch: feed '" + feed.id().node_name() +
+                  "' needs a shape whose first dimension is the batch (give "
+                  "--feed " +
+                  feed.id().node_name() + ":N,... or a shape in the config)");
+      return false;
+    }
+    feed.mutable_shape()->mutable_dim(0)->set_size(batch);
+  }
+  return true;
+}
+
+/// Each tensor is fed once: a --feed does not amend a config's feed of the
+/// same tensor (there would be two arguments for one tensor, one unused).
+/// The first `configFeeds` feeds came from the config, the rest from --feed.
+static bool checkFeedsUnique(const tensorflow::tf2xla::Config &config,
+                             int configFeeds, GraphDiagnostics &diags) {
+  auto source = [&](int i) { return i < configFeeds ? "the config" : "--feed"; };
+  for (int i = 0; i < config.feed_size(); ++i)
+    for (int j = 0; j < i; ++j) {
+      const tensorflow::tf2xla::TensorId &a = config.feed(i).id();
+      const tensorflow::tf2xla::TensorId &b = config.feed(j).id();
+      if (a.node_name() != b.node_name() ||
+          a.output_index() != b.output_index())
+        continue;
+      std::string where = source(i) == source(j)
+                              ? std::string("twice by ") + source(i)
+                              : std::string("by the config and by --feed");
+      diags.usageError("feed '" + a.node_name() + "' is given " + where +
+                       "; feed each tensor once (a --feed shape does not "
+                       "amend the config's: change it there)");
+      return false;
+    }
+  return true;
+}
+
+/// Every bucket must have the same arguments and results, each with the
+/// bucket's batch as its first dimension: the generated class shares its
+/// buffers between buckets.
+static bool checkBucketSignatures(const std::vector<LoweredEntry> &entries,
+                                  GraphDiagnostics &diags) {
+  if (entries.size() < 2 && !entries.front().batch)
+    return true;
+  const FunctionSignature &largest = entries.back().signature;
+  for (const LoweredEntry &entry : entries) {
+    auto check = [&](const std::vector<TensorSignature> &tensors,
+                     const std::vector<TensorSignature> &reference,
+                     const char *what) {
+      for (size_t i = 0; i < tensors.size(); ++i) {
+        const std::vector<int64_t> &shape = tensors[i].shape;
+        bool ok = !shape.empty() && shape[0] == entry.batch &&
+                  shape.size() == reference[i].shape.size() &&
+                  std::equal(shape.begin() + 1, shape.end(),
+                             reference[i].shape.begin() + 1);
+        if (!ok) {
+          diags.error(llvm::Twine("--batch: ") + what + " '" +
+                      tensors[i].name +
+                      "' does not have the batch as its first dimension "
+                      "(at batch " +
+                      llvm::Twine(entry.batch) + " its shape is " +
+                      showShape(shape) +
+                      "); batch buckets need every feed and fetch batched");
+          return false;
+        }
+      }
+      return true;
+    };
+    if (!check(entry.signature.args, largest.args, "feed") ||
+        !check(entry.signature.results, largest.results, "fetch"))
+      return false;
+  }
+  return true;
+}
+
+/// Copies the plan's figures (arena, naive sum, peak live bytes) into the
+/// header options, which print them and size kTempBytes from the arena.
+static void copyMemoryPlan(mlir::ModuleOp module, HeaderOptions &options) {
+  mlir::tfaot::MemoryPlan plan = mlir::tfaot::readMemoryPlan(module);
+  options.arenaBytes = plan.arenaBytes;
+  options.naiveTempBytes = plan.naiveTempBytes;
+  options.peakLiveBytes = plan.peakLiveBytes;
+}
+
+static int compileGraph(const CompileOptions &options,
+                        llvm::raw_ostream &terminal, CompileReport &report) {
+  CompileProgress progress(options.verbosity, options.statusLine, terminal);
+  llvm::raw_ostream &errs = progress.messages();
+  GraphDiagnostics diags(options.graph, errs);
+  diags.setQuiet(options.verbosity == Verbosity::Quiet);
+  if (options.report != CompileOptions::Report::None)
+    diags.setRemarkSink([&report](llvm::StringRef message, std::string node) {
+      report.addRemark(message, std::move(node));
+    });
+  if (options.graph.empty()) {
+    diags.usageError("no graph: give --graph model.pb");
+    return 1;
+  }
+  bool emitObject = options.emit == EmitStage::Object;
+  if (emitObject && options.outHeader.empty() && options.outObject.empty() &&
+      !options.artifacts) {
+    diags.usageError("nothing to write: give --out_function_object and/or "
+                     "--out_header (or --emit to print IR)");
+    return 1;
+  }
+  // The class also names the entry symbol, so it is checked with or
+  // without a header.
+  if (emitObject && !options.outHeader.empty() && options.cppClass.empty()) {
+    diags.usageError("--cpp_class is required to write a header");
+    return 1;
+  }
+  if (!options.cppClass.empty() && !isValidCppClassName(options.cppClass)) {
+    diags.usageError("--cpp_class '" + options.cppClass +
+                     "' is not a C++ class name like 'ns::Name'");
+    return 1;
+  }
+  for (size_t i = 0; i < options.batchBuckets.size(); ++i)
+    if (options.batchBuckets[i] < 1 ||
+        (i && options.batchBuckets[i] <= options.batchBuckets[i - 1])) {
+      diags.usageError(
+          "--batch takes increasing batch sizes >= 1, e.g. 1,8,32");
+      return 1;
+    }
+  if (std::vector<int64_t> size;
+      !options.jpegSize.empty() && !parseJpegSize(options.jpegSize, size)) {
+    diags.usageError("--jpeg_size takes the image's height and width as HxW, "
+                     "e.g. 480x640, not '" + options.jpegSize + "'");
+    return 1;
+  }
+  if (options.layout != "auto" && options.layout != "nhwc" &&
+      options.layout != "nchw") {
+    diags.usageError("--layout must be auto, nhwc or nchw, not '" +
+                     options.layout + "'");
+    return 1;
+  }
+  if (options.targetKind != "cpu" && options.targetKind != "cuda") {
+    diags.usageError("--target must be cpu or cuda, not '" +
+                     options.targetKind + "'");
+    return 1;
+  }
+  // Before the graph is read: a typo here is not worth a long load.
+  if (std::string why = cpu::checkTarget(options.target); !why.empty()) {
+    diags.usageError(why);
+    return 1;
+  }
+  bool cuda = options.targetKind == "cuda";
+  if (cuda && !gpu::isSupportedArch(options.gpuArch)) {
+    diags.usageError("--gpu_arch must be one of " + gpu::supportedArchList() +
+                     ", not '" + options.gpuArch + "'");
+    return 1;
+  }
+  if (options.gpuGemm != "cublas" && options.gpuGemm != "kernels") {
+    diags.usageError("--gpu_gemm must be cublas or kernels, not '" +
+                     options.gpuGemm + "'");
+    return 1;
+  }
+  if (!cuda && (options.gpuGemm != "cublas" || options.allowTf32)) {
+    diags.usageError(
+        std::string(options.allowTf32 ? "--allow_tf32" : "--gpu_gemm") +
+        " needs --target=cuda");
+    return 1;
+  }
+  if (options.allowTf32 && options.gpuGemm != "cublas") {
+    diags.usageError("--allow_tf32 needs --gpu_gemm=cublas (TF32 is what "
+                     "cuBLAS may use; the generated kernels compute in fp32)");
+    return 1;
+  }
+  if (options.gpuEmulate && !cuda) {
+    diags.usageError("--gpu_emulate needs --target=cuda");
+    return 1;
+  }
+  if (cuda && !options.batchBuckets.empty()) {
+    diags.usageError("--batch is not supported with --target=cuda yet; "
+                     "compile one library per batch size");
+    return 1;
+  }
+  if (!cuda && (options.emit == EmitStage::GpuKernels ||
+                options.emit == EmitStage::Ptx)) {
+    diags.usageError("--emit gpu and --emit ptx need --target=cuda");
+    return 1;
+  }
+
+  // Feeds and fetches: the config first, then flags, in that order.
+  tensorflow::tf2xla::Config config;
+  if (!options.config.empty()) {
+    GraphDiagnostics configDiags(options.config, errs);
+    configDiags.setQuiet(options.verbosity == Verbosity::Quiet);
+    auto loaded = loadConfig(options.config, configDiags);
+    if (!loaded)
+      return 1;
+    config = *loaded;
+  }
+  int configFeeds = config.feed_size();
+  for (const std::string &feed : options.feeds)
+    addFeedFlag(feed, config, diags);
+  for (const std::string &fetch : options.fetches)
+    addFetchFlag(fetch, config, diags);
+  if (diags.hasErrors() || !checkFeedsUnique(config, configFeeds, diags))
+    return 1;
+
+  // A TF.js graph model (model.json + weight shards) and a SavedModel bring
+  // their own signature, which fills in whatever feeds and fetches the user
+  // left out.
+  tensorflow::tf2xla::Config signatureConfig;
+  // Stages: loading, four per entry, code generation, writing.
+  progress.setTotalStages(
+      3 + 4 * static_cast<int>(std::max<size_t>(1, options.batchBuckets.size())));
+  progress.stage("loading " + llvm::sys::path::filename(options.graph).str());
+  auto graph = loadModel(options.graph, options.signature, config, diags,
+                         &signatureConfig);
+  if (!graph)
+    return 1;
+  applyTfjsSignature(signatureConfig, config, diags);
+
+  mlir::DialectRegistry registry;
+  mlir::registerAllDialects(registry);
+  mlir::registerAllExtensions(registry);
+  registry.insert<mlir::tfaot::TfaotDialect>();
+  if (cuda)
+    gpu::registerGpuTranslations(registry);
+  mlir::MLIRContext context(registry);
+  context.allowUnregisteredDialects(false);
+
+  std::string cppClass = options.cppClass.empty() ? "Model" : options.cppClass;
+  std::string symbol = options.entryPoint.empty() ? defaultEntryPoint(cppClass)
+                                                  : options.entryPoint;
+  // One entry per batch bucket (or one for the shapes as given).
+  std::vector<int64_t> batches = options.batchBuckets;
+  if (batches.empty())
+    batches.push_back(0);
+  std::vector<LoweredEntry> entries(batches.size());
+  for (size_t i = 0; i < batches.size(); ++i) {
+    LoweredEntry &entry = entries[i];
+    entry.batch = batches[i];
+    entry.symbol = entry.batch ? symbol + "_batch" + std::to_string(entry.batch)
+                               : symbol;
+    tensorflow::tf2xla::Config entryConfig = config;
+    if (entry.batch && !setFeedBatch(entryConfig, entry.batch, diags))
+      return 1;
+    // The report describes the last (largest) bucket.
+    report.rewrites.clear();
+    if (!lowerEntry(*graph, entryConfig, options, context, diags, report,
+                    progress, entry))
+      return 1;
+  }
+  if (options.emit != EmitStage::Object && options.emit != EmitStage::LLVMIR) {
+    if (options.outMlir.empty()) // tfaot explain: the report is the output.
+      return 0;
+    std::string text;
+    if (options.emit == EmitStage::Ptx) {
+      for (const LoweredEntry &entry : entries)
+        text += entry.ptx;
+      return writeOutput(options.outMlir, text, diags) ? 0 : 1;
+    }
+    for (const LoweredEntry &entry : entries)
+      text += (entry.batch ? "// batch bucket " + std::to_string(entry.batch) +
+                                 "\n"
+                           : "") +
+              printModule(*entry.module);
+    return writeOutput(options.outMlir, text, diags) ? 0 : 1;
+  }
+  if (!checkBucketSignatures(entries, diags))
+    return 1;
+
+  std::vector<mlir::ModuleOp> modules;
+  for (LoweredEntry &entry : entries)
+    modules.push_back(*entry.module);
+  std::string object, error, llvmIR;
+  progress.stage("generating code");
+  if (!cpu::emitObject(modules, options.target, object, error,
+                       options.emit == EmitStage::LLVMIR ? &llvmIR : nullptr)) {
+    diags.error(error);
+    return 1;
+  }
+  if (options.emit == EmitStage::LLVMIR)
+    return writeOutput(options.outMlir, llvmIR, diags) ? 0 : 1;
+  if (CompiledArtifacts *artifacts = options.artifacts) {
+    artifacts->object = object;
+    artifacts->entries.clear();
+    for (const LoweredEntry &entry : entries)
+      artifacts->entries.push_back({entry.batch, entry.symbol});
+    artifacts->signature = entries.back().signature;
+    artifacts->profileNames = entries.back().profileNames;
+    artifacts->tempBytes = 0;
+    for (const LoweredEntry &entry : entries)
+      artifacts->tempBytes =
+          std::max({artifacts->tempBytes, entry.tempBytes,
+                    mlir::tfaot::readMemoryPlan(*entry.module).arenaBytes});
+  }
+
+  progress.stage("writing");
+  // Every output is made first and written last, all or none (see
+  // OutputFiles.h): a failure leaves no header without its object.
+  OutputFiles localOutputs;
+  OutputFiles &outputs = options.outputs ? *options.outputs : localOutputs;
+  if (!options.outHeader.empty()) {
+    // The buffers are the largest bucket's, and so is the arena: one Run()
+    // uses one bucket.
+    const LoweredEntry &largest = entries.back();
+    HeaderOptions headerOptions;
+    headerOptions.cppClass = options.cppClass;
+    headerOptions.entrySymbol = largest.symbol;
+    if (cuda && !options.gpuEmulate) {
+      headerOptions.cuda = true;
+      headerOptions.cudaNote =
+          gpu::embeddingNote(options.gpuArch, largest.cubin, largest.cublas);
+    }
+    // rtrim: a SavedModel directory given as "model/" is still "model".
+    headerOptions.sourceGraph =
+        llvm::sys::path::filename(llvm::StringRef(options.graph).rtrim('/'))
+            .str();
+    copyMemoryPlan(*largest.module, headerOptions);
+    for (const LoweredEntry &entry : entries) {
+      headerOptions.tempBytes = std::max(headerOptions.tempBytes, entry.tempBytes);
+      uint64_t arena = mlir::tfaot::readMemoryPlan(*entry.module).arenaBytes;
+      headerOptions.arenaBytes = std::max(headerOptions.arenaBytes, arena);
+      if (entry.batch)
+        headerOptions.buckets.push_back({entry.batch, entry.symbol, arena > 0});
+    }
+    std::string header;
+    if (!writeHeader(largest.signature, headerOptions, header, error)) {
+      diags.error(error);
+      return 1;
+    }
+    outputs.add(options.outHeader, std::move(header));
+  }
+  if (!options.outObject.empty())
+    outputs.add(options.outObject, std::move(object));
+  if (!options.outMetadataObject.empty()) {
+    // tfcompile's build rules expect this file; an empty module gives a
+    // valid object for the same target that defines nothing.
+    auto empty = mlir::ModuleOp::create(mlir::UnknownLoc::get(&context));
+    std::string metadata;
+    bool ok = cpu::emitObject({empty}, options.target, metadata, error);
+    empty->erase();
+    if (!ok) {
+      diags.error(error);
+      return 1;
+    }
+    outputs.add(options.outMetadataObject, std::move(metadata));
+  }
+  if (options.outputs)
+    return 0; // The caller writes them.
+  return outputs.commit(errs) ? 0 : 1;
+}

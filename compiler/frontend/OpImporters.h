@@ -1,0 +1,79 @@
+//===- OpImporters.h - One TensorFlow node to tfaot ops ---------*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0
+//
+// The per-op half of the importer: for each TF op tfaot compiles, a function
+// that infers the result type and builds the tfaot op(s). GraphImporter does
+// the graph-level work (checking, pruning, ordering) and calls these.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TFAOT_COMPILER_FRONTEND_OPIMPORTERS_H
+#define TFAOT_COMPILER_FRONTEND_OPIMPORTERS_H
+
+#include "compiler/frontend/Diagnostics.h"
+#include "compiler/proto/graph.pb.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Value.h"
+
+#include <string>
+#include <vector>
+
+namespace tfaot {
+
+struct ImportOptions;
+
+/// What an op importer gets: the node, its data inputs already imported, a
+/// builder positioned where the ops go, and the error sink.
+class NodeImportContext {
+public:
+  NodeImportContext(const tensorflow::NodeDef &node,
+                    llvm::ArrayRef<mlir::Value> operands,
+                    mlir::OpBuilder &builder, GraphDiagnostics &diags);
+
+  const tensorflow::NodeDef &node;
+  llvm::ArrayRef<mlir::Value> operands;
+  mlir::OpBuilder &builder;
+  mlir::Location loc;  ///< NameLoc of the node: errors name it.
+  /// The command line's import options (--jpeg_size), or null.
+  const ImportOptions *options = nullptr;
+
+  /// Reports an error about this node; always returns failure().
+  mlir::LogicalResult error(const llvm::Twine &message) const;
+  /// The TF attribute `name`, or null.
+  const tensorflow::AttrValue *attr(llvm::StringRef name) const;
+  /// Operand `i`'s ranked tensor type.
+  mlir::RankedTensorType typeOf(unsigned i) const;
+
+  /// Outputs 1.. of a node with several outputs (Split, Unpack); the
+  /// importer returns output 0 and appends the others here.
+  llvm::SmallVector<mlir::Value> extraOutputs;
+
+private:
+  GraphDiagnostics &diags_;
+};
+
+/// Builds the tfaot op(s) for one node and returns the node's output 0.
+using OpImporter = mlir::FailureOr<mlir::Value> (*)(NodeImportContext &);
+
+struct OpSpec {
+  OpImporter import;  ///< Null for Placeholder (feeds become arguments).
+  int numInputs;      ///< Data inputs; -1 for "N" (variadic) ops.
+  /// Attribute naming the element type of the typed inputs ("T", "SrcT");
+  /// empty if none. Checked against the operand types before import.
+  const char *typeAttr;
+  /// How many leading inputs `typeAttr` describes; -1 for all of them.
+  int typedInputs;
+};
+
+/// The spec of TF op `op`, or null if tfaot cannot compile it.
+const OpSpec *lookupOpSpec(llvm::StringRef op);
+
+/// Ops the importer can turn into tfaot ops, sorted.
+std::vector<std::string> supportedOps();
+
+/// Number of outputs of `node` if its op is known (for edge checks).
+std::optional<int64_t> numOutputsOf(const tensorflow::NodeDef &node);
+
+} // namespace tfaot
+
+#endif // TFAOT_COMPILER_FRONTEND_OPIMPORTERS_H

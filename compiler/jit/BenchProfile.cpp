@@ -1,0 +1,182 @@
+//===- BenchProfile.cpp - tfaot bench --profile: per-op timings -----------===//
+// SPDX-License-Identifier: Apache-2.0
+#include "compiler/jit/BenchProfile.h"
+
+#include "tfaot/runtime/run_hooks.h"
+
+#include "llvm/Support/Format.h"
+#include "llvm/Support/JSON.h"
+
+#include <algorithm>
+#include <map>
+
+using namespace tfaot;
+
+namespace {
+ProfileRecorder *active = nullptr;
+
+/// What op `id` is called in the trace and the summary.
+std::string nameOf(const std::vector<std::string> &names, int64_t id) {
+  return id >= 0 && size_t(id) < names.size() ? names[id]
+                                              : "op " + std::to_string(id);
+}
+
+double median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  return percentile(values, 0.5);
+}
+} // namespace
+
+double tfaot::percentile(const std::vector<double> &sorted, double q) {
+  if (sorted.empty())
+    return 0;
+  double position = q * (sorted.size() - 1);
+  size_t below = static_cast<size_t>(position);
+  size_t above = std::min(below + 1, sorted.size() - 1);
+  return sorted[below] + (position - below) * (sorted[above] - sorted[below]);
+}
+
+ProfileRecorder::ProfileRecorder(int threads)
+    : tracks_(std::max(1, threads)) {}
+
+ProfileRecorder::Scope::Scope(ProfileRecorder &recorder) {
+  active = &recorder;
+  // Set after `active`: the hook's release store publishes it to workers.
+  internal::SetChunkProfiler(&ProfileRecorder::OnChunk);
+}
+
+ProfileRecorder::Scope::~Scope() {
+  internal::SetChunkProfiler(nullptr);
+  active = nullptr;
+}
+
+void ProfileRecorder::Begin(int64_t id) {
+  int thread = internal::CurrentWorkerIndex();
+  if (!active || size_t(thread) >= active->tracks_.size())
+    return;
+  active->tracks_[thread].open.push_back({id, active->now()});
+  if (thread == 0)
+    active->currentOp_.store(id, std::memory_order_relaxed);
+}
+
+void ProfileRecorder::End(int64_t id) {
+  int thread = internal::CurrentWorkerIndex();
+  if (!active || size_t(thread) >= active->tracks_.size())
+    return;
+  Track &track = active->tracks_[thread];
+  if (track.open.empty() || track.open.back().first != id)
+    return; // Unbalanced: not a call the instrumentation made.
+  double begin = track.open.back().second;
+  track.open.pop_back();
+  track.ops.push_back({id, begin, active->now()});
+  if (thread == 0)
+    active->currentOp_.store(track.open.empty() ? -1 : track.open.back().first,
+                             std::memory_order_relaxed);
+}
+
+void ProfileRecorder::OnChunk(int thread, int64_t begin, int64_t end,
+                              bool finished) {
+  // A pool of another size (not the model's) has no track here.
+  if (!active || size_t(thread) >= active->tracks_.size() ||
+      !active->chunksWanted_.load(std::memory_order_relaxed))
+    return;
+  Track &track = active->tracks_[thread];
+  if (!finished) {
+    track.chunkBeginUs = active->now();
+    return;
+  }
+  track.chunks.push_back({active->currentOp_.load(std::memory_order_relaxed),
+                          begin, end, track.chunkBeginUs, active->now()});
+}
+
+std::string ProfileRecorder::chromeTrace(const std::vector<std::string> &names,
+                                         const std::string &process) const {
+  llvm::json::Array trace;
+  // Thread i's track is tid i + 1; metadata events ("ph": "M") name the
+  // process and each track, and keep the tracks in thread order.
+  auto metadata = [&](const char *what, int64_t tid, llvm::json::Value args) {
+    llvm::json::Object event{{"name", what}, {"ph", "M"}, {"pid", 1},
+                             {"args", std::move(args)}};
+    if (tid > 0)
+      event["tid"] = tid;
+    trace.push_back(std::move(event));
+  };
+  metadata("process_name", 0, llvm::json::Object{{"name", process}});
+  for (size_t t = 0; t < tracks_.size(); ++t) {
+    std::string thread = t == 0 ? "main" : "worker " + std::to_string(t);
+    metadata("thread_name", t + 1, llvm::json::Object{{"name", thread}});
+    metadata("thread_sort_index", t + 1,
+             llvm::json::Object{{"sort_index", int64_t(t)}});
+  }
+  // json::Value keeps a StringRef without copying it: names are strings.
+  auto slice = [&](std::string name, const char *category, size_t thread,
+                   double begin, double end,
+                   llvm::json::Object args = llvm::json::Object()) {
+    llvm::json::Object event{{"name", std::move(name)},
+                             {"cat", category},
+                             {"ph", "X"},
+                             {"ts", begin},
+                             {"dur", end - begin},
+                             {"pid", 1},
+                             {"tid", int64_t(thread + 1)}};
+    if (!args.empty())
+      event["args"] = std::move(args);
+    trace.push_back(std::move(event));
+  };
+  for (size_t r = 0; r < runs_.size(); ++r)
+    slice("Run() #" + std::to_string(r + 1), "run", 0, runs_[r].first,
+          runs_[r].second);
+  for (size_t t = 0; t < tracks_.size(); ++t) {
+    for (const Event &event : tracks_[t].ops)
+      slice(nameOf(names, event.id), "op", t, event.beginUs, event.endUs);
+    for (const Chunk &chunk : tracks_[t].chunks)
+      slice((chunk.op >= 0 ? nameOf(names, chunk.op) : std::string("loop")) +
+                " [" + std::to_string(chunk.begin) + ", " +
+                std::to_string(chunk.end) + ")",
+            "chunk", t, chunk.beginUs, chunk.endUs,
+            llvm::json::Object{{"begin", chunk.begin}, {"end", chunk.end}});
+  }
+  llvm::json::Object root{
+      {"traceEvents", std::move(trace)},
+      {"displayTimeUnit", "ms"},
+      {"otherData", llvm::json::Object{{"tool", "tfaot bench --profile"},
+                                       {"threads", int64_t(tracks_.size())}}}};
+  std::string text;
+  llvm::raw_string_ostream stream(text);
+  stream << llvm::json::Value(std::move(root));
+  return text;
+}
+
+void ProfileRecorder::printSummary(const std::vector<std::string> &names,
+                                   llvm::raw_ostream &out, size_t top) const {
+  std::map<int64_t, std::vector<double>> perOp;
+  for (const Track &track : tracks_)
+    for (const Event &event : track.ops)
+      perOp[event.id].push_back((event.endUs - event.beginUs) / 1000);
+  std::vector<double> runMs;
+  for (auto [begin, end] : runs_)
+    runMs.push_back((end - begin) / 1000);
+  const double run = median(runMs);
+  std::vector<std::pair<double, int64_t>> ranked;
+  double inOps = 0;
+  for (auto &[id, ms] : perOp) {
+    ranked.push_back({median(ms), id});
+    inOps += ranked.back().first;
+  }
+  std::sort(ranked.rbegin(), ranked.rend());
+  out << llvm::format("profile: median of %zu runs, %.4g ms per Run(), "
+                      "%zu timed ops; the %zu slowest:\n",
+                      runMs.size(), run, ranked.size(),
+                      std::min(top, ranked.size()));
+  out << llvm::format("%7s %10s  %s\n", "share", "median ms", "op");
+  for (size_t i = 0; i < ranked.size() && i < top; ++i) {
+    auto [ms, id] = ranked[i];
+    out << llvm::format("%6.1f%% %10.4g  ", run > 0 ? 100 * ms / run : 0.0,
+                        ms)
+        << nameOf(names, id) << "\n";
+  }
+  const double rest = std::max(0.0, run - inOps);
+  out << llvm::format("%6.1f%% %10.4g  ", run > 0 ? 100 * rest / run : 0.0,
+                      rest)
+      << "(outside the timed ops: views, the call itself)\n";
+}

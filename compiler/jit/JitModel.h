@@ -1,0 +1,71 @@
+//===- JitModel.h - Run a compiled object inside the compiler ---*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0
+//
+// `tfaot bench` and `--quantize=int8`'s calibration run what they compiled
+// without a C++ compiler or linker: the object is linked into this process
+// with LLVM's ORC JIT, and its entry is called the way the runtime's
+// CompiledFunction::Run() calls it (an array of argument pointers, one of
+// result pointers, the 64-byte aligned arena), with the runtime's thread
+// pool current.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TFAOT_COMPILER_JIT_JITMODEL_H
+#define TFAOT_COMPILER_JIT_JITMODEL_H
+
+#include "compiler/driver/Driver.h"
+
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <cstdlib>
+#include <memory>
+#include <vector>
+
+namespace llvm::orc {
+class LLJIT;
+} // namespace llvm::orc
+
+namespace tfaot {
+
+class ThreadPool;
+
+/// A 64-byte aligned, zeroed block (what the generated code assumes of the
+/// arena; the argument and result buffers get the same).
+struct AlignedBuffer {
+  explicit AlignedBuffer(uint64_t bytes);
+  std::unique_ptr<void, decltype(&std::free)> data;
+};
+
+/// Bytes of a tensor with this signature.
+uint64_t bufferBytes(const TensorSignature &sig);
+
+/// The largest entry of `artifacts` linked into this process, with its
+/// argument and result buffers (zeroed), arena and a pool of `threads`.
+class JitModel {
+public:
+  static llvm::Expected<std::unique_ptr<JitModel>>
+  load(const CompiledArtifacts &artifacts, int threads);
+  ~JitModel();
+
+  /// One Run(), on the pool.
+  void run();
+
+  const FunctionSignature &signature() const { return signature_; }
+  void *arg(size_t i) { return args_[i].data.get(); }
+  void *result(size_t i) { return results_[i].data.get(); }
+
+private:
+  JitModel() = default;
+  using Entry = void (*)(void *, void *, void *);
+  std::unique_ptr<llvm::orc::LLJIT> jit_;
+  Entry entry_ = nullptr;
+  FunctionSignature signature_;
+  std::vector<AlignedBuffer> args_, results_;
+  std::vector<void *> argPointers_, resultPointers_;
+  std::unique_ptr<AlignedBuffer> arena_;
+  std::unique_ptr<ThreadPool> pool_;
+};
+
+} // namespace tfaot
+
+#endif // TFAOT_COMPILER_JIT_JITMODEL_H
