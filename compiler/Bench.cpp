@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/Bench.h"
 
+#include "compiler/Compile.h"
 #include "compiler/driver/HeaderWriter.h"
 #include "compiler/driver/OutputFiles.h"
 #include "compiler/jit/BenchProfile.h"

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/Run.h"
 
+#include "compiler/Compile.h"
 #include "compiler/driver/HeaderWriter.h"
 #include "compiler/frontend/Diagnostics.h"
 #include "compiler/frontend/GraphLoader.h"

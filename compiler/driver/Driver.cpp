@@ -16,7 +16,6 @@
 #include "compiler/frontend/GraphImporter.h"
 #include "compiler/frontend/GraphLoader.h"
 #include "compiler/frontend/TfjsLoader.h"
-#include "compiler/quantize/Quantize.h"
 #include "ir/Dialect.h"
 #include "passes/GraphPipeline.h"
 #include "passes/MemoryPlan.h"
@@ -113,18 +112,16 @@ static std::string resolveLayout(const std::string &layout) {
   return layout == "auto" ? "nhwc" : layout;
 }
 
-static int compileGraph(const CompileOptions &options, llvm::raw_ostream &errs,
-                        CompileReport &report);
+static int compileGraph(const CompileOptions &options, const BuildHooks &hooks,
+                        llvm::raw_ostream &errs, CompileReport &report);
 
-int tfaot::compile(const CompileOptions &options, llvm::raw_ostream &errs,
-                   llvm::raw_ostream &out) {
-  if (!options.quantize.empty())
-    return compileQuantized(options, errs, out);
+int tfaot::buildOnce(const CompileOptions &options, const BuildHooks &hooks,
+                     llvm::raw_ostream &errs, llvm::raw_ostream &out) {
   CompileReport report;
   report.graph = options.graph;
   report.graphPasses = options.graphPasses;
   report.layout = resolveLayout(options.layout);
-  int rc = compileGraph(options, errs, report);
+  int rc = compileGraph(options, hooks, errs, report);
   if (rc == 0 && options.report == CompileOptions::Report::Text)
     report.print(out);
   if (rc == 0 && options.report == CompileOptions::Report::Json)
@@ -203,7 +200,7 @@ static bool lowerEntryForCuda(const CompileOptions &options,
 /// as far as options.emit asks for IR. Returns false after reporting.
 static bool lowerEntry(const tensorflow::GraphDef &graph,
                        const tensorflow::tf2xla::Config &config,
-                       const CompileOptions &options,
+                       const CompileOptions &options, const BuildHooks &hooks,
                        mlir::MLIRContext &context, GraphDiagnostics &diags,
                        CompileReport &report, CompileProgress &progress,
                        LoweredEntry &entry) {
@@ -234,8 +231,8 @@ static bool lowerEntry(const tensorflow::GraphDef &graph,
       return false;
     report.opsAfterGraphPasses = countTfaotOps(module);
   }
-  if (options.afterGraphPasses &&
-      !options.afterGraphPasses(module, entry.signature))
+  if (hooks.afterGraphPasses &&
+      !hooks.afterGraphPasses(module, entry.signature))
     return false;
   if (options.emit == EmitStage::Tfaot)
     return true;
@@ -383,7 +380,7 @@ static void copyMemoryPlan(mlir::ModuleOp module, HeaderOptions &options) {
   options.peakLiveBytes = plan.peakLiveBytes;
 }
 
-static int compileGraph(const CompileOptions &options,
+static int compileGraph(const CompileOptions &options, const BuildHooks &hooks,
                         llvm::raw_ostream &terminal, CompileReport &report) {
   CompileProgress progress(options.verbosity, options.statusLine, terminal);
   llvm::raw_ostream &errs = progress.messages();
@@ -540,8 +537,8 @@ static int compileGraph(const CompileOptions &options,
       return 1;
     // The report describes the last (largest) bucket.
     report.rewrites.clear();
-    if (!lowerEntry(*graph, entryConfig, options, context, diags, report,
-                    progress, entry))
+    if (!lowerEntry(*graph, entryConfig, options, hooks, context, diags,
+                    report, progress, entry))
       return 1;
   }
   if (options.emit != EmitStage::Object && options.emit != EmitStage::LLVMIR) {

@@ -113,17 +113,24 @@ struct CompileOptions {
   int64_t quantizeMinK = 0;                  ///< --quantize_min_k
   bool quantizeFloatWeights = false;         ///< --quantize_float_weights
   std::string quantizeReport;                ///< --quantize_report FILE
-  /// Internal (Quantize.cpp): runs on each entry's module after the graph
-  /// passes; may change the module and the entry's signature. False after
-  /// it has reported an error.
+};
+
+/// What a caller that builds on the driver (the quantizer) does inside one
+/// build, between its stages. No flag sets these: they are kept out of
+/// CompileOptions, which describes what the user asked for.
+struct BuildHooks {
+  /// Runs on each entry's module after the graph passes; may change the
+  /// module and the entry's signature. False after it has reported an error.
   std::function<bool(mlir::ModuleOp, FunctionSignature &)> afterGraphPasses;
 };
 
-/// Runs a compilation. Returns the process exit code (0 or 1); every error
-/// has been printed to `errs` in "file: error: ..." form. A requested report
-/// goes to `out` after a successful compilation.
-int compile(const CompileOptions &options, llvm::raw_ostream &errs,
-            llvm::raw_ostream &out = llvm::outs());
+/// One build: import, lower and emit, with `hooks` run between the stages;
+/// options.quantize and its flags are ignored (tfaot::compile in
+/// compiler/Compile.h reads them). Returns the process exit code (0 or 1);
+/// every error has been printed to `errs` in "file: error: ..." form. A
+/// requested report goes to `out` after a successful build.
+int buildOnce(const CompileOptions &options, const BuildHooks &hooks,
+              llvm::raw_ostream &errs, llvm::raw_ostream &out = llvm::outs());
 
 /// The default entry symbol for a class: "tfaot_" + its path with "::"
 /// replaced by "_" (unique per class, so several models link together).

@@ -110,8 +110,9 @@ bool compileObserved(const CompileOptions &options, llvm::raw_ostream &errs,
   observed.gpuEmulate = false;
   observed.allowTf32 = false;
   observed.gpuGemm = CompileOptions().gpuGemm;
-  observed.afterGraphPasses = [&](mlir::ModuleOp module,
-                                  FunctionSignature &signature) {
+  BuildHooks hooks;
+  hooks.afterGraphPasses = [&](mlir::ModuleOp module,
+                               FunctionSignature &signature) {
     std::vector<mlir::Operation *> all;
     std::vector<mlir::Operation *> layers = chooseLayers(
         module, options.quantizeAllLayers, options.quantizeMinK, all);
@@ -163,9 +164,9 @@ bool compileObserved(const CompileOptions &options, llvm::raw_ostream &errs,
         mlir::ValueRange(results).getTypes()));
     return true;
   };
-  if (compile(observed, errs) != 0) {
+  if (buildOnce(observed, hooks, errs) != 0) {
     if (error.empty())
-      error = "-"; // compile() has reported it
+      error = "-"; // the build has reported it
     return false;
   }
   return true;
@@ -239,7 +240,7 @@ int tfaot::compileQuantized(const CompileOptions &options,
     // The float object to compare sizes with is the CUDA build's.
     report.gpuArch = options.gpuArch;
     CompiledArtifacts floatCuda;
-    if (compile(internalBuild(options, floatCuda), errs) != 0)
+    if (buildOnce(internalBuild(options, floatCuda), BuildHooks(), errs) != 0)
       return 1;
     report.floatObjectBytes = floatCuda.object.size();
   }
@@ -251,7 +252,11 @@ int tfaot::compileQuantized(const CompileOptions &options,
   final.outputs = &outputs;
   if (!final.artifacts)
     final.artifacts = &local;
-  final.afterGraphPasses = [&](mlir::ModuleOp module, FunctionSignature &) {
+  // Quantizes the chosen layers with the calibrated ranges; the CUDA
+  // emulation build below runs it too.
+  BuildHooks quantizeLayers;
+  quantizeLayers.afterGraphPasses = [&](mlir::ModuleOp module,
+                                        FunctionSignature &) {
     std::vector<mlir::Operation *> all;
     std::vector<mlir::Operation *> layers = chooseLayers(
         module, options.quantizeAllLayers, options.quantizeMinK, all);
@@ -331,7 +336,7 @@ int tfaot::compileQuantized(const CompileOptions &options,
     }
     return true;
   };
-  if (compile(final, errs, out) != 0)
+  if (buildOnce(final, quantizeLayers, errs, out) != 0)
     return 1;
   if (options.emit != EmitStage::Object)
     return 0;
@@ -347,7 +352,7 @@ int tfaot::compileQuantized(const CompileOptions &options,
     if (!options.gpuEmulate) {
       CompileOptions emulation = internalBuild(final, emulated);
       emulation.gpuEmulate = true;
-      if (compile(emulation, errs) != 0)
+      if (buildOnce(emulation, quantizeLayers, errs) != 0)
         return 1;
       runnable = &emulated;
     }

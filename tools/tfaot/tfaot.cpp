@@ -2,11 +2,12 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Flag parsing only (tfcompile's flag names where they exist); the work is
-// tfaot::compile in compiler/driver/Driver.cpp. Exit codes: 0 success, 1 any error
+// tfaot::compile in compiler/Compile.cpp. Exit codes: 0 success, 1 any error
 // (bad flags, bad graph, failed compilation).
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/Bench.h"
+#include "compiler/Compile.h"
 #include "compiler/Run.h"
 #include "compiler/Show.h"
 #include "compiler/driver/Driver.h"

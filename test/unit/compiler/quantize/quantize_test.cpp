@@ -20,6 +20,7 @@
 //===----------------------------------------------------------------------===//
 #include "test/unit/compiler/TempDirTest.h"
 
+#include "compiler/Compile.h"
 #include "compiler/driver/Driver.h"
 #include "compiler/jit/JitModel.h"
 #include "compiler/proto/graph.pb.h"
