@@ -7,6 +7,11 @@
 #
 #   tools > compiler > backends (cpu, gpu) > passes > ir
 #
+# and compiler/ in sub-layers, one per folder, the commands on top:
+#
+#   compiler (Compile, Bench, Run, Show) > quantize > jit > driver
+#     > frontend > proto
+#
 # A file may include its own layer and the layers below it, never one above.
 # The runtime stands apart: it includes only itself, and the other layers
 # use only its public headers (runtime/include/tfaot/runtime/*.h), never
@@ -29,10 +34,20 @@ import sys
 
 # Rank of each layer: a file may include layers of lower or equal rank.
 # backends/cpu and backends/gpu share a rank but are separate layers.
+# "compiler" is the files directly in compiler/ (the commands and
+# tfaot::compile); each folder below it is a layer of its own: the quantizer
+# runs the driver's builds and their objects in process (jit), the jit loads
+# the driver's CompiledArtifacts, the driver builds on the frontend's
+# loaders and importers, which read the protobuf schema (proto).
 RANKS = {
-    "tools": 5,
-    "bench": 5,
-    "compiler": 4,
+    "tools": 10,
+    "bench": 10,
+    "compiler": 9,
+    "compiler/quantize": 8,
+    "compiler/jit": 7,
+    "compiler/driver": 6,
+    "compiler/frontend": 5,
+    "compiler/proto": 4,
     "backends/cpu": 3,
     "backends/gpu": 3,
     "passes": 2,
@@ -72,6 +87,8 @@ def layer_of(path):
     top = parts[0]
     if top == "backends":
         return "backends/" + parts[1] if len(parts) > 2 else None
+    if top == "compiler":
+        return "compiler/" + parts[1] if len(parts) > 2 else "compiler"
     if top == "runtime":
         return "runtime/lib" if len(parts) > 1 and parts[1] == "lib" \
             else "runtime"

@@ -1,0 +1,3 @@
+// Fixture of test/tools/check-layering.test.
+#include "compiler/frontend/Loader.h"
+#include "compiler/quantize/Quantize.h"

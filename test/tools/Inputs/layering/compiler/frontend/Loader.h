@@ -1,0 +1,3 @@
+// Fixture of test/tools/check-layering.test.
+#include "compiler/proto/graph.pb.h"
+#include "ir/Ops.h"
