@@ -1,8 +1,10 @@
 //===- Driver.h - tfaot compile: import, lower, emit ------------*- C++ -*-===//
 // SPDX-License-Identifier: Apache-2.0
 //
-// The whole compilation as a library call, so the command-line tool stays a
-// thin flag parser and tests can drive the same code.
+// One build as a library call (load, import, the passes, a backend, the
+// output files), so the command-line tool stays a thin flag parser and
+// tests can drive the same code. tfaot::compile (compiler/Compile.h) runs
+// one such build, or the quantizer's several with their BuildHooks.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TFAOT_COMPILER_DRIVER_DRIVER_H
