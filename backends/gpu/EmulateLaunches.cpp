@@ -11,7 +11,7 @@
 // is upstream's, is left out.
 //
 //===----------------------------------------------------------------------===//
-#include "backends/gpu/KernelPasses.h"
+#include "backends/gpu/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -20,24 +20,17 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Pass/Pass.h"
 
+namespace mlir::tfaot {
+#define GEN_PASS_DEF_EMULATELAUNCHESPASS
+#include "backends/gpu/Passes.h.inc"
+} // namespace mlir::tfaot
+
 using namespace mlir;
 
 namespace {
 
 struct EmulateLaunchesPass
-    : PassWrapper<EmulateLaunchesPass, OperationPass<func::FuncOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(EmulateLaunchesPass)
-  StringRef getArgument() const override {
-    return "tfaot-gpu-emulate-launches";
-  }
-  StringRef getDescription() const override {
-    return "Replace gpu.launch with sequential loops over blocks and threads "
-           "(to check the kernel mapping's results on the CPU)";
-  }
-  void getDependentDialects(DialectRegistry &registry) const override {
-    registry.insert<scf::SCFDialect, arith::ArithDialect>();
-  }
-
+    : mlir::tfaot::impl::EmulateLaunchesPassBase<EmulateLaunchesPass> {
   static LogicalResult emulate(mlir::gpu::LaunchOp launch) {
     if (launch.getAsyncToken() || !launch.getBody().hasOneBlock() ||
         launch.getClusterSizeX())
@@ -88,7 +81,3 @@ struct EmulateLaunchesPass
 };
 
 } // namespace
-
-void tfaot::gpu::registerEmulateLaunchesPass() {
-  PassRegistration<EmulateLaunchesPass>();
-}

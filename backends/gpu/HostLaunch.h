@@ -58,7 +58,7 @@ namespace tfaot::gpu {
 /// The runtime's GEMM entry points are above (tfaot/runtime/symbols.h names
 /// them); their `flags` bits are in runtime/include/tfaot/runtime/cuda_image.h.
 /// What --gpu_emulate builds call instead: the same contracts, defined in
-/// the object by tfaot-gpu-define-emulated-gemm (EmulatedGemm.cpp).
+/// the object by tfaot-gpu-define-emulated-gemm (DefineEmulatedGemm.cpp).
 constexpr char kEmulatedGemmFunction[] = "tfaot_emulated_gemm";
 constexpr char kEmulatedGemmS8Function[] = "tfaot_emulated_gemm_s8";
 

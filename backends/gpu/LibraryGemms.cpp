@@ -38,12 +38,12 @@
 //                               that term is a zero fill.
 //
 // Both also run for --gpu_emulate, the second calling a private GEMM with
-// the same contract that the object defines as loops (EmulatedGemm.cpp):
+// the same contract that the object defines as loops (DefineEmulatedGemm.cpp):
 // the emulated build checks the numbers of all but cuBLAS itself.
 //
 //===----------------------------------------------------------------------===//
+#include "backends/gpu/Passes.h"
 #include "backends/gpu/HostLaunch.h"
-#include "backends/gpu/KernelPasses.h"
 #include "passes/LoweringUtils.h"
 #include "runtime/include/tfaot/runtime/cuda_image.h"
 
@@ -56,6 +56,12 @@
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Pass/Pass.h"
+
+namespace mlir::tfaot {
+#define GEN_PASS_DEF_CONVSTOMATMULSPASS
+#define GEN_PASS_DEF_MATMULSTOCUBLASPASS
+#include "backends/gpu/Passes.h.inc"
+} // namespace mlir::tfaot
 
 using namespace mlir;
 
@@ -153,18 +159,7 @@ Value buildPatchMatrix(OpBuilder &b, linalg::Conv2DNhwcHwcfOp conv) {
 }
 
 struct ConvsToMatmulsPass
-    : PassWrapper<ConvsToMatmulsPass, OperationPass<func::FuncOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ConvsToMatmulsPass)
-  StringRef getArgument() const override {
-    return "tfaot-gpu-convs-to-matmuls";
-  }
-  StringRef getDescription() const override {
-    return "Rewrite f32 NHWC/HWCF convolutions on tensors as im2col + "
-           "linalg.matmul (for cuBLAS)";
-  }
-  void getDependentDialects(DialectRegistry &registry) const override {
-    registry.insert<linalg::LinalgDialect, tensor::TensorDialect>();
-  }
+    : mlir::tfaot::impl::ConvsToMatmulsPassBase<ConvsToMatmulsPass> {
   void runOnOperation() override {
     SmallVector<linalg::Conv2DNhwcHwcfOp> convs;
     getOperation().walk([&](linalg::Conv2DNhwcHwcfOp conv) {
@@ -324,35 +319,8 @@ Operation *zeroingBefore(linalg::LinalgOp product) {
 }
 
 struct MatmulsToCublasPass
-    : PassWrapper<MatmulsToCublasPass, OperationPass<ModuleOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(MatmulsToCublasPass)
-  MatmulsToCublasPass() = default;
-  MatmulsToCublasPass(const MatmulsToCublasPass &other)
-      : PassWrapper(other) {}
-  StringRef getArgument() const override {
-    return "tfaot-gpu-matmuls-to-cublas";
-  }
-  StringRef getDescription() const override {
-    return "Replace f32 linalg.matmul/batch_matmul and int8 transposed-B "
-           "linalg.matmul on row-contiguous buffers by host calls to "
-           "tfaot_rt_cuda_gemm / tfaot_rt_cuda_gemm_s8 (cuBLAS)";
-  }
-  void getDependentDialects(DialectRegistry &registry) const override {
-    registry.insert<arith::ArithDialect, func::FuncDialect,
-                    memref::MemRefDialect>();
-  }
-  Option<bool> emulate{
-      *this, "emulate",
-      llvm::cl::desc("Call tfaot_emulated_gemm(_s8) (--gpu_emulate: "
-                     "defined in the object later, "
-                     "tfaot-gpu-define-emulated-gemm) instead of the "
-                     "runtime's cuBLAS entries"),
-      llvm::cl::init(false)};
-  Option<bool> allowTf32{
-      *this, "allow-tf32",
-      llvm::cl::desc("Let cuBLAS multiply in TF32 on tensor cores (10-bit "
-                     "mantissa inputs, fp32 accumulation)"),
-      llvm::cl::init(false)};
+    : mlir::tfaot::impl::MatmulsToCublasPassBase<MatmulsToCublasPass> {
+  using MatmulsToCublasPassBase::MatmulsToCublasPassBase;
 
   /// Which runtime GEMM runs `op`, if one does.
   static GemmKind kindOf(linalg::LinalgOp op) {
@@ -448,8 +416,3 @@ struct MatmulsToCublasPass
 };
 
 } // namespace
-
-void ::tfaot::gpu::registerLibraryGemmPasses() {
-  PassRegistration<ConvsToMatmulsPass>();
-  PassRegistration<MatmulsToCublasPass>();
-}

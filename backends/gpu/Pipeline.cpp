@@ -15,7 +15,7 @@
 
 #include "backends/cpu/Pipeline.h"
 #include "backends/gpu/DeviceImage.h"
-#include "backends/gpu/KernelPasses.h"
+#include "backends/gpu/Passes.h"
 #include "passes/Passes.h"
 
 #include "mlir/InitAllPasses.h"
@@ -123,11 +123,7 @@ static void registerPassesOnce() {
   static bool done = [] {
     registerAllPasses();
     mlir::tfaot::registerTfaotPasses();
-    ::tfaot::gpu::registerKernelPasses();
-    ::tfaot::gpu::registerLibraryGemmPasses();
-    ::tfaot::gpu::registerEmulatedGemmPass();
-    ::tfaot::gpu::registerSplitReductionsPass();
-    ::tfaot::gpu::registerEmulateLaunchesPass();
+    mlir::tfaot::registerTfaotGpuPasses();
     ::tfaot::cpu::registerDistinctResultBuffersPass();
     return true;
   }();

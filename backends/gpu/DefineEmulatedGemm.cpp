@@ -1,4 +1,4 @@
-//===- EmulatedGemm.cpp - tfaot_rt_cuda_gemm's contract, on the CPU -------===//
+//===- DefineEmulatedGemm.cpp - tfaot_rt_cuda_gemm's contract, on the CPU -===//
 // SPDX-License-Identifier: Apache-2.0
 //
 // tfaot-gpu-define-emulated-gemm gives the --gpu_emulate build a body for
@@ -19,8 +19,8 @@
 // and strides, dropping the zero fill and the int8 zero-point term.
 //
 //===----------------------------------------------------------------------===//
+#include "backends/gpu/Passes.h"
 #include "backends/gpu/HostLaunch.h"
-#include "backends/gpu/KernelPasses.h"
 #include "runtime/include/tfaot/runtime/cuda_image.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -28,6 +28,11 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Pass/Pass.h"
+
+namespace mlir::tfaot {
+#define GEN_PASS_DEF_DEFINEEMULATEDGEMMPASS
+#include "backends/gpu/Passes.h.inc"
+} // namespace mlir::tfaot
 
 using namespace mlir;
 
@@ -54,7 +59,7 @@ void defineBody(func::FuncOp func, bool s8) {
         strideC = arg(12);
   Value flags = entry->getArgument(13);
   Value overwriteBit = arith::ConstantIntOp::create(
-      b, loc, b.getI32Type(), tfaot::cuda_image::kGemmOverwrite);
+      b, loc, b.getI32Type(), ::tfaot::cuda_image::kGemmOverwrite);
   Value overwrite = arith::CmpIOp::create(
       b, loc, arith::CmpIPredicate::ne,
       arith::AndIOp::create(b, loc, flags, overwriteBit),
@@ -132,23 +137,11 @@ void defineBody(func::FuncOp func, bool s8) {
 }
 
 struct DefineEmulatedGemmPass
-    : PassWrapper<DefineEmulatedGemmPass, OperationPass<ModuleOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(DefineEmulatedGemmPass)
-  StringRef getArgument() const override {
-    return "tfaot-gpu-define-emulated-gemm";
-  }
-  StringRef getDescription() const override {
-    return "Give the --gpu_emulate build's tfaot_emulated_gemm a body: the "
-           "GEMM cuBLAS runs on the GPU, as loops";
-  }
-  void getDependentDialects(DialectRegistry &registry) const override {
-    registry.insert<arith::ArithDialect, scf::SCFDialect,
-                    LLVM::LLVMDialect>();
-  }
+    : mlir::tfaot::impl::DefineEmulatedGemmPassBase<DefineEmulatedGemmPass> {
   void runOnOperation() override {
     for (bool s8 : {false, true}) {
       auto func = getOperation().lookupSymbol<func::FuncOp>(
-          tfaot::gpu::gemmFunction(s8, /*emulated=*/true));
+          ::tfaot::gpu::gemmFunction(s8, /*emulated=*/true));
       if (!func || !func.isExternal())
         continue;
       defineBody(func, s8);
@@ -161,7 +154,3 @@ struct DefineEmulatedGemmPass
 };
 
 } // namespace
-
-void tfaot::gpu::registerEmulatedGemmPass() {
-  PassRegistration<DefineEmulatedGemmPass>();
-}

@@ -1,4 +1,4 @@
-//===- SplitReductions.cpp - Reductions with too few threads, in two steps -===//
+//===- SplitSmallReductions.cpp - Few-output reductions in two steps ------===//
 // SPDX-License-Identifier: Apache-2.0
 //
 // tfaot-gpu-split-small-reductions (tensors, before bufferization): the
@@ -14,7 +14,7 @@
 // for 1000, 40 partials of 25.
 //
 //===----------------------------------------------------------------------===//
-#include "backends/gpu/KernelPasses.h"
+#include "backends/gpu/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -24,6 +24,11 @@
 #include "mlir/Pass/Pass.h"
 
 #include <cmath>
+
+namespace mlir::tfaot {
+#define GEN_PASS_DEF_SPLITSMALLREDUCTIONSPASS
+#include "backends/gpu/Passes.h.inc"
+} // namespace mlir::tfaot
 
 using namespace mlir;
 
@@ -73,18 +78,8 @@ int64_t ratioFor(linalg::GenericOp op) {
 }
 
 struct SplitSmallReductionsPass
-    : PassWrapper<SplitSmallReductionsPass, OperationPass<func::FuncOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(SplitSmallReductionsPass)
-  StringRef getArgument() const override {
-    return "tfaot-gpu-split-small-reductions";
-  }
-  StringRef getDescription() const override {
-    return "Split long reductions with few outputs into partial reductions "
-           "and a final one (more GPU threads per output)";
-  }
-  void getDependentDialects(DialectRegistry &registry) const override {
-    registry.insert<linalg::LinalgDialect, tensor::TensorDialect>();
-  }
+    : mlir::tfaot::impl::SplitSmallReductionsPassBase<
+          SplitSmallReductionsPass> {
   void runOnOperation() override {
     SmallVector<linalg::GenericOp> candidates;
     getOperation().walk([&](linalg::GenericOp op) {
@@ -107,7 +102,3 @@ struct SplitSmallReductionsPass
 };
 
 } // namespace
-
-void tfaot::gpu::registerSplitReductionsPass() {
-  PassRegistration<SplitSmallReductionsPass>();
-}

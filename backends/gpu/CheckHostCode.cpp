@@ -1,0 +1,66 @@
+//===- CheckHostCode.cpp - No device memory access on the host ------------===//
+// SPDX-License-Identifier: Apache-2.0
+//
+// tfaot-gpu-check-host-code: the host function may only compute addresses
+// and launch kernels: everything else would dereference device memory on
+// the CPU.
+//
+//===----------------------------------------------------------------------===//
+#include "backends/gpu/Passes.h"
+#include "backends/gpu/HostCode.h"
+#include "backends/gpu/HostLaunch.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir::tfaot {
+#define GEN_PASS_DEF_CHECKHOSTCODEPASS
+#include "backends/gpu/Passes.h.inc"
+} // namespace mlir::tfaot
+
+using namespace mlir;
+using ::tfaot::gpu::isAddressOnly;
+
+namespace {
+
+struct CheckHostCodePass
+    : mlir::tfaot::impl::CheckHostCodePassBase<CheckHostCodePass> {
+  void runOnOperation() override {
+    bool failed = false;
+    for (func::FuncOp func : getOperation().getOps<func::FuncOp>()) {
+      if (func.isExternal())
+        continue;
+      for (Operation &op : func.getBody().getOps()) {
+        if (isAddressOnly(&op) || isa<mlir::gpu::LaunchFuncOp>(op))
+          continue;
+        // The runtime's cuBLAS entry takes device addresses by value.
+        if (auto call = dyn_cast<func::CallOp>(op);
+            call && ::tfaot::gpu::isRuntimeGemm(call.getCallee()))
+          continue;
+        // mlir::emitError, not op.emitError: the op's dump would not help
+        // the user, the node name in the location does.
+        InFlightDiagnostic diag = mlir::emitError(op.getLoc())
+                                  << "cannot run on the GPU: ";
+        if (auto call = dyn_cast<CallOpInterface>(op)) {
+          auto callee = dyn_cast_if_present<SymbolRefAttr>(
+              call.getCallableForCallee().dyn_cast<SymbolRefAttr>());
+          diag << "it calls "
+               << (callee ? "'" + callee.getLeafReference().str() + "'"
+                          : std::string("a function"))
+               << ", which runs on the CPU only";
+        } else {
+          diag << "'" << op.getName()
+               << "' is left in host code, where it would access device "
+                  "memory";
+        }
+        failed = true;
+      }
+    }
+    if (failed)
+      signalPassFailure();
+  }
+};
+
+} // namespace

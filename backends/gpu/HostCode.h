@@ -1,0 +1,33 @@
+//===- HostCode.h - What may stay in a GPU entry's host code ----*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0
+//
+// Tensors live in device memory, so the host function of a CUDA entry may
+// only compute addresses and launch kernels. Which ops qualify is shared by
+// the pass that moves the rest into a one-thread kernel
+// (tfaot-gpu-wrap-host-work, WrapHostWork.cpp) and the one that reports
+// what is left (tfaot-gpu-check-host-code, CheckHostCode.cpp).
+//
+//===----------------------------------------------------------------------===//
+#ifndef TFAOT_BACKENDS_GPU_HOSTCODE_H
+#define TFAOT_BACKENDS_GPU_HOSTCODE_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+
+namespace tfaot::gpu {
+
+/// Ops that only compute values (constants, index arithmetic) or name memory
+/// without touching it: they may stay in host code.
+inline bool isAddressOnly(mlir::Operation *op) {
+  using namespace mlir;
+  if (isa<ViewLikeOpInterface, memref::AllocOp, memref::DeallocOp,
+          memref::GetGlobalOp, memref::AssumeAlignmentOp, func::ReturnOp>(op))
+    return true;
+  return op->getNumRegions() == 0 && isPure(op);
+}
+
+} // namespace tfaot::gpu
+
+#endif // TFAOT_BACKENDS_GPU_HOSTCODE_H

@@ -1,0 +1,236 @@
+//===- Passes.td - CUDA backend passes ---------------------*- tablegen -*-===//
+// SPDX-License-Identifier: Apache-2.0
+//
+// Passes that only the CUDA backend runs (backends/gpu/Pipeline.cpp puts
+// them in order; the upstream passes around them do the mapping to GPU
+// threads, the outlining of kernels and the NVVM lowering):
+//
+//  on tensors, before bufferization
+//    tfaot-gpu-split-small-reductions, tfaot-gpu-convs-to-matmuls;
+//  on buffers, between bufferization and the upstream GPU mapping
+//    tfaot-gpu-matmuls-to-cublas, tfaot-gpu-copies-to-linalg,
+//    tfaot-gpu-parallel-dims-first, tfaot-gpu-accumulate-in-registers,
+//    tfaot-gpu-wrap-host-work, tfaot-gpu-flatten-parallel-loops;
+//  after the outlining of kernels
+//    tfaot-gpu-merge-kernel-modules, tfaot-gpu-contract-fp,
+//    tfaot-gpu-check-host-code;
+//  --gpu_emulate only (kernels run as loops on the CPU)
+//    tfaot-gpu-emulate-launches, tfaot-gpu-define-emulated-gemm.
+//
+// The target-independent passes are in passes/Passes.td, the CPU backend's
+// in backends/cpu/Passes.td. The C++ of each def lives in a file named
+// after it (ConvsToMatmulsPass in ConvsToMatmuls.cpp).
+//
+//===----------------------------------------------------------------------===//
+#ifndef TFAOT_BACKENDS_GPU_PASSES_TD
+#define TFAOT_BACKENDS_GPU_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def SplitSmallReductionsPass
+    : Pass<"tfaot-gpu-split-small-reductions", "mlir::func::FuncOp"> {
+  let summary = "Split long reductions with few outputs into partial "
+                "reductions and a final one (more GPU threads per output)";
+  let description = [{
+    Runs on tensors, before bufferization. The kernel mapping gives every
+    output element of a reduction one thread that loops over the whole
+    reduced dimension; with few outputs (under 1024) and a long reduction
+    (128 or more) that thread is the whole kernel. Such a reduction of size
+    K becomes, with upstream's linalg split reduction, R partial reductions
+    of K/R and a reduction of the R partials, R the divisor of K nearest
+    sqrt(K) (at least 4, at most K/4): for 1000, 40 partials of 25.
+    Reductions split reduction does not know, or with no such divisor, are
+    left alone.
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect",
+                           "mlir::tensor::TensorDialect"];
+}
+
+def ConvsToMatmulsPass
+    : Pass<"tfaot-gpu-convs-to-matmuls", "mlir::func::FuncOp"> {
+  let summary = "Rewrite f32 NHWC/HWCF convolutions on tensors as im2col + "
+                "linalg.matmul (for cuBLAS)";
+  let description = [{
+    Runs on tensors, after the elementwise fusion (which would turn the
+    matmul back into a generic) and before bufferization. Every statically
+    shaped f32 `linalg.conv_2d_nhwc_hwcf` becomes an im2col copy (a parallel
+    linalg.generic gathering each output pixel's KHxKWxC window into one
+    row; a zero padding before the conv is folded into it) and a
+    `linalg.matmul` with the HWCF filter seen as a (KH*KW*C)xF matrix. A
+    1x1 stride-1 convolution needs no copy: its NHWC input already is the
+    (N*H*W)xC matrix.
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect",
+                           "mlir::tensor::TensorDialect"];
+}
+
+def MatmulsToCublasPass
+    : Pass<"tfaot-gpu-matmuls-to-cublas", "mlir::ModuleOp"> {
+  let summary = "Replace f32 linalg.matmul/batch_matmul and int8 "
+                "transposed-B linalg.matmul on row-contiguous buffers by "
+                "host calls to tfaot_rt_cuda_gemm / tfaot_rt_cuda_gemm_s8 "
+                "(cuBLAS)";
+  let description = [{
+    Runs on buffers, before the kernel mapping. Every f32 `linalg.matmul` /
+    `linalg.batch_matmul` whose rows are contiguous becomes a host call to
+    tfaot_rt_cuda_gemm (backends/gpu/HostLaunch.h), which runs
+    cublasSgemmStridedBatched on the run's stream, in order with the
+    kernels. The zeroing of the product's buffer before it (a fill, or a
+    copy of a shared zero buffer) is dropped: cuBLAS then overwrites C
+    (beta = 0) instead of adding to it. The int8 products of
+    --quantize=int8 (a `linalg.matmul` of i8 rows by i8 weights stored
+    [N, K], into i32) go to tfaot_rt_cuda_gemm_s8, cuBLAS's int8 GEMM; C
+    starts from the zero-point term, so it is added to (beta = 1) unless
+    that term is a zero fill. With emulate=true the calls go to
+    tfaot_emulated_gemm(_s8) instead, which tfaot-gpu-define-emulated-gemm
+    defines in the object.
+  }];
+  let options = [
+    Option<"emulate", "emulate", "bool", /*default=*/"false",
+           "Call tfaot_emulated_gemm(_s8) (--gpu_emulate: defined in the "
+           "object later, tfaot-gpu-define-emulated-gemm) instead of the "
+           "runtime's cuBLAS entries">,
+    Option<"allowTf32", "allow-tf32", "bool", /*default=*/"false",
+           "Let cuBLAS multiply in TF32 on tensor cores (10-bit mantissa "
+           "inputs, fp32 accumulation)">,
+  ];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::func::FuncDialect",
+                           "mlir::memref::MemRefDialect"];
+}
+
+def CopiesToLinalgPass
+    : Pass<"tfaot-gpu-copies-to-linalg", "mlir::func::FuncOp"> {
+  let summary = "Turn memref.copy into linalg.copy so that copies become "
+                "kernels";
+  let description = [{
+    Every `memref.copy` becomes a `linalg.copy`, so that copies become
+    parallel loops, and with them kernels, like the other linalg ops.
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect"];
+}
+
+def ParallelDimsFirstPass
+    : Pass<"tfaot-gpu-parallel-dims-first", "mlir::func::FuncOp"> {
+  let summary = "Interchange linalg.generic loops so that the parallel "
+                "dimensions are the outer ones (all mapped to GPU threads)";
+  let description = [{
+    convert-linalg-to-parallel-loops turns only the leading parallel
+    dimensions into the outer scf.parallel, and that is all the GPU mapping
+    distributes over threads: a global average pool's (n, h, w, c) ran on n
+    threads. Each linalg.generic's loops are interchanged so that its
+    parallel dimensions come first, which gives every output element its
+    own thread.
+  }];
+}
+
+def AccumulateInRegistersPass
+    : Pass<"tfaot-gpu-accumulate-in-registers", "mlir::func::FuncOp"> {
+  let summary = "Carry a reduction loop's output element in a register: its "
+                "load and store at loop-invariant indices move around the "
+                "loop";
+  let description = [{
+    A reduction loop's load and store of its output element (at indices
+    defined outside the loop, with no other access to that memref in the
+    loop) become a loop-carried value: one load before the loop, one store
+    after it, registers in between, instead of a global read-modify-write
+    per multiply-add. Innermost loops go first, so a convolution's window
+    loops are promoted one after the other.
+  }];
+}
+
+def WrapHostWorkPass
+    : Pass<"tfaot-gpu-wrap-host-work", "mlir::func::FuncOp"> {
+  let summary = "Put memory-touching code outside parallel loops into a "
+                "one-iteration scf.parallel (run by one GPU thread)";
+  let description = [{
+    Memory-touching code outside any parallel loop (0-d ops, full
+    reductions) goes into a one-iteration scf.parallel, which one GPU thread
+    runs. Calls stay on the host, as do runs whose results are used after
+    them: tfaot-gpu-check-host-code reports both.
+  }];
+  let dependentDialects = ["mlir::scf::SCFDialect",
+                           "mlir::arith::ArithDialect"];
+}
+
+def FlattenParallelLoopsPass
+    : Pass<"tfaot-gpu-flatten-parallel-loops", "mlir::func::FuncOp"> {
+  let summary = "Rewrite every outermost scf.parallel as a 1-D blocks x "
+                "threads nest over its linearized iteration space, with a "
+                "bounds guard";
+  let description = [{
+    Every outermost scf.parallel becomes a 1-D (blocks x 256 threads) nest
+    over its row-major linearized iteration space, with a bounds guard, so
+    that gpu-map-parallel-loops gives each kernel a full thread block
+    whatever its rank, and neighbouring threads touch neighbouring elements.
+  }];
+  let dependentDialects = ["mlir::scf::SCFDialect",
+                           "mlir::arith::ArithDialect"];
+}
+
+def MergeKernelModulesPass
+    : Pass<"tfaot-gpu-merge-kernel-modules", "mlir::ModuleOp"> {
+  let summary = "Move every outlined kernel into one gpu.module (one PTX "
+                "image per entry), each named after the module it came from";
+  let description = [{
+    The outlined gpu.modules, one per kernel, become one gpu.module named
+    tfaot_kernels (one PTX image per entry); each kernel is renamed after
+    the module it came from, and the launches follow.
+  }];
+}
+
+def ContractFpPass
+    : Pass<"tfaot-gpu-contract-fp", "mlir::gpu::GPUModuleOp"> {
+  let summary = "Allow floating-point contraction (a*b+c -> FMA) in "
+                "kernels, as nvcc does by default";
+  let description = [{
+    Adds the `contract` fast-math flag to every arith op of the kernels, so
+    that a multiply and an add may become one FMA, as nvcc does by default
+    (--fmad).
+  }];
+}
+
+def CheckHostCodePass
+    : Pass<"tfaot-gpu-check-host-code", "mlir::ModuleOp"> {
+  let summary = "Fail on any op left in host functions that would touch "
+                "tensor memory (which lives on the device)";
+  let description = [{
+    The host function may only compute addresses, launch kernels and call
+    the runtime's cuBLAS entries: anything else would dereference device
+    memory on the CPU. Each such op is reported at its location (the node
+    name), and the pass fails.
+  }];
+}
+
+def EmulateLaunchesPass
+    : Pass<"tfaot-gpu-emulate-launches", "mlir::func::FuncOp"> {
+  let summary = "Replace gpu.launch with sequential loops over blocks and "
+                "threads (to check the kernel mapping's results on the CPU)";
+  let description = [{
+    For --gpu_emulate: every gpu.launch becomes sequential loops over its
+    blocks and threads, the body seeing the loop indices as its block and
+    thread ids. Kernels tfaot generates have no barriers and each thread
+    writes its own outputs, so this order of threads computes what the GPU
+    computes. Launches with barriers, async tokens or clusters are errors.
+  }];
+  let dependentDialects = ["mlir::scf::SCFDialect",
+                           "mlir::arith::ArithDialect"];
+}
+
+def DefineEmulatedGemmPass
+    : Pass<"tfaot-gpu-define-emulated-gemm", "mlir::ModuleOp"> {
+  let summary = "Give the --gpu_emulate build's tfaot_emulated_gemm a body: "
+                "the GEMM cuBLAS runs on the GPU, as loops";
+  let description = [{
+    For --gpu_emulate: the declarations of tfaot_emulated_gemm and
+    tfaot_emulated_gemm_s8 that tfaot-gpu-matmuls-to-cublas{emulate=true}
+    calls get bodies, loops with the contract of the runtime's
+    tfaot_rt_cuda_gemm(_s8), with internal linkage (each object carries its
+    own copy).
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::scf::SCFDialect",
+                           "mlir::LLVM::LLVMDialect"];
+}
+
+#endif // TFAOT_BACKENDS_GPU_PASSES_TD

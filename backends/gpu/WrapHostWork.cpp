@@ -1,0 +1,89 @@
+//===- WrapHostWork.cpp - Host work into one-thread kernels ---------------===//
+// SPDX-License-Identifier: Apache-2.0
+//
+// tfaot-gpu-wrap-host-work: memory-touching code outside any parallel loop
+// (0-d ops, full reductions) goes into a one-iteration scf.parallel: one
+// thread runs it.
+//
+//===----------------------------------------------------------------------===//
+#include "backends/gpu/Passes.h"
+#include "backends/gpu/HostCode.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir::tfaot {
+#define GEN_PASS_DEF_WRAPHOSTWORKPASS
+#include "backends/gpu/Passes.h.inc"
+} // namespace mlir::tfaot
+
+using namespace mlir;
+using ::tfaot::gpu::isAddressOnly;
+
+namespace {
+
+struct WrapHostWorkPass
+    : mlir::tfaot::impl::WrapHostWorkPassBase<WrapHostWorkPass> {
+  /// The maximal runs of top-level ops that touch memory, with the pure ops
+  /// between them (they feed the stores). Runs end at parallel loops and at
+  /// ops that only name memory.
+  static SmallVector<SmallVector<Operation *>> hostWorkRuns(Block &block) {
+    SmallVector<SmallVector<Operation *>> runs;
+    SmallVector<Operation *> current;
+    auto close = [&] {
+      // Trailing pure ops belong to whatever follows.
+      while (!current.empty() && isAddressOnly(current.back()))
+        current.pop_back();
+      if (!current.empty())
+        runs.push_back(current);
+      current.clear();
+    };
+    for (Operation &op : block) {
+      // Calls stay on the host (tfaot-gpu-check-host-code reports them):
+      // what they call is host code, not something a kernel can run.
+      bool work = !isAddressOnly(&op) &&
+                  !isa<scf::ParallelOp, CallOpInterface>(op);
+      bool pure = op.getNumRegions() == 0 && isPure(&op) &&
+                  !isa<ViewLikeOpInterface>(op);
+      if (work || (pure && !current.empty()))
+        current.push_back(&op);
+      else
+        close();
+    }
+    close();
+    return runs;
+  }
+
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    if (func.isExternal())
+      return;
+    for (SmallVector<Operation *> &run : hostWorkRuns(func.getBody().front())) {
+      llvm::SmallPtrSet<Operation *, 16> inRun(run.begin(), run.end());
+      Block &body = func.getBody().front();
+      bool escapes = llvm::any_of(run, [&](Operation *op) {
+        return llvm::any_of(op->getUsers(), [&](Operation *user) {
+          return !inRun.contains(body.findAncestorOpInBlock(*user));
+        });
+      });
+      if (escapes)
+        continue; // tfaot-gpu-check-host-code reports it.
+      OpBuilder builder(run.front());
+      Location loc = run.front()->getLoc();
+      Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
+      Value one = arith::ConstantIndexOp::create(builder, loc, 1);
+      auto loop = scf::ParallelOp::create(builder, loc, ValueRange{zero},
+                                          ValueRange{one}, ValueRange{one});
+      Operation *terminator = loop.getBody()->getTerminator();
+      for (Operation *op : run)
+        op->moveBefore(terminator);
+    }
+  }
+};
+
+} // namespace
