@@ -1,4 +1,5 @@
 //===- scores.cpp - a SavedModel compiled by tfaot_library() -------------===//
+// SPDX-License-Identifier: Apache-2.0
 //
 // Runs the dense layer scores = relu(x . W + b) of the SavedModel that
 // test/savedmodel's tfaot-write-savedmodel writes (W = [[1,-1],[2,0],

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Writes a small .npy file with the given values (no NumPy needed).
 
 usage: make_npy.py OUT.npy DESCR SHAPE [VALUE...] [--fortran]

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Prints a .npy file's header dict, or writes its data part (no NumPy needed).
 
 usage: npy_data.py FILE.npy [--header | OUT.bin]

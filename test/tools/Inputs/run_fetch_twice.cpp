@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Runs simple_mnist compiled with y_pred fetched twice and the logits
 // (results 0, 1 and 2), on two different inputs, and prints per run both
 // predictions and the argmax of the logits, one line each, for FileCheck to

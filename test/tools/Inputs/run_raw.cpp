@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Runs a generated class the way a program that links its object does, on
 // raw argument bytes, and writes each result's raw bytes, so a test can
 // compare them with what `tfaot run` wrote byte for byte:

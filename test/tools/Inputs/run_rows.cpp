@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Runs a generated class on the argument values given on the command line
 // (every element of argument 0, in order) and prints result 0 one row (its
 // last dimension) per line, for FileCheck. Build with
