@@ -293,16 +293,48 @@ static bool checkEntryAbi(mlir::ModuleOp module, const LoweredEntry &entry,
   return true;
 }
 
+/// The shape attribute of the Placeholder `name` in `graph` when it has a
+/// known rank of at least one, else null: what --batch starts from for a
+/// feed given without a shape.
+static const tensorflow::TensorShapeProto *
+placeholderShape(const tensorflow::GraphDef &graph, const std::string &name) {
+  for (const tensorflow::NodeDef &node : graph.node()) {
+    if (node.name() != name)
+      continue;
+    if (node.op() != "Placeholder")
+      return nullptr;
+    auto attr = node.attr().find("shape");
+    if (attr == node.attr().end() || !attr->second.has_shape() ||
+        attr->second.shape().unknown_rank() ||
+        attr->second.shape().dim_size() == 0)
+      return nullptr;
+    return &attr->second.shape();
+  }
+  return nullptr;
+}
+
 /// Gives every feed of `config` the batch `batch` as its first dimension.
-static bool setFeedBatch(tensorflow::tf2xla::Config &config, int64_t batch,
+/// A feed without a shape takes its Placeholder's (`--feed x --batch 1,8`
+/// on a [-1,784] or [1,784] placeholder), as a feed shape would replace it.
+static bool setFeedBatch(tensorflow::tf2xla::Config &config,
+                         const tensorflow::GraphDef &graph, int64_t batch,
                          GraphDiagnostics &diags) {
   for (tensorflow::tf2xla::Feed &feed : *config.mutable_feed()) {
     if (!feed.has_shape() || feed.shape().dim_size() == 0) {
-      diags.error("--batch: feed '" + feed.id().node_name() +
-                  "' needs a shape whose first dimension is the batch (give "
-                  "--feed " +
-                  feed.id().node_name() + ":N,... or a shape in the config)");
-      return false;
+      const tensorflow::TensorShapeProto *shape =
+          feed.id().output_index() == 0
+              ? placeholderShape(graph, feed.id().node_name())
+              : nullptr;
+      if (!shape) {
+        diags.error("--batch: feed '" + feed.id().node_name() +
+                    "' needs a shape whose first dimension is the batch "
+                    "(its node is not a Placeholder of known rank: give "
+                    "--feed " +
+                    feed.id().node_name() +
+                    ":N,... or a shape in the config)");
+        return false;
+      }
+      *feed.mutable_shape() = *shape;
     }
     feed.mutable_shape()->mutable_dim(0)->set_size(batch);
   }
@@ -533,7 +565,7 @@ static int compileGraph(const CompileOptions &options, const BuildHooks &hooks,
     entry.symbol = entry.batch ? symbol + "_batch" + std::to_string(entry.batch)
                                : symbol;
     tensorflow::tf2xla::Config entryConfig = config;
-    if (entry.batch && !setFeedBatch(entryConfig, entry.batch, diags))
+    if (entry.batch && !setFeedBatch(entryConfig, *graph, entry.batch, diags))
       return 1;
     // The report describes the last (largest) bucket.
     report.rewrites.clear();
