@@ -78,24 +78,11 @@ std::unique_ptr<PreparedModel> prepare(const BenchOptions &options,
                                  std::chrono::steady_clock::now() - start)
                                  .count();
 
-  const FunctionSignature &sig = artifacts.signature;
-  // Random bytes are no JPEG, and the JIT links libc/libm only, not the
-  // runtime's decoder: benchmark the model behind the decode instead.
-  GraphDiagnostics diags(compile.graph, errs);
-  for (const TensorSignature &arg : sig.args)
-    if (arg.dtype == tensorflow::DT_STRING) {
-      diags.error("bench does not run graphs with string arguments ('" +
-                  arg.name + "'); feed the decoded image instead (--feed of "
-                  "the decode's consumer)");
-      return nullptr;
-    }
-  auto model = JitModel::load(artifacts, options.threads);
-  if (!model) {
-    diags.error("cannot load the compiled code: " +
-                llvm::toString(model.takeError()));
+  // Random bytes are no JPEG: loadCompiledGraph refuses string arguments.
+  prepared->model =
+      loadCompiledGraph(artifacts, options.threads, compile.graph, "bench", errs);
+  if (!prepared->model)
     return nullptr;
-  }
-  prepared->model = std::move(*model);
   fillInputs(*prepared->model, options.seed);
   return prepared;
 }

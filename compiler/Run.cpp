@@ -237,12 +237,13 @@ std::string tfaot::fileNameFor(const std::string &name) {
 int tfaot::runGraph(const RunOptions &options, llvm::raw_ostream &out,
                     llvm::raw_ostream &errs) {
   const std::string &graph = options.compile.graph;
+  GraphDiagnostics usage("", errs); // Command-line mistakes: no file at fault.
   if (graph.empty()) {
-    errs << "tfaot run: error: no graph: give --graph model.pb\n";
+    usage.usageError("no graph: give --graph model.pb");
     return 1;
   }
   if (options.threads < 0 || options.rtol < 0 || options.atol < 0) {
-    errs << "tfaot run: error: --threads, --rtol and --atol must be >= 0\n";
+    usage.usageError("--threads, --rtol and --atol must be >= 0");
     return 1;
   }
   // name=file pairs, checked before the (slow) compilation.
@@ -250,8 +251,8 @@ int tfaot::runGraph(const RunOptions &options, llvm::raw_ostream &out,
   for (const std::string &spec : options.inputs) {
     auto [name, file] = llvm::StringRef(spec).split('=');
     if (name.empty() || file.empty()) {
-      errs << "tfaot run: error: bad --input '" << spec
-           << "': expected name=file.npy or name=file.bin\n";
+      usage.usageError("bad --input '" + spec +
+                       "': expected name=file.npy or name=file.bin");
       return 1;
     }
     inputs.emplace_back(name.str(), file.str());
@@ -265,22 +266,12 @@ int tfaot::runGraph(const RunOptions &options, llvm::raw_ostream &out,
   if (tfaot::compile(compile, errs) != 0)
     return 1;
   const FunctionSignature &sig = artifacts.signature;
-  for (const TensorSignature &arg : sig.args)
-    if (arg.dtype == tensorflow::DT_STRING) {
-      // The JIT links libc and libm, not the runtime's JPEG decoder.
-      errs << graph << ": error: run does not run graphs with string "
-           << "arguments ('" << arg.name << "'); feed the decoded image "
-           << "instead (--feed of the decode's consumer)\n";
-      return 1;
-    }
   int threads =
       options.threads ? options.threads : ThreadPool::HardwareThreads();
-  auto model = JitModel::load(artifacts, threads);
-  if (!model) {
-    errs << graph << ": error: cannot load the compiled code: "
-         << llvm::toString(model.takeError()) << "\n";
+  std::unique_ptr<JitModel> model =
+      loadCompiledGraph(artifacts, threads, graph, "run", errs);
+  if (!model)
     return 1;
-  }
 
   std::vector<bool> given(sig.args.size(), false);
   for (const auto &[name, file] : inputs) {
@@ -289,16 +280,16 @@ int tfaot::runGraph(const RunOptions &options, llvm::raw_ostream &out,
       std::vector<std::string> names;
       for (const TensorSignature &arg : sig.args)
         names.push_back("'" + arg.name + "' " + describe(arg.dtype, arg.shape));
-      errs << "tfaot run: error: --input " << name << "=" << file << ": "
-           << (index < 0 ? "no argument of that name (the arguments: " +
-                               (names.empty() ? std::string("none")
-                                              : llvm::join(names, ", ")) +
-                               ")"
-                         : std::string("that argument is already given"))
-           << "\n";
+      usage.usageError(
+          "--input " + name + "=" + file + ": " +
+          (index < 0 ? "no argument of that name (the arguments: " +
+                           (names.empty() ? std::string("none")
+                                          : llvm::join(names, ", ")) +
+                           ")"
+                     : std::string("that argument is already given")));
       return 1;
     }
-    if (!loadInput(sig.args[index], (*model)->arg(index), file, errs))
+    if (!loadInput(sig.args[index], model->arg(index), file, errs))
       return 1;
     given[index] = true;
   }
@@ -309,7 +300,7 @@ int tfaot::runGraph(const RunOptions &options, llvm::raw_ostream &out,
       continue;
     const TensorSignature &arg = sig.args[i];
     randomized.push_back(arg.name + " " + describe(arg.dtype, arg.shape) +
-                         (fillRandom(arg, (*model)->arg(i), rng)
+                         (fillRandom(arg, model->arg(i), rng)
                               ? ""
                               : " (zeros: no random " +
                                     dataTypeName(arg.dtype) + ")"));
@@ -319,7 +310,7 @@ int tfaot::runGraph(const RunOptions &options, llvm::raw_ostream &out,
          << "; floats in [-1, 1), integers in [0, 10)) for: "
          << llvm::join(randomized, ", ") << "\n";
 
-  (*model)->run();
+  model->run();
 
   if (std::error_code ec =
           llvm::sys::fs::create_directories(options.outputDir)) {
@@ -338,7 +329,7 @@ int tfaot::runGraph(const RunOptions &options, llvm::raw_ostream &out,
       file = fileNameFor(result.name) + "_" + std::to_string(n);
     used.insert(file);
     fileNames.push_back(file);
-    const char *data = static_cast<const char *>((*model)->result(i));
+    const char *data = static_cast<const char *>(model->result(i));
     llvm::StringRef bytes(data, bufferBytes(result));
     llvm::SmallString<256> path(options.outputDir);
     llvm::sys::path::append(path, file + ".npy");
@@ -363,7 +354,7 @@ int tfaot::runGraph(const RunOptions &options, llvm::raw_ostream &out,
   int mismatched = 0;
   for (size_t i = 0; i < sig.results.size(); ++i)
     if (!compareResult(sig.results[i],
-                       static_cast<const char *>((*model)->result(i)),
+                       static_cast<const char *>(model->result(i)),
                        fileNames[i], options, out, errs))
       ++mismatched;
   if (mismatched)

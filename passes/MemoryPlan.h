@@ -48,8 +48,12 @@ struct MemoryPlan {
 };
 
 /// Reads the plan of `module` (see MemoryPlan for what each figure means at
-/// which stage).
+/// which stage). Walks the module to count heap temporaries.
 MemoryPlan readMemoryPlan(ModuleOp module);
+
+/// MemoryPlan::arenaBytes alone: one attribute read, no walk, valid at any
+/// stage (the entry's trailing arena pointer depends on it).
+uint64_t readArenaBytes(ModuleOp module);
 
 } // namespace mlir::tfaot
 

@@ -356,9 +356,13 @@ static uint64_t moduleBytes(ModuleOp module, StringRef name) {
   return 0;
 }
 
+uint64_t mlir::tfaot::readArenaBytes(ModuleOp module) {
+  return moduleBytes(module, kArenaBytesAttr);
+}
+
 mlir::tfaot::MemoryPlan mlir::tfaot::readMemoryPlan(ModuleOp module) {
   MemoryPlan plan;
-  plan.arenaBytes = moduleBytes(module, kArenaBytesAttr);
+  plan.arenaBytes = readArenaBytes(module);
   plan.naiveTempBytes = moduleBytes(module, kNaiveTempBytesAttr);
   plan.peakLiveBytes = moduleBytes(module, kPeakLiveBytesAttr);
   // Allocs still present after planning are heap allocations made by Run().

@@ -281,7 +281,7 @@ static bool checkEntryAbi(mlir::ModuleOp module, const LoweredEntry &entry,
   auto function = module.lookupSymbol<mlir::LLVM::LLVMFuncOp>(entry.symbol);
   size_t expectedParams =
       entry.signature.args.size() + entry.signature.results.size() +
-      (mlir::tfaot::readMemoryPlan(module).arenaBytes ? 1 : 0); // + the arena
+      (mlir::tfaot::readArenaBytes(module) ? 1 : 0); // + the arena
   if (!function || function.getNumArguments() != expectedParams ||
       !mlir::isa<mlir::LLVM::LLVMVoidType>(
           function.getFunctionType().getReturnType())) {
@@ -612,10 +612,9 @@ static int compileGraph(const CompileOptions &options, const BuildHooks &hooks,
     artifacts->signature = entries.back().signature;
     artifacts->profileNames = entries.back().profileNames;
     artifacts->tempBytes = 0;
+    // tempBytes (arena plus heap temporaries) covers the arena.
     for (const LoweredEntry &entry : entries)
-      artifacts->tempBytes =
-          std::max({artifacts->tempBytes, entry.tempBytes,
-                    mlir::tfaot::readMemoryPlan(*entry.module).arenaBytes});
+      artifacts->tempBytes = std::max(artifacts->tempBytes, entry.tempBytes);
   }
 
   progress.stage("writing");
@@ -642,7 +641,7 @@ static int compileGraph(const CompileOptions &options, const BuildHooks &hooks,
     copyMemoryPlan(*largest.module, headerOptions);
     for (const LoweredEntry &entry : entries) {
       headerOptions.tempBytes = std::max(headerOptions.tempBytes, entry.tempBytes);
-      uint64_t arena = mlir::tfaot::readMemoryPlan(*entry.module).arenaBytes;
+      uint64_t arena = mlir::tfaot::readArenaBytes(*entry.module);
       headerOptions.arenaBytes = std::max(headerOptions.arenaBytes, arena);
       if (entry.batch)
         headerOptions.buckets.push_back({entry.batch, entry.symbol, arena > 0});

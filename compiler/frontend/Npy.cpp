@@ -48,12 +48,6 @@ tensorflow::DataType dtypeOfKind(llvm::StringRef kind) {
   return tensorflow::DT_INVALID;
 }
 
-/// Bytes of one element of a dtype npyDescr knows.
-int64_t elementSize(tensorflow::DataType dtype) {
-  std::string descr = npyDescr(dtype);
-  return descr.empty() ? 0 : descr.back() - '0';
-}
-
 template <typename T> double load(const char *data, int64_t i) {
   T value;
   std::memcpy(&value, data + i * sizeof(T), sizeof(T));
@@ -132,7 +126,8 @@ bool tfaot::readNpy(const std::string &path, NpyTensor &tensor,
             "uint8/16/32/64 or bool)";
     return false;
   }
-  uint64_t needed = tensor.elements() * elementSize(tensor.dtype);
+  // dtypeOfKind only gives dtypes of the table, which knows their size.
+  uint64_t needed = tensor.elements() * findDataType(tensor.dtype)->bytes;
   llvm::StringRef data = bytes.drop_front(headerStart + headerLength);
   if (data.size() < needed) {
     error = "holds " + std::to_string(data.size()) +

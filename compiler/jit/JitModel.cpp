@@ -156,3 +156,24 @@ void JitModel::run() {
   internal::ScopedThreadPool current(pool_.get());
   entry_(argPointers_.data(), resultPointers_.data(), arena_->data.get());
 }
+
+std::unique_ptr<JitModel>
+tfaot::loadCompiledGraph(const CompiledArtifacts &artifacts, int threads,
+                         const std::string &graph, llvm::StringRef command,
+                         llvm::raw_ostream &errs) {
+  GraphDiagnostics diags(graph, errs);
+  for (const TensorSignature &arg : artifacts.signature.args)
+    if (arg.dtype == tensorflow::DT_STRING) {
+      diags.error(command + " does not run graphs with string arguments ('" +
+                  arg.name + "'); feed the decoded image instead (--feed of "
+                  "the decode's consumer)");
+      return nullptr;
+    }
+  auto model = JitModel::load(artifacts, threads);
+  if (!model) {
+    diags.error("cannot load the compiled code: " +
+                llvm::toString(model.takeError()));
+    return nullptr;
+  }
+  return std::move(*model);
+}

@@ -66,6 +66,17 @@ private:
   std::unique_ptr<ThreadPool> pool_;
 };
 
+/// JitModel::load for a command that runs a graph it has just compiled
+/// (`tfaot bench`, `tfaot run`). Graphs with string arguments are refused:
+/// the JIT links libc and libm, not the runtime's JPEG decoder, so the
+/// user is told to feed the decoded image instead. Null after printing
+/// "<graph>: error: ..." naming `command`.
+std::unique_ptr<JitModel> loadCompiledGraph(const CompiledArtifacts &artifacts,
+                                            int threads,
+                                            const std::string &graph,
+                                            llvm::StringRef command,
+                                            llvm::raw_ostream &errs);
+
 } // namespace tfaot
 
 #endif // TFAOT_COMPILER_JIT_JITMODEL_H
