@@ -520,6 +520,10 @@ static int compileGraph(const CompileOptions &options, const BuildHooks &hooks,
       return 1;
     config = *loaded;
   }
+  // Config entries may name tensors as TF does ("x:0"): split them before
+  // anything compares them with the --feed flags' names.
+  if (!splitConfigTensorNames(config, diags))
+    return 1;
   int configFeeds = config.feed_size();
   for (const std::string &feed : options.feeds)
     addFeedFlag(feed, config, diags);

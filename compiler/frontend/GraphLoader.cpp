@@ -155,8 +155,6 @@ std::optional<tensorflow::GraphDef>
 tfaot::loadModel(const std::string &path, const std::string &signature,
                  tensorflow::tf2xla::Config &config, GraphDiagnostics &diags,
                  tensorflow::tf2xla::Config *signatureConfig) {
-  if (!splitConfigTensorNames(config, diags))
-    return std::nullopt;
   if (llvm::sys::fs::is_directory(path))
     return loadSavedModel(path, signature, config, diags, signatureConfig);
   if (!signature.empty()) {
