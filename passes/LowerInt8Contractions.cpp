@@ -27,7 +27,7 @@
 // With product=matmul (the GPU backend) the same product is a
 // linalg.matmul of the rows by W^T, a constant [N, K] (K padded to 4): the
 // "TN" int8 GEMM that cuBLAS runs on tensor cores, which
-// tfaot-gpu-matmuls-to-cublas hands it (LibraryGemms.cpp).
+// tfaot-gpu-matmuls-to-cublas hands it (MatmulsToCublas.cpp).
 //
 //===----------------------------------------------------------------------===//
 #include "passes/LoweringUtils.h"

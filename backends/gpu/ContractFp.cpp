@@ -24,10 +24,13 @@ struct ContractFpPass
     : mlir::tfaot::impl::ContractFpPassBase<ContractFpPass> {
   void runOnOperation() override {
     getOperation().walk([](arith::ArithFastMathInterface op) {
+      // Conversions (arith.truncf, extf) may carry no flags at all.
+      arith::FastMathFlagsAttr flags = op.getFastMathFlagsAttr();
       op->setAttr(op.getFastMathAttrName(),
                   arith::FastMathFlagsAttr::get(
-                      op->getContext(), op.getFastMathFlagsAttr().getValue() |
-                                            arith::FastMathFlags::contract));
+                      op->getContext(),
+                      (flags ? flags.getValue() : arith::FastMathFlags::none) |
+                          arith::FastMathFlags::contract));
     });
   }
 };

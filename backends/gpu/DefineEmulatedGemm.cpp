@@ -13,8 +13,10 @@
 // with row-major A, B, C at the given addresses, leading dimensions and
 // batch strides (elements). tfaot_emulated_gemm_s8, for the int8 GEMM
 // (tfaot_rt_cuda_gemm_s8), reads int8 A and B with B stored [n, k]
-// (B[b][j][p]), sign-extends them and sums in int32 into an int32 C. The
-// emulated build thus checks, on machines without a GPU, everything about
+// (B[b][j][p]), sign-extends them and sums in int32 into an int32 C;
+// tfaot_emulated_gemm_f16 and _bf16 (--precision=fp16|bf16) read 16-bit A
+// and B, widen them exactly to f32 and sum in f32 into an f32 C, as cuBLAS
+// does on tensor cores (in its own order). The emulated build thus checks, on machines without a GPU, everything about
 // the library path but cuBLAS itself: the im2col, the operands' addresses
 // and strides, dropping the zero fill and the int8 zero-point term.
 //
@@ -38,16 +40,22 @@ using namespace mlir;
 
 namespace {
 
-/// Builds the loops of the file comment into `func`'s (new) body: the f32
-/// GEMM, or with `s8` the int8 one.
-void defineBody(func::FuncOp func, bool s8) {
+using ::tfaot::gpu::GemmKind;
+
+/// Builds the loops of the file comment into `func`'s (new) body, for
+/// products of `kind`.
+void defineBody(func::FuncOp func, GemmKind kind) {
   Location loc = func.getLoc();
   Block *entry = func.addEntryBlock();
   OpBuilder b = OpBuilder::atBlockBegin(entry);
   Type index = b.getIndexType(), i64 = b.getI64Type();
-  Type inType = s8 ? Type(b.getI8Type()) : Type(b.getF32Type());
+  bool s8 = kind == GemmKind::S8;
+  Type inType = kind == GemmKind::S8    ? Type(b.getI8Type())
+                : kind == GemmKind::F16  ? Type(b.getF16Type())
+                : kind == GemmKind::BF16 ? Type(b.getBF16Type())
+                                         : Type(b.getF32Type());
   Type accType = s8 ? Type(b.getI32Type()) : Type(b.getF32Type());
-  int64_t inBytes = s8 ? 1 : 4;
+  int64_t inBytes = inType.getIntOrFloatBitWidth() / 8;
   Type ptr = LLVM::LLVMPointerType::get(b.getContext());
   auto arg = [&](unsigned i) -> Value {
     return arith::IndexCastOp::create(b, loc, index, entry->getArgument(i));
@@ -120,6 +128,10 @@ void defineBody(func::FuncOp func, bool s8) {
                                 b4, loc, acc[0],
                                 arith::MulIOp::create(b4, loc, x, y));
                           } else {
+                            if (inType != accType) {
+                              x = arith::ExtFOp::create(b4, loc, accType, x);
+                              y = arith::ExtFOp::create(b4, loc, accType, y);
+                            }
                             next = arith::AddFOp::create(
                                 b4, loc, acc[0],
                                 arith::MulFOp::create(b4, loc, x, y));
@@ -139,12 +151,12 @@ void defineBody(func::FuncOp func, bool s8) {
 struct DefineEmulatedGemmPass
     : mlir::tfaot::impl::DefineEmulatedGemmPassBase<DefineEmulatedGemmPass> {
   void runOnOperation() override {
-    for (bool s8 : {false, true}) {
+    for (GemmKind kind : ::tfaot::gpu::kGemmKinds) {
       auto func = getOperation().lookupSymbol<func::FuncOp>(
-          ::tfaot::gpu::gemmFunction(s8, /*emulated=*/true));
+          ::tfaot::gpu::gemmFunction(kind, /*emulated=*/true));
       if (!func || !func.isExternal())
         continue;
-      defineBody(func, s8);
+      defineBody(func, kind);
       // Local to the object: each emulated model carries its own copy.
       func->setAttr("llvm.linkage",
                     LLVM::LinkageAttr::get(&getContext(),

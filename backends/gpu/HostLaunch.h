@@ -22,13 +22,15 @@
 //                            i64 stride_b, i64 stride_c, i32 flags);
 //
 //   void  tfaot_rt_cuda_gemm_s8(...the same arguments...);
+//   void  tfaot_rt_cuda_gemm_f16(...);   void tfaot_rt_cuda_gemm_bf16(...);
 //
-// The GEMMs (from tfaot-gpu-matmuls-to-cublas, LibraryGemms.cpp) are a
+// The GEMMs (from tfaot-gpu-matmuls-to-cublas, MatmulsToCublas.cpp) are a
 // row-major f32 C[m,n] += A[m,k] B[k,n], `batch` times, the addresses as
 // integers and the leading dimensions and batch strides in elements, and
 // its int8 form, int32 C[m,n] += A[m,k] B[n,k]^T with int8 A and B (B is
-// stored transposed, ldb its row stride); the runtime runs them with
-// cuBLAS on the run's stream.
+// stored transposed, ldb its row stride), and its 16-bit forms, f32 C[m,n]
+// += A[m,k] B[k,n] with f16 or bf16 A and B (--precision=fp16|bf16) summed
+// in fp32; the runtime runs them with cuBLAS on the run's stream.
 //
 // Why our own: nothing runs at load time (a program linking a CUDA model
 // starts, and reports "no CUDA driver" from Run(), on machines without
@@ -60,19 +62,37 @@ namespace tfaot::gpu {
 /// What --gpu_emulate builds call instead: the same contracts, defined in
 /// the object by tfaot-gpu-define-emulated-gemm (DefineEmulatedGemm.cpp).
 constexpr char kEmulatedGemmFunction[] = "tfaot_emulated_gemm";
+constexpr char kEmulatedGemmF16Function[] = "tfaot_emulated_gemm_f16";
+constexpr char kEmulatedGemmBF16Function[] = "tfaot_emulated_gemm_bf16";
 constexpr char kEmulatedGemmS8Function[] = "tfaot_emulated_gemm_s8";
 
-/// The GEMM entry for an int8 (`s8`) or f32 product, real or emulated.
-inline const char *gemmFunction(bool s8, bool emulated) {
-  if (emulated)
-    return s8 ? kEmulatedGemmS8Function : kEmulatedGemmFunction;
-  return s8 ? tfaot_rt::kCudaGemmS8 : tfaot_rt::kCudaGemm;
+/// The runtime GEMMs, by their inputs: f32, f16 or bf16 into f32 C, or
+/// int8 with B transposed into int32 C.
+enum class GemmKind { F32, F16, BF16, S8 };
+inline constexpr GemmKind kGemmKinds[] = {GemmKind::F32, GemmKind::F16,
+                                          GemmKind::BF16, GemmKind::S8};
+
+/// The GEMM entry for a product of `kind`, real or emulated.
+inline const char *gemmFunction(GemmKind kind, bool emulated) {
+  switch (kind) {
+  case GemmKind::F32:
+    return emulated ? kEmulatedGemmFunction : tfaot_rt::kCudaGemm;
+  case GemmKind::F16:
+    return emulated ? kEmulatedGemmF16Function : tfaot_rt::kCudaGemmF16;
+  case GemmKind::BF16:
+    return emulated ? kEmulatedGemmBF16Function : tfaot_rt::kCudaGemmBF16;
+  case GemmKind::S8:
+    return emulated ? kEmulatedGemmS8Function : tfaot_rt::kCudaGemmS8;
+  }
+  return nullptr;
 }
 
 /// Whether `name` is one of the runtime's GEMM entries (host code may call
 /// them with device addresses).
 inline bool isRuntimeGemm(llvm::StringRef name) {
-  return name == tfaot_rt::kCudaGemm || name == tfaot_rt::kCudaGemmS8;
+  return llvm::any_of(kGemmKinds, [&](GemmKind kind) {
+    return name == gemmFunction(kind, /*emulated=*/false);
+  });
 }
 
 /// Rewrites `module` (host code in the LLVM dialect plus its gpu.binary) into

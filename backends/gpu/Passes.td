@@ -6,7 +6,8 @@
 // threads, the outlining of kernels and the NVVM lowering):
 //
 //  on tensors, before bufferization
-//    tfaot-gpu-split-small-reductions, tfaot-gpu-convs-to-matmuls;
+//    tfaot-gpu-split-small-reductions, tfaot-gpu-convs-to-matmuls,
+//    tfaot-gpu-store-half;
 //  on buffers, between bufferization and the upstream GPU mapping
 //    tfaot-gpu-matmuls-to-cublas, tfaot-gpu-copies-to-linalg,
 //    tfaot-gpu-parallel-dims-first, tfaot-gpu-accumulate-in-registers,
@@ -64,30 +65,56 @@ def ConvsToMatmulsPass
                            "mlir::tensor::TensorDialect"];
 }
 
+def StoreHalfPass : Pass<"tfaot-gpu-store-half", "mlir::func::FuncOp"> {
+  let summary = "Store activations and weights in f16 or bf16 between ops, "
+                "with f32 arithmetic, and make matrix products 16-bit "
+                "(--precision=fp16|bf16)";
+  let description = [{
+    Runs on tensors, after tfaot-gpu-convs-to-matmuls and before
+    bufferization. Every f32 linalg.matmul / batch_matmul takes 16-bit
+    inputs into its f32 output (weights converted at compile time, other
+    inputs by a conversion kernel); every linalg.generic result that its op
+    only writes, and whose readers can all widen it as they load it, is
+    stored in 16 bits: rounded once at the store, widened by each reader.
+    The entry's arguments and results, products' outputs and reductions
+    stay f32. Named linalg ops other than products and fills are
+    generalized first.
+  }];
+  let options = [
+    Option<"type", "type", "std::string", /*default=*/"\"f16\"",
+           "The 16-bit type: f16 or bf16">,
+  ];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::linalg::LinalgDialect",
+                           "mlir::tensor::TensorDialect"];
+}
+
 def MatmulsToCublasPass
     : Pass<"tfaot-gpu-matmuls-to-cublas", "mlir::ModuleOp"> {
-  let summary = "Replace f32 linalg.matmul/batch_matmul and int8 "
-                "transposed-B linalg.matmul on row-contiguous buffers by "
-                "host calls to tfaot_rt_cuda_gemm / tfaot_rt_cuda_gemm_s8 "
-                "(cuBLAS)";
+  let summary = "Replace f32 (or f16/bf16 into f32) linalg.matmul/"
+                "batch_matmul and int8 transposed-B linalg.matmul on "
+                "row-contiguous buffers by host calls to the runtime's "
+                "cuBLAS GEMMs";
   let description = [{
     Runs on buffers, before the kernel mapping. Every f32 `linalg.matmul` /
     `linalg.batch_matmul` whose rows are contiguous becomes a host call to
     tfaot_rt_cuda_gemm (backends/gpu/HostLaunch.h), which runs
     cublasSgemmStridedBatched on the run's stream, in order with the
-    kernels. The zeroing of the product's buffer before it (a fill, or a
+    kernels; with f16 or bf16 inputs (tfaot-gpu-store-half) into f32,
+    tfaot_rt_cuda_gemm_f16 / _bf16 (cuBLAS's tensor-core GEMM, fp32
+    accumulation). The zeroing of the product's buffer before it (a fill, or a
     copy of a shared zero buffer) is dropped: cuBLAS then overwrites C
     (beta = 0) instead of adding to it. The int8 products of
     --quantize=int8 (a `linalg.matmul` of i8 rows by i8 weights stored
     [N, K], into i32) go to tfaot_rt_cuda_gemm_s8, cuBLAS's int8 GEMM; C
     starts from the zero-point term, so it is added to (beta = 1) unless
     that term is a zero fill. With emulate=true the calls go to
-    tfaot_emulated_gemm(_s8) instead, which tfaot-gpu-define-emulated-gemm
-    defines in the object.
+    tfaot_emulated_gemm(_f16, _bf16, _s8) instead, which
+    tfaot-gpu-define-emulated-gemm defines in the object.
   }];
   let options = [
     Option<"emulate", "emulate", "bool", /*default=*/"false",
-           "Call tfaot_emulated_gemm(_s8) (--gpu_emulate: defined in the "
+           "Call tfaot_emulated_gemm(_f16, _bf16, _s8) (--gpu_emulate: defined in the "
            "object later, tfaot-gpu-define-emulated-gemm) instead of the "
            "runtime's cuBLAS entries">,
     Option<"allowTf32", "allow-tf32", "bool", /*default=*/"false",
@@ -222,11 +249,11 @@ def DefineEmulatedGemmPass
   let summary = "Give the --gpu_emulate build's tfaot_emulated_gemm a body: "
                 "the GEMM cuBLAS runs on the GPU, as loops";
   let description = [{
-    For --gpu_emulate: the declarations of tfaot_emulated_gemm and
-    tfaot_emulated_gemm_s8 that tfaot-gpu-matmuls-to-cublas{emulate=true}
+    For --gpu_emulate: the declarations of tfaot_emulated_gemm and its
+    _f16, _bf16 and _s8 forms that tfaot-gpu-matmuls-to-cublas{emulate=true}
     calls get bodies, loops with the contract of the runtime's
-    tfaot_rt_cuda_gemm(_s8), with internal linkage (each object carries its
-    own copy).
+    tfaot_rt_cuda_gemm(_f16, _bf16, _s8), with internal linkage (each object
+    carries its own copy).
   }];
   let dependentDialects = ["mlir::arith::ArithDialect",
                            "mlir::scf::SCFDialect",

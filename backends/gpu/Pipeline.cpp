@@ -7,8 +7,9 @@
 // Generated kernels are one thread per output element (a reduction loops
 // in the thread, its accumulator in a register), no shared-memory tiling:
 // correct for every op the linalg lowering produces. f32 convolutions and
-// matrix products go to cuBLAS instead (LibraryGemms.cpp), unless
-// --gpu_gemm=kernels.
+// matrix products go to cuBLAS instead (ConvsToMatmuls.cpp,
+// MatmulsToCublas.cpp), unless --gpu_gemm=kernels; with --precision=fp16 or
+// bf16, in 16 bits, as are the activations between ops (StoreHalf.cpp).
 //
 //===----------------------------------------------------------------------===//
 #include "backends/gpu/Pipeline.h"
@@ -31,7 +32,10 @@ using namespace mlir;
 // `convsToMatmuls` is tfaot-gpu-convs-to-matmuls, or nothing: after the
 // elementwise fusion, whose reshape propagation would turn a matmul
 // followed by its expand_shape back into a 4-d linalg.generic.
-static std::string bufferizePipeline(const std::string &convsToMatmuls) {
+// `storeHalf` is tfaot-gpu-store-half with its type, or nothing: once every
+// op left is a kernel or a product of its own.
+static std::string bufferizePipeline(const std::string &convsToMatmuls,
+                                     const std::string &storeHalf) {
   return "tfaot-lower-to-linalg,"
          "canonicalize,"
          "func.func(linalg-fuse-elementwise-ops),"
@@ -40,7 +44,7 @@ static std::string bufferizePipeline(const std::string &convsToMatmuls) {
          // int8 products (--quantize=int8) as linalg.matmul by the
          // transposed weights: cuBLAS's int8 GEMM, or a generated kernel.
          "func.func(tfaot-lower-int8-contractions{product=matmul})," +
-         convsToMatmuls +
+         convsToMatmuls + storeHalf +
          "one-shot-bufferize{bufferize-function-boundaries "
          "function-boundary-type-conversion=identity-layout-map},"
          // As on the CPU: a repeated result gets a buffer of its own.
@@ -82,12 +86,16 @@ static std::string kernelPipeline(const std::string &matmulsToCublas) {
 
 // The kernel mapping up to gpu.launch, then each launch run as loops on the
 // CPU (tfaot compile --gpu_emulate): the rest is the CPU's lowering.
-// `matmulsToCublas` as for kernelPipeline, with emulate=true.
-static std::string emulationPipeline(const std::string &matmulsToCublas) {
+// `matmulsToCublas` as for kernelPipeline, with emulate=true. bf16
+// conversions become integer arithmetic (rounding to nearest even, as the
+// GPU's cvt.rn.bf16.f32): LLVM would call __truncsfbf2, which not every
+// C runtime library has.
+static std::string emulationPipeline(const std::string &matmulsToCublas,
+                                     bool bf16) {
   return matmulsToCublas + kMapToKernels +
          "func.func(tfaot-gpu-emulate-launches),"
-         "tfaot-gpu-define-emulated-gemm,"
-         "canonicalize,cse";
+         "tfaot-gpu-define-emulated-gemm," +
+         (bf16 ? "arith-expand{include-bf16=true}," : "") + "canonicalize,cse";
 }
 
 /// tfaot-gpu-matmuls-to-cublas with `gemms`' options, or nothing.
@@ -145,9 +153,13 @@ std::string supportedArchList() {
 LogicalResult buildBufferizePipeline(OpPassManager &pm,
                                      const GemmOptions &gemms) {
   registerPassesOnce();
+  std::string storeHalf;
+  if (!gemms.halfType.empty())
+    storeHalf = "func.func(tfaot-gpu-store-half{type=" + gemms.halfType + "}),";
   return parsePassPipeline(
       bufferizePipeline(gemms.cublas ? "func.func(tfaot-gpu-convs-to-matmuls),"
-                                     : ""),
+                                     : "",
+                        storeHalf),
       pm);
 }
 
@@ -159,7 +171,8 @@ LogicalResult buildKernelPipeline(OpPassManager &pm, const GemmOptions &gemms) {
 LogicalResult buildEmulationPipeline(OpPassManager &pm,
                                      const GemmOptions &gemms) {
   registerPassesOnce();
-  return parsePassPipeline(emulationPipeline(matmulsToCublas(gemms, true)),
+  return parsePassPipeline(emulationPipeline(matmulsToCublas(gemms, true),
+                                             gemms.halfType == "bf16"),
                            pm);
 }
 
@@ -180,7 +193,12 @@ struct GemmPipelineOptions : public PassPipelineOptions<GemmPipelineOptions> {
   Option<bool> allowTf32{*this, "allow-tf32",
                          llvm::cl::desc("cuBLAS may use TF32 (--allow_tf32)"),
                          llvm::cl::init(false)};
-  GemmOptions get() const { return {cublas, allowTf32}; }
+  Option<std::string> halfType{
+      *this, "half-type",
+      llvm::cl::desc("Store activations and weights in f16 or bf16 "
+                     "(--precision=fp16|bf16); empty: f32"),
+      llvm::cl::init("")};
+  GemmOptions get() const { return {cublas, allowTf32, halfType}; }
 };
 
 struct ToNVVMOptions : public PassPipelineOptions<ToNVVMOptions> {

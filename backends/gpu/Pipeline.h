@@ -31,13 +31,17 @@ bool isSupportedArch(const std::string &arch);
 /// "sm_80, sm_89, sm_90", for error messages and --help.
 std::string supportedArchList();
 
-/// How convolutions and matrix products run (LibraryGemms.cpp).
+/// How convolutions and matrix products run (ConvsToMatmuls.cpp,
+/// MatmulsToCublas.cpp), and in which precision (StoreHalf.cpp).
 struct GemmOptions {
   /// --gpu_gemm=cublas (default): f32 convolutions become im2col + matmul
   /// and matmuls cuBLAS calls; false (--gpu_gemm=kernels): generated
   /// kernels only, and the model needs nothing but the driver.
   bool cublas = true;
-  bool allowTf32 = false;  ///< --allow_tf32: cuBLAS may use TF32.
+  bool allowTf32 = false;  ///< --precision=tf32: cuBLAS may use TF32.
+  /// --precision=fp16|bf16: "f16" or "bf16", the type activations and
+  /// weights are stored in between ops and products read; empty: f32.
+  std::string halfType;
 };
 
 mlir::LogicalResult buildBufferizePipeline(mlir::OpPassManager &pm,

@@ -155,7 +155,11 @@ static bool lowerEntryForCuda(const CompileOptions &options,
                               const std::string &bucket, LoweredEntry &entry) {
   mlir::ModuleOp module = *entry.module;
   progress.stage("lowering and bufferizing for the GPU" + bucket);
-  gpu::GemmOptions gemms{options.gpuGemm == "cublas", options.allowTf32};
+  std::string precision = effectivePrecision(options);
+  gpu::GemmOptions gemms{options.gpuGemm == "cublas", precision == "tf32",
+                         precision == "fp16"   ? "f16"
+                         : precision == "bf16" ? "bf16"
+                                               : ""};
   if (!runPipeline(
           module,
           [&](mlir::OpPassManager &pm) {
@@ -484,15 +488,31 @@ static int compileGraph(const CompileOptions &options, const BuildHooks &hooks,
                      options.gpuGemm + "'");
     return 1;
   }
-  if (!cuda && (options.gpuGemm != "cublas" || options.allowTf32)) {
-    diags.usageError(
-        std::string(options.allowTf32 ? "--allow_tf32" : "--gpu_gemm") +
-        " needs --target=cuda");
+  const char *const precisions[] = {"fp32", "tf32", "fp16", "bf16"};
+  if (!llvm::is_contained(precisions, options.precision)) {
+    diags.usageError("--precision must be fp32, tf32, fp16 or bf16, not '" +
+                     options.precision + "'");
     return 1;
   }
-  if (options.allowTf32 && options.gpuGemm != "cublas") {
-    diags.usageError("--allow_tf32 needs --gpu_gemm=cublas (TF32 is what "
-                     "cuBLAS may use; the generated kernels compute in fp32)");
+  if (options.allowTf32 && options.precision != "fp32" &&
+      options.precision != "tf32") {
+    diags.usageError("--allow_tf32 contradicts --precision=" +
+                     options.precision);
+    return 1;
+  }
+  std::string precision = effectivePrecision(options);
+  // The flag as the user wrote it, for the errors below.
+  std::string precisionFlag =
+      options.allowTf32 ? "--allow_tf32" : "--precision=" + precision;
+  if (!cuda && (options.gpuGemm != "cublas" || precision != "fp32")) {
+    diags.usageError((precision != "fp32" ? precisionFlag : "--gpu_gemm") +
+                     " needs --target=cuda");
+    return 1;
+  }
+  if (precision == "tf32" && options.gpuGemm != "cublas") {
+    diags.usageError(precisionFlag +
+                     " needs --gpu_gemm=cublas (TF32 is what cuBLAS may use; "
+                     "the generated kernels compute in fp32)");
     return 1;
   }
   if (options.gpuEmulate && !cuda) {

@@ -83,8 +83,13 @@ struct CompileOptions {
   /// see backends/gpu/); `target` then describes the host.
   std::string targetKind = "cpu";
   std::string gpuArch = "sm_90";  ///< --gpu_arch, for --target=cuda.
-  /// --gpu_gemm: "cublas" (default) or "kernels"; --allow_tf32.
+  /// --gpu_gemm: "cublas" (default) or "kernels".
   std::string gpuGemm = "cublas";
+  /// --precision, for --target=cuda: "fp32" (default), "tf32" (cuBLAS may
+  /// round products' inputs to TF32), "fp16" or "bf16" (activations and
+  /// weights stored in 16 bits, products on tensor cores, f32 arithmetic).
+  std::string precision = "fp32";
+  /// --allow_tf32: the older spelling of --precision=tf32.
   bool allowTf32 = false;
   /// --gpu_emulate (testing): with --target=cuda, run the GPU kernel
   /// mapping's launches as loops on the CPU and emit a CPU library, to
@@ -125,6 +130,13 @@ struct BuildHooks {
   /// module and the entry's signature. False after it has reported an error.
   std::function<bool(mlir::ModuleOp, FunctionSignature &)> afterGraphPasses;
 };
+
+/// The precision --precision and --allow_tf32 ask for ("fp32", "tf32",
+/// "fp16" or "bf16").
+inline std::string effectivePrecision(const CompileOptions &options) {
+  return options.allowTf32 && options.precision == "fp32" ? "tf32"
+                                                          : options.precision;
+}
 
 /// One build: import, lower and emit, with `hooks` run between the stages;
 /// options.quantize and its flags are ignored (tfaot::compile in

@@ -72,6 +72,13 @@ bool checkOptions(const CompileOptions &options, GraphDiagnostics &diags) {
                      "read float32 weights");
     return false;
   }
+  if (std::string precision = effectivePrecision(options);
+      precision == "fp16" || precision == "bf16") {
+    diags.usageError("--precision=" + precision +
+                     " and --quantize=int8 do not combine: the int8 build "
+                     "keeps its float layers in fp32");
+    return false;
+  }
   return true;
 }
 
@@ -109,6 +116,7 @@ bool compileObserved(const CompileOptions &options, llvm::raw_ostream &errs,
   observed.targetKind = "cpu";
   observed.gpuEmulate = false;
   observed.allowTf32 = false;
+  observed.precision = "fp32";
   observed.gpuGemm = CompileOptions().gpuGemm;
   BuildHooks hooks;
   hooks.afterGraphPasses = [&](mlir::ModuleOp module,

@@ -76,7 +76,7 @@ int ctx_token, stream_token;
 
 /// What a capture recorded (also the "executable graph": same contents).
 struct Graph {
-  int launches = 0, gemms = 0, int8_gemms = 0;
+  int launches = 0, gemms = 0, int8_gemms = 0, half_gemms = 0;
 };
 Graph *capturing = nullptr;  ///< Non-null between begin and end capture.
 void *capturing_stream = nullptr;
@@ -346,6 +346,7 @@ CUresult cuGraphLaunch(tfaot::cuda::CUgraphExec exec, CUstream stream) {
   stats.launches += graph.launches;
   stats.gemms += graph.gemms;
   stats.int8_gemms += graph.int8_gemms;
+  stats.half_gemms += graph.half_gemms;
   ++stats.graph_launches;
   stats.last_stream = stream;
   return kSuccess;
@@ -436,10 +437,12 @@ int cublasSgemmStridedBatched(CublasHandle handle, int transa, int transb,
   return 0;
 }
 
-/// The int8 GEMM only (what tfaot_rt_cuda_gemm_s8 calls): int8 A and B,
-/// int32 C and arithmetic, A transposed ("TN"), alpha 1 and beta 0 or 1,
-/// and the alignment cuBLAS documents for it: A and B 4-byte aligned, lda
-/// and ldb multiples of 4.
+/// The int8 GEMM (what tfaot_rt_cuda_gemm_s8 calls): int8 A and B, int32 C
+/// and arithmetic, A transposed ("TN"), alpha 1 and beta 0 or 1, and the
+/// alignment cuBLAS documents for it: A and B 4-byte aligned, lda and ldb
+/// multiples of 4. Or the 16-bit one (tfaot_rt_cuda_gemm_f16 / _bf16): f16
+/// or bf16 A and B of one type, f32 C and arithmetic, no transposes, alpha
+/// 1.0f and beta 0.0f or 1.0f.
 int cublasGemmStridedBatchedEx(CublasHandle handle, int transa, int transb,
                                int m, int n, int k, const void *alpha,
                                const void *a, int a_type, int lda,
@@ -448,10 +451,30 @@ int cublasGemmStridedBatchedEx(CublasHandle handle, int transa, int transb,
                                void *c, int c_type, int ldc,
                                long long stride_c, int batch,
                                int compute_type, int algo) {
+  using namespace tfaot::cuda;
   Count(&Graph::gemms, &FakeCudaStats::gemms);
+  bool half = a_type == kCudaR16F || a_type == kCudaR16BF;
+  if (half) {
+    Count(&Graph::half_gemms, &FakeCudaStats::half_gemms);
+    std::string what = CheckGemmCall(handle, m, n, k, batch) + " (16-bit)";
+    if (b_type != a_type || c_type != kCudaR32F ||
+        compute_type != kCublasCompute32F || algo != kCublasGemmDefault)
+      Bad(what + ": not f16 x f16 or bf16 x bf16 -> f32 summed in f32");
+    if (transa != kCublasOpN || transb != kCublasOpN ||
+        *static_cast<const float *>(alpha) != 1.0f ||
+        (*static_cast<const float *>(beta) != 0.0f &&
+         *static_cast<const float *>(beta) != 1.0f))
+      Bad(what + ": unexpected transposes or scalars");
+    if (!MatrixInside(a, m, k, lda, stride_a, batch, 2) ||
+        !MatrixInside(b, k, n, ldb, stride_b, batch, 2) ||
+        !MatrixInside(c, m, n, ldc, stride_c, batch, 4)) {
+      Bad(what + ": a matrix is outside device memory");
+      return kCublasInvalidValue;
+    }
+    return 0;
+  }
   Count(&Graph::int8_gemms, &FakeCudaStats::int8_gemms);
   std::string what = CheckGemmCall(handle, m, n, k, batch) + " (int8)";
-  using namespace tfaot::cuda;
   if (a_type != kCudaR8I || b_type != kCudaR8I || c_type != kCudaR32I ||
       compute_type != kCublasCompute32I || algo != kCublasGemmDefault)
     Bad(what + ": not int8 x int8 -> int32");

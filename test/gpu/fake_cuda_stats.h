@@ -13,9 +13,9 @@ struct FakeCudaStats {
   int cubin_loads, ptx_loads, unloads;
   int launches, pointer_params_checked;
   /// cuBLAS (the same library stands in for libcublas): live handles and
-  /// products run, int8 ones among them (a graph launch counts its
-  /// products and launches again).
-  int cublas_handles, gemms, int8_gemms;
+  /// products run, int8 and 16-bit ones among them (a graph launch counts
+  /// its products and launches again).
+  int cublas_handles, gemms, int8_gemms, half_gemms;
   /// CUDA graphs: captures ended, live executable graphs, graph launches.
   int captures, live_graphs, graph_launches;
   void *last_stream;

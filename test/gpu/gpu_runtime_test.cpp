@@ -26,17 +26,25 @@
 #include "blazeface_cpu.h"
 #include "blazeface_emulated.h"
 #include "emotion_cpu.h"
+#include "emotion_bf16_emulated.h"
 #include "emotion_emulated.h"
+#include "emotion_fp16_emulated.h"
 #include "emotion_int8_cpu.h"
 #include "emotion_int8_emulated.h"
 #if TFAOT_GPU_TEST_CUDA_CONV_NETS // Built where CUDA's libdevice is.
 #include "blazeface_cuda.h"
+#include "emotion_bf16_cuda.h"
 #include "emotion_cuda.h"
+#include "emotion_fp16_cuda.h"
 #include "emotion_int8_cuda.h"
 #endif
+#include "fc_layers_bf16_cuda.h"
+#include "fc_layers_bf16_emulated.h"
 #include "fc_layers_cpu.h"
 #include "fc_layers_cuda.h"
 #include "fc_layers_emulated.h"
+#include "fc_layers_fp16_cuda.h"
+#include "fc_layers_fp16_emulated.h"
 #include "fc_layers_int8_cpu.h"
 #include "fc_layers_int8_cuda.h"
 #include "fc_layers_int8_emulated.h"
@@ -121,9 +129,37 @@ bool SameResults(const char *model, const tfaot::CompiledFunction &a,
   return ok;
 }
 
-/// Runs `fn` and `cpu` on the same float input and compares the results.
+/// Every (float) result of `a` within `bound` times the largest magnitude
+/// of the same result of `b`: for builds that round to another precision
+/// between layers. Prints the largest difference.
+bool WithinScale(const char *model, const tfaot::CompiledFunction &a,
+                 const tfaot::CompiledFunction &b, double bound) {
+  bool ok = true;
+  for (int i = 0; i < a.num_results(); ++i) {
+    const tfaot::BufferInfo &info = a.result_info(i);
+    const auto *x = static_cast<const float *>(a.result_data(i));
+    const auto *y = static_cast<const float *>(b.result_data(i));
+    double largest = 0, difference = 0;
+    for (int64_t j = 0; j < info.num_elements; ++j) {
+      largest = std::max(largest, std::fabs(double(y[j])));
+      double d = std::fabs(double(x[j]) - double(y[j]));
+      difference = std::isnan(d) ? INFINITY : std::max(difference, d);
+    }
+    bool close = difference <= bound * largest;
+    std::printf("%s %s %s: largest difference %.3g, %.3g of the largest "
+                "magnitude %.4g (bound %.3g)\n",
+                close ? "ok  " : "FAIL", model, info.name, difference,
+                largest > 0 ? difference / largest : 0.0, largest, bound);
+    ok &= close;
+  }
+  return ok;
+}
+
+/// Runs `fn` and `cpu` on the same float input and compares the results:
+/// as SameResults(), or with a `bound` as WithinScale().
 template <typename Fn, typename Cpu>
-bool RunAndCompare(const char *model, Fn &fn, Cpu &cpu, int seed) {
+bool RunAndCompare(const char *model, Fn &fn, Cpu &cpu, int seed,
+                   double bound = 0) {
   Fill(fn.arg0_data(), fn.kArg0Elements, seed);
   std::memcpy(cpu.arg0_data(), fn.arg0_data(), fn.kArg0Bytes);
   if (!fn.Run() || !cpu.Run()) {
@@ -131,8 +167,17 @@ bool RunAndCompare(const char *model, Fn &fn, Cpu &cpu, int seed) {
                 cpu.error_msg().c_str());
     return false;
   }
-  return SameResults(model, fn, cpu);
+  return bound > 0 ? WithinScale(model, fn, cpu, bound)
+                   : SameResults(model, fn, cpu);
 }
+
+// How far a 16-bit build's results may be from the fp32 build's, as a
+// fraction of their largest magnitude: an 11-bit (fp16) or 8-bit (bf16)
+// significand at every stored activation and weight, over the few layers
+// of these models. A half-precision build on the GPU against its emulation,
+// which rounds at the same points and differs only in the order cuBLAS
+// sums in, gets kSameRounding.
+constexpr double kFp16Bound = 5e-3, kBf16Bound = 3e-2, kSameRounding = 1e-3;
 
 int CompareEmulated() {
   bool ok = true;
@@ -165,6 +210,20 @@ int CompareEmulated() {
     gpu_test::emulated::EmotionInt8 fn;
     gpu_test::cpu::EmotionInt8 cpu;
     ok &= RunAndCompare("emotion int8", fn, cpu, 3);
+  }
+  {
+    gpu_test::emulated::FcLayersFp16 fp16;
+    gpu_test::emulated::FcLayersBf16 bf16;
+    gpu_test::cpu::FcLayers cpu;
+    ok &= RunAndCompare("fc-layers fp16", fp16, cpu, 7, kFp16Bound);
+    ok &= RunAndCompare("fc-layers bf16", bf16, cpu, 7, kBf16Bound);
+  }
+  {
+    gpu_test::emulated::EmotionFp16 fp16;
+    gpu_test::emulated::EmotionBf16 bf16;
+    gpu_test::cpu::Emotion cpu;
+    ok &= RunAndCompare("emotion fp16", fp16, cpu, 3, kFp16Bound);
+    ok &= RunAndCompare("emotion bf16", bf16, cpu, 3, kBf16Bound);
   }
   return ok ? 0 : 1;
 }
@@ -216,7 +275,30 @@ int Compare() {
     gpu_test::cpu::FcLayersInt8 cpu;
     ok &= RunAndCompare("fc-layers int8", gpu, cpu, 7);
   }
+  {
+    gpu_test::cuda::FcLayersFp16 fp16;
+    gpu_test::emulated::FcLayersFp16 fp16Emulated;
+    gpu_test::cuda::FcLayersBf16 bf16;
+    gpu_test::emulated::FcLayersBf16 bf16Emulated;
+    ok &= RunAndCompare("fc-layers fp16 (emulated)", fp16, fp16Emulated, 7,
+                        kSameRounding);
+    ok &= RunAndCompare("fc-layers bf16 (emulated)", bf16, bf16Emulated, 7,
+                        kSameRounding);
+  }
 #if TFAOT_GPU_TEST_CUDA_CONV_NETS
+  {
+    gpu_test::cuda::EmotionFp16 fp16;
+    gpu_test::emulated::EmotionFp16 fp16Emulated;
+    gpu_test::cuda::EmotionBf16 bf16;
+    gpu_test::emulated::EmotionBf16 bf16Emulated;
+    gpu_test::cpu::Emotion cpu;
+    ok &= RunAndCompare("emotion fp16 (emulated)", fp16, fp16Emulated, 3,
+                        kSameRounding);
+    ok &= RunAndCompare("emotion bf16 (emulated)", bf16, bf16Emulated, 3,
+                        kSameRounding);
+    ok &= RunAndCompare("emotion fp16", fp16, cpu, 3, kFp16Bound);
+    ok &= RunAndCompare("emotion bf16", bf16, cpu, 3, kBf16Bound);
+  }
   {
     gpu_test::cuda::Emotion gpu;
     gpu_test::cpu::Emotion cpu;
@@ -396,15 +478,31 @@ int FakeDriver(const char *library) {
     expect(stats.int8_gemms - before.int8_gemms == 3,
            "its three layers run as cuBLAS int8 products");
   }
+  {
+    // fp16 and bf16 builds: their products go to cuBLAS's 16-bit GEMM,
+    // which the fake checks (types, f32 sums, matrices in device memory
+    // with 2-byte elements).
+    gpu_test::cuda::FcLayersFp16 fp16;
+    gpu_test::cuda::FcLayersBf16 bf16;
+    Fill(fp16.arg0_data(), fp16.kArg0Elements, 2);
+    Fill(bf16.arg0_data(), bf16.kArg0Elements, 2);
+    FakeCudaStats before = stats;
+    expect(fp16.Run() && bf16.Run() && stats.bad_calls == before.bad_calls,
+           "fp16 and bf16 models run with no bad driver or cuBLAS call");
+    if (stats.bad_calls != before.bad_calls)
+      std::printf("     last problem: %s\n", stats.last_problem);
+    expect(stats.half_gemms - before.half_gemms == 6,
+           "their three layers each run as cuBLAS 16-bit products");
+  }
   expect(stats.live_allocs == 0, "the destructor frees all device memory");
-  // Three instances, one module each.
-  expect(stats.retained == 0 && stats.streams == 0 && stats.unloads == 3 &&
+  // Five instances, one module each.
+  expect(stats.retained == 0 && stats.streams == 0 && stats.unloads == 5 &&
              stats.cublas_handles == 0 && stats.live_graphs == 0,
          "the destructor releases context, stream, module, cuBLAS handle "
          "and graph");
   const char *cc = std::getenv("FAKE_CUDA_CC");
   if (cc && std::atoi(cc) > 90) {
-    expect(stats.ptx_loads == 3 && stats.cubin_loads == 0,
+    expect(stats.ptx_loads == 5 && stats.cubin_loads == 0,
            "a newer GPU gets the PTX");
     expect(stats.pointer_params_checked > 0,
            "kernel pointer parameters checked against the PTX");

@@ -236,11 +236,21 @@ static cl::opt<std::string> gpuGemmFlag(
              "products: cublas (default; the program then needs "
              "libcublas.so.13 or .12 at run time) or kernels (generated, "
              "slower, nothing but the driver needed)."));
+static cl::opt<std::string> precisionFlag(
+    "precision", cl::sub(compileCmd), cl::cat(compileCategory),
+    cl::init("fp32"), cl::value_desc("fp32|tf32|fp16|bf16"),
+    cl::desc("With --target=cuda: fp32 (default); tf32, cuBLAS multiplies "
+             "on tensor cores with inputs rounded to a 10-bit mantissa; "
+             "fp16 or bf16, activations and weights are stored in 16 bits "
+             "between ops and products run on tensor cores, with fp32 "
+             "arithmetic and sums (arguments, results, reductions and "
+             "products' outputs stay fp32)."));
 static cl::opt<bool> allowTf32Flag(
     "allow_tf32", cl::sub(compileCmd), cl::cat(compileCategory),
     cl::desc("With --target=cuda, let cuBLAS multiply in TF32 on tensor "
              "cores: faster, with inputs rounded to a 10-bit mantissa "
-             "(default off: products in full fp32)."));
+             "(default off: products in full fp32). The same as "
+             "--precision=tf32."));
 static cl::opt<std::string> quantizeFlag(
     "quantize", cl::sub(compileCmd), cl::sub(benchCmd), cl::sub(runCmd), cl::cat(compileCategory),
     cl::value_desc("int8"),
@@ -587,6 +597,7 @@ int main(int argc, char **argv) {
   options.gpuEmulate = gpuEmulateFlag;
   options.gpuGemm = gpuGemmFlag;
   options.allowTf32 = allowTf32Flag;
+  options.precision = precisionFlag;
   options.quantize = quantizeFlag;
   options.calibration = calibrationFlag;
   options.calibrationMethod = calibrationMethodFlag;

@@ -3,7 +3,8 @@
 //
 // Internal to tfaot_cuda_runtime. Models compiled with --gpu_gemm=cublas
 // (the default) hand their f32 and int8 matrix products and convolutions
-// (as im2col + GEMM) to cuBLAS. Like the driver, libcublas is opened with dlopen on
+// (as im2col + GEMM) to cuBLAS, and with --precision=fp16|bf16 their
+// 16-bit ones. Like the driver, libcublas is opened with dlopen on
 // first use, so that programs build, link and start without it, and a
 // missing library is an error_msg(), not a loader failure. The few entry
 // points used are declared here (their C ABI is stable across CUDA 11-13).
@@ -28,8 +29,12 @@ constexpr int kCublasDefaultMath = 0;
 constexpr int kCublasTf32TensorOpMath = 3;
 // cudaDataType, cublasComputeType_t and cublasGemmAlgo_t values
 // (library_types.h, cublas_api.h).
+constexpr int kCudaR32F = 0;
+constexpr int kCudaR16F = 2;
 constexpr int kCudaR8I = 3;
 constexpr int kCudaR32I = 10;
+constexpr int kCudaR16BF = 14;
+constexpr int kCublasCompute32F = 68;
 constexpr int kCublasCompute32I = 72;
 constexpr int kCublasGemmDefault = -1;
 
@@ -43,8 +48,8 @@ struct Cublas {
       const float *alpha, const float *a, int lda, long long stride_a,
       const float *b, int ldb, long long stride_b, const float *beta,
       float *c, int ldc, long long stride_c, int batch);
-  /// For the int8 GEMM (cuBLAS 11+); looked up but not required, so that
-  /// f32 models run with a library that lacks it.
+  /// For the int8 and 16-bit GEMMs (cuBLAS 11+); looked up but not
+  /// required, so that f32 models run with a library that lacks it.
   CublasStatus (*cublasGemmStridedBatchedEx)(
       CublasHandle, int transa, int transb, int m, int n, int k,
       const void *alpha, const void *a, int a_type, int lda,

@@ -629,6 +629,67 @@ extern "C" void tfaot_rt_cuda_gemm(int64_t a, int64_t b, int64_t c,
   FailOnCublasError(product, status);
 }
 
+namespace {
+
+/// C[m,n] (f32) = A[m,k] B[k,n] (+ C) with 16-bit A and B of cuBLAS type
+/// `data_type` (f16 or bf16), summed in fp32: tensor cores.
+void HalfGemm(const char *kind, int data_type, int64_t a, int64_t b,
+              int64_t c, int64_t batch, int64_t m, int64_t n, int64_t k,
+              int64_t lda, int64_t ldb, int64_t ldc, int64_t stride_a,
+              int64_t stride_b, int64_t stride_c, int32_t flags) {
+  std::string product;
+  tfaot::cuda::CublasHandle handle = PrepareGemm(
+      kind, batch, m, n, k, lda, ldb, ldc, /*b_transposed=*/false, product);
+  if (!handle)
+    return;
+  tfaot::internal::CudaDeviceState *state = current_state;
+  const tfaot::cuda::Cublas &cublas = *state->cublas;
+  if (!cublas.cublasGemmStridedBatchedEx) {
+    state->Fail("cuBLAS too old: the loaded library lacks "
+                "cublasGemmStridedBatchedEx, which fp16 and bf16 models need "
+                "(cuBLAS 11 or newer)");
+    return;
+  }
+  // As tfaot_rt_cuda_gemm: the column-major views in the other order.
+  const float one = 1.0f;
+  const float beta = flags & tfaot::cuda_image::kGemmOverwrite ? 0.0f : 1.0f;
+  tfaot::cuda::CublasStatus status = cublas.cublasSetMathMode(
+      handle, tfaot::cuda::kCublasDefaultMath);
+  if (status == tfaot::cuda::kCublasSuccess)
+    status = cublas.cublasGemmStridedBatchedEx(
+        handle, tfaot::cuda::kCublasOpN, tfaot::cuda::kCublasOpN,
+        static_cast<int>(n), static_cast<int>(m), static_cast<int>(k), &one,
+        reinterpret_cast<const void *>(b), data_type, static_cast<int>(ldb),
+        stride_b, reinterpret_cast<const void *>(a), data_type,
+        static_cast<int>(lda), stride_a, &beta, reinterpret_cast<void *>(c),
+        tfaot::cuda::kCudaR32F, static_cast<int>(ldc), stride_c,
+        static_cast<int>(batch), tfaot::cuda::kCublasCompute32F,
+        tfaot::cuda::kCublasGemmDefault);
+  FailOnCublasError(product, status);
+}
+
+} // namespace
+
+extern "C" void tfaot_rt_cuda_gemm_f16(int64_t a, int64_t b, int64_t c,
+                                       int64_t batch, int64_t m, int64_t n,
+                                       int64_t k, int64_t lda, int64_t ldb,
+                                       int64_t ldc, int64_t stride_a,
+                                       int64_t stride_b, int64_t stride_c,
+                                       int32_t flags) {
+  HalfGemm("f16", tfaot::cuda::kCudaR16F, a, b, c, batch, m, n, k, lda, ldb,
+           ldc, stride_a, stride_b, stride_c, flags);
+}
+
+extern "C" void tfaot_rt_cuda_gemm_bf16(int64_t a, int64_t b, int64_t c,
+                                        int64_t batch, int64_t m, int64_t n,
+                                        int64_t k, int64_t lda, int64_t ldb,
+                                        int64_t ldc, int64_t stride_a,
+                                        int64_t stride_b, int64_t stride_c,
+                                        int32_t flags) {
+  HalfGemm("bf16", tfaot::cuda::kCudaR16BF, a, b, c, batch, m, n, k, lda, ldb,
+           ldc, stride_a, stride_b, stride_c, flags);
+}
+
 extern "C" void tfaot_rt_cuda_gemm_s8(int64_t a, int64_t b, int64_t c,
                                       int64_t batch, int64_t m, int64_t n,
                                       int64_t k, int64_t lda, int64_t ldb,

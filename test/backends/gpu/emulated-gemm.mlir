@@ -37,5 +37,24 @@
 // CHECK: llvm.load %{{.*}} : !llvm.ptr -> f32
 // CHECK: arith.mulf
 // CHECK: arith.addf
+// The 16-bit GEMMs (--precision=fp16|bf16): 2-byte A and B elements,
+// widened exactly to f32 and summed in f32 into f32 C (4-byte elements).
+// CHECK-LABEL: func.func private @tfaot_emulated_gemm_f16(
+// CHECK-SAME: llvm.linkage = #llvm.linkage<internal>
+// CHECK: %[[HC:.*]] = arith.muli %{{.*}}, %c4_i64 : i64
+// CHECK: llvm.load %{{.*}} : !llvm.ptr -> f32
+// CHECK: %[[HA:.*]] = arith.muli %{{.*}}, %c2_i64 : i64
+// CHECK: %[[HX:.*]] = llvm.load %{{.*}} : !llvm.ptr -> f16
+// CHECK: %[[HY:.*]] = llvm.load %{{.*}} : !llvm.ptr -> f16
+// CHECK: %[[WX:.*]] = arith.extf %[[HX]] : f16 to f32
+// CHECK: %[[WY:.*]] = arith.extf %[[HY]] : f16 to f32
+// CHECK: arith.mulf %[[WX]], %[[WY]] : f32
+// CHECK: arith.addf
+// CHECK: llvm.store %{{.*}} : f32, !llvm.ptr
+// CHECK-LABEL: func.func private @tfaot_emulated_gemm_bf16(
+// CHECK: llvm.load %{{.*}} : !llvm.ptr -> bf16
+// CHECK: arith.extf %{{.*}} : bf16 to f32
 func.func private @tfaot_emulated_gemm_s8(i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i32)
 func.func private @tfaot_emulated_gemm(i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i32)
+func.func private @tfaot_emulated_gemm_f16(i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i32)
+func.func private @tfaot_emulated_gemm_bf16(i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i32)

@@ -119,6 +119,29 @@ func.func @batched(%a: memref<2x3x4xf32>, %b: memref<2x4x5xf32>, %c: memref<2x3x
 
 // -----
 
+// Tests the 16-bit products of --precision=fp16|bf16: f16 or bf16 A and B
+// into f32 C go to tfaot_rt_cuda_gemm_f16 / _bf16 (the same arguments; no
+// TF32 bit, which only f32 products take); mixed inputs or a 16-bit C stay
+// linalg.matmul.
+// GEMM-LABEL: func.func @half(
+// GEMM: call @tfaot_rt_cuda_gemm_f16(%{{.*}}, %{{.*}}, %{{.*}}, %c1_i64, %c3_i64, %c5_i64, %c4_i64, %c4_i64, %c5_i64, %c5_i64, %c0_i64, %c0_i64, %c0_i64, %c0_i32)
+// GEMM: call @tfaot_rt_cuda_gemm_bf16(%{{.*}}, %{{.*}}, %{{.*}}, %c2_i64, %c3_i64, %c5_i64, %c4_i64, %c4_i64, %c5_i64, %c5_i64, %c12_i64, %c20_i64, %c15_i64, %c0_i32)
+// GEMM: linalg.matmul ins(%{{.*}}, %{{.*}} : memref<3x4xf16>, memref<4x5xf32>)
+// GEMM: linalg.matmul ins(%{{.*}}, %{{.*}} : memref<3x4xf16>, memref<4x5xf16>) outs(%{{.*}} : memref<3x5xf16>)
+// GEMM: func.func private @tfaot_rt_cuda_gemm_f16(i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i32)
+// GEMM: func.func private @tfaot_rt_cuda_gemm_bf16(i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i32)
+func.func @half(%a: memref<3x4xf16>, %b: memref<4x5xf16>, %c: memref<3x5xf32>,
+                %ba: memref<2x3x4xbf16>, %bb: memref<2x4x5xbf16>, %bc: memref<2x3x5xf32>,
+                %wide: memref<4x5xf32>, %hc: memref<3x5xf16>) {
+  linalg.matmul ins(%a, %b : memref<3x4xf16>, memref<4x5xf16>) outs(%c : memref<3x5xf32>)
+  linalg.batch_matmul ins(%ba, %bb : memref<2x3x4xbf16>, memref<2x4x5xbf16>) outs(%bc : memref<2x3x5xf32>)
+  linalg.matmul ins(%a, %wide : memref<3x4xf16>, memref<4x5xf32>) outs(%c : memref<3x5xf32>)
+  linalg.matmul ins(%a, %b : memref<3x4xf16>, memref<4x5xf16>) outs(%hc : memref<3x5xf16>)
+  return
+}
+
+// -----
+
 // Tests that a matrix whose rows are not contiguous (a transposed view)
 // stays a linalg.matmul, for the generated kernels.
 // GEMM-LABEL: func.func @column_view(

@@ -42,6 +42,8 @@ inline constexpr char kCudaFree[] = "tfaot_rt_cuda_free";
 inline constexpr char kCudaLaunch[] = "tfaot_rt_cuda_launch";
 inline constexpr char kCudaGemm[] = "tfaot_rt_cuda_gemm";
 inline constexpr char kCudaGemmS8[] = "tfaot_rt_cuda_gemm_s8";
+inline constexpr char kCudaGemmF16[] = "tfaot_rt_cuda_gemm_f16";
+inline constexpr char kCudaGemmBF16[] = "tfaot_rt_cuda_gemm_bf16";
 
 /// Whether two C strings are equal, at compile time.
 constexpr bool sameName(const char *a, const char *b) {
