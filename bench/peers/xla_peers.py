@@ -317,8 +317,12 @@ def main():
         if m not in NETWORKS:
             parser.error(f"unknown model '{m}'")
 
-    import jax
-    device = jax.devices(args.device)[0]
+    try:
+        import jax
+        device = jax.devices(args.device)[0]
+    except Exception as e:  # no JAX, or no such device: say so in the file
+        emit(args, {"peer": "xla", "device": args.device, "error": repr(e)})
+        return 1
     print(f"jax {jax.__version__} on {device.device_kind}", flush=True)
     params = {name: make_params(NETWORKS[name]) for name in models}
     for precision in precisions:
