@@ -21,6 +21,9 @@
 #   gpu-bench-int8     the same with --quantize=int8 (VARIANTS=int8): the
 #                      CUDA int8 builds against the CPU's int8 builds, timed
 #                                                -> gpu_bench.jsonl
+#   gpu-bench-half     the same with --precision=fp16 and bf16 (VARIANTS=
+#                      "fp16 bf16"), against the fp32 CPU build, with their
+#                      errors and top-1 agreement -> gpu_bench.jsonl
 #   int8-cpu           bench/int8/run.py: int8 vs float32 tfaot builds on
 #                      1 and all threads         -> int8_cpu/results.*
 #   gpu-profile[=M_bB] kernel times (ncu) of one gpu-bench program, default
@@ -30,8 +33,12 @@
 #                      last                      -> cpu_profile_<model>.json
 #   peers-xla=SCRIPT   ../shared/bench/peers_gpu_server.py's XLA part
 #                                                -> anchors.json
-#   peers-torch[=PARTS] bench/peers/server_peers.py (its --part; default all)
-#                                                -> peers.jsonl
+#   peers-xla-half[=PRECISIONS]  bench/peers/xla_peers.py: XLA on the GPU
+#                      at batch 1 and 32 in the given precisions, of
+#                      fp16,bf16,tf32,fp32 (default fp16,bf16) -> xla.jsonl
+#   peers-torch[=PARTS] bench/peers/server_peers.py (its --part; default
+#                      ort-cpu,torch-gpu,torch-cpu; torch-gpu-half: fp16
+#                      and bf16 on the GPU)      -> peers.jsonl
 set -u
 out=$1
 shift
@@ -40,6 +47,13 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 portable=/tmp/tfaot-portable
 log=$out/log.txt
 say() { echo "== $(date +%T) $*" | tee -a "$log"; }
+# gpu_bench VARIANTS: bench/gpu/run.sh on those CUDA builds.
+gpu_bench() {
+  VARIANTS=$1 TFAOT=$portable/wrap/tfaot \
+    TFAOT_GEN_MODELS=$portable/wrap/tfaot_gen_models \
+    TFAOT_RUNTIME_LIBS=$portable/tfaot/lib GPU_BENCH_WORK=/tmp/gpu-bench \
+    timeout 300 bash "$root/bench/gpu/run.sh" "$out" >>"$log" 2>&1
+}
 # graph MODEL: the generated GraphDef (gpu-bench writes it; else made here).
 graph() {
   local g=/tmp/gpu-bench/$1.pb
@@ -101,18 +115,18 @@ for step in "$@"; do
     ;;
   gpu-bench)
     say "gpu bench"
-    TFAOT=$portable/wrap/tfaot TFAOT_GEN_MODELS=$portable/wrap/tfaot_gen_models \
-      TFAOT_RUNTIME_LIBS=$portable/tfaot/lib GPU_BENCH_WORK=/tmp/gpu-bench \
-      bash "$root/bench/gpu/run.sh" "$out" >>"$log" 2>&1
+    gpu_bench "cuda tf32"
     say "gpu bench: exit $?"
     ;;
   gpu-bench-int8)
     say "gpu bench, int8"
-    VARIANTS=int8 TFAOT=$portable/wrap/tfaot \
-      TFAOT_GEN_MODELS=$portable/wrap/tfaot_gen_models \
-      TFAOT_RUNTIME_LIBS=$portable/tfaot/lib GPU_BENCH_WORK=/tmp/gpu-bench \
-      bash "$root/bench/gpu/run.sh" "$out" >>"$log" 2>&1
+    gpu_bench int8
     say "gpu bench int8: exit $?"
+    ;;
+  gpu-bench-half)
+    say "gpu bench, fp16 and bf16"
+    gpu_bench "fp16 bf16"
+    say "gpu bench half: exit $?"
     ;;
   int8-cpu)
     say "int8 vs float32 on the CPU (1 and $(nproc) threads)"
@@ -159,6 +173,15 @@ for step in "$@"; do
     script=$(realpath "${step#*=}")  # It runs from OUT.
     (cd "$out" && OUT=$out PYTHONUNBUFFERED=1 timeout 300 python3 "$script" jax) >>"$log" 2>&1
     say "peers XLA: exit $?"
+    ;;
+  peers-xla-half|peers-xla-half=*)
+    precisions=fp16,bf16
+    [ "$step" != peers-xla-half ] && precisions=${step#*=}
+    say "peers: XLA ($precisions)"
+    PYTHONUNBUFFERED=1 timeout 330 python3 "$root/bench/peers/xla_peers.py" \
+      --precisions "$precisions" --deadline 220 --out "$out/xla.jsonl" \
+      >>"$log" 2>&1
+    say "peers XLA ($precisions): exit $?"
     ;;
   peers-torch|peers-torch=*)
     parts=ort-cpu,torch-gpu,torch-cpu

@@ -22,8 +22,16 @@
 //   {"model": ..., "batch": N, "first_run_ms": ..., "median_ms": ...,
 //    "p90_ms": ..., "min_ms": ..., "runs": ..., "items_per_second": ...,
 //    "resident_median_ms": ..., "resident_same": true,
-//    "device_bytes": ..., "results": [{"name", "max_abs_diff", "max_abs_ref"}],
-//    "ok": true}
+//    "device_bytes": ..., "results": [{"name", "max_abs_diff", "max_abs_ref",
+//    "mean_abs_diff", "top1_agree", "top1_rows"}], "rtol": ..., "ok": true}
+//
+// Per result: the largest and the mean absolute difference from the CPU's,
+// the reference's largest magnitude, and in how many of its top1_rows rows
+// the index of the largest value is the same (rows: the first dimension,
+// e.g. of [batch, classes] logits; a result of rank 0 or 1 is one row):
+// what a half-precision build is judged by beside the error bound. Results may be
+// float32, float16 or bfloat16; a non-finite difference prints as
+// Infinity (as Python's json reads it).
 //
 // Exit status: 0, 1 when a result differs from the CPU's by more than
 // --rtol times the reference's largest magnitude, 2 when a Run() fails.
@@ -84,6 +92,37 @@ double percentile(const std::vector<double> &sorted, double q) {
   return sorted[below] + (position - below) * (sorted[above] - sorted[below]);
 }
 
+// Element k of a result buffer of type `dtype`, widened to double.
+double element(const void *data, tfaot::DType dtype, int64_t k) {
+  if (dtype == tfaot::DType::kFloat32)
+    return static_cast<const float *>(data)[k];
+  uint16_t h = static_cast<const uint16_t *>(data)[k];
+  uint32_t bits;
+  if (dtype == tfaot::DType::kBFloat16) {
+    bits = uint32_t(h) << 16;
+  } else { // kFloat16: 1 sign, 5 exponent, 10 mantissa bits.
+    int exponent = (h >> 10) & 0x1f, mantissa = h & 0x3ff;
+    double magnitude =
+        exponent == 0    ? std::ldexp(mantissa, -24) // Subnormal or zero.
+        : exponent == 31 ? (mantissa ? NAN : INFINITY)
+                         : std::ldexp(mantissa | 0x400, exponent - 25);
+    return (h & 0x8000) ? -magnitude : magnitude;
+  }
+  float value;
+  std::memcpy(&value, &bits, sizeof value);
+  return value;
+}
+
+// A double as JSON, "%.<digits>g", non-finite values as Python's json
+// spells them.
+std::string number(double value, int digits) {
+  if (std::isnan(value)) return "NaN";
+  if (std::isinf(value)) return value > 0 ? "Infinity" : "-Infinity";
+  char text[32];
+  std::snprintf(text, sizeof text, "%.*g", digits, value);
+  return text;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -91,6 +130,7 @@ int main(int argc, char **argv) {
   TFAOT_BENCH_CUDA_CLASS gpu;
   TFAOT_BENCH_CPU_CLASS cpu;
   const tfaot::FunctionInfo &info = TFAOT_BENCH_CUDA_CLASS::StaticInfo();
+  const tfaot::FunctionInfo &cpuInfo = TFAOT_BENCH_CPU_CLASS::StaticInfo();
 
   std::mt19937 rng(opt.seed);
   std::uniform_real_distribution<float> uniform(0.0f, 1.0f);
@@ -122,22 +162,49 @@ int main(int argc, char **argv) {
   bool ok = true;
   std::string results;
   for (int r = 0; r < info.num_results; ++r) {
-    const float *want = static_cast<const float *>(cpu.result_data(r));
-    const float *got = static_cast<const float *>(gpu.result_data(r));
-    double maxDiff = 0, maxRef = 0;
-    for (int64_t k = 0; k < info.results[r].num_elements; ++k) {
-      double diff = std::fabs(double(got[k]) - double(want[k]));
+    const tfaot::BufferInfo &result = info.results[r];
+    const void *want = cpu.result_data(r);
+    const void *got = gpu.result_data(r);
+    tfaot::DType wantType = cpuInfo.results[r].dtype, gotType = result.dtype;
+    for (tfaot::DType t : {wantType, gotType})
+      if (t != tfaot::DType::kFloat32 && t != tfaot::DType::kFloat16 &&
+          t != tfaot::DType::kBFloat16) {
+        std::fprintf(stderr, "gpu_bench: result '%s' is %s, not a float\n",
+                     result.name, tfaot::DTypeName(t));
+        return 2;
+      }
+    double maxDiff = 0, maxRef = 0, sumDiff = 0;
+    for (int64_t k = 0; k < result.num_elements; ++k) {
+      double diff = std::fabs(element(got, gotType, k) -
+                              element(want, wantType, k));
       if (!(diff <= maxDiff)) // NaN counts as a difference.
         maxDiff = std::isnan(diff) ? INFINITY : diff;
-      maxRef = std::max(maxRef, std::fabs(double(want[k])));
+      sumDiff += diff;
+      maxRef = std::max(maxRef, std::fabs(element(want, wantType, k)));
     }
     ok = ok && maxDiff <= opt.rtol * std::max(maxRef, 1.0);
-    char row[256];
-    std::snprintf(row, sizeof row,
-                  "%s{\"name\": \"%s\", \"max_abs_diff\": %.3g, "
-                  "\"max_abs_ref\": %.4g}",
-                  r ? ", " : "", info.results[r].name, maxDiff, maxRef);
-    results += row;
+    // Top-1 per row of the first dimension: the first index of the largest
+    // value, in the reference and in the CUDA result.
+    int64_t rows = result.rank > 1 ? result.dims[0] : 1, agree = 0;
+    int64_t width = rows > 0 ? result.num_elements / rows : 0;
+    for (int64_t row = 0; row < rows && width > 0; ++row) {
+      int64_t wantTop = row * width, gotTop = row * width;
+      for (int64_t k = row * width + 1; k < (row + 1) * width; ++k) {
+        if (element(want, wantType, k) > element(want, wantType, wantTop))
+          wantTop = k;
+        if (element(got, gotType, k) > element(got, gotType, gotTop))
+          gotTop = k;
+      }
+      agree += wantTop == gotTop;
+    }
+    double meanDiff =
+        result.num_elements ? sumDiff / double(result.num_elements) : 0;
+    results += std::string(r ? ", " : "") + "{\"name\": \"" + result.name +
+               "\", \"max_abs_diff\": " + number(maxDiff, 3) +
+               ", \"max_abs_ref\": " + number(maxRef, 4) +
+               ", \"mean_abs_diff\": " + number(meanDiff, 3) +
+               ", \"top1_agree\": " + std::to_string(agree) +
+               ", \"top1_rows\": " + std::to_string(rows) + "}";
   }
 
   // --iters 0: the first run only (e.g. under a profiler).
@@ -210,10 +277,11 @@ int main(int argc, char **argv) {
   std::printf("{\"model\": \"%s\", \"batch\": %lld, \"first_run_ms\": %.2f, "
               "\"median_ms\": %.4f, \"p90_ms\": %.4f, \"min_ms\": %.4f, "
               "\"runs\": %zu, \"items_per_second\": %.1f, %s"
-              "\"device_bytes\": %zu, \"results\": [%s], \"ok\": %s}\n",
+              "\"device_bytes\": %zu, \"results\": [%s], \"rtol\": %g, "
+              "\"ok\": %s}\n",
               opt.name.c_str(), static_cast<long long>(batch), firstMs, median,
               percentile(ms, 0.9), ms.front(), ms.size(), batch * 1000.0 / median,
-              residentJson, gpu.device_bytes(), results.c_str(),
+              residentJson, gpu.device_bytes(), results.c_str(), opt.rtol,
               ok ? "true" : "false");
   return ok ? 0 : 1;
 }

@@ -22,7 +22,12 @@
 # (--allow_tf32), int8 (--quantize=int8, each batch size calibrated on 8
 # generated images, or one batch if larger, as "<model>-int8": checked
 # against the CPU's int8 build to 1% of the largest logit, since the GPU's
-# epilogue contracts multiply-adds into FMAs and an int8 rounding may flip).
+# epilogue contracts multiply-adds into FMAs and an int8 rounding may flip),
+# fp16 and bf16 (--precision=fp16 / bf16: half-precision weights and
+# activations, as "<model>-fp16" / "<model>-bf16", checked against the fp32
+# CPU build to 5% / 10% of the largest logit; gpu_bench also reports their
+# mean error and top-1 agreement). A build that fails to compile is
+# skipped (its log's tail printed, exit 2); the others still run.
 set -u
 out=$1
 models=${2:-resnet50 mobilenet_v2}
@@ -71,7 +76,7 @@ for v in $variants; do
   *) [[ " $builds " == *" cpu "* ]] || builds="$builds cpu"; builds="$builds $v" ;;
   esac
 done
-pids=()
+pids=() built=()
 for m in $models; do
   for b in $batches; do
     for t in $builds; do
@@ -81,6 +86,7 @@ for m in $models; do
       case $t in
       cuda) flags=(--target=cuda --gpu_arch="$arch" ${GPU_FLAGS:-}) ;;
       tf32) flags=(--target=cuda --gpu_arch="$arch" --allow_tf32 ${GPU_FLAGS:-}) ;;
+      fp16|bf16) flags=(--target=cuda --gpu_arch="$arch" --precision="$t" ${GPU_FLAGS:-}) ;;
       int8) flags=(--target=cuda --gpu_arch="$arch" ${GPU_FLAGS:-} "${int8[@]}") ;;
       cpu) flags=(--target=cpu --target_cpu native) ;;
       cpu8) flags=(--target=cpu --target_cpu native "${int8[@]}") ;;
@@ -92,26 +98,43 @@ for m in $models; do
         --out_function_object "$work/${m}_b${b}_$t.o" \
         >"$work/${m}_b${b}_$t.log" 2>&1 &
       pids+=($!)
+      built+=("${m}_b${b}_$t")
     done
   done
 done
 SECONDS=0
-failed=0
-for p in "${pids[@]}"; do wait "$p" || failed=1; done
+failed=" "
+for i in "${!pids[@]}"; do
+  wait "${pids[$i]}" || failed="$failed${built[$i]} "
+done
 echo "compiled $models at batch $batches in ${SECONDS} s (in parallel)"
-[ $failed = 0 ] || { tail -n 5 "$work"/*.log; exit 2; }
-
 rc=0
+for f in $failed; do
+  echo "compile of $f failed:"; tail -n 5 "$work/$f.log"; rc=2
+done
+
 for m in $models; do
   for b in $batches; do
     # TF32 rounds the products' inputs to a 10-bit mantissa: its logits are
     # checked to 1% of their largest magnitude, fp32's to the default; int8
-    # against the CPU's int8 build, to 1% too (above).
+    # against the CPU's int8 build, to 1% too (above). fp16 and bf16 also
+    # round every activation stored between layers (about 100 roundings in
+    # ResNet-50, each up to 2^-11 relative for fp16 and 2^-8 for bf16, that
+    # add up like a random walk): a few tenths of a percent of the largest
+    # logit for fp16, a few percent for bf16. Their bounds, 5% and 10%,
+    # leave room for that and still catch a wrong layer; the top-1
+    # agreement is reported, not checked.
     for t in $variants; do
       exe=$work/${m}_b${b}_${t}_bench
       name=$m rtol=() ref=cpu
       [ "$t" = tf32 ] && { name=$m-tf32; rtol=(--rtol 1e-2); }
       [ "$t" = int8 ] && { name=$m-int8; rtol=(--rtol 1e-2); ref=cpu8; }
+      [ "$t" = fp16 ] && { name=$m-fp16; rtol=(--rtol 5e-2); }
+      [ "$t" = bf16 ] && { name=$m-bf16; rtol=(--rtol 1e-1); }
+      if [[ "$failed" == *" ${m}_b${b}_$t "* || "$failed" == *" ${m}_b${b}_$ref "* ]]; then
+        echo "skipping $name at batch $b: a compile failed"
+        continue
+      fi
       "$cxx" -O2 -std=c++17 -I"$root/runtime/include" -I"$work" \
         -DTFAOT_BENCH_CUDA_HEADER="\"${m}_b${b}_$t.h\"" \
         -DTFAOT_BENCH_CUDA_CLASS="$t::$(class "$m")" \
@@ -134,4 +157,4 @@ for m in $models; do
     done
   done
 done
-exit $rc
+exit "$rc"

@@ -3,7 +3,7 @@
 """Peers for tfaot on the GPU server: ResNet-50 and MobileNetV2 in ONNX
 Runtime and PyTorch on the CPU, and torch.compile on the GPU.
 
-    python3 bench/peers/server_peers.py --part ort-cpu,ort-int8-cpu,torch-cpu,torch-gpu
+    python3 bench/peers/server_peers.py --part ort-cpu,ort-int8-cpu,torch-cpu,torch-gpu,torch-gpu-half
         [--models resnet50,mobilenet_v2] [--deadline SECONDS] [--out FILE]
 
 The networks are torch_time.py's: the same layers, channels and strides
@@ -25,7 +25,10 @@ bert_layer), random weights. Parts:
              and TorchScript frozen for inference, batch 1 and 8;
   torch-gpu  torch.compile (inductor, default mode) on the GPU,
              channels_last, fp32 (TF32 off) at batch 1 and 32, then with
-             TF32 allowed; eager fp32 alongside.
+             TF32 allowed; eager fp32 alongside ("precision": "fp32" or
+             "tf32");
+  torch-gpu-half  the same in float16, then bfloat16 (the model and its
+             input converted with .to(dtype); "precision": "fp16", "bf16").
 
 Inputs are uniform [0, 1) like `tfaot bench`. Each figure is the median of
 at least --iters runs and --min-time seconds after warm-up runs; GPU runs
@@ -212,6 +215,7 @@ def torch_gpu(args, name):
                 eager = timed(lambda: model(x), sync, args.iters, args.min_time)
                 emit(args, {"model": name, "peer": "torch-eager",
                             "device": "gpu", "batch": batch, "tf32": tf32,
+                            "precision": "tf32" if tf32 else "fp32",
                             "version": torch.__version__, **eager})
                 torch._dynamo.reset()
                 compiled = torch.compile(model)
@@ -223,12 +227,41 @@ def torch_gpu(args, name):
                                 args.min_time)
             emit(args, {"model": name, "peer": "torch-compile",
                         "device": "gpu", "batch": batch, "tf32": tf32,
+                        "precision": "tf32" if tf32 else "fp32",
                         "compile_s": compile_s, "version": torch.__version__,
                         **figures})
 
 
+def torch_gpu_half(args, name):
+    sync = torch.cuda.synchronize
+    for precision, dtype in (("fp16", torch.float16),
+                             ("bf16", torch.bfloat16)):
+        model, example = network(name, "cuda")
+        model = model.to(dtype)
+        for batch in (1, 32):
+            if past_deadline(args, f"{name} torch.compile batch {batch} {precision}"):
+                return
+            x = example(batch).to(dtype)
+            row = {"model": name, "device": "gpu", "batch": batch,
+                   "precision": precision, "version": torch.__version__}
+            with torch.no_grad():
+                eager = timed(lambda: model(x), sync, args.iters, args.min_time)
+                emit(args, {**row, "peer": "torch-eager", **eager})
+                torch._dynamo.reset()
+                compiled = torch.compile(model)
+                t0 = time.time()
+                compiled(x)
+                sync()
+                compile_s = round(time.time() - t0, 1)
+                figures = timed(lambda: compiled(x), sync, args.iters,
+                                args.min_time)
+            emit(args, {**row, "peer": "torch-compile",
+                        "compile_s": compile_s, **figures})
+
+
 PARTS = {"ort-cpu": ort_cpu, "ort-int8-cpu": ort_int8_cpu,
-         "torch-cpu": torch_cpu, "torch-gpu": torch_gpu}
+         "torch-cpu": torch_cpu, "torch-gpu": torch_gpu,
+         "torch-gpu-half": torch_gpu_half}
 
 
 def main():
