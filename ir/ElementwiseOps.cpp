@@ -1,7 +1,7 @@
 //===- ElementwiseOps.cpp - Verifiers of the elementwise tfaot ops --------===//
 // SPDX-License-Identifier: Apache-2.0
 //
-// Verifiers of the elementwise families of Ops.td: the binary ops with
+// Verifiers of the elementwise ops (ElementwiseOps.td): the binary ops with
 // NumPy broadcasting, Softmax, Prelu and AddN. Their integer folders are
 // in OpFolders.cpp.
 //

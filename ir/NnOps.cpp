@@ -1,7 +1,7 @@
 //===- NnOps.cpp - Verifiers of the contraction and window ops ------------===//
 // SPDX-License-Identifier: Apache-2.0
 //
-// Verifiers of the neural-network families of Ops.td: MatMul and BiasAdd,
+// Verifiers of the neural-network ops (NnOps.td): MatMul and BiasAdd,
 // the window ops (convolutions and pools, with their int8 forms and the
 // int8 matrix products), FusedBatchNorm and RandomUniform; with
 // computeWindow2D, the padding rule the importer infers types with.

@@ -7,11 +7,11 @@
 // are accepted wherever the static check cannot decide.
 //
 // This file holds the shape helpers every op family uses, Const and
-// Identity, the op classes generated from Ops.td, and the last two families
-// of Ops.td (image decoding, quantized tensors), a few lines each. The other
-// families follow Ops.td's order in ElementwiseOps.cpp, NnOps.cpp and
-// ShapeOps.cpp, and the integer folders in OpFolders.cpp; OpHelpers.h
-// declares the checks they share.
+// Identity, the op classes generated from Ops.td, and the two families
+// Ops.td itself defines (image decoding, quantized tensors), a few lines
+// each. The other families are in ElementwiseOps.cpp, NnOps.cpp and
+// ShapeOps.cpp, beside their .td files, and the integer folders in
+// OpFolders.cpp; OpHelpers.h declares the checks they share.
 //
 //===----------------------------------------------------------------------===//
 #include "ir/OpHelpers.h"

@@ -1,7 +1,7 @@
 //===- ShapeOps.cpp - Verifiers of the shape and data-movement ops --------===//
 // SPDX-License-Identifier: Apache-2.0
 //
-// Verifiers (and the Slice folder) of the shape families of Ops.td:
+// Verifiers (and the Slice folder) of the shape ops (ShapeOps.td):
 // Reshape, ArgMax, Cast, StridedSlice, ConcatV2, and the data movement ops
 // (Slice, MirrorPad, BroadcastTo, OneHot, SpaceToBatchND, BatchToSpaceND,
 // TopKV2), with the shape rules the importer shares with them.

@@ -19,11 +19,6 @@
 
 namespace mlir::tfaot {
 
-/// The module attribute tfaot-instrument-profile (backends/cpu) writes: the
-/// name of each timed op, indexed by the id its timing calls pass. Here
-/// because the driver reads it back for `tfaot bench --profile`.
-inline constexpr llvm::StringLiteral kProfileNamesAttr = "tfaot.profile_names";
-
 #define GEN_PASS_DECL
 #include "passes/Passes.h.inc"
 

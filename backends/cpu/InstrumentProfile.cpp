@@ -12,7 +12,6 @@
 //
 //===----------------------------------------------------------------------===//
 #include "backends/cpu/Passes.h"
-#include "passes/Passes.h"
 #include "passes/Remarks.h"
 #include "tfaot/runtime/symbols.h"
 

@@ -2,8 +2,9 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Declarations generated from backends/cpu/Passes.td, their registration,
-// and what two of these passes share: the mark tfaot-fuse-epilogues puts on
-// a loop for tfaot-parallelize-loops, and how both weigh a linalg op's work.
+// what two of these passes share (the mark tfaot-fuse-epilogues puts on a
+// loop for tfaot-parallelize-loops, and how both weigh a linalg op's work),
+// and the module attribute tfaot-instrument-profile writes for the driver.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TFAOT_BACKENDS_CPU_PASSES_H
@@ -23,6 +24,11 @@ namespace mlir::tfaot {
 /// parts of buffers nothing in the loop reads across iterations), which
 /// tfaot-parallelize-loops may run on several threads.
 inline constexpr llvm::StringLiteral kParallelLoopAttr = "tfaot.parallel";
+
+/// The module attribute tfaot-instrument-profile writes: the name of each
+/// timed op, indexed by the id its timing calls pass. The driver reads it
+/// back for `tfaot bench --profile`.
+inline constexpr llvm::StringLiteral kProfileNamesAttr = "tfaot.profile_names";
 
 /// Multiply-adds (or elements) `op` computes: the product of its static
 /// loop ranges, a dynamic one counting as 1. How the passes that share work

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/driver/Driver.h"
 
+#include "backends/cpu/Passes.h"
 #include "backends/cpu/Pipeline.h"
 #include "backends/gpu/LowerEntry.h"
 #include "backends/gpu/Pipeline.h"
