@@ -13,7 +13,6 @@
 //===----------------------------------------------------------------------===//
 #include "backends/gpu/Pipeline.h"
 
-#include "backends/cpu/Pipeline.h"
 #include "backends/gpu/DeviceImage.h"
 #include "backends/gpu/Passes.h"
 #include "passes/Passes.h"
@@ -124,7 +123,6 @@ static void registerPassesOnce() {
     registerAllPasses();
     mlir::tfaot::registerTfaotPasses();
     mlir::tfaot::registerTfaotGpuPasses();
-    ::tfaot::cpu::registerDistinctResultBuffersPass();
     return true;
   }();
   (void)done;
