@@ -9,6 +9,7 @@
 #include "compiler/frontend/DataTypes.h"
 #include "compiler/frontend/SavedModelLoader.h"
 #include "compiler/frontend/TfjsLoader.h"
+#include "ir/DidYouMean.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -301,54 +302,9 @@ bool tfaot::splitConfigTensorNames(tensorflow::tf2xla::Config &config,
   return ok;
 }
 
-/// How far `candidate` is from `wanted` for suggestions, or nullopt when it
-/// is not close: 0 when only the case differs, 1 for a scoped name whose
-/// last components are `wanted`, else llvm's edit distance within a third
-/// of the name (as clang's typo correction allows).
-static std::optional<unsigned> closeness(llvm::StringRef wanted,
-                                         llvm::StringRef candidate) {
-  if (wanted.equals_insensitive(candidate))
-    return 0;
-  if (candidate.size() > wanted.size() && candidate.ends_with(wanted) &&
-      candidate[candidate.size() - wanted.size() - 1] == '/')
-    return 1;
-  unsigned limit = std::max<unsigned>(1, (wanted.size() + 2) / 3);
-  unsigned distance = wanted.edit_distance(candidate, /*AllowReplacements=*/true,
-                                           /*MaxEditDistance=*/limit);
-  if (distance > limit)
-    return std::nullopt;
-  return distance;
-}
-
 std::string
 tfaot::suggestNames(llvm::StringRef wanted,
                     llvm::ArrayRef<std::vector<std::string>> candidates) {
-  constexpr size_t kMaxSuggestions = 3;
-  std::vector<std::pair<unsigned, size_t>> close; // (distance, candidate)
-  for (auto [i, names] : llvm::enumerate(candidates)) {
-    std::optional<unsigned> best;
-    for (const std::string &name : names)
-      if (auto d = closeness(wanted, name); d && (!best || *d < *best))
-        best = d;
-    if (best)
-      close.push_back({*best, i});
-  }
-  // Only the closest (as clang suggests), in the candidates' order.
-  llvm::sort(close);
-  while (!close.empty() && close.back().first != close.front().first)
-    close.pop_back();
-  if (close.size() > kMaxSuggestions)
-    close.resize(kMaxSuggestions);
-  std::vector<std::string> shown;
-  for (auto [distance, i] : close) {
-    for (const std::string &name : candidates[i])
-      if (!llvm::is_contained(shown, "'" + name + "'"))
-        shown.push_back("'" + name + "'");
-  }
-  if (shown.empty())
-    return "";
-  std::string list = shown.front();
-  for (size_t i = 1; i < shown.size(); ++i)
-    list += (i + 1 == shown.size() ? " or " : ", ") + shown[i];
-  return "; did you mean " + list + "?";
+  std::string suggestion = didYouMean(wanted, candidates);
+  return suggestion.empty() ? "" : "; " + suggestion;
 }

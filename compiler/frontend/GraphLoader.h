@@ -64,12 +64,8 @@ bool splitConfigTensorNames(tensorflow::tf2xla::Config &config,
                             GraphDiagnostics &diags);
 
 /// For an unknown feed or fetch `wanted`: "; did you mean 'a' or 'b'?"
-/// naming the closest of `candidates` (by llvm's edit distance, or as the
-/// last components of a scoped name: "dense/BiasAdd" for
-/// "model/dense/BiasAdd"; the closest three at most, all equally close), or
-/// "" when none is close. Each candidate lists
-/// the names of one tensor (a node, and the signature key naming it), which
-/// are suggested together.
+/// (didYouMean in ir/DidYouMean.h: the closest of `candidates`, each the
+/// names of one tensor), or "" when none is close.
 std::string
 suggestNames(llvm::StringRef wanted,
              llvm::ArrayRef<std::vector<std::string>> candidates);
