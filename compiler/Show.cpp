@@ -27,12 +27,6 @@ using namespace tfaot;
 
 namespace {
 
-/// The node of an input reference ("^a", "a:1" -> "a").
-llvm::StringRef nodeOfInput(llvm::StringRef input) {
-  input.consume_front("^");
-  return input.take_until([](char c) { return c == ':'; });
-}
-
 std::optional<std::vector<int64_t>>
 shapeOf(const tensorflow::TensorShapeProto &proto) {
   if (proto.unknown_rank())
@@ -46,10 +40,9 @@ shapeOf(const tensorflow::TensorShapeProto &proto) {
 ShownTensor tensorNamed(llvm::StringRef tensorName) {
   ShownTensor t;
   t.tensor = tensorName.str();
-  auto [node, index] = tensorName.rsplit(':');
-  if (index.empty() || index.getAsInteger(10, t.index))
-    node = tensorName, t.index = 0;
-  t.node = node.str();
+  TensorName split = splitTensorName(tensorName);
+  t.node = split.node.str();
+  t.index = split.index;
   if (!tensorName.contains(':'))
     t.tensor += ":0";
   return t;

@@ -251,24 +251,33 @@ bool tfaot::addFeedFlag(const std::string &flag,
   return true;
 }
 
+TensorName tfaot::splitTensorName(llvm::StringRef name) {
+  auto [node, digits] = name.rsplit(':');
+  uint64_t index;
+  // getAsInteger on an unsigned takes digits only (no sign, no spaces).
+  if (node.size() == name.size() || node.empty() ||
+      digits.getAsInteger(10, index) ||
+      index > uint64_t(std::numeric_limits<int64_t>::max()))
+    return {name, 0, false};
+  return {node, int64_t(index), true};
+}
+
+llvm::StringRef tfaot::nodeOfInput(llvm::StringRef input) {
+  input.consume_front("^");
+  return splitTensorName(input).node;
+}
+
 bool tfaot::addFetchFlag(const std::string &flag,
                          tensorflow::tf2xla::Config &config,
                          GraphDiagnostics &diags) {
-  llvm::StringRef name = flag, index;
-  // Node names may not contain ':', so the last one separates the index.
-  if (size_t colon = name.rfind(':'); colon != llvm::StringRef::npos) {
-    index = name.substr(colon + 1);
-    name = name.substr(0, colon);
-  }
-  int64_t outputIndex = 0;
-  if (name.empty() || (!index.empty() && index.getAsInteger(10, outputIndex)) ||
-      outputIndex < 0) {
+  TensorName tensor = splitTensorName(flag);
+  if (tensor.node.empty() || tensor.node.contains(':')) {
     diags.error("bad --fetch '" + flag + "': expected name[:output_index]");
     return false;
   }
   tensorflow::tf2xla::Fetch *fetch = config.add_fetch();
-  fetch->mutable_id()->set_node_name(name.str());
-  fetch->mutable_id()->set_output_index(outputIndex);
+  fetch->mutable_id()->set_node_name(tensor.node.str());
+  fetch->mutable_id()->set_output_index(tensor.index);
   return true;
 }
 
@@ -277,13 +286,9 @@ bool tfaot::splitConfigTensorNames(tensorflow::tf2xla::Config &config,
   bool ok = true;
   auto split = [&](tensorflow::tf2xla::TensorId &id, llvm::StringRef kind) {
     llvm::StringRef name = id.node_name();
-    size_t colon = name.rfind(':');
-    int64_t index;
-    // Node names cannot hold ':', so a ":<digits>" tail is always an index.
-    if (colon == llvm::StringRef::npos || colon == 0 ||
-        name.substr(colon + 1).getAsInteger(10, index) || index < 0)
+    auto [node, index, hasIndex] = splitTensorName(name);
+    if (!hasIndex)
       return;
-    llvm::StringRef node = name.substr(0, colon);
     if (id.output_index() != 0 && id.output_index() != index) {
       diags.error(llvm::formatv("config {0} '{1}' names output {2} but has "
                                 "output_index {3}",
