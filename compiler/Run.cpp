@@ -26,7 +26,6 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
-#include <random>
 
 using namespace tfaot;
 
@@ -90,39 +89,6 @@ bool loadInput(const TensorSignature &arg, void *buffer,
     return false;
   }
   std::memcpy(buffer, (*contents)->getBufferStart(), bytes);
-  return true;
-}
-
-template <typename T, typename Dist>
-void fillWith(void *buffer, uint64_t count, Dist dist, std::mt19937_64 &rng) {
-  T *data = static_cast<T *>(buffer);
-  for (uint64_t i = 0; i < count; ++i)
-    data[i] = static_cast<T>(dist(rng));
-}
-
-/// Random data for an argument given no file: floats uniform in [-1, 1),
-/// integers in [0, 10) (small enough to be valid indices), bools 0 or 1.
-/// False for types it does not fill (left zero).
-bool fillRandom(const TensorSignature &arg, void *buffer,
-                std::mt19937_64 &rng) {
-  uint64_t count = bufferBytes(arg) / elementBytes(arg.dtype);
-  std::uniform_real_distribution<double> real(-1.0, 1.0);
-  std::uniform_int_distribution<int> small(0, 9), bit(0, 1);
-  switch (arg.dtype) {
-  case tensorflow::DT_FLOAT: fillWith<float>(buffer, count, real, rng); break;
-  case tensorflow::DT_DOUBLE: fillWith<double>(buffer, count, real, rng); break;
-  case tensorflow::DT_INT8: fillWith<int8_t>(buffer, count, small, rng); break;
-  case tensorflow::DT_UINT8: case tensorflow::DT_QUINT8:
-    fillWith<uint8_t>(buffer, count, small, rng); break;
-  case tensorflow::DT_INT16: fillWith<int16_t>(buffer, count, small, rng); break;
-  case tensorflow::DT_UINT16: fillWith<uint16_t>(buffer, count, small, rng); break;
-  case tensorflow::DT_INT32: fillWith<int32_t>(buffer, count, small, rng); break;
-  case tensorflow::DT_UINT32: fillWith<uint32_t>(buffer, count, small, rng); break;
-  case tensorflow::DT_INT64: fillWith<int64_t>(buffer, count, small, rng); break;
-  case tensorflow::DT_UINT64: fillWith<uint64_t>(buffer, count, small, rng); break;
-  case tensorflow::DT_BOOL: fillWith<uint8_t>(buffer, count, bit, rng); break;
-  default: return false;
-  }
   return true;
 }
 
@@ -293,22 +259,22 @@ int tfaot::runGraph(const RunOptions &options, llvm::raw_ostream &out,
       return 1;
     given[index] = true;
   }
-  std::mt19937_64 rng(options.seed);
+  std::vector<size_t> zeros = fillRandomInputs(*model, options.seed, given);
   std::vector<std::string> randomized;
   for (size_t i = 0; i < sig.args.size(); ++i) {
     if (given[i])
       continue;
     const TensorSignature &arg = sig.args[i];
     randomized.push_back(arg.name + " " + describe(arg.dtype, arg.shape) +
-                         (fillRandom(arg, model->arg(i), rng)
-                              ? ""
-                              : " (zeros: no random " +
-                                    dataTypeName(arg.dtype) + ")"));
+                         (llvm::is_contained(zeros, i)
+                              ? " (zeros: no random " +
+                                    dataTypeName(arg.dtype) + ")"
+                              : ""));
   }
   if (!randomized.empty())
-    errs << "tfaot run: random inputs (seed " << options.seed
-         << "; floats in [-1, 1), integers in [0, 10)) for: "
-         << llvm::join(randomized, ", ") << "\n";
+    errs << "tfaot run: random inputs (seed " << options.seed << "; "
+         << kRandomInputs << ") for: " << llvm::join(randomized, ", ")
+         << "\n";
 
   model->run();
 
