@@ -516,7 +516,17 @@ tfaot::loadSavedModel(const std::string &dir, const std::string &signature,
   std::optional<tensorflow::SavedModel> model = readSavedModel(dir, diags);
   if (!model)
     return std::nullopt;
-  const tensorflow::MetaGraphDef *meta = pickMetaGraph(*model, diags);
+  return loadSavedModel(*model, dir, signature, config, diags,
+                        signatureConfig);
+}
+
+std::optional<tensorflow::GraphDef>
+tfaot::loadSavedModel(const tensorflow::SavedModel &model,
+                      const std::string &dir, const std::string &signature,
+                      tensorflow::tf2xla::Config &config,
+                      GraphDiagnostics &diags,
+                      tensorflow::tf2xla::Config *signatureConfig) {
+  const tensorflow::MetaGraphDef *meta = pickMetaGraph(model, diags);
   if (!meta)
     return std::nullopt;
   std::string signatureName;
