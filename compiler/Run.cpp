@@ -10,6 +10,7 @@
 
 #include "compiler/Compile.h"
 #include "compiler/driver/HeaderWriter.h"
+#include "compiler/driver/OutputFiles.h"
 #include "compiler/frontend/Diagnostics.h"
 #include "compiler/frontend/GraphLoader.h"
 #include "compiler/frontend/Npy.h"
@@ -284,8 +285,10 @@ int tfaot::runGraph(const RunOptions &options, llvm::raw_ostream &out,
         .error("cannot create the output directory: " + ec.message());
     return 1;
   }
-  out << "results (written to " << options.outputDir << "/):\n";
-  std::vector<std::string> fileNames;
+  // The .npy files are written all or none (OutputFiles), before the
+  // table that names them.
+  std::vector<std::string> fileNames, paths;
+  OutputFiles files;
   llvm::StringSet<> used;
   for (size_t i = 0; i < sig.results.size(); ++i) {
     const TensorSignature &result = sig.results[i];
@@ -295,24 +298,34 @@ int tfaot::runGraph(const RunOptions &options, llvm::raw_ostream &out,
       file = fileNameFor(result.name) + "_" + std::to_string(n);
     used.insert(file);
     fileNames.push_back(file);
-    const char *data = static_cast<const char *>(model->result(i));
-    llvm::StringRef bytes(data, bufferBytes(result));
     llvm::SmallString<256> path(options.outputDir);
     llvm::sys::path::append(path, file + ".npy");
-    std::string error;
-    std::string written = std::string(path);
-    if (!writeNpy(written, result.dtype, result.shape, bytes, error)) {
-      GraphDiagnostics(written, errs).warning(error + "; not written");
-      written = "not written";
+    const char *data = static_cast<const char *>(model->result(i));
+    std::string contents, error;
+    if (encodeNpy(result.dtype, result.shape,
+                  llvm::StringRef(data, bufferBytes(result)), contents,
+                  error)) {
+      files.add(std::string(path), std::move(contents));
+      paths.push_back(std::string(path));
+    } else {
+      GraphDiagnostics(std::string(path), errs)
+          .warning(error + "; not written");
+      paths.push_back("");
     }
+  }
+  bool written = files.commit(errs);
+  out << "results (written to " << options.outputDir << "/):\n";
+  for (size_t i = 0; i < sig.results.size(); ++i) {
+    const TensorSignature &result = sig.results[i];
+    const char *data = static_cast<const char *>(model->result(i));
     int64_t count = bufferBytes(result) / elementBytes(result.dtype);
     out << llvm::format("  %-24s %-18s ", result.name.c_str(),
                         describe(result.dtype, result.shape).c_str())
         << statistics(valuesOf(result.dtype, data, count)) << "  -> "
-        << written << "\n";
+        << (written && !paths[i].empty() ? paths[i] : "not written") << "\n";
   }
   if (options.compareDir.empty())
-    return 0;
+    return written ? 0 : 1;
 
   out << "compared with " << options.compareDir << "/ (rtol "
       << llvm::format("%g", options.rtol) << ", atol "
@@ -328,5 +341,5 @@ int tfaot::runGraph(const RunOptions &options, llvm::raw_ostream &out,
         << " results do not match\n";
   else
     out << "all " << sig.results.size() << " results match\n";
-  return mismatched ? 1 : 0;
+  return mismatched || !written ? 1 : 0;
 }
