@@ -26,27 +26,10 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
-#include <random>
 
 using namespace tfaot;
 
 namespace {
-
-/// Random inputs: floats uniform in [0, 1), like normalized pixels; every
-/// other type zero (integer inputs are often indices, which random values
-/// could take out of range).
-void fillInputs(JitModel &model, uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<float> uniform(0.0f, 1.0f);
-  const std::vector<TensorSignature> &args = model.signature().args;
-  for (size_t i = 0; i < args.size(); ++i) {
-    if (args[i].dtype != tensorflow::DT_FLOAT)
-      continue;
-    float *data = static_cast<float *>(model.arg(i));
-    for (uint64_t k = 0, n = bufferBytes(args[i]) / 4; k < n; ++k)
-      data[k] = uniform(rng);
-  }
-}
 
 /// One batch size compiled and linked into this process, its inputs filled.
 struct PreparedModel {
@@ -83,7 +66,7 @@ std::unique_ptr<PreparedModel> prepare(const BenchOptions &options,
       loadCompiledGraph(artifacts, options.threads, compile.graph, "bench", errs);
   if (!prepared->model)
     return nullptr;
-  fillInputs(*prepared->model, options.seed);
+  fillRandomInputs(*prepared->model, options.seed);
   return prepared;
 }
 

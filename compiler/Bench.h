@@ -40,7 +40,9 @@ struct BenchOptions {
   /// A Chrome trace (Perfetto, chrome://tracing) of every op of the first
   /// batch size, from a build with timing calls around each op.
   std::string profilePath;
-  uint64_t seed = 1;     ///< Of the random inputs.
+  /// Of the random inputs (fillRandomInputs): 0 gives those `tfaot run`
+  /// uses by default.
+  uint64_t seed = 0;
   /// Threads Run() uses (the runtime's pool, as set_num_threads(); 1: the
   /// calling thread only; 0: one per hardware thread).
   int threads = 1;

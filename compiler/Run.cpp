@@ -10,6 +10,7 @@
 
 #include "compiler/Compile.h"
 #include "compiler/driver/HeaderWriter.h"
+#include "compiler/driver/OutputFiles.h"
 #include "compiler/frontend/Diagnostics.h"
 #include "compiler/frontend/GraphLoader.h"
 #include "compiler/frontend/Npy.h"
@@ -26,7 +27,6 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
-#include <random>
 
 using namespace tfaot;
 
@@ -90,39 +90,6 @@ bool loadInput(const TensorSignature &arg, void *buffer,
     return false;
   }
   std::memcpy(buffer, (*contents)->getBufferStart(), bytes);
-  return true;
-}
-
-template <typename T, typename Dist>
-void fillWith(void *buffer, uint64_t count, Dist dist, std::mt19937_64 &rng) {
-  T *data = static_cast<T *>(buffer);
-  for (uint64_t i = 0; i < count; ++i)
-    data[i] = static_cast<T>(dist(rng));
-}
-
-/// Random data for an argument given no file: floats uniform in [-1, 1),
-/// integers in [0, 10) (small enough to be valid indices), bools 0 or 1.
-/// False for types it does not fill (left zero).
-bool fillRandom(const TensorSignature &arg, void *buffer,
-                std::mt19937_64 &rng) {
-  uint64_t count = bufferBytes(arg) / elementBytes(arg.dtype);
-  std::uniform_real_distribution<double> real(-1.0, 1.0);
-  std::uniform_int_distribution<int> small(0, 9), bit(0, 1);
-  switch (arg.dtype) {
-  case tensorflow::DT_FLOAT: fillWith<float>(buffer, count, real, rng); break;
-  case tensorflow::DT_DOUBLE: fillWith<double>(buffer, count, real, rng); break;
-  case tensorflow::DT_INT8: fillWith<int8_t>(buffer, count, small, rng); break;
-  case tensorflow::DT_UINT8: case tensorflow::DT_QUINT8:
-    fillWith<uint8_t>(buffer, count, small, rng); break;
-  case tensorflow::DT_INT16: fillWith<int16_t>(buffer, count, small, rng); break;
-  case tensorflow::DT_UINT16: fillWith<uint16_t>(buffer, count, small, rng); break;
-  case tensorflow::DT_INT32: fillWith<int32_t>(buffer, count, small, rng); break;
-  case tensorflow::DT_UINT32: fillWith<uint32_t>(buffer, count, small, rng); break;
-  case tensorflow::DT_INT64: fillWith<int64_t>(buffer, count, small, rng); break;
-  case tensorflow::DT_UINT64: fillWith<uint64_t>(buffer, count, small, rng); break;
-  case tensorflow::DT_BOOL: fillWith<uint8_t>(buffer, count, bit, rng); break;
-  default: return false;
-  }
   return true;
 }
 
@@ -293,22 +260,22 @@ int tfaot::runGraph(const RunOptions &options, llvm::raw_ostream &out,
       return 1;
     given[index] = true;
   }
-  std::mt19937_64 rng(options.seed);
+  std::vector<size_t> zeros = fillRandomInputs(*model, options.seed, given);
   std::vector<std::string> randomized;
   for (size_t i = 0; i < sig.args.size(); ++i) {
     if (given[i])
       continue;
     const TensorSignature &arg = sig.args[i];
     randomized.push_back(arg.name + " " + describe(arg.dtype, arg.shape) +
-                         (fillRandom(arg, model->arg(i), rng)
-                              ? ""
-                              : " (zeros: no random " +
-                                    dataTypeName(arg.dtype) + ")"));
+                         (llvm::is_contained(zeros, i)
+                              ? " (zeros: no random " +
+                                    dataTypeName(arg.dtype) + ")"
+                              : ""));
   }
   if (!randomized.empty())
-    errs << "tfaot run: random inputs (seed " << options.seed
-         << "; floats in [-1, 1), integers in [0, 10)) for: "
-         << llvm::join(randomized, ", ") << "\n";
+    errs << "tfaot run: random inputs (seed " << options.seed << "; "
+         << kRandomInputs << ") for: " << llvm::join(randomized, ", ")
+         << "\n";
 
   model->run();
 
@@ -318,8 +285,10 @@ int tfaot::runGraph(const RunOptions &options, llvm::raw_ostream &out,
         .error("cannot create the output directory: " + ec.message());
     return 1;
   }
-  out << "results (written to " << options.outputDir << "/):\n";
-  std::vector<std::string> fileNames;
+  // The .npy files are written all or none (OutputFiles), before the
+  // table that names them.
+  std::vector<std::string> fileNames, paths;
+  OutputFiles files;
   llvm::StringSet<> used;
   for (size_t i = 0; i < sig.results.size(); ++i) {
     const TensorSignature &result = sig.results[i];
@@ -329,24 +298,34 @@ int tfaot::runGraph(const RunOptions &options, llvm::raw_ostream &out,
       file = fileNameFor(result.name) + "_" + std::to_string(n);
     used.insert(file);
     fileNames.push_back(file);
-    const char *data = static_cast<const char *>(model->result(i));
-    llvm::StringRef bytes(data, bufferBytes(result));
     llvm::SmallString<256> path(options.outputDir);
     llvm::sys::path::append(path, file + ".npy");
-    std::string error;
-    std::string written = std::string(path);
-    if (!writeNpy(written, result.dtype, result.shape, bytes, error)) {
-      GraphDiagnostics(written, errs).warning(error + "; not written");
-      written = "not written";
+    const char *data = static_cast<const char *>(model->result(i));
+    std::string contents, error;
+    if (encodeNpy(result.dtype, result.shape,
+                  llvm::StringRef(data, bufferBytes(result)), contents,
+                  error)) {
+      files.add(std::string(path), std::move(contents));
+      paths.push_back(std::string(path));
+    } else {
+      GraphDiagnostics(std::string(path), errs)
+          .warning(error + "; not written");
+      paths.push_back("");
     }
+  }
+  bool written = files.commit(errs);
+  out << "results (written to " << options.outputDir << "/):\n";
+  for (size_t i = 0; i < sig.results.size(); ++i) {
+    const TensorSignature &result = sig.results[i];
+    const char *data = static_cast<const char *>(model->result(i));
     int64_t count = bufferBytes(result) / elementBytes(result.dtype);
     out << llvm::format("  %-24s %-18s ", result.name.c_str(),
                         describe(result.dtype, result.shape).c_str())
         << statistics(valuesOf(result.dtype, data, count)) << "  -> "
-        << written << "\n";
+        << (written && !paths[i].empty() ? paths[i] : "not written") << "\n";
   }
   if (options.compareDir.empty())
-    return 0;
+    return written ? 0 : 1;
 
   out << "compared with " << options.compareDir << "/ (rtol "
       << llvm::format("%g", options.rtol) << ", atol "
@@ -362,5 +341,5 @@ int tfaot::runGraph(const RunOptions &options, llvm::raw_ostream &out,
         << " results do not match\n";
   else
     out << "all " << sig.results.size() << " results match\n";
-  return mismatched ? 1 : 0;
+  return mismatched || !written ? 1 : 0;
 }

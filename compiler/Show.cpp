@@ -27,12 +27,6 @@ using namespace tfaot;
 
 namespace {
 
-/// The node of an input reference ("^a", "a:1" -> "a").
-llvm::StringRef nodeOfInput(llvm::StringRef input) {
-  input.consume_front("^");
-  return input.take_until([](char c) { return c == ':'; });
-}
-
 std::optional<std::vector<int64_t>>
 shapeOf(const tensorflow::TensorShapeProto &proto) {
   if (proto.unknown_rank())
@@ -46,10 +40,9 @@ shapeOf(const tensorflow::TensorShapeProto &proto) {
 ShownTensor tensorNamed(llvm::StringRef tensorName) {
   ShownTensor t;
   t.tensor = tensorName.str();
-  auto [node, index] = tensorName.rsplit(':');
-  if (index.empty() || index.getAsInteger(10, t.index))
-    node = tensorName, t.index = 0;
-  t.node = node.str();
+  TensorName split = splitTensorName(tensorName);
+  t.node = split.node.str();
+  t.index = split.index;
   if (!tensorName.contains(':'))
     t.tensor += ":0";
   return t;
@@ -125,12 +118,10 @@ void inputsAndOutputsOfConfig(const tensorflow::tf2xla::Config &config,
 
 /// A SavedModel: its tags, all signatures, and the chosen one's tensors by
 /// key as the SignatureDef declares them.
-bool describeSavedModel(const std::string &dir, const std::string &wanted,
-                        ShowReport &report, GraphDiagnostics &diags) {
-  std::optional<tensorflow::SavedModel> model = readSavedModel(dir, diags);
-  if (!model)
-    return false;
-  const tensorflow::MetaGraphDef *meta = pickMetaGraph(*model, diags);
+bool describeSavedModel(const tensorflow::SavedModel &model,
+                        const std::string &wanted, ShowReport &report,
+                        GraphDiagnostics &diags) {
+  const tensorflow::MetaGraphDef *meta = pickMetaGraph(model, diags);
   if (!meta)
     return false;
   report.tags.assign(meta->meta_info_def().tags().begin(),
@@ -402,11 +393,18 @@ bool tfaot::buildShowReport(const std::string &graphPath,
                   : llvm::StringRef(graphPath).ends_with_insensitive(".json")
                       ? "TF.js graph model"
                       : "GraphDef";
-  if (savedModel && !describeSavedModel(graphPath, signature, report, diags))
-    return false;
+  // saved_model.pb is read once, for the description and the graph.
+  std::optional<tensorflow::SavedModel> model;
+  if (savedModel) {
+    model = readSavedModel(graphPath, diags);
+    if (!model || !describeSavedModel(*model, signature, report, diags))
+      return false;
+  }
   tensorflow::tf2xla::Config noConfig, signatureConfig;
-  auto graph = loadModel(graphPath, signature, noConfig, diags,
-                         &signatureConfig);
+  auto graph = model ? loadSavedModel(*model, graphPath, signature, noConfig,
+                                      diags, &signatureConfig)
+                     : loadModel(graphPath, signature, noConfig, diags,
+                                 &signatureConfig);
   if (!graph)
     return false;
   report.ops = summarizeOps(*graph);

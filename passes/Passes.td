@@ -49,6 +49,36 @@ def LowerToLinalgPass : Pass<"tfaot-lower-to-linalg", "mlir::ModuleOp"> {
   ];
 }
 
+def DistinctResultBuffersPass
+    : Pass<"tfaot-distinct-result-buffers", "mlir::func::FuncOp"> {
+  let summary = "give each returned buffer that repeats an earlier result a copy of its own";
+  let description = [{
+    Runs on bufferized code, right before `buffer-results-to-out-params`,
+    in the CPU and the CUDA pipelines. A function that returns one buffer
+    more than once (a tensor fetched twice: `--fetch y --fetch y`) gets a
+    fresh buffer and a `memref.copy` for each repeat, because
+    `buffer-results-to-out-params{hoist-static-allocs}` would replace the
+    alloc of the repeated buffer a second time after erasing it. The first
+    result keeps its buffer.
+
+    ```mlir
+    %a = memref.alloc() : memref<2xi64>
+    return %a, %a : memref<2xi64>, memref<2xi64>
+    ```
+    becomes
+    ```mlir
+    %a = memref.alloc() : memref<2xi64>
+    %b = memref.alloc() : memref<2xi64>
+    memref.copy %a, %b : memref<2xi64> to memref<2xi64>
+    return %a, %b : memref<2xi64>, memref<2xi64>
+    ```
+    A repeated buffer with a non-identity layout is an error (function
+    results have the identity layout after one-shot-bufferize's
+    `function-boundary-type-conversion=identity-layout-map`).
+  }];
+  let dependentDialects = ["mlir::memref::MemRefDialect"];
+}
+
 def PlanBuffersPass : Pass<"tfaot-plan-buffers", "mlir::ModuleOp"> {
   let summary = "place the entry function's temporaries in one arena argument";
   let description = [{

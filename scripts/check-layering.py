@@ -70,9 +70,8 @@ ISLANDS = {
 EXCEPTIONS = [
     ("backends/gpu/", "backends/cpu/Pipeline.h",
      "a CUDA build's host code, and all of a --gpu_emulate build, goes "
-     "through the CPU backend's LLVM pipeline (cpu::buildToLLVMPipeline) "
-     "and its DistinctResultBuffers pass; TfaotGpuBackend links "
-     "TfaotCpuBackend for them"),
+     "through the CPU backend's LLVM pipeline (cpu::buildToLLVMPipeline); "
+     "TfaotGpuBackend links TfaotCpuBackend for it"),
 ]
 
 TOP_DIRS = ["tools", "bench", "compiler", "backends", "passes", "ir",

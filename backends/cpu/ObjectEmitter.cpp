@@ -8,6 +8,8 @@
 //===----------------------------------------------------------------------===//
 #include "backends/cpu/ObjectEmitter.h"
 
+#include "ir/DidYouMean.h"
+
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
@@ -71,31 +73,12 @@ static std::vector<llvm::StringRef> keysOf(KeyValues table) {
   return keys;
 }
 
-/// " (did you mean 'a' or 'b'?)" with the `names` closest to `wrong` (up to
-/// three equally close), if any is close enough to be a likely typo (about
-/// a third of its letters wrong); else "". Only the closest: X86's CPUs
-/// have '_' spellings of the '-' names, one letter further away.
-static std::string didYouMean(llvm::StringRef wrong,
-                              const std::vector<llvm::StringRef> &names) {
-  unsigned limit = std::max<unsigned>(2, wrong.size() / 3);
-  std::vector<std::pair<unsigned, llvm::StringRef>> close;
-  for (llvm::StringRef name : names)
-    if (unsigned distance = wrong.edit_distance_insensitive(name);
-        distance <= limit)
-      close.push_back({distance, name});
-  if (close.empty())
-    return "";
-  llvm::sort(close);
-  size_t closest = 1;
-  while (closest < std::min<size_t>(close.size(), 3) &&
-         close[closest].first == close[0].first)
-    ++closest;
-  close.resize(closest);
-  std::string list;
-  for (size_t i = 0; i < close.size(); ++i)
-    list += std::string(i == 0 ? "" : i + 1 == close.size() ? " or " : ", ") +
-            "'" + close[i].second.str() + "'";
-  return " (did you mean " + list + "?)";
+/// " (did you mean 'a' or 'b'?)" with the `names` closest to `wrong`
+/// (ir/DidYouMean.h), or "".
+static std::string didYouMeanIn(llvm::StringRef wrong,
+                                llvm::ArrayRef<llvm::StringRef> names) {
+  std::string suggestion = didYouMean(wrong, names);
+  return suggestion.empty() ? "" : " (" + suggestion + ")";
 }
 
 std::string cpu::checkTarget(const TargetOptions &target) {
@@ -114,7 +97,7 @@ std::string cpu::checkTarget(const TargetOptions &target) {
   if (!target.cpu.empty() && !native &&
       !tables->isCPUStringValid(target.cpu))
     return "unknown --target_cpu '" + target.cpu + "' for " + triple.str() +
-           didYouMean(target.cpu,
+           didYouMeanIn(target.cpu,
                       keysOf(tables->getAllProcessorDescriptions())) +
            "; '--target_cpu help' lists the CPUs";
   llvm::SmallVector<llvm::StringRef> items;
@@ -130,7 +113,7 @@ std::string cpu::checkTarget(const TargetOptions &target) {
              item.str() + "'";
     if (!llvm::is_contained(features, name))
       return "--target_features: unknown feature '" + name.str() + "' for " +
-             triple.str() + didYouMean(name, features);
+             triple.str() + didYouMeanIn(name, features);
   }
   // X86's code generator stops the process when 64-bit code is asked of a
   // CPU (or feature set) without x86-64; say so here instead.

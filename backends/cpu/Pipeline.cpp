@@ -33,7 +33,8 @@ static const char kBufferizePipeline[] =
     "one-shot-bufferize{bufferize-function-boundaries "
     "function-boundary-type-conversion=identity-layout-map},"
     // A tensor fetched twice is one buffer returned twice, which the next
-    // pass cannot hoist: each repeat gets a copy (DistinctResultBuffers.cpp).
+    // pass cannot hoist: each repeat gets a copy
+    // (passes/DistinctResultBuffers.cpp).
     "func.func(tfaot-distinct-result-buffers),"
     "buffer-results-to-out-params{hoist-static-allocs modify-public-functions},"
     "canonicalize,"
@@ -86,7 +87,6 @@ static void registerUpstreamPassesOnce() {
     mlir::tfaot::registerTfaotPasses();
     mlir::tfaot::registerTfaotCpuPasses();
     ::tfaot::cpu::registerInt8UkernelPass();
-    ::tfaot::cpu::registerDistinctResultBuffersPass();
     return true;
   }();
   (void)done;

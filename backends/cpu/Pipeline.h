@@ -34,10 +34,6 @@ void registerCpuPipelines();
 /// Registers tfaot-cpu-int8-ukernels (Int8Ukernels.cpp).
 void registerInt8UkernelPass();
 
-/// Registers tfaot-distinct-result-buffers (DistinctResultBuffers.cpp), which
-/// both backends' bufferization runs. Safe to call more than once.
-void registerDistinctResultBuffersPass();
-
 } // namespace tfaot::cpu
 
 #endif // TFAOT_BACKENDS_CPU_PIPELINE_H

@@ -14,7 +14,6 @@
 //===----------------------------------------------------------------------===//
 #include "backends/gpu/Pipeline.h"
 
-#include "backends/cpu/Pipeline.h"
 #include "backends/gpu/DeviceImage.h"
 #include "backends/gpu/Passes.h"
 #include "passes/Passes.h"
@@ -132,7 +131,6 @@ static void registerPassesOnce() {
     registerAllPasses();
     mlir::tfaot::registerTfaotPasses();
     mlir::tfaot::registerTfaotGpuPasses();
-    ::tfaot::cpu::registerDistinctResultBuffersPass();
     return true;
   }();
   (void)done;

@@ -7,7 +7,6 @@
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/Signals.h"
 
 using namespace tfaot;
 
@@ -29,37 +28,30 @@ std::string destinationProblem(llvm::StringRef path) {
   return "";
 }
 
-/// A file written under a temporary name next to its destination.
-struct Staged {
-  std::string destination;
-  llvm::SmallString<128> temporary;
-  bool renamed = false;
-};
-
 /// Writes `contents` to a new temporary file in `destination`'s folder
-/// (hidden: ".<name>.tmp-XXXXXX"). Returns an error message, or empty.
-std::string stage(const std::string &destination, llvm::StringRef contents,
-                  Staged &staged) {
+/// (hidden: ".<name>.tmp-XXXXXX"; removed on a signal until kept).
+llvm::Expected<llvm::sys::fs::TempFile> stage(const std::string &destination,
+                                              llvm::StringRef contents) {
   llvm::SmallString<128> model = llvm::sys::path::parent_path(destination);
   llvm::sys::path::append(
       model, "." + llvm::sys::path::filename(destination) + ".tmp-%%%%%%");
-  int fd;
-  if (std::error_code ec =
-          llvm::sys::fs::createUniqueFile(model, fd, staged.temporary))
-    return ec.message();
-  llvm::sys::RemoveFileOnSignal(staged.temporary);
+  llvm::Expected<llvm::sys::fs::TempFile> temp =
+      llvm::sys::fs::TempFile::create(model);
+  if (!temp)
+    return temp.takeError();
   // A file that is replaced keeps its permissions, as it would if it were
   // overwritten in place.
   if (auto permissions = llvm::sys::fs::getPermissions(destination))
-    (void)llvm::sys::fs::setPermissions(fd, *permissions);
-  llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
+    (void)llvm::sys::fs::setPermissions(temp->FD, *permissions);
+  llvm::raw_fd_ostream os(temp->FD, /*shouldClose=*/false);
   os << contents;
-  os.close();
+  os.flush();
   if (!os.has_error())
-    return "";
-  std::string message = os.error().message();
+    return std::move(*temp);
+  std::error_code error = os.error();
   os.clear_error();
-  return message;
+  llvm::consumeError(temp->discard());
+  return llvm::errorCodeToError(error);
 }
 
 } // namespace
@@ -69,13 +61,11 @@ void OutputFiles::add(std::string path, std::string contents) {
 }
 
 bool OutputFiles::commit(llvm::raw_ostream &errs) {
-  std::vector<Staged> staged;
+  std::vector<std::pair<const File *, llvm::sys::fs::TempFile>> staged;
   auto fail = [&](const std::string &path, const llvm::Twine &why) {
-    for (Staged &file : staged)
-      if (!file.renamed && !file.temporary.empty()) {
-        (void)llvm::sys::fs::remove(file.temporary);
-        llvm::sys::DontRemoveFileOnSignal(file.temporary);
-      }
+    // Files kept already stay kept (discarding them does nothing).
+    for (auto &[file, temp] : staged)
+      llvm::consumeError(temp.discard());
     GraphDiagnostics(path, errs).error("cannot write: " + why);
     return false;
   };
@@ -89,20 +79,17 @@ bool OutputFiles::commit(llvm::raw_ostream &errs) {
   for (const File &file : files_) {
     if (file.path == "-")
       continue;
-    staged.push_back({file.path, {}, false});
-    if (std::string error = stage(file.path, file.contents, staged.back());
-        !error.empty())
-      return fail(file.path, error);
+    llvm::Expected<llvm::sys::fs::TempFile> temp =
+        stage(file.path, file.contents);
+    if (!temp)
+      return fail(file.path, llvm::toString(temp.takeError()));
+    staged.emplace_back(&file, std::move(*temp));
   }
   // Renames in one folder over checked destinations do not fail in
   // practice; if one did, the files renamed before it stay replaced.
-  for (Staged &file : staged) {
-    if (std::error_code ec =
-            llvm::sys::fs::rename(file.temporary, file.destination))
-      return fail(file.destination, ec.message());
-    file.renamed = true;
-    llvm::sys::DontRemoveFileOnSignal(file.temporary);
-  }
+  for (auto &[file, temp] : staged)
+    if (llvm::Error error = temp.keep(file->path))
+      return fail(file->path, llvm::toString(std::move(error)));
   for (const File &file : files_)
     if (file.path == "-")
       llvm::outs() << file.contents;

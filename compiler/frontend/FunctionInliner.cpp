@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/frontend/FunctionInliner.h"
 
+#include "compiler/frontend/GraphLoader.h"
 #include "compiler/frontend/OpImporters.h"
 
 #include "llvm/ADT/SmallVector.h"
@@ -25,16 +26,6 @@ using namespace tfaot;
 using tensorflow::FunctionDef;
 using tensorflow::NodeDef;
 using tensorflow::OpDef;
-
-/// Splits "node:3" into its node and index (0 when absent).
-static std::pair<std::string, int64_t> splitTensor(llvm::StringRef tensor) {
-  int64_t index = 0;
-  if (size_t colon = tensor.rfind(':'); colon != llvm::StringRef::npos &&
-                                        !tensor.substr(colon + 1).getAsInteger(
-                                            10, index))
-    return {tensor.substr(0, colon).str(), index};
-  return {tensor.str(), 0};
-}
 
 /// Largest output index, and longest list output, a body reference may use
 /// (TensorFlow numbers outputs with an int). Keeps "node:arg:i" offsets
@@ -56,8 +47,9 @@ std::string InlinedOutputs::resolve(llvm::StringRef tensor) const {
   // Nested calls alias one another; a cycle cannot arise (each alias points
   // into a body renamed under its call), but stay bounded all the same.
   for (size_t step = 0; step <= aliases.size(); ++step) {
-    auto [node, index] = splitTensor(current);
-    auto it = aliases.find(node + ":" + std::to_string(index));
+    TensorName split = splitTensorName(current);
+    auto it =
+        aliases.find(split.node.str() + ":" + std::to_string(split.index));
     if (it == aliases.end())
       return current;
     current = it->second;
@@ -317,7 +309,7 @@ bool Inliner::expand(const NodeDef &call, const FunctionDef &fn,
     if (ref.consume_front("^")) {
       auto arg = argTensors.find(ref);
       result = "^" + (arg != argTensors.end()
-                          ? splitTensor(arg->second).first
+                          ? splitTensorName(arg->second).node.str()
                           : prefix + ref.str());
       return true;
     }

@@ -62,15 +62,12 @@ struct Edge {
 /// Parses "node", "node:3" or "^node". Returns false for malformed indexes.
 static bool parseEdge(llvm::StringRef input, Edge &edge) {
   edge.control = input.consume_front("^");
-  edge.index = 0;
-  if (size_t colon = input.rfind(':'); !edge.control &&
-                                      colon != llvm::StringRef::npos) {
-    if (input.substr(colon + 1).getAsInteger(10, edge.index) || edge.index < 0)
-      return false;
-    input = input.substr(0, colon);
-  }
-  edge.node = input.str();
-  return !edge.node.empty();
+  TensorName tensor =
+      edge.control ? TensorName{input, 0, false} : splitTensorName(input);
+  edge.node = tensor.node.str();
+  edge.index = tensor.index;
+  // A ':' left in a data input's node is an index that is no number.
+  return !edge.node.empty() && (edge.control || !tensor.node.contains(':'));
 }
 
 static std::string describeEdge(const Edge &edge) {

@@ -9,6 +9,7 @@
 #include "compiler/frontend/DataTypes.h"
 #include "compiler/frontend/SavedModelLoader.h"
 #include "compiler/frontend/TfjsLoader.h"
+#include "ir/DidYouMean.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -250,24 +251,33 @@ bool tfaot::addFeedFlag(const std::string &flag,
   return true;
 }
 
+TensorName tfaot::splitTensorName(llvm::StringRef name) {
+  auto [node, digits] = name.rsplit(':');
+  uint64_t index;
+  // getAsInteger on an unsigned takes digits only (no sign, no spaces).
+  if (node.size() == name.size() || node.empty() ||
+      digits.getAsInteger(10, index) ||
+      index > uint64_t(std::numeric_limits<int64_t>::max()))
+    return {name, 0, false};
+  return {node, int64_t(index), true};
+}
+
+llvm::StringRef tfaot::nodeOfInput(llvm::StringRef input) {
+  input.consume_front("^");
+  return splitTensorName(input).node;
+}
+
 bool tfaot::addFetchFlag(const std::string &flag,
                          tensorflow::tf2xla::Config &config,
                          GraphDiagnostics &diags) {
-  llvm::StringRef name = flag, index;
-  // Node names may not contain ':', so the last one separates the index.
-  if (size_t colon = name.rfind(':'); colon != llvm::StringRef::npos) {
-    index = name.substr(colon + 1);
-    name = name.substr(0, colon);
-  }
-  int64_t outputIndex = 0;
-  if (name.empty() || (!index.empty() && index.getAsInteger(10, outputIndex)) ||
-      outputIndex < 0) {
+  TensorName tensor = splitTensorName(flag);
+  if (tensor.node.empty() || tensor.node.contains(':')) {
     diags.error("bad --fetch '" + flag + "': expected name[:output_index]");
     return false;
   }
   tensorflow::tf2xla::Fetch *fetch = config.add_fetch();
-  fetch->mutable_id()->set_node_name(name.str());
-  fetch->mutable_id()->set_output_index(outputIndex);
+  fetch->mutable_id()->set_node_name(tensor.node.str());
+  fetch->mutable_id()->set_output_index(tensor.index);
   return true;
 }
 
@@ -276,13 +286,9 @@ bool tfaot::splitConfigTensorNames(tensorflow::tf2xla::Config &config,
   bool ok = true;
   auto split = [&](tensorflow::tf2xla::TensorId &id, llvm::StringRef kind) {
     llvm::StringRef name = id.node_name();
-    size_t colon = name.rfind(':');
-    int64_t index;
-    // Node names cannot hold ':', so a ":<digits>" tail is always an index.
-    if (colon == llvm::StringRef::npos || colon == 0 ||
-        name.substr(colon + 1).getAsInteger(10, index) || index < 0)
+    auto [node, index, hasIndex] = splitTensorName(name);
+    if (!hasIndex)
       return;
-    llvm::StringRef node = name.substr(0, colon);
     if (id.output_index() != 0 && id.output_index() != index) {
       diags.error(llvm::formatv("config {0} '{1}' names output {2} but has "
                                 "output_index {3}",
@@ -301,54 +307,9 @@ bool tfaot::splitConfigTensorNames(tensorflow::tf2xla::Config &config,
   return ok;
 }
 
-/// How far `candidate` is from `wanted` for suggestions, or nullopt when it
-/// is not close: 0 when only the case differs, 1 for a scoped name whose
-/// last components are `wanted`, else llvm's edit distance within a third
-/// of the name (as clang's typo correction allows).
-static std::optional<unsigned> closeness(llvm::StringRef wanted,
-                                         llvm::StringRef candidate) {
-  if (wanted.equals_insensitive(candidate))
-    return 0;
-  if (candidate.size() > wanted.size() && candidate.ends_with(wanted) &&
-      candidate[candidate.size() - wanted.size() - 1] == '/')
-    return 1;
-  unsigned limit = std::max<unsigned>(1, (wanted.size() + 2) / 3);
-  unsigned distance = wanted.edit_distance(candidate, /*AllowReplacements=*/true,
-                                           /*MaxEditDistance=*/limit);
-  if (distance > limit)
-    return std::nullopt;
-  return distance;
-}
-
 std::string
 tfaot::suggestNames(llvm::StringRef wanted,
                     llvm::ArrayRef<std::vector<std::string>> candidates) {
-  constexpr size_t kMaxSuggestions = 3;
-  std::vector<std::pair<unsigned, size_t>> close; // (distance, candidate)
-  for (auto [i, names] : llvm::enumerate(candidates)) {
-    std::optional<unsigned> best;
-    for (const std::string &name : names)
-      if (auto d = closeness(wanted, name); d && (!best || *d < *best))
-        best = d;
-    if (best)
-      close.push_back({*best, i});
-  }
-  // Only the closest (as clang suggests), in the candidates' order.
-  llvm::sort(close);
-  while (!close.empty() && close.back().first != close.front().first)
-    close.pop_back();
-  if (close.size() > kMaxSuggestions)
-    close.resize(kMaxSuggestions);
-  std::vector<std::string> shown;
-  for (auto [distance, i] : close) {
-    for (const std::string &name : candidates[i])
-      if (!llvm::is_contained(shown, "'" + name + "'"))
-        shown.push_back("'" + name + "'");
-  }
-  if (shown.empty())
-    return "";
-  std::string list = shown.front();
-  for (size_t i = 1; i < shown.size(); ++i)
-    list += (i + 1 == shown.size() ? " or " : ", ") + shown[i];
-  return "; did you mean " + list + "?";
+  std::string suggestion = didYouMean(wanted, candidates);
+  return suggestion.empty() ? "" : "; " + suggestion;
 }

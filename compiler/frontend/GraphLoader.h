@@ -53,6 +53,24 @@ loadConfig(const std::string &path, GraphDiagnostics &diags);
 bool addFeedFlag(const std::string &flag, tensorflow::tf2xla::Config &config,
                  GraphDiagnostics &diags);
 
+/// A TensorFlow tensor name taken apart: "logits:1" is output 1 of node
+/// "logits".
+struct TensorName {
+  llvm::StringRef node;
+  int64_t index = 0;
+  bool hasIndex = false; ///< Whether the name ended in ":<index>".
+};
+
+/// The one rule for tensor names: node names hold no ':', so a non-empty
+/// node, ':' and decimal digits (up to INT64_MAX) are a node and an output
+/// index; any other name is all node, output 0 ("logits", and also
+/// "logits:x" or ":1", which then name no node). A ':' left in `node` marks
+/// a name that is malformed where an index must be well formed.
+TensorName splitTensorName(llvm::StringRef name);
+
+/// The node a NodeDef input reads: "a" for "a", "a:1" and "^a".
+llvm::StringRef nodeOfInput(llvm::StringRef input);
+
 /// Adds `--fetch name[:output_index]` to `config`.
 bool addFetchFlag(const std::string &flag, tensorflow::tf2xla::Config &config,
                   GraphDiagnostics &diags);
@@ -64,12 +82,8 @@ bool splitConfigTensorNames(tensorflow::tf2xla::Config &config,
                             GraphDiagnostics &diags);
 
 /// For an unknown feed or fetch `wanted`: "; did you mean 'a' or 'b'?"
-/// naming the closest of `candidates` (by llvm's edit distance, or as the
-/// last components of a scoped name: "dense/BiasAdd" for
-/// "model/dense/BiasAdd"; the closest three at most, all equally close), or
-/// "" when none is close. Each candidate lists
-/// the names of one tensor (a node, and the signature key naming it), which
-/// are suggested together.
+/// (didYouMean in ir/DidYouMean.h: the closest of `candidates`, each the
+/// names of one tensor), or "" when none is close.
 std::string
 suggestNames(llvm::StringRef wanted,
              llvm::ArrayRef<std::vector<std::string>> candidates);

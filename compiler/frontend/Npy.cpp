@@ -138,9 +138,9 @@ bool tfaot::readNpy(const std::string &path, NpyTensor &tensor,
   return true;
 }
 
-bool tfaot::writeNpy(const std::string &path, tensorflow::DataType dtype,
-                     const std::vector<int64_t> &shape, llvm::StringRef data,
-                     std::string &error) {
+bool tfaot::encodeNpy(tensorflow::DataType dtype,
+                      const std::vector<int64_t> &shape, llvm::StringRef data,
+                      std::string &contents, std::string &error) {
   std::string descr = npyDescr(dtype);
   if (descr.empty()) {
     error = "NumPy has no type for " + tensorflow::DataType_Name(dtype);
@@ -159,20 +159,13 @@ bool tfaot::writeNpy(const std::string &path, tensorflow::DataType dtype,
   // header with a newline.
   header.append(63 - (10 + header.size()) % 64, ' ');
   header += '\n';
-  std::error_code ec;
-  llvm::raw_fd_ostream out(path, ec);
-  if (ec) {
-    error = "cannot write: " + ec.message();
-    return false;
-  }
-  out << "\x93NUMPY" << char(1) << char(0) << char(header.size() & 0xff)
-      << char(header.size() >> 8) << header << data;
-  out.close();
-  if (out.has_error()) {
-    error = "cannot write: " + out.error().message();
-    out.clear_error();
-    return false;
-  }
+  contents = "\x93NUMPY";
+  contents += char(1);
+  contents += char(0);
+  contents += char(header.size() & 0xff);
+  contents += char(header.size() >> 8);
+  contents += header;
+  contents += data;
   return true;
 }
 

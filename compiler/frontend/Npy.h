@@ -42,11 +42,12 @@ std::string npyDescr(tensorflow::DataType dtype);
 /// float16/32/64, int8/16/32/64, uint8/16/32/64 and bool, or is truncated.
 bool readNpy(const std::string &path, NpyTensor &tensor, std::string &error);
 
-/// Writes `data` (elements of `dtype` in C order) as a .npy file of `shape`.
-/// False with `error` set if it cannot.
-bool writeNpy(const std::string &path, tensorflow::DataType dtype,
-              const std::vector<int64_t> &shape, llvm::StringRef data,
-              std::string &error);
+/// The contents of a .npy file holding `data` (elements of `dtype` in C
+/// order) as an array of `shape`. False with `error` set when NumPy has no
+/// type for `dtype`.
+bool encodeNpy(tensorflow::DataType dtype, const std::vector<int64_t> &shape,
+               llvm::StringRef data, std::string &contents,
+               std::string &error);
 
 /// Element `i` of `data` (of type `dtype`) as a double; NaN for types that
 /// are not numbers.

@@ -30,11 +30,6 @@ using tensorflow::NodeDef;
 /// Where the bundle's object graph is stored (TF2 object-based checkpoints).
 static constexpr const char *objectGraphKey = "_CHECKPOINTABLE_OBJECT_GRAPH";
 
-static std::string nodeOf(llvm::StringRef tensor) {
-  tensor.consume_front("^");
-  return tensor.substr(0, tensor.find(':')).str();
-}
-
 /// Keeps the nodes that `roots` reach through data edges, in graph order, and
 /// drops control edges to the others. No roots: keeps everything.
 static void prune(tensorflow::GraphDef &graph,
@@ -63,7 +58,7 @@ static void prune(tensorflow::GraphDef &graph,
       continue;
     for (const std::string &input : it->second->input())
       if (!llvm::StringRef(input).starts_with("^"))
-        work.push_back(nodeOf(input));
+        work.push_back(nodeOfInput(input).str());
   }
   google::protobuf::RepeatedPtrField<NodeDef> nodes;
   for (NodeDef &node : *graph.mutable_node()) {
@@ -72,7 +67,7 @@ static void prune(tensorflow::GraphDef &graph,
     auto *inputs = node.mutable_input();
     inputs->erase(std::remove_if(inputs->begin(), inputs->end(),
                                  [&](const std::string &input) {
-                                   return !kept.contains(nodeOf(input));
+                                   return !kept.contains(nodeOfInput(input));
                                  }),
                   inputs->end());
     *nodes.Add() = std::move(node);
@@ -167,15 +162,9 @@ static bool signatureToConfig(const tensorflow::SignatureDef &signature,
                   "support");
       return false;
     }
-    llvm::StringRef name = info.name();
-    int64_t index = 0;
-    if (size_t colon = name.rfind(':'); colon != llvm::StringRef::npos) {
-      if (name.substr(colon + 1).getAsInteger(10, index))
-        index = 0;
-      name = name.substr(0, colon);
-    }
-    id.set_node_name(name.str());
-    id.set_output_index(index);
+    TensorName tensor = splitTensorName(info.name());
+    id.set_node_name(tensor.node.str());
+    id.set_output_index(tensor.index);
     return true;
   };
   for (const auto &[key, info] : sortedByKey(signature.inputs())) {
@@ -290,13 +279,9 @@ static void resolveFetches(tensorflow::tf2xla::Config &config,
                                         : id->node_name());
     std::string resolved = outputs.resolve(
         id->node_name() + ":" + std::to_string(id->output_index()));
-    size_t colon = resolved.rfind(':');
-    int64_t index = 0;
-    if (colon != std::string::npos &&
-        !llvm::StringRef(resolved).substr(colon + 1).getAsInteger(10, index))
-      resolved.resize(colon);
-    id->set_node_name(resolved);
-    id->set_output_index(index);
+    TensorName tensor = splitTensorName(resolved);
+    id->set_node_name(tensor.node.str());
+    id->set_output_index(tensor.index);
   }
 }
 
@@ -326,7 +311,7 @@ capturedObjectIds(const tensorflow::GraphDef &graph,
     std::vector<std::string> args;
     for (const std::string &input : call.input())
       if (!llvm::StringRef(input).starts_with("^"))
-        args.push_back(nodeOf(input));
+        args.push_back(nodeOfInput(input).str());
     const auto &bound = fn->second.bound_inputs();
     if (args.size() < size_t(bound.size()))
       continue;
@@ -479,7 +464,7 @@ bool VariableFreezer::run(tensorflow::GraphDef &graph) {
   for (NodeDef &node : *graph.mutable_node()) {
     for (const std::string &input : node.input()) {
       if (llvm::StringRef(input).starts_with("^") ||
-          !frozen.count(nodeOf(input)))
+          !frozen.count(nodeOfInput(input)))
         continue;
       if (node.op() == "ReadVariableOp") {
         auto &attrs = *node.mutable_attr();
@@ -489,7 +474,7 @@ bool VariableFreezer::run(tensorflow::GraphDef &graph) {
         attrs["T"] = dtype;
       } else if (node.op() != "Identity") {
         diags_.nodeError(node.name(), node.op(),
-                         "uses variable '" + nodeOf(input) +
+                         "uses variable '" + nodeOfInput(input) +
                              "' other than by reading it (ReadVariableOp or "
                              "Identity), which a frozen graph cannot do");
         return false;
@@ -531,7 +516,17 @@ tfaot::loadSavedModel(const std::string &dir, const std::string &signature,
   std::optional<tensorflow::SavedModel> model = readSavedModel(dir, diags);
   if (!model)
     return std::nullopt;
-  const tensorflow::MetaGraphDef *meta = pickMetaGraph(*model, diags);
+  return loadSavedModel(*model, dir, signature, config, diags,
+                        signatureConfig);
+}
+
+std::optional<tensorflow::GraphDef>
+tfaot::loadSavedModel(const tensorflow::SavedModel &model,
+                      const std::string &dir, const std::string &signature,
+                      tensorflow::tf2xla::Config &config,
+                      GraphDiagnostics &diags,
+                      tensorflow::tf2xla::Config *signatureConfig) {
+  const tensorflow::MetaGraphDef *meta = pickMetaGraph(model, diags);
   if (!meta)
     return std::nullopt;
   std::string signatureName;

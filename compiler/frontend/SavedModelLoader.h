@@ -44,6 +44,14 @@ loadSavedModel(const std::string &dir, const std::string &signature,
                tensorflow::tf2xla::Config &config, GraphDiagnostics &diags,
                tensorflow::tf2xla::Config *signatureConfig);
 
+/// loadSavedModel on `model`, saved_model.pb of `dir` as readSavedModel
+/// parsed it (the variables are still read from `dir`).
+std::optional<tensorflow::GraphDef>
+loadSavedModel(const tensorflow::SavedModel &model, const std::string &dir,
+               const std::string &signature,
+               tensorflow::tf2xla::Config &config, GraphDiagnostics &diags,
+               tensorflow::tf2xla::Config *signatureConfig);
+
 /// Reads and parses DIR/saved_model.pb; errors name the file.
 std::optional<tensorflow::SavedModel>
 readSavedModel(const std::string &dir, GraphDiagnostics &diags);

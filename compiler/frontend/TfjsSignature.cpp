@@ -127,16 +127,6 @@ private:
   size_t pos_ = 0;
 };
 
-/// Splits a TF tensor name "node:3" into node and output index ("node" -> 0).
-std::pair<std::string, int64_t> splitTensorName(StringRef name) {
-  size_t colon = name.rfind(':');
-  int64_t index;
-  if (colon != StringRef::npos &&
-      !name.substr(colon + 1).getAsInteger(10, index) && index >= 0)
-    return {name.substr(0, colon).str(), index};
-  return {name.str(), 0};
-}
-
 } // namespace
 
 void TfjsModelLoader::parseSignature(const json::Object &root, StringRef text,
@@ -161,9 +151,9 @@ void TfjsModelLoader::parseSignature(const json::Object &root, StringRef text,
       return false;
     }
     auto name = entry->getString("name");
-    auto [node, index] = splitTensorName(name ? *name : key);
-    id.set_node_name(node);
-    id.set_output_index(index);
+    TensorName tensor = splitTensorName(name ? *name : key);
+    id.set_node_name(tensor.node.str());
+    id.set_output_index(tensor.index);
     if (dtype)
       if (auto d = entry->getString("dtype")) {
         auto parsed = parseDataType(*d);

@@ -74,11 +74,16 @@ void ProfileRecorder::End(int64_t id) {
                              std::memory_order_relaxed);
 }
 
+void ProfileRecorder::endRun(double begin) {
+  runs_.push_back({begin, now()});
+  if (runs_.size() == kChunkRuns && active == this)
+    internal::SetChunkProfiler(nullptr);
+}
+
 void ProfileRecorder::OnChunk(int thread, int64_t begin, int64_t end,
                               bool finished) {
   // A pool of another size (not the model's) has no track here.
-  if (!active || size_t(thread) >= active->tracks_.size() ||
-      !active->chunksWanted_.load(std::memory_order_relaxed))
+  if (!active || size_t(thread) >= active->tracks_.size())
     return;
   Track &track = active->tracks_[thread];
   if (!finished) {

@@ -54,9 +54,7 @@ public:
   template <typename Run> void timeRun(Run run) {
     const double begin = now();
     run();
-    runs_.push_back({begin, now()});
-    if (runs_.size() == kChunkRuns)
-      chunksWanted_.store(false, std::memory_order_relaxed);
+    endRun(begin);
   }
 
   /// The Chrome trace JSON; `process` names the trace's one process.
@@ -91,6 +89,10 @@ private:
   /// The runtime's ChunkProfiler (tfaot/runtime/run_hooks.h).
   static void OnChunk(int thread, int64_t begin, int64_t end, bool finished);
 
+  /// Records the run that began at `begin`; the kChunkRuns-th uninstalls
+  /// OnChunk (between runs, when no loop runs).
+  void endRun(double begin);
+
   double now() const {
     return std::chrono::duration<double, std::micro>(Clock::now() - origin_)
         .count();
@@ -100,7 +102,6 @@ private:
   std::vector<Track> tracks_;  ///< Index 0: the caller; i: worker i.
   /// The op the caller has open, which the workers' chunks belong to.
   std::atomic<int64_t> currentOp_{-1};
-  std::atomic<bool> chunksWanted_{true};
   std::vector<std::pair<double, double>> runs_;  ///< Begin, end (us).
 };
 

@@ -21,6 +21,7 @@
 #include "llvm/Support/TargetSelect.h"
 
 #include <cstring>
+#include <random>
 
 using namespace tfaot;
 
@@ -176,4 +177,44 @@ tfaot::loadCompiledGraph(const CompiledArtifacts &artifacts, int threads,
     return nullptr;
   }
   return std::move(*model);
+}
+
+namespace {
+template <typename T, typename Dist>
+void fillWith(void *buffer, uint64_t count, Dist &dist, std::mt19937_64 &rng) {
+  T *data = static_cast<T *>(buffer);
+  for (uint64_t i = 0; i < count; ++i)
+    data[i] = static_cast<T>(dist(rng));
+}
+} // namespace
+
+std::vector<size_t> tfaot::fillRandomInputs(JitModel &model, uint64_t seed,
+                                            const std::vector<bool> &given) {
+  std::mt19937_64 rng(seed);
+  std::vector<size_t> zeros;
+  const std::vector<TensorSignature> &args = model.signature().args;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (i < given.size() && given[i])
+      continue;
+    std::uniform_real_distribution<double> real(-1.0, 1.0);
+    std::uniform_int_distribution<int> small(0, 9), bit(0, 1);
+    void *buffer = model.arg(i);
+    uint64_t count = bufferBytes(args[i]) / elementBytes(args[i].dtype);
+    switch (args[i].dtype) {
+    case tensorflow::DT_FLOAT: fillWith<float>(buffer, count, real, rng); break;
+    case tensorflow::DT_DOUBLE: fillWith<double>(buffer, count, real, rng); break;
+    case tensorflow::DT_INT8: fillWith<int8_t>(buffer, count, small, rng); break;
+    case tensorflow::DT_UINT8: case tensorflow::DT_QUINT8:
+      fillWith<uint8_t>(buffer, count, small, rng); break;
+    case tensorflow::DT_INT16: fillWith<int16_t>(buffer, count, small, rng); break;
+    case tensorflow::DT_UINT16: fillWith<uint16_t>(buffer, count, small, rng); break;
+    case tensorflow::DT_INT32: fillWith<int32_t>(buffer, count, small, rng); break;
+    case tensorflow::DT_UINT32: fillWith<uint32_t>(buffer, count, small, rng); break;
+    case tensorflow::DT_INT64: fillWith<int64_t>(buffer, count, small, rng); break;
+    case tensorflow::DT_UINT64: fillWith<uint64_t>(buffer, count, small, rng); break;
+    case tensorflow::DT_BOOL: fillWith<uint8_t>(buffer, count, bit, rng); break;
+    default: zeros.push_back(i); break;
+    }
+  }
+  return zeros;
 }

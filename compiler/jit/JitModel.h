@@ -77,6 +77,20 @@ std::unique_ptr<JitModel> loadCompiledGraph(const CompiledArtifacts &artifacts,
                                             llvm::StringRef command,
                                             llvm::raw_ostream &errs);
 
+/// The values `tfaot run` and `tfaot bench` fill an argument with when
+/// given no data for it, as their messages state them.
+inline constexpr const char kRandomInputs[] =
+    "floats in [-1, 1), integers in [0, 10)";
+
+/// Fills each argument of `model` not marked in `given` (empty: none is)
+/// with random data (kRandomInputs: floats uniform in [-1, 1), integers
+/// uniform in [0, 10), small enough to be valid indices, bools 0 or 1) from
+/// one generator seeded with `seed`, in argument order. Returns the
+/// arguments left zero: types with no random values (float16, bfloat16,
+/// complex, strings).
+std::vector<size_t> fillRandomInputs(JitModel &model, uint64_t seed,
+                                     const std::vector<bool> &given = {});
+
 } // namespace tfaot
 
 #endif // TFAOT_COMPILER_JIT_JITMODEL_H

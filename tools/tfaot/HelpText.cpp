@@ -123,9 +123,10 @@ SYNOPSIS
 
 DESCRIPTION
   For each batch size, compiles the graph as 'compile --batch N' would,
-  links the object into this process, runs Run() on random inputs (floats
-  uniform in [0, 1), other types zero) and prints median, p90 and minimum
-  latency, items/s, the arena and the compile time. --sweep measures batch
+  links the object into this process, runs Run() on random inputs (those
+  of 'tfaot run' without --input: floats uniform in [-1, 1), integers in
+  [0, 10), seed 0) and prints median, p90 and minimum latency, items/s,
+  the arena and the compile time. --sweep measures batch
   1, 2, 4, ..., 64 (or --batch's list) and recommends the batch size with
   the most items/s whose p90 latency fits --latency_budget. --threads N
   runs the model's parallel loops on N threads, as the generated class's

@@ -455,19 +455,13 @@ static void printVersion(llvm::raw_ostream &os) {
      << " - ahead-of-time compiler for TensorFlow inference graphs\n";
 }
 
-/// An error about the command line: "tfaot <command>: error: <message>"
-/// (the rule is in compiler/frontend/Diagnostics.h). Returns the exit code, 1.
-static int usageError(const llvm::Twine &message) {
-  llvm::errs() << tfaot::commandName() << ": error: " << message << "\n";
-  return 1;
-}
-
 /// Parses the flags. The errors cl reports through its stream ("tfaot:
 /// Unknown command line argument '--grap'.") are reprinted in the style of
 /// the others: "tfaot compile: error: Unknown command line argument ...".
 /// (A bad value of a flag cl parses itself, like --emit's, is reported by
 /// cl::Option::error straight to llvm::errs(), which cannot be restyled.)
-static bool parseFlags(int argc, char **argv, llvm::StringRef command) {
+static bool parseFlags(int argc, char **argv, llvm::StringRef command,
+                       tfaot::GraphDiagnostics &usage) {
   std::string errors;
   llvm::raw_string_ostream stream(errors);
   bool parsed = cl::ParseCommandLineOptions(
@@ -476,13 +470,22 @@ static bool parseFlags(int argc, char **argv, llvm::StringRef command) {
   llvm::SmallVector<llvm::StringRef> lines;
   llvm::StringRef(errors).split(lines, '\n', -1, /*KeepEmpty=*/false);
   for (llvm::StringRef line : lines) {
-    // "Did you mean '--graph'?" follows the error it is about.
-    if (line.consume_front(program))
-      llvm::errs() << tfaot::commandName()
-                   << (line.starts_with("Did you mean") ? ": " : ": error: ");
-    llvm::errs() << line << "\n";
+    if (!line.consume_front(program))
+      llvm::errs() << line << "\n";
+    else if (line.starts_with("Did you mean")) // Follows its error.
+      llvm::errs() << tfaot::commandName() << ": " << line << "\n";
+    else
+      usage.usageError(line);
   }
   return parsed;
+}
+
+/// Whether `name` is one of the subcommands declared above.
+static bool isCommand(llvm::StringRef name) {
+  return !name.empty() && llvm::any_of(cl::getRegisteredSubcommands(),
+                                       [&](cl::SubCommand *sub) {
+                                         return sub->getName() == name;
+                                       });
 }
 
 int main(int argc, char **argv) {
@@ -498,10 +501,11 @@ int main(int argc, char **argv) {
   cl::HideUnrelatedOptions({&compileCategory, &runCategory}, runCmd);
   // Each command's --help opens with its own man-style overview.
   llvm::StringRef command = argc > 1 ? argv[1] : "";
-  if (command == "compile" || command == "explain" || command == "bench" ||
-      command == "ops" || command == "show" || command == "run")
+  if (isCommand(command))
     tfaot::setCommandName(("tfaot " + command).str());
-  if (!parseFlags(argc, argv, command))
+  // Errors about the command line, under the command's name.
+  tfaot::GraphDiagnostics usage("", llvm::errs());
+  if (!parseFlags(argc, argv, command, usage))
     return 1;
 
   if (opsCmd)
@@ -511,8 +515,9 @@ int main(int argc, char **argv) {
     return tfaot::showGraph(showGraphFlag, showSignatureFlag, showJsonFlag,
                             llvm::outs(), llvm::errs());
   if (!compileCmd && !explainCmd && !benchCmd && !runCmd) {
-    return usageError("no command given; run 'tfaot compile --help' or "
-                      "'tfaot --help'");
+    usage.usageError("no command given; run 'tfaot compile --help' or "
+                     "'tfaot --help'");
+    return 1;
   }
   if (listOpsFlag) {
     for (const std::string &op : tfaot::supportedOps())
@@ -525,12 +530,14 @@ int main(int argc, char **argv) {
     std::string error;
     if (tfaot::cpu::printTargetCpus(target, llvm::outs(), error))
       return 0;
-    return usageError(error);
+    usage.usageError(error);
+    return 1;
   }
   // Empty is "not given" further on; given empty is a mistake.
   if (cppClassFlag.getNumOccurrences() && cppClassFlag.empty()) {
-    return usageError("--cpp_class '' is not a C++ class name like "
-                      "'ns::Name'");
+    usage.usageError("--cpp_class '' is not a C++ class name like "
+                     "'ns::Name'");
+    return 1;
   }
   tfaot::CompileOptions options;
   options.graph = graphFlag;
@@ -544,7 +551,8 @@ int main(int argc, char **argv) {
   options.outObject = outObjectFlag;
   options.outMetadataObject = outMetadataFlag;
   if (quietFlag && verboseFlag) {
-    return usageError("--quiet and --verbose exclude each other");
+    usage.usageError("--quiet and --verbose exclude each other");
+    return 1;
   }
   options.verbosity = quietFlag     ? tfaot::Verbosity::Quiet
                       : verboseFlag ? tfaot::Verbosity::Verbose
@@ -553,11 +561,9 @@ int main(int argc, char **argv) {
   // bench keeps the terminal for its table.
   options.statusLine =
       compileCmd && llvm::sys::Process::StandardErrIsDisplayed();
-  auto ignored = [&options](const char *flag, const char *why) {
-    if (options.verbosity == tfaot::Verbosity::Quiet)
-      return;
-    llvm::errs() << tfaot::commandName() << ": warning: " << flag
-                 << " is ignored: " << why << "\n";
+  usage.setQuiet(options.verbosity == tfaot::Verbosity::Quiet);
+  auto ignored = [&usage](const char *flag, const char *why) {
+    usage.warning(llvm::Twine(flag) + " is ignored: " + why);
   };
   if (genProgramShapeFlag)
     ignored("--gen_program_shape", "the header's static tables describe "
@@ -576,7 +582,8 @@ int main(int argc, char **argv) {
   options.dumpIrAfter.assign(dumpIrAfterFlag.begin(), dumpIrAfterFlag.end());
   options.batchBuckets.assign(batchFlag.begin(), batchFlag.end());
   if (reportJsonFlag && !reportFlag && !explainCmd && !benchCmd) {
-    return usageError("--json needs --report");
+    usage.usageError("--json needs --report");
+    return 1;
   }
   if (explainCmd) {
     // The report is the output: lower as far as the memory plan (after

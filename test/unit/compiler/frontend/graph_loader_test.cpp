@@ -102,6 +102,30 @@ TEST_F(FlagTest, ConfigTensorNames) {
       << messages;
 }
 
+TEST(TensorNames, NodeAndIndex) {
+  auto expect = [](llvm::StringRef name, llvm::StringRef node, int64_t index,
+                   bool hasIndex) {
+    TensorName split = splitTensorName(name);
+    EXPECT_EQ(split.node, node) << name.str();
+    EXPECT_EQ(split.index, index) << name.str();
+    EXPECT_EQ(split.hasIndex, hasIndex) << name.str();
+  };
+  expect("logits", "logits", 0, false);
+  expect("logits:0", "logits", 0, true);
+  expect("dense/BiasAdd:12", "dense/BiasAdd", 12, true);
+  // No index: all node (no node has such a name).
+  expect("x:", "x:", 0, false);
+  expect(":1", ":1", 0, false);
+  expect("x:-1", "x:-1", 0, false);
+  expect("x:+1", "x:+1", 0, false);
+  expect("x:1a", "x:1a", 0, false);
+  expect("x:99999999999999999999", "x:99999999999999999999", 0, false);
+  // Only the last ':' separates an index.
+  expect("a:b:2", "a:b", 2, true);
+  EXPECT_EQ(nodeOfInput("^a"), "a");
+  EXPECT_EQ(nodeOfInput("a:1"), "a");
+}
+
 TEST(SuggestNames, ClosestOnly) {
   std::vector<std::vector<std::string>> nodes = {
       {"x"}, {"w"}, {"probs"}, {"model/dense/BiasAdd"}, {"prob_2"}};

@@ -21,32 +21,22 @@
 // CPU and the CUDA pipelines alike (the GPU's copies become kernels).
 //
 //===----------------------------------------------------------------------===//
-#include "backends/cpu/Pipeline.h"
-
-#include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/Pass/Pass.h"
+#include "passes/Passes.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
+
+namespace mlir::tfaot {
+#define GEN_PASS_DEF_DISTINCTRESULTBUFFERSPASS
+#include "passes/Passes.h.inc"
+} // namespace mlir::tfaot
 
 using namespace mlir;
 
 namespace {
 
 struct DistinctResultBuffersPass
-    : PassWrapper<DistinctResultBuffersPass, OperationPass<func::FuncOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(DistinctResultBuffersPass)
-  StringRef getArgument() const override {
-    return "tfaot-distinct-result-buffers";
-  }
-  StringRef getDescription() const override {
-    return "Give each returned buffer that repeats an earlier result a copy "
-           "of its own (before buffer-results-to-out-params)";
-  }
-  void getDependentDialects(DialectRegistry &registry) const override {
-    registry.insert<memref::MemRefDialect>();
-  }
-
+    : mlir::tfaot::impl::DistinctResultBuffersPassBase<
+          DistinctResultBuffersPass> {
   void runOnOperation() override {
     getOperation().walk([&](func::ReturnOp ret) {
       if (failed(copyRepeats(ret)))
@@ -84,12 +74,3 @@ struct DistinctResultBuffersPass
 };
 
 } // namespace
-
-void ::tfaot::cpu::registerDistinctResultBuffersPass() {
-  // Both backends register it; registering a pass twice is an error.
-  static bool once = [] {
-    PassRegistration<DistinctResultBuffersPass>();
-    return true;
-  }();
-  (void)once;
-}
