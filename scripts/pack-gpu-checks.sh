@@ -10,7 +10,7 @@
 #       --work gpu-checks/work/<name>
 # NAMEs (default: every program built) pick the models; run the e2e.tfjs
 # tests first so that their work directories are there. gpu.runtime.compare's
-# program (test/gpu) goes along as gpu-checks/extra/ with the default or
+# program (test/e2e/gpu) goes along as gpu-checks/extra/ with the default or
 # when a NAME is "runtime-test".
 set -euo pipefail
 build=$(cd "$1" && pwd)
@@ -44,7 +44,7 @@ for name in "${names[@]}"; do
 done
 # gpu.runtime.compare's program too (simple_mnist, fc-layers, emotion and
 # blazeface, CUDA against CPU builds in one binary).
-runtime_test=$build/test/gpu/tfaot_gpu_runtime_test
+runtime_test=$build/test/e2e/gpu/tfaot_gpu_runtime_test
 if [ "$with_runtime_test" = 1 ] && [ -x "$runtime_test" ]; then
   mkdir -p "$stage/gpu-checks/extra"
   cp "$runtime_test" "$stage/gpu-checks/extra/"

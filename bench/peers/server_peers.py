@@ -201,6 +201,23 @@ def torch_cpu(args, name):
                     "jit_median_ms": jit["median_ms"], **best})
 
 
+def time_eager_and_compiled(args, model, x, sync, row):
+    """Times `model` on `x` eagerly and through torch.compile (its compile
+    time reported apart); emits one row each, with the fields of `row`."""
+    with torch.no_grad():
+        eager = timed(lambda: model(x), sync, args.iters, args.min_time)
+        emit(args, {**row, "peer": "torch-eager", **eager})
+        torch._dynamo.reset()
+        compiled = torch.compile(model)
+        t0 = time.time()
+        compiled(x)
+        sync()
+        compile_s = round(time.time() - t0, 1)
+        figures = timed(lambda: compiled(x), sync, args.iters, args.min_time)
+    emit(args, {**row, "peer": "torch-compile", "compile_s": compile_s,
+                **figures})
+
+
 def torch_gpu(args, name):
     model, example = network(name, "cuda")
     sync = torch.cuda.synchronize
@@ -210,26 +227,10 @@ def torch_gpu(args, name):
         for batch in (1, 32):
             if past_deadline(args, f"{name} torch.compile batch {batch} tf32={tf32}"):
                 return
-            x = example(batch)
-            with torch.no_grad():
-                eager = timed(lambda: model(x), sync, args.iters, args.min_time)
-                emit(args, {"model": name, "peer": "torch-eager",
-                            "device": "gpu", "batch": batch, "tf32": tf32,
-                            "precision": "tf32" if tf32 else "fp32",
-                            "version": torch.__version__, **eager})
-                torch._dynamo.reset()
-                compiled = torch.compile(model)
-                t0 = time.time()
-                compiled(x)
-                sync()
-                compile_s = round(time.time() - t0, 1)
-                figures = timed(lambda: compiled(x), sync, args.iters,
-                                args.min_time)
-            emit(args, {"model": name, "peer": "torch-compile",
-                        "device": "gpu", "batch": batch, "tf32": tf32,
-                        "precision": "tf32" if tf32 else "fp32",
-                        "compile_s": compile_s, "version": torch.__version__,
-                        **figures})
+            row = {"model": name, "device": "gpu", "batch": batch,
+                   "tf32": tf32, "precision": "tf32" if tf32 else "fp32",
+                   "version": torch.__version__}
+            time_eager_and_compiled(args, model, example(batch), sync, row)
 
 
 def torch_gpu_half(args, name):
@@ -241,22 +242,10 @@ def torch_gpu_half(args, name):
         for batch in (1, 32):
             if past_deadline(args, f"{name} torch.compile batch {batch} {precision}"):
                 return
-            x = example(batch).to(dtype)
             row = {"model": name, "device": "gpu", "batch": batch,
                    "precision": precision, "version": torch.__version__}
-            with torch.no_grad():
-                eager = timed(lambda: model(x), sync, args.iters, args.min_time)
-                emit(args, {**row, "peer": "torch-eager", **eager})
-                torch._dynamo.reset()
-                compiled = torch.compile(model)
-                t0 = time.time()
-                compiled(x)
-                sync()
-                compile_s = round(time.time() - t0, 1)
-                figures = timed(lambda: compiled(x), sync, args.iters,
-                                args.min_time)
-            emit(args, {**row, "peer": "torch-compile",
-                        "compile_s": compile_s, **figures})
+            time_eager_and_compiled(args, model, example(batch).to(dtype),
+                                    sync, row)
 
 
 PARTS = {"ort-cpu": ort_cpu, "ort-int8-cpu": ort_int8_cpu,
