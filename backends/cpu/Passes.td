@@ -213,7 +213,13 @@ def FuseEpiloguesPass : Pass<"tfaot-fuse-epilogues", "mlir::func::FuncOp"> {
     for a large full convolution with fewer than 32 rows in all, so that
     16 threads get pieces; blocks of whole rows, up to 8192
     elements and dividing M, for matmul), and the contraction and its fill
-    are fused into the loop through its destination. Each tile is zeroed,
+    are fused into the loop through its destination. A convolution split
+    over channels loops over the channel blocks outside the rows, its
+    blocks narrowed (down to 32 channels) until one block's weights fit
+    768 KiB, and a constant filter is packed block-major (KH x KW x C x F
+    becomes F/block x KH x KW x C x block), so every row reads the block's
+    weights as one contiguous panel that stays in cache; each output
+    element still adds the same terms in the same order. Each tile is zeroed,
     accumulated and finished by the epilogue in the same slice of the
     result, so one-shot bufferization allocates nothing in the loop and the
     full-size temporary is gone. The padded input (`tensor.pad`) and the
