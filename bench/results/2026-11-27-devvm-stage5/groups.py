@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 import json, sys, statistics, re, collections
 import os
 exec(open(os.path.join(os.path.dirname(__file__), 'layers.py')).read().split('wbytes')[0])  # the MAC table

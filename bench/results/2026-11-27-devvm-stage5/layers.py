@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 import json, sys, statistics, re, collections
 # MACs of each ResNet-50 (v1.5, generated) convolution at batch 1
 macs = {"conv1_conv": 112*112*64*7*7*3}

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 import json, sys, statistics, re, collections
 # per layer (convI or convI_J summed over J) time per run, median over runs, pooled over files
 tot=collections.defaultdict(list)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Writes stack8c.pb: 8 fused 3x3 convolutions (7x7x512 -> 7x7x512, bias, relu) whose filters
 # are random *constants* (9.4 MB each, 75 MB in all), the layout of ResNet-50's conv5_blockN_2.
 import struct, random, array

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Writes stack8pc.pb: the 8 layers of stack_hwcf.py, each as 16 fused 3x3 convolutions of 32
 # output channels (a contiguous 3x3x512x32 constant filter each: a packed weight panel) and
 # a ConcatV2 of their outputs. Emulates channel blocks outside rows with packed weights.
