@@ -117,7 +117,9 @@ for m in $models; do
   for b in $batches; do
     # TF32 rounds the products' inputs to a 10-bit mantissa: its logits are
     # checked to 1% of their largest magnitude, fp32's to the default; int8
-    # against the CPU's int8 build, to 1% too (above). fp16 and bf16 also
+    # against the CPU's int8 build, its logits to 1% too (above) and its
+    # probabilities by top-1 (a flipped int8 step moves a softmax output by
+    # more than 1% of its peak: MobileNetV2 b32, 2026-11-27). fp16 and bf16 also
     # round every activation stored between layers (about 100 roundings in
     # ResNet-50, each up to 2^-11 relative for fp16 and 2^-8 for bf16, that
     # add up like a random walk): a few tenths of a percent of the largest
@@ -128,7 +130,7 @@ for m in $models; do
       exe=$work/${m}_b${b}_${t}_bench
       name=$m rtol=() ref=cpu
       [ "$t" = tf32 ] && { name=$m-tf32; rtol=(--rtol 1e-2); }
-      [ "$t" = int8 ] && { name=$m-int8; rtol=(--rtol 1e-2); ref=cpu8; }
+      [ "$t" = int8 ] && { name=$m-int8; rtol=(--rtol 1e-2 --bound-only logits); ref=cpu8; }
       [ "$t" = fp16 ] && { name=$m-fp16; rtol=(--rtol 5e-2); }
       [ "$t" = bf16 ] && { name=$m-bf16; rtol=(--rtol 1e-1); }
       if [[ "$failed" == *" ${m}_b${b}_$t "* || "$failed" == *" ${m}_b${b}_$ref "* ]]; then
