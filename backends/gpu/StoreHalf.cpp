@@ -127,6 +127,20 @@ struct StoreHalfPass : mlir::tfaot::impl::StoreHalfPassBase<StoreHalfPass> {
                         [&](OpOperand &use) { return canWiden(use); });
   }
 
+  /// `reshape` (a tensor.collapse_shape or expand_shape) of `narrowSource`,
+  /// the 16-bit form of its source: the same reshape in 16 bits.
+  Value narrowReshape(OpBuilder &b, Operation *reshape, Value narrowSource) {
+    Location loc = reshape->getLoc();
+    RankedTensorType type = withElement(reshape->getResult(0), half);
+    if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(reshape))
+      return tensor::CollapseShapeOp::create(
+          b, loc, type, narrowSource, collapse.getReassociationIndices());
+    auto expand = cast<tensor::ExpandShapeOp>(reshape);
+    return tensor::ExpandShapeOp::create(b, loc, type, narrowSource,
+                                         expand.getReassociationIndices(),
+                                         expand.getMixedOutputShape());
+  }
+
   /// Makes the reader `use` read `narrow`, the 16-bit form of its f32
   /// value, widening it where it is used (canWiden said it can).
   void widen(OpOperand &use, Value narrow) {
@@ -157,14 +171,8 @@ struct StoreHalfPass : mlir::tfaot::impl::StoreHalfPassBase<StoreHalfPass> {
       return;
     }
     Value result;
-    if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(user))
-      result = tensor::CollapseShapeOp::create(
-          b, loc, withElement(collapse.getResult(), half), narrow,
-          collapse.getReassociationIndices());
-    else if (auto expand = dyn_cast<tensor::ExpandShapeOp>(user))
-      result = tensor::ExpandShapeOp::create(
-          b, loc, withElement(expand.getResult(), half), narrow,
-          expand.getReassociationIndices(), expand.getMixedOutputShape());
+    if (isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(user))
+      result = narrowReshape(b, user, narrow);
     else {
       auto pad = cast<tensor::PadOp>(user);
       FloatAttr padding;
@@ -249,15 +257,7 @@ struct StoreHalfPass : mlir::tfaot::impl::StoreHalfPassBase<StoreHalfPass> {
       if (matchPattern(source, m_Constant()) ||
           isa_and_nonnull<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(
               source.getDefiningOp())) {
-        Value narrowSource = narrowInput(b, loc, source);
-        if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(def))
-          return tensor::CollapseShapeOp::create(
-              b, loc, withElement(value, half), narrowSource,
-              collapse.getReassociationIndices());
-        auto expand = cast<tensor::ExpandShapeOp>(def);
-        return tensor::ExpandShapeOp::create(
-            b, loc, withElement(value, half), narrowSource,
-            expand.getReassociationIndices(), expand.getMixedOutputShape());
+        return narrowReshape(b, def, narrowInput(b, loc, source));
       }
     }
     DenseElementsAttr weights;
