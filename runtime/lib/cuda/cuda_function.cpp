@@ -552,15 +552,17 @@ extern "C" void tfaot_rt_cuda_launch(const void *image, const char *kernel,
 
 namespace {
 
-/// What the two GEMM entries share: the checks before cuBLAS runs. Returns
-/// the handle on the run's stream, or null when there is nothing to do or
-/// the run failed (then with the error set). `kind` names the product in
-/// errors ("a 12x64 by 64x32 int8 product (batch 1)").
+/// What the GEMM entries share: the checks before cuBLAS runs. Returns the
+/// handle on the run's stream, or null when there is nothing to do or the
+/// run failed (then with the error set). `kind` names the product in
+/// errors ("a 12x64 by 64x32 int8 product (batch 1)"); `needs_gemm_ex`:
+/// it runs through cublasGemmStridedBatchedEx (int8, f16, bf16), which the
+/// loaded library may lack.
 tfaot::cuda::CublasHandle PrepareGemm(const char *kind, int64_t batch,
                                       int64_t m, int64_t n, int64_t k,
                                       int64_t &lda, int64_t &ldb,
                                       int64_t &ldc, bool b_transposed,
-                                      std::string &what) {
+                                      bool needs_gemm_ex, std::string &what) {
   tfaot::internal::CudaDeviceState *state = current_state;
   if (!state->error.empty())
     return nullptr;
@@ -581,7 +583,14 @@ tfaot::cuda::CublasHandle PrepareGemm(const char *kind, int64_t batch,
   }
   if (b_transposed ? n == 1 : k == 1)
     ldb = std::max(ldb, b_transposed ? k : n);
-  return state->CublasOnStream();
+  tfaot::cuda::CublasHandle handle = state->CublasOnStream();
+  if (handle && needs_gemm_ex && !state->cublas->cublasGemmStridedBatchedEx) {
+    state->Fail(std::string("cuBLAS too old: the loaded library lacks "
+                            "cublasGemmStridedBatchedEx, which ") +
+                kind + " products need (cuBLAS 11 or newer)");
+    return nullptr;
+  }
+  return handle;
 }
 
 /// Fails the run if a cuBLAS call on `product` did not succeed.
@@ -604,7 +613,8 @@ extern "C" void tfaot_rt_cuda_gemm(int64_t a, int64_t b, int64_t c,
                                    int32_t flags) {
   std::string product;
   tfaot::cuda::CublasHandle handle = PrepareGemm(
-      "f32", batch, m, n, k, lda, ldb, ldc, /*b_transposed=*/false, product);
+      "f32", batch, m, n, k, lda, ldb, ldc, /*b_transposed=*/false,
+      /*needs_gemm_ex=*/false, product);
   if (!handle)
     return;
   tfaot::internal::CudaDeviceState *state = current_state;
@@ -639,17 +649,11 @@ void HalfGemm(const char *kind, int data_type, int64_t a, int64_t b,
               int64_t stride_b, int64_t stride_c, int32_t flags) {
   std::string product;
   tfaot::cuda::CublasHandle handle = PrepareGemm(
-      kind, batch, m, n, k, lda, ldb, ldc, /*b_transposed=*/false, product);
+      kind, batch, m, n, k, lda, ldb, ldc, /*b_transposed=*/false,
+      /*needs_gemm_ex=*/true, product);
   if (!handle)
     return;
-  tfaot::internal::CudaDeviceState *state = current_state;
-  const tfaot::cuda::Cublas &cublas = *state->cublas;
-  if (!cublas.cublasGemmStridedBatchedEx) {
-    state->Fail("cuBLAS too old: the loaded library lacks "
-                "cublasGemmStridedBatchedEx, which fp16 and bf16 models need "
-                "(cuBLAS 11 or newer)");
-    return;
-  }
+  const tfaot::cuda::Cublas &cublas = *current_state->cublas;
   // As tfaot_rt_cuda_gemm: the column-major views in the other order.
   const float one = 1.0f;
   const float beta = flags & tfaot::cuda_image::kGemmOverwrite ? 0.0f : 1.0f;
@@ -698,17 +702,12 @@ extern "C" void tfaot_rt_cuda_gemm_s8(int64_t a, int64_t b, int64_t c,
                                       int32_t flags) {
   std::string product;
   tfaot::cuda::CublasHandle handle = PrepareGemm(
-      "int8", batch, m, n, k, lda, ldb, ldc, /*b_transposed=*/true, product);
+      "int8", batch, m, n, k, lda, ldb, ldc, /*b_transposed=*/true,
+      /*needs_gemm_ex=*/true, product);
   if (!handle)
     return;
   tfaot::internal::CudaDeviceState *state = current_state;
   const tfaot::cuda::Cublas &cublas = *state->cublas;
-  if (!cublas.cublasGemmStridedBatchedEx) {
-    state->Fail("cuBLAS too old: the loaded library lacks "
-                "cublasGemmStridedBatchedEx, which int8 models need "
-                "(cuBLAS 11 or newer)");
-    return;
-  }
   // cuBLAS's int8 GEMM takes 4-byte aligned A and B with leading
   // dimensions that are multiples of 4 (tfaot-lower-int8-contractions pads
   // K to 4 and the buffers are 64-byte aligned, so this is an internal
