@@ -172,11 +172,13 @@ linalg::FillOp destinationFill(RewriterBase &rewriter,
 /// values) is finished while in cache, and the convolution loops inside a
 /// tile are those of the untiled op. With fewer than kMinConvPieces rows in
 /// all, the epilogue of a large full convolution (see
-/// kMinRowWorkForChannelSplit) has its C tiled too, into the fewest blocks that
-/// make enough pieces, or the most if none do (each block a divisor of C,
-/// at least kMinChannelBlock channels, a multiple of kChannelMultiple; no
-/// split if C has no such divisor): the summation of each output element is unchanged, so are its
-/// results. A matmul epilogue gets blocks of whole
+/// kMinRowWorkForChannelSplit) has its C tiled too, into the fewest blocks
+/// that make enough pieces and whose weights fit kPanelBytes, or the finest
+/// acceptable split if none do (each block a divisor of C and a multiple of
+/// kChannelMultiple, at least kMinChannelBlock channels, or down to
+/// kMinPanelChannelBlock only to make the panel fit; no split if C has no
+/// such divisor): the summation of each output element is unchanged, so are
+/// its results. A matmul epilogue gets blocks of whole
 /// rows, as many as fit kMatmulTileElements, with a row count that divides
 /// M so every tile has the same static shape.
 SmallVector<int64_t> tileSizesFor(ArrayRef<int64_t> shape,
