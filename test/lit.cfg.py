@@ -22,6 +22,9 @@ llvm_config.use_default_substitutions()
 config.substitutions.append(("%corpus", config.tfaot_corpus_dir))
 config.substitutions.append(
     ("%cxx", " ".join([config.cxx_compiler] + config.cxx_flags.split())))
+# The C compiler, for the C API's tests (programs in C99, not C++).
+config.substitutions.append(
+    ("%cc", " ".join([config.c_compiler] + config.c_flags.split())))
 config.substitutions.append(("%runtime_include", config.runtime_include_dir))
 config.substitutions.append(("%runtime_lib", config.runtime_library))
 

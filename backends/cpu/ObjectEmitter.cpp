@@ -14,12 +14,14 @@
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
 
+#include "llvm/AsmParser/Parser.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Linker/Linker.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
@@ -258,7 +260,8 @@ unsigned cpu::vectorBitsFor(const TargetOptions &target) {
 
 bool cpu::emitObject(llvm::ArrayRef<mlir::ModuleOp> modules,
                      const TargetOptions &target, std::string &object,
-                     std::string &error, std::string *llvmIR) {
+                     std::string &error, std::string *llvmIR,
+                     llvm::StringRef extraIR) {
   llvm::LLVMContext context;
   std::unique_ptr<llvm::Module> llvmModule =
       linkEntries(modules, context, error);
@@ -271,6 +274,26 @@ bool cpu::emitObject(llvm::ArrayRef<mlir::ModuleOp> modules,
     return false;
   llvmModule->setTargetTriple(triple);
   llvmModule->setDataLayout(machine->createDataLayout());
+  if (!extraIR.empty()) {
+    llvm::SMDiagnostic diagnostic;
+    std::unique_ptr<llvm::Module> extra =
+        llvm::parseAssemblyString(extraIR, diagnostic, context);
+    if (!extra) {
+      // Our own IR text: a bug in its writer, said as LLVM says it.
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      diagnostic.print("tfaot", os);
+      error = "internal error in the generated C API table: " + text;
+      return false;
+    }
+    // Same triple and layout, so that linking does not warn about them.
+    extra->setTargetTriple(triple);
+    extra->setDataLayout(llvmModule->getDataLayout());
+    if (llvm::Linker::linkModules(*llvmModule, std::move(extra))) {
+      error = "linking the C API table into the model failed";
+      return false;
+    }
+  }
 
   optimize(*llvmModule, machine.get(), target.optLevel);
   if (llvmIR) {

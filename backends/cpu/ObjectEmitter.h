@@ -11,6 +11,7 @@
 #include "mlir/IR/BuiltinOps.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <string>
@@ -47,9 +48,12 @@ unsigned vectorBitsFor(const TargetOptions &target);
 /// each, linked together with identical constants merged) as one object
 /// file into `object`. On failure returns false with a message in `error`.
 /// If `llvmIR` is non-null it also receives the optimized LLVM IR as text.
+/// `extraIR`, LLVM IR as text, is linked in before optimization (the C
+/// API's model table, compiler/driver/CApiWriter.h).
 bool emitObject(llvm::ArrayRef<mlir::ModuleOp> modules,
                 const TargetOptions &target, std::string &object,
-                std::string &error, std::string *llvmIR = nullptr);
+                std::string &error, std::string *llvmIR = nullptr,
+                llvm::StringRef extraIR = {});
 
 } // namespace tfaot::cpu
 

@@ -12,8 +12,10 @@
 #include "backends/cpu/Pipeline.h"
 #include "backends/gpu/LowerEntry.h"
 #include "backends/gpu/Pipeline.h"
+#include "compiler/driver/CApiWriter.h"
 #include "compiler/driver/CompileReport.h"
 #include "compiler/driver/HeaderWriter.h"
+#include "compiler/driver/SharedLibrary.h"
 #include "compiler/frontend/GraphImporter.h"
 #include "compiler/frontend/GraphLoader.h"
 #include "compiler/frontend/TfjsLoader.h"
@@ -432,10 +434,16 @@ static int compileGraph(const CompileOptions &options, const BuildHooks &hooks,
     return 1;
   }
   bool emitObject = options.emit == EmitStage::Object;
+  bool cApi = !options.outCHeader.empty() || !options.outSharedLibrary.empty();
   if (emitObject && options.outHeader.empty() && options.outObject.empty() &&
-      !options.artifacts) {
+      !cApi && !options.artifacts) {
     diags.usageError("nothing to write: give --out_function_object and/or "
                      "--out_header (or --emit to print IR)");
+    return 1;
+  }
+  if (std::string why = emitObject ? checkCApiFlags(options) : "";
+      !why.empty()) {
+    diags.usageError(why);
     return 1;
   }
   // The class also names the entry symbol, so it is checked with or
@@ -617,13 +625,42 @@ static int compileGraph(const CompileOptions &options, const BuildHooks &hooks,
   if (!checkBucketSignatures(entries, diags))
     return 1;
 
+  // The buffers are the largest bucket's, and so is the arena: one Run()
+  // uses one bucket.
+  const LoweredEntry &largest = entries.back();
+  HeaderOptions headerOptions;
+  headerOptions.cppClass = cppClass;
+  headerOptions.entrySymbol = largest.symbol;
+  if (cuda && !options.gpuEmulate) {
+    headerOptions.cuda = true;
+    headerOptions.cudaNote =
+        gpu::embeddingNote(options.gpuArch, largest.cubin, largest.cublas);
+  }
+  // rtrim: a SavedModel directory given as "model/" is still "model".
+  headerOptions.sourceGraph =
+      llvm::sys::path::filename(llvm::StringRef(options.graph).rtrim('/'))
+          .str();
+  copyMemoryPlan(*largest.module, headerOptions);
+  for (const LoweredEntry &entry : entries) {
+    headerOptions.tempBytes = std::max(headerOptions.tempBytes, entry.tempBytes);
+    uint64_t arena = mlir::tfaot::readArenaBytes(*entry.module);
+    headerOptions.arenaBytes = std::max(headerOptions.arenaBytes, arena);
+    if (entry.batch)
+      headerOptions.buckets.push_back({entry.batch, entry.symbol, arena > 0});
+  }
+  // With the C API the object also holds the model's table (CApiWriter.h).
+  std::string infoSymbol = cInfoSymbol(symbol);
+  std::string tableIR =
+      cApi ? cApiTableIR(largest.signature, headerOptions, infoSymbol) : "";
+
   std::vector<mlir::ModuleOp> modules;
   for (LoweredEntry &entry : entries)
     modules.push_back(*entry.module);
   std::string object, error, llvmIR;
   progress.stage("generating code");
   if (!cpu::emitObject(modules, options.target, object, error,
-                       options.emit == EmitStage::LLVMIR ? &llvmIR : nullptr)) {
+                       options.emit == EmitStage::LLVMIR ? &llvmIR : nullptr,
+                       tableIR)) {
     diags.error(error);
     return 1;
   }
@@ -648,35 +685,34 @@ static int compileGraph(const CompileOptions &options, const BuildHooks &hooks,
   OutputFiles localOutputs;
   OutputFiles &outputs = options.outputs ? *options.outputs : localOutputs;
   if (!options.outHeader.empty()) {
-    // The buffers are the largest bucket's, and so is the arena: one Run()
-    // uses one bucket.
-    const LoweredEntry &largest = entries.back();
-    HeaderOptions headerOptions;
-    headerOptions.cppClass = options.cppClass;
-    headerOptions.entrySymbol = largest.symbol;
-    if (cuda && !options.gpuEmulate) {
-      headerOptions.cuda = true;
-      headerOptions.cudaNote =
-          gpu::embeddingNote(options.gpuArch, largest.cubin, largest.cublas);
-    }
-    // rtrim: a SavedModel directory given as "model/" is still "model".
-    headerOptions.sourceGraph =
-        llvm::sys::path::filename(llvm::StringRef(options.graph).rtrim('/'))
-            .str();
-    copyMemoryPlan(*largest.module, headerOptions);
-    for (const LoweredEntry &entry : entries) {
-      headerOptions.tempBytes = std::max(headerOptions.tempBytes, entry.tempBytes);
-      uint64_t arena = mlir::tfaot::readArenaBytes(*entry.module);
-      headerOptions.arenaBytes = std::max(headerOptions.arenaBytes, arena);
-      if (entry.batch)
-        headerOptions.buckets.push_back({entry.batch, entry.symbol, arena > 0});
-    }
     std::string header;
     if (!writeHeader(largest.signature, headerOptions, header, error)) {
       diags.error(error);
       return 1;
     }
     outputs.add(options.outHeader, std::move(header));
+  }
+  if (!options.outCHeader.empty()) {
+    std::string header;
+    if (!writeCHeader(largest.signature, headerOptions, infoSymbol, header,
+                      error)) {
+      diags.error(error);
+      return 1;
+    }
+    outputs.add(options.outCHeader, std::move(header));
+  }
+  if (!options.outSharedLibrary.empty()) {
+    progress.stage("linking " +
+                   llvm::sys::path::filename(options.outSharedLibrary).str());
+    std::string library;
+    if (!linkModelLibrary(largest.signature, object, infoSymbol,
+                          options.target, library, error,
+                          options.verbosity == Verbosity::Verbose ? &errs
+                                                                  : nullptr)) {
+      diags.error(error);
+      return 1;
+    }
+    outputs.add(options.outSharedLibrary, std::move(library));
   }
   if (!options.outObject.empty())
     outputs.add(options.outObject, std::move(object));

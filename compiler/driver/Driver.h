@@ -61,6 +61,11 @@ struct CompileOptions {
   std::string entryPoint;            ///< --entry_point (derived if empty)
   std::string outHeader;             ///< --out_header
   std::string outObject;             ///< --out_function_object
+  /// --out_c_header: the C API's header; the object then also defines the
+  /// model's tfaot_function_info (CApiWriter.h).
+  std::string outCHeader;
+  /// --out_shared_library: object + runtime as a .so exporting the C API.
+  std::string outSharedLibrary;
   /// --out_metadata_object (tfcompile's): written as an object with no
   /// symbols, since the header carries all the metadata.
   std::string outMetadataObject;

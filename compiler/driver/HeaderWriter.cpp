@@ -59,18 +59,29 @@ struct BufferFacts {
 };
 } // namespace
 
+std::vector<std::string>
+tfaot::accessorNames(const std::vector<TensorSignature> &sigs) {
+  std::vector<std::string> names;
+  llvm::StringSet<> used;
+  for (const TensorSignature &sig : sigs) {
+    std::string name = sanitizeIdentifier(sig.name);
+    // Two names may sanitize alike ("a/b", "a_b"); keep accessors unique.
+    std::string base = name;
+    for (int n = 2; !used.insert(name).second; ++n)
+      name = base + "_" + std::to_string(n);
+    names.push_back(std::move(name));
+  }
+  return names;
+}
+
 static std::vector<BufferFacts>
 collectFacts(const std::vector<TensorSignature> &sigs) {
   std::vector<BufferFacts> facts;
-  llvm::StringSet<> used;
+  std::vector<std::string> accessors = accessorNames(sigs);
   for (const TensorSignature &sig : sigs) {
     BufferFacts f;
     f.sig = &sig;
-    f.accessor = sanitizeIdentifier(sig.name);
-    // Two names may sanitize alike ("a/b", "a_b"); keep accessors unique.
-    std::string base = f.accessor;
-    for (int n = 2; !used.insert(f.accessor).second; ++n)
-      f.accessor = base + "_" + std::to_string(n);
+    f.accessor = accessors[facts.size()];
     for (int64_t d : sig.shape)
       f.elements *= d;
     f.bytes = f.elements * elementBytes(sig.dtype);

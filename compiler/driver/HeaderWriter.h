@@ -61,6 +61,10 @@ bool isValidCppClassName(const std::string &name);
 /// Bytes of one element of `type` in the generated buffers.
 int64_t elementBytes(tensorflow::DataType type);
 
+/// The accessor name of each of `sigs` (arg_<name>_data, ...):
+/// sanitizeIdentifier's, with "_2", "_3", ... added where two collide.
+std::vector<std::string> accessorNames(const std::vector<TensorSignature> &sigs);
+
 /// `name` with every character outside [A-Za-z0-9_] replaced by '_'.
 std::string sanitizeIdentifier(const std::string &name);
 

@@ -176,6 +176,24 @@ static cl::opt<std::string> outObjectFlag(
     "out_function_object", cl::sub(compileCmd), cl::cat(compileCategory),
     cl::value_desc("file"),
     cl::desc("Where to write the object file with the code and weights."));
+static cl::opt<std::string> outCHeaderFlag(
+    "out_c_header", cl::sub(compileCmd), cl::cat(compileCategory),
+    cl::value_desc("file"),
+    cl::desc("Also write a C header (C99, includable from C++) for the "
+             "same object: create/destroy an instance, argument and result "
+             "pointers, shapes, dtypes, run, errors, threads (see "
+             "tfaot/runtime/c_api.h). The object then also holds the model's "
+             "table, tfaot_<class>_info. Needs --cpp_class, which names "
+             "the C functions (ns::Name -> ns_Name_create)."));
+static cl::opt<std::string> outSharedLibraryFlag(
+    "out_shared_library", cl::sub(compileCmd), cl::cat(compileCategory),
+    cl::value_desc("file.so"),
+    cl::desc("Also write a self-contained shared library (the object, the "
+             "runtime and libstdc++ linked in) exporting only the C API and "
+             "tfaot_model_info(), for dlopen(). Linked with clang++ (of the "
+             "LLVM tfaot was built with, else on PATH; $TFAOT_CXX to choose) "
+             "and lld when found; the runtime is found next to tfaot "
+             "($TFAOT_RUNTIME_LIBRARY to choose). Host target only."));
 static cl::opt<std::string> outMetadataFlag(
     "out_metadata_object", cl::sub(compileCmd), cl::cat(compileCategory),
     cl::value_desc("file"),
@@ -550,6 +568,8 @@ int main(int argc, char **argv) {
   options.outHeader = outHeaderFlag;
   options.outObject = outObjectFlag;
   options.outMetadataObject = outMetadataFlag;
+  options.outCHeader = outCHeaderFlag;
+  options.outSharedLibrary = outSharedLibraryFlag;
   if (quietFlag && verboseFlag) {
     usage.usageError("--quiet and --verbose exclude each other");
     return 1;
