@@ -91,6 +91,9 @@ static std::string findRuntimeLibrary(std::string &tried) {
 static std::string findCxxDriver(std::string &tried) {
   if (std::optional<std::string> env = llvm::sys::Process::GetEnv("TFAOT_CXX")) {
     tried = *env + " ($TFAOT_CXX)";
+    // findProgramByName returns a path with a '/' as it is, existing or not.
+    if (llvm::StringRef(*env).contains('/'))
+      return llvm::sys::fs::can_execute(*env) ? *env : "";
     llvm::ErrorOr<std::string> found = llvm::sys::findProgramByName(*env);
     return found ? *found : "";
   }
