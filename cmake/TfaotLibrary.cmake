@@ -12,7 +12,7 @@
 #               [TARGET_CPU <cpu>]
 #               [LAYOUT auto|nhwc|nchw]
 #               [BATCH <n>...]
-#               [GEN_TEST] [GEN_BENCHMARK]
+#               [GEN_TEST] [GEN_BENCHMARK] [C_HEADER]
 #               [EXTRA_ARGS <arg>...])
 #
 # Runs `tfaot compile` on GRAPH at build time and wraps the result in the
@@ -28,6 +28,8 @@
 # TF.js model.json needs no CONFIG/FEEDS/FETCHES: its signature gives them.
 # GEN_TEST and GEN_BENCHMARK add the executables <name>_test (registered
 # with add_test) and <name>_benchmark, made from the Bazel rule's templates.
+# C_HEADER also writes <name>_c.h, the C API's header (--out_c_header), so
+# that a C program linking <name> can `#include "<name>_c.h"`.
 #
 # The compile step depends on the tfaot executable, CONFIG and the files the
 # compiler reads: a GraphDef; a SavedModel's saved_model.pb and every file
@@ -130,7 +132,7 @@ endfunction()
 
 function(tfaot_library name)
   set(fn "tfaot_library(${name})")
-  if(name STREQUAL "" OR name MATCHES "^(GRAPH|CONFIG|SIGNATURE|CPP_CLASS|FEEDS|FETCHES|ENTRY_POINT|TARGET_CPU|LAYOUT|BATCH|GEN_TEST|GEN_BENCHMARK|EXTRA_ARGS)$")
+  if(name STREQUAL "" OR name MATCHES "^(GRAPH|CONFIG|SIGNATURE|CPP_CLASS|FEEDS|FETCHES|ENTRY_POINT|TARGET_CPU|LAYOUT|BATCH|GEN_TEST|GEN_BENCHMARK|C_HEADER|EXTRA_ARGS)$")
     message(FATAL_ERROR "tfaot_library: the first argument must be the name "
                         "of the library target to create")
   endif()
@@ -142,7 +144,7 @@ function(tfaot_library name)
     message(FATAL_ERROR "${fn}: a target named '${name}' already exists")
   endif()
 
-  cmake_parse_arguments(PARSE_ARGV 1 ARG "GEN_TEST;GEN_BENCHMARK"
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "GEN_TEST;GEN_BENCHMARK;C_HEADER"
     "GRAPH;CONFIG;SIGNATURE;CPP_CLASS;ENTRY_POINT;TARGET_CPU;LAYOUT"
     "FEEDS;FETCHES;BATCH;EXTRA_ARGS")
   if(ARG_UNPARSED_ARGUMENTS)
@@ -151,7 +153,7 @@ function(tfaot_library name)
       "[SIGNATURE <name>] [FEEDS <name[:shape[:dtype]]>...] "
       "[FETCHES <name[:index]>...] [ENTRY_POINT <symbol>] [TARGET_CPU <cpu>] "
       "[LAYOUT auto|nhwc|nchw] [BATCH <n>...] [GEN_TEST] [GEN_BENCHMARK] "
-      "[EXTRA_ARGS <arg>...]")
+      "[C_HEADER] [EXTRA_ARGS <arg>...]")
   endif()
   # FEEDS and FETCHES take every value up to the next known keyword, so a
   # misspelt or unsupported option (TARGET cuda, BATCHES 8) would silently
@@ -163,7 +165,7 @@ function(tfaot_library name)
       message(FATAL_ERROR "${fn}: unknown argument '${value}' (among FEEDS/"
         "FETCHES). Accepted: GRAPH CPP_CLASS CONFIG SIGNATURE FEEDS FETCHES "
         "ENTRY_POINT TARGET_CPU LAYOUT BATCH GEN_TEST GEN_BENCHMARK "
-        "EXTRA_ARGS. For a node named '${value}' write "
+        "C_HEADER EXTRA_ARGS. For a node named '${value}' write "
         "'${value}:0' (fetch) or '${value}:<shape>' (feed).")
     endif()
   endforeach()
@@ -218,6 +220,13 @@ function(tfaot_library name)
 
   set(args compile --graph "${graph}" --cpp_class "${ARG_CPP_CLASS}"
            --out_header "${hdr}" --out_function_object "${obj}")
+  # C_HEADER: also <name>_c.h, the C API's header (the object then holds the
+  # model's table for it; C++ users are unaffected).
+  set(c_hdr "")
+  if(ARG_C_HEADER)
+    set(c_hdr "${dir}/${name}_c.h")
+    list(APPEND args --out_c_header "${c_hdr}")
+  endif()
   _tfaot_library_graph_inputs("${graph}" deps)
   list(APPEND deps ${tool})
   if(ARG_CONFIG)
@@ -259,7 +268,7 @@ function(tfaot_library name)
   get_filename_component(graph_name "${graph}" NAME)
   file(MAKE_DIRECTORY "${dir}")
   add_custom_command(
-    OUTPUT "${hdr}" "${obj}"
+    OUTPUT "${hdr}" "${obj}" ${c_hdr}
     COMMAND "$<TARGET_FILE:tfaot::tfaot>" ${args}
     DEPENDS ${deps}
     COMMENT "tfaot: compiling ${graph_name} into ${name} (${ARG_CPP_CLASS})"
@@ -267,13 +276,14 @@ function(tfaot_library name)
 
   # A static library holding just the generated object; the header is a
   # source too, so it exists before anything that includes it is compiled.
-  add_library(${name} STATIC "${obj}" "${hdr}")
+  add_library(${name} STATIC "${obj}" "${hdr}" ${c_hdr})
   set_source_files_properties("${obj}" PROPERTIES
     EXTERNAL_OBJECT TRUE GENERATED TRUE)
   set_target_properties(${name} PROPERTIES
     LINKER_LANGUAGE CXX
     TFAOT_HEADER "${hdr}"
-    TFAOT_OBJECT "${obj}")
+    TFAOT_OBJECT "${obj}"
+    TFAOT_C_HEADER "${c_hdr}")
   target_include_directories(${name} PUBLIC "${dir}")
   # EXTRA_ARGS --target=cuda: the class derives from
   # tfaot::CudaCompiledFunction, which tfaot::cuda_runtime provides (with

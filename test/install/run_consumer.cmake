@@ -12,7 +12,8 @@
 # 3. WRITE_SAVEDMODEL writes the tf2 test SavedModel to WORK_DIR/savedmodel
 # 4. CONSUMER_SOURCE_DIR is configured from scratch in WORK_DIR/build with
 #    -Dtfaot_DIR=WORK_DIR/prefix/lib/cmake/tfaot and that SavedModel, built
-#    and run: mnist_consumer's output must equal EXPECTED exactly,
+#    and run: mnist_consumer's and mnist_c_consumer's (C, C_HEADER) output
+#    must equal EXPECTED exactly,
 #    scores_consumer's SAVEDMODEL_EXPECTED
 # 5. the SavedModel's GEN_TEST test passes under ctest and its GEN_BENCHMARK
 #    program prints its timing line
@@ -57,6 +58,8 @@ run_step("write SavedModel" ${WRITE_SAVEDMODEL} tf2 ${savedmodel})
 set(configure_args -S ${CONSUMER_SOURCE_DIR} -B ${build} -G ${GENERATOR}
     -DCMAKE_BUILD_TYPE=Release
     -DCMAKE_CXX_COMPILER=${CXX_COMPILER}
+    # The example's C program (the C API) too.
+    -DCMAKE_C_COMPILER=${C_COMPILER}
     -Dtfaot_DIR=${prefix}/lib/cmake/tfaot
     -DTFAOT_EXAMPLE_GRAPH=${GRAPH}
     -DTFAOT_EXAMPLE_SAVEDMODEL=${savedmodel}
@@ -74,6 +77,9 @@ endif()
 if(CXX_FLAGS)
   list(APPEND configure_args "-DCMAKE_CXX_FLAGS=${CXX_FLAGS}")
 endif()
+if(C_FLAGS)
+  list(APPEND configure_args "-DCMAKE_C_FLAGS=${C_FLAGS}")
+endif()
 if(LINKER_FLAGS)
   list(APPEND configure_args "-DCMAKE_EXE_LINKER_FLAGS=${LINKER_FLAGS}")
 endif()
@@ -86,6 +92,8 @@ endif()
 
 run_step("build consumer" ${CMAKE_COMMAND} --build ${build})
 run_and_compare(${build}/mnist_consumer ${EXPECTED})
+# The C program on the C API (C_HEADER) prints the same.
+run_and_compare(${build}/mnist_c_consumer ${EXPECTED})
 run_and_compare(${build}/scores_consumer ${SAVEDMODEL_EXPECTED})
 
 # GEN_TEST registered scores_model_test with add_test; it runs the class on
