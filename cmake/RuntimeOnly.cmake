@@ -18,13 +18,17 @@ install(EXPORT tfaotTargets
   NAMESPACE tfaot::
   FILE tfaot_runtimeTargets.cmake
   DESTINATION ${_dir})
-file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/tfaot_runtimeConfig.cmake [[
+set(_jpeg "")
+if(TFAOT_RUNTIME_JPEG)
+  set(_jpeg "find_dependency(JPEG)")
+endif()
+file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/tfaot_runtimeConfig.cmake "\
 # The tfaot runtime, installed by a -DTFAOT_RUNTIME_ONLY=ON build.
 include(CMakeFindDependencyMacro)
 find_dependency(Threads)
-find_dependency(JPEG)
-include("${CMAKE_CURRENT_LIST_DIR}/tfaot_runtimeTargets.cmake")
-]])
+${_jpeg}
+include(\"\${CMAKE_CURRENT_LIST_DIR}/tfaot_runtimeTargets.cmake\")
+")
 write_basic_package_version_file(
   ${CMAKE_CURRENT_BINARY_DIR}/tfaot_runtimeConfigVersion.cmake
   VERSION ${PROJECT_VERSION}

@@ -18,6 +18,7 @@ PACKAGES=(
   libjpeg62-turbo-dev   # DecodeJpeg's runtime decoder
   libjpeg-turbo-progs   # cjpeg/djpeg: the JPEG tests' images and references
   libclang-rt-22-dev  # libFuzzer and sanitizer runtimes: scripts/fuzz.sh
+  g++-aarch64-linux-gnu qemu-user  # the aarch64 runtime and demo (cross-aarch64.test)
 )
 
 missing=()

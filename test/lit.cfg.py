@@ -38,6 +38,16 @@ for tool_dir in tool_dirs:
 if os.path.isdir(config.tfaot_corpus_dir):
     config.available_features.add("corpus")
 
+# The source tree, for tests that configure parts of it (cross-aarch64).
+config.substitutions.append(("%tfaot_src", config.tfaot_src_root))
+# Cross-compiling the runtime for aarch64 and running it (cross-aarch64.test):
+# Debian's g++-aarch64-linux-gnu and qemu-user, which scripts/setup.sh
+# installs; CMake and Ninja are the build's own.
+import shutil
+if all(shutil.which(tool) for tool in
+       ("aarch64-linux-gnu-g++", "qemu-aarch64", "cmake", "ninja")):
+    config.available_features.add("aarch64-cross")
+
 # ptxas (the CUDA toolkit's PTX assembler), found as tfaot finds it: tests
 # that need a cubin embedded say REQUIRES: ptxas; CI without the toolkit
 # skips them.
