@@ -16,6 +16,8 @@
  * C++ class's (docs/generated-api.md). Functions that can fail return 0
  * (or NULL, or -1 for an index) and set the message tfaot_error_msg()
  * returns; functions that succeed clear it. No function throws or aborts.
+ * Every function taking an instance needs a valid one (not NULL, except
+ * tfaot_destroy); one instance runs on one thread at a time.
  *
  * Valid C99 and C++; includes only <stddef.h> and <stdint.h>.
  *
