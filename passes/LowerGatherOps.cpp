@@ -4,7 +4,9 @@
 // Part of --tfaot-lower-to-linalg. Gathers become a linalg.generic over the
 // output that reads the index with tensor.extract, clamps it into bounds
 // (generated code must never read outside a buffer, whatever the input),
-// and reads params with tensor.extract. BatchMatMulV2 becomes one
+// and reads params with tensor.extract. Indices from data are checked
+// before the gather (LowerIndexChecks.cpp), so an out-of-range index fails
+// Run() instead of reading a clamped row. BatchMatMulV2 becomes one
 // contraction generic whose indexing maps broadcast the batch dimensions.
 //
 //===----------------------------------------------------------------------===//
@@ -38,6 +40,8 @@ struct GatherV2Lowering : TfaotPattern<GatherV2Op> {
     int64_t axis = (*axisValues)[0] < 0 ? (*axisValues)[0] + params.getRank()
                                         : (*axisValues)[0];
     int64_t indexRank = op.getIndices().getType().getRank();
+    emitIndexCheck(rewriter, op, adaptor.getIndices(),
+                   {params.getDimSize(axis)});
     Value result = buildElementwise(
         rewriter, op.getLoc(), resultType(op), {}, {},
         [&](OpBuilder &b, Location l, ValueRange) -> Value {
@@ -67,6 +71,7 @@ struct GatherNdLowering : TfaotPattern<GatherNdOp> {
     auto indicesType = op.getIndices().getType();
     int64_t batchRank = indicesType.getRank() - 1;
     int64_t k = indicesType.getShape().back();
+    emitIndexCheck(rewriter, op, adaptor.getIndices(), params.getShape());
     Value result = buildElementwise(
         rewriter, op.getLoc(), resultType(op), {}, {},
         [&](OpBuilder &b, Location l, ValueRange) -> Value {

@@ -403,6 +403,7 @@ struct LowerToLinalgPass
         [](RankedTensorType type) -> Type { return toSignless(type); });
 
     declareImageRuntime(module);
+    declareCheckRuntime(module);
     ConversionTarget target(*ctx);
     target.addIllegalDialect<TfaotDialect>();
     target.addLegalOp<ModuleOp, func::CallOp>();

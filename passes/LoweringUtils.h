@@ -195,6 +195,17 @@ void populateImageLoweringPatterns(RewritePatternSet &patterns,
 /// DecodeJpeg (before the conversion, which cannot add it concurrently).
 void declareImageRuntime(ModuleOp module);
 
+/// Declares tfaot_rt_check_indices if some gather of the module will call it
+/// (LowerIndexChecks.cpp; before the conversion, as above).
+void declareCheckRuntime(ModuleOp module);
+
+/// Emits, before `op` (GatherV2 or GatherNd), the run-time check of its
+/// converted `indices` against `bounds` (GatherV2: the axis' size; GatherNd:
+/// the params shape), unless checks are off or the indices are constants in
+/// range.
+void emitIndexCheck(ConversionPatternRewriter &rewriter, Operation *op,
+                    Value indices, ArrayRef<int64_t> bounds);
+
 } // namespace mlir::tfaot
 
 #endif // TFAOT_PASSES_LOWERINGUTILS_H

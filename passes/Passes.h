@@ -19,6 +19,13 @@
 
 namespace mlir::tfaot {
 
+/// Module attribute: "none" (tfaot compile --runtime_checks=none, and every
+/// --target=cuda build) makes tfaot-lower-to-linalg emit no run-time checks
+/// of indices read from data; absent or "all", it emits them. An attribute
+/// rather than a pass option, so that the backends' textual pipelines stay
+/// one string each.
+inline constexpr char kRuntimeChecksAttr[] = "tfaot.runtime_checks";
+
 #define GEN_PASS_DECL
 #include "passes/Passes.h.inc"
 

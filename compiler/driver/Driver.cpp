@@ -243,6 +243,12 @@ static bool lowerEntry(const tensorflow::GraphDef &graph,
     return false;
   if (options.emit == EmitStage::Tfaot)
     return true;
+  // The lowering reads it (passes/LowerIndexChecks.cpp). CUDA code keeps its
+  // indices in device memory, which the runtime's host-side check cannot
+  // read: no checks there yet (the gathers still clamp).
+  if (options.runtimeChecks == "none" || options.targetKind == "cuda")
+    module->setAttr(mlir::tfaot::kRuntimeChecksAttr,
+                    mlir::StringAttr::get(module->getContext(), "none"));
   if (options.emit == EmitStage::Linalg)
     return runPipeline(
         module,
@@ -474,6 +480,11 @@ static int compileGraph(const CompileOptions &options, const BuildHooks &hooks,
       options.layout != "nchw") {
     diags.usageError("--layout must be auto, nhwc or nchw, not '" +
                      options.layout + "'");
+    return 1;
+  }
+  if (options.runtimeChecks != "all" && options.runtimeChecks != "none") {
+    diags.usageError("--runtime_checks must be all or none, not '" +
+                     options.runtimeChecks + "'");
     return 1;
   }
   if (options.targetKind != "cpu" && options.targetKind != "cuda") {

@@ -75,6 +75,9 @@ struct CompileOptions {
   std::string layout = "auto";       ///< --layout: auto, nhwc or nchw.
   std::string jpegSize;              ///< --jpeg_size HxW (may be empty).
   bool jpegDctScaling = false;       ///< --jpeg_dct_scaling
+  /// --runtime_checks: "all" (default) checks indices read from data at run
+  /// time (Run() fails on a bad one); "none" leaves them clamped unchecked.
+  std::string runtimeChecks = "all";
   /// --dump_ir_after: pass arguments (e.g. tfaot-fold-batch-norm) after
   /// which the IR is printed to `errs`; "all" prints after every pass.
   std::vector<std::string> dumpIrAfter;

@@ -8,6 +8,7 @@
 
 #include "compiler/driver/HeaderWriter.h"
 #include "compiler/jit/BenchProfile.h"
+#include "tfaot/runtime/checks.h"
 #include "tfaot/runtime/cpu_kernels.h"
 #include "tfaot/runtime/run_hooks.h"
 #include "tfaot/runtime/symbols.h"
@@ -107,6 +108,8 @@ linkObject(const std::string &object, const std::string &symbol,
   provide(tfaot_rt::kDepthwiseS8S8Fused, &tfaot_rt_depthwise_s8s8_fused);
   // The int8-weight MatMuls of --quantize_float_weights (f32s8_gemm.cpp).
   provide(tfaot_rt::kMatmulF32S8, &tfaot_rt_matmul_f32s8);
+  // The run-time index checks (runtime/lib/checks.cpp).
+  provide(tfaot_rt::kCheckIndices, &tfaot_rt_check_indices);
   // What a --profile build calls around each op.
   provide(tfaot_rt::kProfileBegin, &ProfileRecorder::Begin);
   provide(tfaot_rt::kProfileEnd, &ProfileRecorder::End);

@@ -393,6 +393,15 @@ static cl::opt<bool> jpegDctScalingFlag(
              "scaled IDCT) when a resize shrinks it at least that much "
              "anyway: faster, but the pixels differ slightly from a "
              "full-size decode, so it is off by default."));
+static cl::opt<std::string> runtimeChecksFlag(
+    "runtime_checks", cl::sub(compileCmd), cl::sub(explainCmd),
+    cl::sub(benchCmd), cl::sub(runCmd), cl::cat(compileCategory),
+    cl::init("all"), cl::value_desc("all|none"),
+    cl::desc("all: the generated code checks indices it reads from data "
+             "(GatherV2, GatherNd) and Run() fails with TensorFlow's message "
+             "on one out of range; none: no checks, such indices are "
+             "clamped into range, for inputs validated beforehand (default "
+             "all; --target=cuda has no checks yet)."));
 static cl::list<std::string> dumpIrAfterFlag(
     "dump_ir_after", cl::sub(compileCmd), cl::sub(explainCmd), cl::cat(compileCategory),
     cl::CommaSeparated, cl::value_desc("pass[,pass...]|all"),
@@ -599,6 +608,7 @@ int main(int argc, char **argv) {
   options.layout = layoutFlag;
   options.jpegSize = jpegSizeFlag;
   options.jpegDctScaling = jpegDctScalingFlag;
+  options.runtimeChecks = runtimeChecksFlag;
   options.dumpIrAfter.assign(dumpIrAfterFlag.begin(), dumpIrAfterFlag.end());
   options.batchBuckets.assign(batchFlag.begin(), batchFlag.end());
   if (reportJsonFlag && !reportFlag && !explainCmd && !benchCmd) {

@@ -5,9 +5,9 @@
 // call, by name: the compiler's codegen declares and calls them under these
 // names (passes/, backends/cpu, backends/gpu), tfaot bench and run hand their
 // addresses to the JIT under them, and the runtime headers that declare them
-// (cpu_kernels.h, jpeg.h) check with static_assert that each declaration
-// has the name listed here. Where a function's ABI is written down is said
-// beside its name.
+// (cpu_kernels.h, jpeg.h, checks.h) check with static_assert that each
+// declaration has the name listed here. Where a function's ABI is written
+// down is said beside its name.
 //
 // This header is part of the runtime: it includes nothing, so that both
 // sides can use it.
@@ -30,6 +30,9 @@ inline constexpr char kMatmulF32S8[] = "tfaot_rt_matmul_f32s8";
 
 // JPEG decoding (jpeg.h).
 inline constexpr char kDecodeJpeg[] = "tfaot_rt_decode_jpeg";
+
+// Run-time checks of indices read from data (checks.h).
+inline constexpr char kCheckIndices[] = "tfaot_rt_check_indices";
 
 // What a --profile build calls around each op (tfaot-instrument-profile).
 inline constexpr char kProfileBegin[] = "tfaot_rt_profile_begin";
