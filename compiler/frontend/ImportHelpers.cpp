@@ -156,7 +156,8 @@ static std::string describeBlocker(const mlir::tfaot::EvalFailure &failure) {
                                                         "tfaot.feed"))
         feed = name.str();
     return "it depends on the value of feed '" + feed +
-           "', which is known only at run time";
+           "', which is known only at run time; freeze it with "
+           "--feed_value " + feed + "=VALUE";
   }
   Operation *op = blocker.getDefiningOp();
   std::string node = "?";
