@@ -9,15 +9,15 @@
 //   - SpaceToBatchND and BatchToSpaceND are pad/crop plus reshape-transpose-
 //     reshape, the same shuffles as TF's reference kernels, so no element is
 //     read through a computed index;
-//   - TopKV2 ranks every element of a row against the others and then picks
-//     rank r for output slot r (quadratic in the row length, which is fine
-//     for the short rows graphs take top-k of, and simple to get exactly
-//     right with ties).
+//   - TopKV2 keeps, per row, a heap of the k best elements seen so far
+//     (O(n log k) per row; TopKV2Lowering says how).
 //
 //===----------------------------------------------------------------------===//
 #include "passes/LoweringUtils.h"
 
 #include "ir/Ops.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
 using namespace mlir::tfaot;
@@ -267,104 +267,257 @@ struct BatchToSpaceNDLowering : TfaotPattern<BatchToSpaceNDOp> {
   }
 };
 
+/// TopKV2 per row with a heap of the k best elements seen so far, ordered
+/// worst on top: each element that beats the top replaces it and sinks,
+/// so a row costs O(n log k) (and O(n) when few elements beat the top),
+/// not the O(n^2) of ranking every element against every other. Ties go
+/// to the lower index, as in TF: of two equal values the later one is the
+/// worse. Rows run one after another as scf loops on tensors, which
+/// bufferize into stores in place.
 struct TopKV2Lowering : TfaotPattern<TopKV2Op> {
   using TfaotPattern::TfaotPattern;
+
+  /// The heap (its values and i64 input positions) with the comparisons
+  /// that order it.
+  struct Heap {
+    Type original; // Signed or unsigned: the comparison depends on it.
+
+    /// a is worse than b: smaller, or equal at a later position.
+    Value worse(OpBuilder &b, Location l, Value va, Value ia, Value vb,
+                Value ib) const {
+      Value less, equal;
+      if (isa<FloatType>(original)) {
+        less = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OLT, va, vb);
+        equal = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OEQ, va, vb);
+      } else {
+        less = arith::CmpIOp::create(b, l,
+                                     isUnsignedInt(original)
+                                         ? arith::CmpIPredicate::ult
+                                         : arith::CmpIPredicate::slt,
+                                     va, vb);
+        equal = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, va, vb);
+      }
+      Value later =
+          arith::CmpIOp::create(b, l, arith::CmpIPredicate::sgt, ia, ib);
+      return arith::OrIOp::create(
+          b, l, less, arith::AndIOp::create(b, l, equal, later));
+    }
+
+    /// Whether heap slot p is worse than slot q.
+    Value slotWorse(OpBuilder &b, Location l, Value hv, Value hi, Value p,
+                    Value q) const {
+      return worse(b, l, tensor::ExtractOp::create(b, l, hv, p),
+                   tensor::ExtractOp::create(b, l, hi, p),
+                   tensor::ExtractOp::create(b, l, hv, q),
+                   tensor::ExtractOp::create(b, l, hi, q));
+    }
+
+    /// (hv, hi) with slots p and q exchanged.
+    std::pair<Value, Value> swap(OpBuilder &b, Location l, Value hv, Value hi,
+                                 Value p, Value q) const {
+      Value vp = tensor::ExtractOp::create(b, l, hv, p);
+      Value ip = tensor::ExtractOp::create(b, l, hi, p);
+      Value vq = tensor::ExtractOp::create(b, l, hv, q);
+      Value iq = tensor::ExtractOp::create(b, l, hi, q);
+      hv = tensor::InsertOp::create(b, l, vq, hv, p);
+      hi = tensor::InsertOp::create(b, l, iq, hi, p);
+      hv = tensor::InsertOp::create(b, l, vp, hv, q);
+      hi = tensor::InsertOp::create(b, l, ip, hi, q);
+      return {hv, hi};
+    }
+
+    /// Moves slot p up while it is worse than its parent.
+    std::pair<Value, Value> siftUp(OpBuilder &b, Location l, Value hv,
+                                   Value hi, Value p) const {
+      auto loop = scf::WhileOp::create(
+          b, l, TypeRange{p.getType(), hv.getType(), hi.getType()},
+          ValueRange{p, hv, hi},
+          [&](OpBuilder &b, Location l, ValueRange args) {
+            Value zero = arith::ConstantIndexOp::create(b, l, 0);
+            Value one = arith::ConstantIndexOp::create(b, l, 1);
+            Value two = arith::ConstantIndexOp::create(b, l, 2);
+            Value q = args[0];
+            Value up = arith::CmpIOp::create(b, l, arith::CmpIPredicate::ugt,
+                                             q, zero);
+            // At the root, read slot 0 against itself: never worse.
+            Value parent = arith::DivUIOp::create(
+                b, l, arith::MaxUIOp::create(
+                          b, l, arith::SubIOp::create(b, l, q, one), zero),
+                two);
+            parent = arith::SelectOp::create(b, l, up, parent, zero);
+            Value moves = arith::AndIOp::create(
+                b, l, up, slotWorse(b, l, args[1], args[2], q, parent));
+            scf::ConditionOp::create(b, l, moves, args);
+          },
+          [&](OpBuilder &b, Location l, ValueRange args) {
+            Value one = arith::ConstantIndexOp::create(b, l, 1);
+            Value two = arith::ConstantIndexOp::create(b, l, 2);
+            Value parent = arith::DivUIOp::create(
+                b, l, arith::SubIOp::create(b, l, args[0], one), two);
+            auto [v, i] = swap(b, l, args[1], args[2], args[0], parent);
+            scf::YieldOp::create(b, l, ValueRange{parent, v, i});
+          });
+      return {loop.getResult(1), loop.getResult(2)};
+    }
+
+    /// Moves slot 0 down among the first `size` slots while a child is
+    /// worse than it. The loop carries the slot the entry moves to; its
+    /// parent, the slot it leaves, is (slot - 1) / 2. (Before and after
+    /// regions carry the same values, as bufferization in place needs.)
+    std::pair<Value, Value> siftDown(OpBuilder &b, Location l, Value hv,
+                                     Value hi, Value size) const {
+      Value start = arith::ConstantIndexOp::create(b, l, 0);
+      auto loop = scf::WhileOp::create(
+          b, l, TypeRange{b.getIndexType(), hv.getType(), hi.getType()},
+          ValueRange{start, hv, hi},
+          [&](OpBuilder &b, Location l, ValueRange args) {
+            Value two = arith::ConstantIndexOp::create(b, l, 2);
+            Value p = args[0], v = args[1], i = args[2];
+            Value pick = p;
+            for (int64_t c = 1; c <= 2; ++c) {
+              Value child = arith::AddIOp::create(
+                  b, l, arith::MulIOp::create(b, l, p, two),
+                  arith::ConstantIndexOp::create(b, l, c));
+              Value inside = arith::CmpIOp::create(
+                  b, l, arith::CmpIPredicate::ult, child, size);
+              // Outside the heap, compare the pick with itself: not worse.
+              Value read = arith::SelectOp::create(b, l, inside, child, pick);
+              Value take = arith::AndIOp::create(
+                  b, l, inside, slotWorse(b, l, v, i, read, pick));
+              pick = arith::SelectOp::create(b, l, take, child, pick);
+            }
+            Value moves =
+                arith::CmpIOp::create(b, l, arith::CmpIPredicate::ne, pick, p);
+            scf::ConditionOp::create(b, l, moves, ValueRange{pick, v, i});
+          },
+          [&](OpBuilder &b, Location l, ValueRange args) {
+            Value one = arith::ConstantIndexOp::create(b, l, 1);
+            Value two = arith::ConstantIndexOp::create(b, l, 2);
+            Value parent = arith::DivUIOp::create(
+                b, l, arith::SubIOp::create(b, l, args[0], one), two);
+            auto [v, i] = swap(b, l, args[1], args[2], parent, args[0]);
+            scf::YieldOp::create(b, l, ValueRange{args[0], v, i});
+          });
+      return {loop.getResult(1), loop.getResult(2)};
+    }
+  };
+
   LogicalResult
   matchAndRewrite(TopKV2Op op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    MLIRContext *ctx = rewriter.getContext();
     auto inputType = cast<RankedTensorType>(adaptor.getInput().getType());
-    Type original = op.getInput().getType().getElementType();
-    int64_t rank = inputType.getRank();
     auto valuesType = toSignless(op.getValues().getType());
     auto indicesType = toSignless(op.getIndices().getType());
+    Type element = inputType.getElementType();
+    Type indexElement = indicesType.getElementType();
+    int64_t n = inputType.getShape().back(), k = valuesType.getShape().back();
+    int64_t rows = n == 0 ? 0 : inputType.getNumElements() / n;
+    if (n == 0)
+      rows = valuesType.getNumElements() / std::max<int64_t>(k, 1);
     Type i64 = rewriter.getI64Type();
+    Heap heap{op.getInput().getType().getElementType()};
 
-    // 1. rank(i) = #{j : x[j] > x[i] or (x[j] == x[i] and j < i)}: a loop
-    //    nest [..., i, j] reducing over j. Ranks are a permutation of the
-    //    row, which is what makes step 2 a plain selection.
-    int64_t loops = rank + 1;
-    SmallVector<AffineExpr> outer;
-    for (int64_t d = 0; d < rank - 1; ++d)
-      outer.push_back(getAffineDimExpr(d, ctx));
-    auto mapWith = [&](ArrayRef<AffineExpr> tail) {
-      SmallVector<AffineExpr> exprs(outer);
-      exprs.append(tail.begin(), tail.end());
-      return AffineMap::get(loops, 0, exprs, ctx);
+    // Rows of the input and outputs as 2-D tensors.
+    Value input = buildStaticReshape(
+        rewriter, loc, adaptor.getInput(),
+        RankedTensorType::get({rows, n}, element));
+    Value outV = tensor::EmptyOp::create(rewriter, loc,
+                                         ArrayRef<int64_t>{rows, k}, element);
+    Value outI = tensor::EmptyOp::create(
+        rewriter, loc, ArrayRef<int64_t>{rows, k}, indexElement);
+    Value heapV =
+        tensor::EmptyOp::create(rewriter, loc, ArrayRef<int64_t>{k}, element);
+    Value heapI =
+        tensor::EmptyOp::create(rewriter, loc, ArrayRef<int64_t>{k}, i64);
+    auto c = [&](OpBuilder &b, Location l, int64_t v) -> Value {
+      return arith::ConstantIndexOp::create(b, l, v);
     };
-    AffineExpr di = getAffineDimExpr(rank - 1, ctx);
-    AffineExpr dj = getAffineDimExpr(rank, ctx);
-    SmallVector<utils::IteratorType> iterators(loops,
-                                               utils::IteratorType::parallel);
-    iterators.back() = utils::IteratorType::reduction;
-    auto ranksType = RankedTensorType::get(inputType.getShape(), i64);
-    Value zero64 = scalarConstant(rewriter, loc, i64, 0);
-    Value ranks =
-        linalg::GenericOp::create(
-            rewriter, loc, ranksType,
-            ValueRange{adaptor.getInput(), adaptor.getInput()},
-            buildFilled(rewriter, loc, ranksType, zero64),
-            ArrayRef<AffineMap>{mapWith({di}), mapWith({dj}), mapWith({di})},
-            iterators,
-            [&](OpBuilder &b, Location l, ValueRange args) {
-              Value xi = args[0], xj = args[1];
-              Value greater, equal;
-              if (isa<FloatType>(original)) {
-                greater = arith::CmpFOp::create(
-                    b, l, arith::CmpFPredicate::OGT, xj, xi);
-                equal = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OEQ,
-                                              xj, xi);
-              } else {
-                greater = arith::CmpIOp::create(
-                    b, l,
-                    isUnsignedInt(original) ? arith::CmpIPredicate::ugt
-                                            : arith::CmpIPredicate::sgt,
-                    xj, xi);
-                equal = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
-                                              xj, xi);
-              }
-              Value i = linalg::IndexOp::create(b, l, rank - 1);
-              Value j = linalg::IndexOp::create(b, l, rank);
-              Value before = arith::CmpIOp::create(
-                  b, l, arith::CmpIPredicate::ult, j, i);
-              Value tieBefore = arith::AndIOp::create(b, l, equal, before);
-              Value beats = arith::OrIOp::create(b, l, greater, tieBefore);
-              Value one = arith::ExtUIOp::create(b, l, b.getI64Type(), beats);
-              linalg::YieldOp::create(
-                  b, l, ValueRange{arith::AddIOp::create(b, l, args[2], one)});
-            })
-            .getResult(0);
+    auto position = [&](OpBuilder &b, Location l, Value i) -> Value {
+      return arith::IndexCastOp::create(b, l, i64, i);
+    };
 
-    // 2. Slot r takes the element of rank r: a loop nest [..., r, i]
-    //    reducing over i.
-    AffineExpr dr = getAffineDimExpr(rank - 1, ctx);
-    AffineExpr dIn = getAffineDimExpr(rank, ctx);
-    Value valuesInit = buildFilled(
-        rewriter, loc, valuesType,
-        scalarConstant(rewriter, loc, valuesType.getElementType(), 0));
-    Value indicesInit = buildFilled(
-        rewriter, loc, indicesType,
-        scalarConstant(rewriter, loc, indicesType.getElementType(), 0));
-    auto picked = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{valuesType, indicesType},
-        ValueRange{adaptor.getInput(), ranks},
-        ValueRange{valuesInit, indicesInit},
-        ArrayRef<AffineMap>{mapWith({dIn}), mapWith({dIn}), mapWith({dr}),
-                            mapWith({dr})},
-        iterators, [&](OpBuilder &b, Location l, ValueRange args) {
-          Value slot = arith::IndexCastOp::create(
-              b, l, b.getI64Type(), linalg::IndexOp::create(b, l, rank - 1));
-          Value hit = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
-                                            args[1], slot);
-          Value position = arith::IndexCastOp::create(
-              b, l, indicesType.getElementType(),
-              linalg::IndexOp::create(b, l, rank));
-          Value v = arith::SelectOp::create(b, l, hit, args[0], args[2]);
-          Value i = arith::SelectOp::create(b, l, hit, position, args[3]);
-          linalg::YieldOp::create(b, l, ValueRange{v, i});
+    auto rowLoop = scf::ForOp::create(
+        rewriter, loc, c(rewriter, loc, 0), c(rewriter, loc, rows),
+        c(rewriter, loc, 1), ValueRange{outV, outI, heapV, heapI},
+        [&](OpBuilder &b, Location l, Value row, ValueRange args) {
+          // 1. The first k elements fill the heap.
+          auto fill = scf::ForOp::create(
+              b, l, c(b, l, 0), c(b, l, k), c(b, l, 1),
+              ValueRange{args[2], args[3]},
+              [&](OpBuilder &b, Location l, Value i, ValueRange h) {
+                Value x = tensor::ExtractOp::create(b, l, input,
+                                                    ValueRange{row, i});
+                Value v = tensor::InsertOp::create(b, l, x, h[0], i);
+                Value p = tensor::InsertOp::create(b, l, position(b, l, i),
+                                                   h[1], i);
+                auto [sv, sp] = heap.siftUp(b, l, v, p, i);
+                scf::YieldOp::create(b, l, ValueRange{sv, sp});
+              });
+          // 2. Every later element that beats the worst kept one replaces
+          //    it. A later element never wins a tie.
+          auto scan = scf::ForOp::create(
+              b, l, c(b, l, k), c(b, l, n), c(b, l, 1), fill.getResults(),
+              [&](OpBuilder &b, Location l, Value i, ValueRange h) {
+                Value x = tensor::ExtractOp::create(b, l, input,
+                                                    ValueRange{row, i});
+                Value zero = c(b, l, 0);
+                Value top = tensor::ExtractOp::create(b, l, h[0], zero);
+                Value topAt = tensor::ExtractOp::create(b, l, h[1], zero);
+                Value beats = heap.worse(b, l, top, topAt, x, position(b, l, i));
+                auto replace = scf::IfOp::create(
+                    b, l, beats,
+                    [&](OpBuilder &b, Location l) {
+                      Value zero = c(b, l, 0);
+                      Value v = tensor::InsertOp::create(b, l, x, h[0], zero);
+                      Value p = tensor::InsertOp::create(
+                          b, l, position(b, l, i), h[1], zero);
+                      auto [sv, sp] = heap.siftDown(b, l, v, p, c(b, l, k));
+                      scf::YieldOp::create(b, l, ValueRange{sv, sp});
+                    },
+                    [&](OpBuilder &b, Location l) {
+                      scf::YieldOp::create(b, l, h);
+                    });
+                scf::YieldOp::create(b, l, replace.getResults());
+              });
+          // 3. Taking the worst off the top k times fills the row's slots
+          //    from the last to the first.
+          auto drain = scf::ForOp::create(
+              b, l, c(b, l, 0), c(b, l, k), c(b, l, 1),
+              ValueRange{args[0], args[1], scan.getResult(0),
+                         scan.getResult(1)},
+              [&](OpBuilder &b, Location l, Value t, ValueRange a) {
+                Value zero = c(b, l, 0);
+                Value slot = arith::SubIOp::create(b, l, c(b, l, k - 1), t);
+                Value v = tensor::ExtractOp::create(b, l, a[2], zero);
+                Value p = tensor::ExtractOp::create(b, l, a[3], zero);
+                Value ov = tensor::InsertOp::create(b, l, v, a[0],
+                                                    ValueRange{row, slot});
+                Value at = indexElement.isInteger(64)
+                               ? p
+                               : (Value)arith::TruncIOp::create(
+                                     b, l, indexElement, p);
+                Value oi = tensor::InsertOp::create(b, l, at, a[1],
+                                                    ValueRange{row, slot});
+                // The last of the remaining `slot` entries moves to the top.
+                Value lastV = tensor::ExtractOp::create(b, l, a[2], slot);
+                Value lastP = tensor::ExtractOp::create(b, l, a[3], slot);
+                Value hv = tensor::InsertOp::create(b, l, lastV, a[2], zero);
+                Value hp = tensor::InsertOp::create(b, l, lastP, a[3], zero);
+                auto [sv, sp] = heap.siftDown(b, l, hv, hp, slot);
+                scf::YieldOp::create(b, l, ValueRange{ov, oi, sv, sp});
+              });
+          scf::YieldOp::create(b, l,
+                               ValueRange{drain.getResult(0),
+                                          drain.getResult(1),
+                                          drain.getResult(2),
+                                          drain.getResult(3)});
         });
-    rewriter.replaceOp(op, picked.getResults());
+    Value values = buildStaticReshape(rewriter, loc, rowLoop.getResult(0),
+                                      valuesType);
+    Value indices = buildStaticReshape(rewriter, loc, rowLoop.getResult(1),
+                                       indicesType);
+    rewriter.replaceOp(op, ValueRange{values, indices});
     return success();
   }
 };

@@ -217,6 +217,11 @@ static bool lowerEntry(const tensorflow::GraphDef &graph,
   ImportOptions importOptions;
   importOptions.functionName = entry.symbol;
   parseJpegSize(options.jpegSize, importOptions.jpegSize);
+  for (const std::string &text : options.feedValues) {
+    std::string why; // Checked with the other flags in compileGraph.
+    if (auto frozen = parseFrozenFeed(text, why))
+      importOptions.frozenFeeds.push_back(*frozen);
+  }
   entry.module = importGraph(graph, config, importOptions, &context, diags,
                              entry.signature);
   if (!entry.module)
@@ -475,6 +480,13 @@ static int compileGraph(const CompileOptions &options, const BuildHooks &hooks,
     diags.usageError("--jpeg_size takes the image's height and width as HxW, "
                      "e.g. 480x640, not '" + options.jpegSize + "'");
     return 1;
+  }
+  for (const std::string &text : options.feedValues) {
+    std::string why;
+    if (!parseFrozenFeed(text, why)) {
+      diags.usageError(why);
+      return 1;
+    }
   }
   if (options.layout != "auto" && options.layout != "nhwc" &&
       options.layout != "nchw") {

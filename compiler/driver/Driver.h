@@ -56,6 +56,7 @@ struct CompileOptions {
   std::string signature;             ///< --signature (SavedModel only)
   std::string config;                ///< --config (may be empty)
   std::vector<std::string> feeds;    ///< --feed name[:shape[:dtype]]
+  std::vector<std::string> feedValues; ///< --feed_value name=v[,v...]
   std::vector<std::string> fetches;  ///< --fetch name[:index]
   std::string cppClass;              ///< --cpp_class
   std::string entryPoint;            ///< --entry_point (derived if empty)

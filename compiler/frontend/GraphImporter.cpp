@@ -121,6 +121,8 @@ private:
   void checkEdges();
   // Stage 2.
   void resolveFeeds();
+  void resolveFrozenFeeds(
+      const std::map<std::string, const tensorflow::tf2xla::Feed *> &listed);
   void resolveFetches();
   void prune();
   void checkSupport();
@@ -158,6 +160,8 @@ private:
   llvm::StringMap<const NodeDef *> nodes_;
   /// Fed tensors ("node:index") -> argument position.
   std::map<std::string, size_t> feeds_;
+  /// Frozen feeds ("node:0", --feed_value) -> the constant they become.
+  std::map<std::string, DenseElementsAttr> frozen_;
   /// Nodes the fetches need, in topological order.
   std::vector<const NodeDef *> order_;
   /// Values built so far, keyed "node:index".
@@ -233,9 +237,22 @@ std::string Importer::suggestNodes(llvm::StringRef name) const {
 }
 
 void Importer::resolveFeeds() {
+  // A frozen feed (--feed_value) is no argument; its config or signature
+  // entry, if any, still gives its dtype and shape.
+  std::set<std::string> frozenNames;
+  for (const FrozenFeed &frozen : options_.frozenFeeds)
+    frozenNames.insert(frozen.name);
+  std::map<std::string, const tensorflow::tf2xla::Feed *> frozenListed;
   for (const auto &feed : config_.feed()) {
     const std::string &name = feed.id().node_name();
     int64_t index = feed.id().output_index();
+    if (index == 0 && (frozenNames.count(name) ||
+                       (!feed.name().empty() && frozenNames.count(feed.name())))) {
+      frozenListed[name] = &feed;
+      if (!feed.name().empty())
+        frozenListed[feed.name()] = &feed;
+      continue;
+    }
     const NodeDef *node = lookup(name);
     if (!node) {
       diags_.error("feed '" + name + "' names no node in the graph" +
@@ -337,6 +354,51 @@ void Importer::resolveFeeds() {
     feeds_[key(name, index)] = signature_.args.size();
     signature_.args.push_back(std::move(arg));
   }
+  resolveFrozenFeeds(frozenListed);
+}
+
+void Importer::resolveFrozenFeeds(
+    const std::map<std::string, const tensorflow::tf2xla::Feed *> &listed) {
+  for (const FrozenFeed &frozen : options_.frozenFeeds) {
+    auto it = listed.find(frozen.name);
+    const tensorflow::tf2xla::Feed *feed =
+        it == listed.end() ? nullptr : it->second;
+    std::string name = feed ? feed->id().node_name() : frozen.name;
+    const NodeDef *node = lookup(name);
+    if (!node) {
+      diags_.error("--feed_value '" + frozen.name + "' names no node in the "
+                   "graph" + suggestNodes(frozen.name));
+      continue;
+    }
+    if (node->op() != "Placeholder" && node->op() != "PlaceholderWithDefault") {
+      diags_.nodeError(name, node->op(),
+                       "--feed_value freezes placeholders only");
+      continue;
+    }
+    auto dtypeAttr = node->attr().find("dtype");
+    tensorflow::DataType dtype =
+        feed && feed->type() != tensorflow::DT_INVALID ? feed->type()
+        : dtypeAttr != node->attr().end() ? dtypeAttr->second.type()
+                                          : tensorflow::DT_INVALID;
+    // The shape: the feed entry's, else the placeholder's if static, else
+    // what the values make (one: a scalar; several: a vector).
+    std::optional<SmallVector<int64_t>> shape;
+    if (feed && feed->has_shape())
+      shape = convertShape(feed->shape());
+    else if (auto s = node->attr().find("shape"); s != node->attr().end())
+      shape = convertShape(s->second.shape());
+    std::optional<std::vector<int64_t>> dims;
+    if (shape && llvm::none_of(*shape, ShapedType::isDynamic))
+      dims.emplace(shape->begin(), shape->end());
+    std::string why;
+    DenseElementsAttr value =
+        frozenFeedValue(frozen, dtype, dims, ctx_, why);
+    if (!value) {
+      diags_.nodeError(name, node->op(), why);
+      continue;
+    }
+    frozen_[key(name, 0)] = value;
+  }
 }
 
 void Importer::resolveFetches() {
@@ -386,7 +448,8 @@ void Importer::prune() {
     marks[root] = Mark::Grey;
     while (!stack.empty()) {
       auto &[node, next] = stack.back();
-      bool fed = feeds_.count(key(node->name(), 0));
+      bool fed = feeds_.count(key(node->name(), 0)) ||
+                 frozen_.count(key(node->name(), 0));
       if (fed || next == node->input_size()) {
         marks[node] = Mark::Black;
         order_.push_back(node);
@@ -418,7 +481,8 @@ void Importer::prune() {
 void Importer::checkSupport() {
   std::set<std::string> unsupported;
   for (const NodeDef *node : order_) {
-    if (feeds_.count(key(node->name(), 0)))
+    if (feeds_.count(key(node->name(), 0)) ||
+        frozen_.count(key(node->name(), 0)))
       continue;
     const OpSpec *spec = lookupOpSpec(node->op());
     if (!spec) {
@@ -606,6 +670,14 @@ OwningOpRef<ModuleOp> Importer::build() {
       func.setArgAttr(i, "tfaot.bytes", builder_.getUnitAttr());
   }
   builder_.setInsertionPointToEnd(body);
+  for (const auto &[tensor, value] : frozen_) {
+    StringRef node = StringRef(tensor).rsplit(':').first;
+    OperationState state(NameLoc::get(StringAttr::get(ctx_, node)),
+                         ConstOp::getOperationName());
+    state.addAttribute("value", value);
+    state.addTypes(value.getType());
+    values_[tensor] = builder_.create(state)->getResult(0);
+  }
 
   for (const NodeDef *node : order_) {
     if (values_.count(key(node->name(), 0)))

@@ -9,6 +9,7 @@
 #ifndef TFAOT_COMPILER_FRONTEND_GRAPHIMPORTER_H
 #define TFAOT_COMPILER_FRONTEND_GRAPHIMPORTER_H
 
+#include "compiler/frontend/FrozenFeeds.h"
 #include "compiler/frontend/Diagnostics.h"
 #include "compiler/proto/graph.pb.h"
 #include "compiler/proto/tf2xla.pb.h"
@@ -41,6 +42,8 @@ struct ImportOptions {
   /// --jpeg_size: [height, width] of every image DecodeJpeg decodes (after
   /// its `ratio`), or empty.
   std::vector<int64_t> jpegSize;
+  /// --feed_value: placeholders that become constants (FrozenFeeds.h).
+  std::vector<FrozenFeed> frozenFeeds;
 };
 
 /// Imports `graph`. Returns null after reporting every problem found to

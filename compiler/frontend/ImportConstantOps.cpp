@@ -55,13 +55,16 @@ FailureOr<Value>(::tfaot::importFill)(NodeImportContext &ctx) {
   return buildOpWithAttrs(ctx, "AddV2", {zeros, ctx.operands[1]}, type, {});
 }
 
-/// Range (start, limit, delta), all constants: a constant vector.
+/// Range (start, limit, delta), all known at compile time: a constant vector.
 FailureOr<Value>(::tfaot::importRange)(NodeImportContext &ctx) {
   SmallVector<double> v;
   for (unsigned i = 0; i < 3; ++i) {
-    DenseElementsAttr c = constantElements(ctx.operands[i]);
-    if (!c || c.getNumElements() != 1)
-      return ctx.error("start, limit and delta must be constant scalars");
+    DenseElementsAttr c =
+        demandConstant(ctx, i, i == 0 ? "start" : i == 1 ? "limit" : "delta");
+    if (!c)
+      return failure();
+    if (c.getNumElements() != 1)
+      return ctx.error("start, limit and delta must be scalars");
     Attribute a = *c.getValues<Attribute>().begin();
     v.push_back(isa<FloatAttr>(a) ? cast<FloatAttr>(a).getValueAsDouble()
                                   : double(cast<IntegerAttr>(a).getInt()));
@@ -84,15 +87,18 @@ FailureOr<Value>(::tfaot::importRange)(NodeImportContext &ctx) {
 /// SparseToDense with constant operands (what graphs use it for: building
 /// masks and index maps) is evaluated at import into a constant.
 FailureOr<Value>(::tfaot::importSparseToDense)(NodeImportContext &ctx) {
-  DenseElementsAttr indices = constantElements(ctx.operands[0]);
+  DenseElementsAttr indices = demandConstant(ctx, 0, "sparse_indices");
+  if (!indices)
+    return failure();
   auto shape = constantInts(ctx, 1, "output_shape");
-  DenseElementsAttr values = constantElements(ctx.operands[2]);
-  DenseElementsAttr fill = constantElements(ctx.operands[3]);
   if (failed(shape))
     return failure();
-  if (!indices || !values || !fill)
-    return ctx.error("sparse_indices, sparse_values and default_value must be "
-                     "constants; computed sparse tensors are not supported");
+  DenseElementsAttr values = demandConstant(ctx, 2, "sparse_values");
+  if (!values)
+    return failure();
+  DenseElementsAttr fill = demandConstant(ctx, 3, "default_value");
+  if (!fill)
+    return failure();
   int64_t rank = shape->size(), total = 1;
   for (int64_t d : *shape)
     total *= d;

@@ -8,7 +8,10 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/frontend/ImportHelpers.h"
 
+#include "ir/ConstantEval.h"
 #include "ir/Ops.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 
 #include "llvm/Support/FormatVariadic.h"
 
@@ -141,15 +144,62 @@ FailureOr<Value>(::tfaot::buildBinary)(NodeImportContext &ctx,
   return buildOp(ctx, opName, {x, y}, *type);
 }
 
+/// What a demanded value that could not be evaluated depends on, for the
+/// error: the feed, or the node of the op that stopped the evaluation.
+static std::string describeBlocker(const mlir::tfaot::EvalFailure &failure) {
+  Value blocker = failure.blocker;
+  if (auto arg = dyn_cast<BlockArgument>(blocker)) {
+    std::string feed = "#" + std::to_string(arg.getArgNumber());
+    if (auto func = dyn_cast_or_null<func::FuncOp>(
+            arg.getOwner()->getParentOp()))
+      if (auto name = func.getArgAttrOfType<StringAttr>(arg.getArgNumber(),
+                                                        "tfaot.feed"))
+        feed = name.str();
+    return "it depends on the value of feed '" + feed +
+           "', which is known only at run time; freeze it with "
+           "--feed_value " + feed + "=VALUE";
+  }
+  Operation *op = blocker.getDefiningOp();
+  std::string node = "?";
+  if (auto name = dyn_cast<NameLoc>(op->getLoc()))
+    node = name.getName().str();
+  std::string what = "it depends on node '" + node + "' (" +
+                     op->getName().stripDialect().str() + ")";
+  if (!failure.why.empty())
+    return what + ", which cannot be evaluated at compile time: " +
+           failure.why;
+  return what + ", whose value tfaot computes only at run time";
+}
+
+DenseElementsAttr(::tfaot::demandConstant)(NodeImportContext &ctx,
+                                          unsigned i, StringRef role) {
+  if (DenseElementsAttr constant = constantElements(ctx.operands[i]))
+    return constant;
+  mlir::tfaot::EvalFailure failure;
+  FailureOr<DenseElementsAttr> value =
+      mlir::tfaot::evaluateConstant(ctx.operands[i], failure);
+  if (failed(value)) {
+    (void)ctx.error(role + " (input " + llvm::Twine(i) +
+                    ") must be known at compile time, but " +
+                    describeBlocker(failure));
+    return nullptr;
+  }
+  ctx.operands[i] = buildConst(ctx, *value);
+  return *value;
+}
+
 /// A constant integer operand as values, or an error naming its role.
 FailureOr<SmallVector<int64_t>>(::tfaot::constantInts)(NodeImportContext &ctx,
                                                       unsigned i,
                                                       StringRef role) {
+  DenseElementsAttr value = demandConstant(ctx, i, role);
+  if (!value)
+    return failure();
   auto values = getConstantIntValues(ctx.operands[i]);
   if (!values) {
     (void)ctx.error(role + " (input " + llvm::Twine(i) +
-                    ") must be a constant; computed values are not supported "
-                    "yet");
+                    ") must hold integers, not " +
+                    typeString(value.getElementType()));
     return failure();
   }
   return *values;

@@ -47,7 +47,16 @@ mlir::Value buildI64Const(NodeImportContext &ctx,
 mlir::Value buildScalar(NodeImportContext &ctx, mlir::Type elementType,
                         double value);
 
-/// A constant integer operand as values, or an error naming its role.
+/// Operand `i`, which the op needs at compile time, as a constant: its value
+/// if it is one, else the value of the ops that compute it, evaluated now
+/// (ir/ConstantEval.h); the evaluated constant then replaces the operand,
+/// so the op is built on it. Null after an error naming `role` and what
+/// the value depends on (a feed, or an op computed only at run time).
+mlir::DenseElementsAttr demandConstant(NodeImportContext &ctx, unsigned i,
+                                       llvm::StringRef role);
+
+/// A constant integer operand as values (demandConstant), or an error
+/// naming its role.
 mlir::FailureOr<llvm::SmallVector<int64_t>>
 constantInts(NodeImportContext &ctx, unsigned i, llvm::StringRef role);
 

@@ -2,8 +2,9 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Importers of the ops passes/LowerResizeOps.cpp lowers. Sizes, boxes and
-// box indices must be constants: the lowering turns them into sampling
-// tables at compile time.
+// box indices must be known at compile time (constants, or computed from
+// shapes and constants: demandConstant evaluates them): the lowering turns
+// them into sampling tables.
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/frontend/ImportHelpers.h"
@@ -42,11 +43,10 @@ FailureOr<Value>(::tfaot::importCropAndResize)(NodeImportContext &ctx) {
   if (image.getRank() != 4)
     return ctx.error("image must have rank 4 (NHWC), got " +
                      typeString(image));
-  DenseElementsAttr boxes = constantElements(ctx.operands[1]);
-  auto boxesType = ctx.typeOf(1);
+  DenseElementsAttr boxes = demandConstant(ctx, 1, "the boxes");
   if (!boxes)
-    return ctx.error("the boxes (input 1) must be a constant; computed boxes "
-                     "are not supported yet");
+    return failure();
+  auto boxesType = ctx.typeOf(1);
   if (boxesType.getRank() != 2 || boxesType.getDimSize(1) != 4 ||
       !boxesType.getElementType().isF32())
     return ctx.error("boxes must be float32 [num_boxes, 4], got " +

@@ -38,7 +38,7 @@ using namespace ::tfaot;
 //===----------------------------------------------------------------------===//
 
 NodeImportContext::NodeImportContext(const tensorflow::NodeDef &node,
-                                     ArrayRef<Value> operands,
+                                     MutableArrayRef<Value> operands,
                                      OpBuilder &builder,
                                      GraphDiagnostics &diags)
     : node(node), operands(operands), builder(builder),

@@ -27,11 +27,13 @@ struct ImportOptions;
 class NodeImportContext {
 public:
   NodeImportContext(const tensorflow::NodeDef &node,
-                    llvm::ArrayRef<mlir::Value> operands,
+                    llvm::MutableArrayRef<mlir::Value> operands,
                     mlir::OpBuilder &builder, GraphDiagnostics &diags);
 
   const tensorflow::NodeDef &node;
-  llvm::ArrayRef<mlir::Value> operands;
+  /// Mutable so that an operand the op needs as a constant, once evaluated
+  /// (demandConstant), is replaced by that constant for the op built.
+  llvm::MutableArrayRef<mlir::Value> operands;
   mlir::OpBuilder &builder;
   mlir::Location loc;  ///< NameLoc of the node: errors name it.
   /// The command line's import options (--jpeg_size), or null.

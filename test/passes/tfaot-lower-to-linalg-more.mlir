@@ -126,15 +126,25 @@ func.func @random() -> tensor<2x3xf32> {
 
 // -----
 
-// Tests that TopKV2 first counts, per element, the elements ahead of it
-// (greater, or equal at a lower index), then picks rank r for slot r.
+// Tests that TopKV2 keeps a heap of the k best per row: rows one by one;
+// the first k elements sift up into it; each later element that beats the
+// top (worse = smaller, or equal at a later index) replaces it and sinks;
+// then k times the top goes to the last free slot of the row.
 // CHECK-LABEL: func.func @topk
-// CHECK: %[[RANKS:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction"]} ins(%{{.*}}, %{{.*}} : tensor<2x5xf32>, tensor<2x5xf32>) outs(%{{.*}} : tensor<2x5xi64>)
-// CHECK: arith.cmpf ogt
+// CHECK: %[[HV:.*]] = tensor.empty() : tensor<3xf32>
+// CHECK: %[[HI:.*]] = tensor.empty() : tensor<3xi64>
+// CHECK: scf.for %[[ROW:.*]] = %{{.*}} to %c2 step %{{.*}} iter_args({{.*}}) -> (tensor<2x3xf32>, tensor<2x3xi32>, tensor<3xf32>, tensor<3xi64>)
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c3 step
+// CHECK: scf.while
+// CHECK: arith.cmpf olt
 // CHECK: arith.cmpf oeq
-// CHECK: arith.cmpi ult
-// CHECK: %{{.*}}:2 = linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction"]} ins(%{{.*}}, %[[RANKS]] : tensor<2x5xf32>, tensor<2x5xi64>) outs(%{{.*}}, %{{.*}} : tensor<2x3xf32>, tensor<2x3xi32>)
-// CHECK: arith.cmpi eq
+// CHECK: arith.cmpi sgt
+// CHECK: scf.for %{{.*}} = %c3{{.*}} to %c5 step
+// CHECK: scf.if
+// CHECK: scf.while
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c3{{.*}} step {{.*}} -> (tensor<2x3xf32>, tensor<2x3xi32>, tensor<3xf32>, tensor<3xi64>)
+// CHECK: arith.trunci %{{.*}} : i64 to i32
+// CHECK: scf.while
 func.func @topk(%x: tensor<2x5xf32>) -> (tensor<2x3xf32>, tensor<2x3xi32>) {
   %k = tfaot.Const dense<3> : tensor<i32>
   %v, %i = tfaot.TopKV2 %x, %k : (tensor<2x5xf32>, tensor<i32>) -> (tensor<2x3xf32>, tensor<2x3xi32>)

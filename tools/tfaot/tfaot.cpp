@@ -151,8 +151,18 @@ static cl::list<std::string> feedFlags(
              "(needed where it has -1). A 0 right after the name is TF's "
              "output index, not a shape: x:0:1,784 is x:1,784. For a "
              "SavedModel the name may be a signature key (x) or its node "
-             "(serving_default_x). Repeatable; each tensor is fed once, "
-             "by the config or by --feed."));
+             "(serving_default_x). An empty shape is a scalar: n: or "
+             "n::int32. Repeatable; each tensor is fed once, by the config "
+             "or by --feed."));
+static cl::list<std::string> feedValueFlags(
+    "feed_value", cl::sub(compileCmd), cl::sub(explainCmd), cl::sub(benchCmd), cl::sub(runCmd), cl::cat(compileCategory),
+    cl::value_desc("name=v[,v...]"),
+    cl::desc("Freeze a placeholder's value at compile time, e.g. scale=1.5 "
+             "or sizes=3,4: it becomes a constant, is no argument of the "
+             "generated class, and what the graph computes from it (shapes "
+             "too) is specialized. A single value fills the feed's shape; "
+             "several are its elements in order (a vector if the shape is "
+             "unknown). Repeatable."));
 static cl::list<std::string> fetchFlags(
     "fetch", cl::sub(compileCmd), cl::sub(explainCmd), cl::sub(benchCmd), cl::sub(runCmd), cl::cat(compileCategory),
     cl::value_desc("name[:index]"),
@@ -571,6 +581,7 @@ int main(int argc, char **argv) {
   options.signature = signatureFlag;
   options.config = configFlag;
   options.feeds.assign(feedFlags.begin(), feedFlags.end());
+  options.feedValues.assign(feedValueFlags.begin(), feedValueFlags.end());
   options.fetches.assign(fetchFlags.begin(), fetchFlags.end());
   options.cppClass = cppClassFlag;
   options.entryPoint = entryPointFlag;
