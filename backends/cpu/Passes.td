@@ -261,6 +261,9 @@ def FuseEpiloguesPass : Pass<"tfaot-fuse-epilogues", "mlir::func::FuncOp"> {
   let statistics = [
     Statistic<"numEpiloguesFused", "epilogues-fused",
               "Number of elementwise epilogues fused with their contraction">,
+    Statistic<"numConvsBlocked", "convs-blocked",
+              "Number of convolutions without a fused epilogue tiled over "
+              "output-channel blocks">,
   ];
 }
 
