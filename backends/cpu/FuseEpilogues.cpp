@@ -165,20 +165,31 @@ linalg::FillOp destinationFill(RewriterBase &rewriter,
   return fresh;
 }
 
+/// Weight bytes of one output channel of a full convolution's filter
+/// (KH x KW x C_in elements).
+int64_t panelBytesPerChannel(linalg::LinalgOp contraction) {
+  auto filterType = cast<ShapedType>(
+      contraction.getDpsInputOperand(1)->get().getType());
+  return filterType.getNumElements() / filterType.getDimSize(3) *
+         filterType.getElementTypeBitWidth() / 8;
+}
+
 /// Tile sizes for the generic's loops. A convolution epilogue gets one tile
 /// per output row (sizes [1, 1, 0, 0] over N, H, W, C, or [1, 1, 0, 0, 0]
 /// over N, H, W, C, M for a depthwise one; N is left untiled when it is 1,
 /// saving a one-trip loop): the row of the product (W * C
 /// values) is finished while in cache, and the convolution loops inside a
-/// tile are those of the untiled op. With fewer than kMinConvPieces rows in
-/// all, the epilogue of a large full convolution (see
-/// kMinRowWorkForChannelSplit) has its C tiled too, into the fewest blocks
-/// that make enough pieces and whose weights fit kPanelBytes, or the finest
-/// acceptable split if none do (each block a divisor of C and a multiple of
-/// kChannelMultiple, at least kMinChannelBlock channels, or down to
-/// kMinPanelChannelBlock only to make the panel fit; no split if C has no
-/// such divisor): the summation of each output element is unchanged, so are
-/// its results. A matmul epilogue gets blocks of whole
+/// tile are those of the untiled op. A full convolution also has its C
+/// tiled into blocks of output channels when its filter is larger than
+/// kPanelBytes (otherwise every row would stream the whole filter from
+/// beyond L2), or when it has fewer than kMinConvPieces rows in all and is
+/// large (see kMinRowWorkForChannelSplit): into the fewest blocks that
+/// make kMinConvPieces pieces and whose weights fit kPanelBytes, or the
+/// finest acceptable split if none do (each block a divisor of C and a
+/// multiple of kChannelMultiple, at least kMinChannelBlock channels, or
+/// down to kMinPanelChannelBlock only to make the panel fit; no split if C
+/// has no such divisor): the summation of each output element is
+/// unchanged, so are its results. A matmul epilogue gets blocks of whole
 /// rows, as many as fit kMatmulTileElements, with a row count that divides
 /// M so every tile has the same static shape.
 SmallVector<int64_t> tileSizesFor(ArrayRef<int64_t> shape,
@@ -188,17 +199,17 @@ SmallVector<int64_t> tileSizesFor(ArrayRef<int64_t> shape,
     sizes[0] = shape[0] == 1 ? 0 : 1;
     sizes[1] = 1;
     int64_t rows = shape[0] * shape[1];
-    if (shape.size() != 4 || rows >= kMinConvPieces ||
-        !isa<linalg::Conv2DNhwcHwcfOp>(contraction.getOperation()) ||
-        staticWorkOf(contraction) / rows < kMinRowWorkForChannelSplit)
+    if (shape.size() != 4 ||
+        !isa<linalg::Conv2DNhwcHwcfOp>(contraction.getOperation()))
       return sizes;
+    int64_t panelPerChannel = panelBytesPerChannel(contraction);
     int64_t channels = shape[3];
-    // Weight bytes per output channel (KH x KW x C_in floats).
-    auto filterType = cast<ShapedType>(
-        contraction.getDpsInputOperand(1)->get().getType());
-    int64_t panelPerChannel = filterType.getNumElements() /
-                              filterType.getDimSize(3) *
-                              filterType.getElementTypeBitWidth() / 8;
+    bool fewLargeRows =
+        rows < kMinConvPieces &&
+        staticWorkOf(contraction) / rows >= kMinRowWorkForChannelSplit;
+    bool largeFilter = channels * panelPerChannel > kPanelBytes;
+    if (!fewLargeRows && !largeFilter)
+      return sizes;
     for (int64_t blocks = 2; channels / blocks >= kMinPanelChannelBlock;
          ++blocks) {
       int64_t block = channels / blocks;
@@ -379,7 +390,90 @@ struct FuseEpiloguesPass
     for (linalg::GenericOp generic : generics)
       if (failed(fuse(rewriter, generic)))
         return signalPassFailure();
+    // Before the blocking below puts unfused convolutions into loops.
     remarkUnfused();
+    SmallVector<linalg::Conv2DNhwcHwcfOp> alone;
+    getOperation().walk([&](linalg::Conv2DNhwcHwcfOp conv) {
+      if (!conv->getParentOfType<scf::ForOp>())
+        alone.push_back(conv);
+    });
+    for (linalg::Conv2DNhwcHwcfOp conv : alone)
+      if (failed(blockAlone(rewriter, conv)))
+        return signalPassFailure();
+  }
+
+  /// Gives a convolution that has no epilogue fused with it (ResNet-50's
+  /// residual blocks whose add went to the shortcut's convolution, or to
+  /// the mean that follows) the channel blocks of tileSizesFor, when it
+  /// has any: without them each output row streams the whole filter, as
+  /// the fused ones did before (ResNet-50's stage 4-5 1x1 expand
+  /// convolutions ran at half the FMA peak). The convolution is tiled over
+  /// blocks outside images and rows, with its zero fill fused through the
+  /// destination as in `fuse`, and its constant filter packed.
+  LogicalResult blockAlone(RewriterBase &rewriter,
+                           linalg::Conv2DNhwcHwcfOp conv) {
+    auto type = dyn_cast<RankedTensorType>(conv->getResult(0).getType());
+    if (!conv.hasPureTensorSemantics() || !type || !type.hasStaticShape())
+      return success();
+    auto linalgConv = cast<linalg::LinalgOp>(conv.getOperation());
+    OpOperand *init = conv.getDpsInitOperand(0);
+    auto fill = init->get().getDefiningOp<linalg::FillOp>();
+    if (!fill || !fill.hasPureTensorSemantics())
+      return success();
+    SmallVector<int64_t> sizes = tileSizesFor(type.getShape(), linalgConv);
+    if (sizes.size() != 4 || sizes[3] == 0)
+      return success();
+    // A fill of its own, into a fresh tensor: CSE may have shared the fill
+    // (and its tensor.empty) with other ops, whose values must not become
+    // this loop's destination.
+    rewriter.setInsertionPoint(conv);
+    Value empty = tensor::EmptyOp::create(rewriter, fill.getLoc(),
+                                          type.getShape(),
+                                          type.getElementType());
+    auto fresh = linalg::FillOp::create(
+        rewriter, fill.getLoc(), fill.getDpsInputOperand(0)->get(), empty);
+    rewriter.modifyOpInPlace(conv, [&] { init->set(fresh->getResult(0)); });
+    if (fill->use_empty())
+      rewriter.eraseOp(fill);
+
+    // Loops n, oh, ow, f, kh, kw, c: blocks of f outside n and oh.
+    SmallVector<int64_t> convSizes = {sizes[0], sizes[1], 0, sizes[3],
+                                      0,        0,        0};
+    scf::SCFTileAndFuseOptions options;
+    options.tilingOptions.setTileSizes(
+        getAsIndexOpFoldResult(&getContext(), convSizes));
+    options.tilingOptions.setInterchange({3, 0, 1, 2, 4, 5, 6});
+    Operation *fillOp = fresh.getOperation();
+    options.setFusionControlFn(
+        [&](tensor::ExtractSliceOp, OpResult producer,
+            bool) -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
+          if (producer.getOwner() == fillOp)
+            return scf::SCFTileAndFuseOptions::ControlFnResult{};
+          return std::nullopt;
+        });
+    FailureOr<scf::SCFTileAndFuseResult> result =
+        scf::tileConsumerAndFuseProducersUsingSCF(
+            rewriter, cast<TilingInterface>(conv.getOperation()), options);
+    if (failed(result))
+      return conv.emitError("tfaot-fuse-epilogues: tiling failed");
+    if (!result->fusedProducers.contains(fillOp))
+      return conv.emitError(
+          "tfaot-fuse-epilogues: fill was not fused into the loop");
+    remarkRewrite(conv.getLoc(), "tfaot-fuse-epilogues",
+                  "split conv_2d_nhwc_hwcf over output-channel blocks",
+                  "'" + nodeNameOf(conv.getLoc()).value_or("?") + "', " +
+                      std::to_string(sizes[3]) + " channels per block");
+    for (LoopLikeOpInterface loop : result->loops)
+      loop->setAttr(kParallelLoopAttr, rewriter.getUnitAttr());
+    Value product = conv->getResult(0);
+    rewriter.replaceAllUsesWith(product, result->replacements.lookup(product));
+    if (!result->loops.empty())
+      packFilterBlocks(rewriter, result->loops.front(), sizes[3]);
+    for (Operation *op : {conv.getOperation(), fillOp})
+      if (op->use_empty())
+        rewriter.eraseOp(op);
+    ++numConvsBlocked;
+    return success();
   }
 
   /// Says, for each contraction left outside a loop whose result an
@@ -458,10 +552,10 @@ struct FuseEpiloguesPass
     scf::SCFTileAndFuseOptions options;
     options.tilingOptions.setTileSizes(tileSizes);
     // A convolution split over channels loops over the channel blocks
-    // outside the rows, so each block's weights are read from memory once
-    // and from cache by the other rows (see kPanelBytes).
+    // outside the images and rows, so each block's weights are read from
+    // memory once and from cache by every other row (see kPanelBytes).
     if (sizes.size() == 4 && sizes[3] != 0)
-      options.tilingOptions.setInterchange({0, 3, 1, 2});
+      options.tilingOptions.setInterchange({3, 0, 1, 2});
     // Fuse the contraction and its fill (both reached through the loop's
     // destination); nothing else: the padded input, the bias and residual
     // operands stay whole tensors computed before the loop.

@@ -177,7 +177,15 @@ def WriteIntoPaddedBuffersPass
     one elementwise linalg op (all loops parallel, identity output map, the
     output not read) and afterwards only copied there, the padded buffer's
     alloc, fill and subview move before the op, the op writes the subview,
-    and the copy goes (the planner then drops the unused buffer).
+    and the copy goes (the planner then drops the unused buffer). A tile
+    loop of `tfaot-fuse-epilogues` (scf.for marked `tfaot.parallel`) counts
+    as writing its result whole when its one tile view of the buffer (or
+    equal views, with bufferization's copies between them, which go) covers
+    the buffer through the loops' induction variables and is zeroed by a
+    linalg.fill before anything else touches it: its tile views are then
+    rebuilt on the padded interior. Such a loop also counts as the later
+    layer that overwrites a reused buffer. (MobileNetV2 copied each expand
+    convolution's result into its depthwise convolution's padded input.)
 
     ```mlir
     linalg.generic ... outs(%q : memref<1x4x4x8xi8>)
@@ -261,6 +269,9 @@ def FuseEpiloguesPass : Pass<"tfaot-fuse-epilogues", "mlir::func::FuncOp"> {
   let statistics = [
     Statistic<"numEpiloguesFused", "epilogues-fused",
               "Number of elementwise epilogues fused with their contraction">,
+    Statistic<"numConvsBlocked", "convs-blocked",
+              "Number of convolutions without a fused epilogue tiled over "
+              "output-channel blocks">,
   ];
 }
 

@@ -163,10 +163,8 @@ void ProfileRecorder::printSummary(const std::vector<std::string> &names,
     runMs.push_back((end - begin) / 1000);
   const double run = median(runMs);
   std::vector<std::pair<double, int64_t>> ranked;
-  double inOps = 0;
   for (auto &[id, ms] : perOp) {
     ranked.push_back({median(ms), id});
-    inOps += ranked.back().first;
   }
   std::sort(ranked.rbegin(), ranked.rend());
   out << llvm::format("profile: median of %zu runs, %.4g ms per Run(), "
@@ -180,8 +178,37 @@ void ProfileRecorder::printSummary(const std::vector<std::string> &names,
                         ms)
         << nameOf(names, id) << "\n";
   }
-  const double rest = std::max(0.0, run - inOps);
+  const double rest = medianOutsideOps();
   out << llvm::format("%6.1f%% %10.4g  ", run > 0 ? 100 * rest / run : 0.0,
                       rest)
       << "(outside the timed ops: views, the call itself)\n";
+}
+
+double ProfileRecorder::medianOutsideOps() const {
+  // Per run: its time less the union of the caller's op intervals in it
+  // (nested ops counted once). The run's median less the sum of the ops'
+  // medians is not this: on a loaded machine, where each op's time is
+  // skewed by bursts, the sum of medians falls well below the median of
+  // sums (ResNet-50 on the 2-core VM: 24 ms "outside" of 81, against 0.02
+  // ms measured run by run).
+  std::vector<std::pair<double, double>> ops;
+  for (const Event &event : tracks_.front().ops)
+    ops.push_back({event.beginUs, event.endUs});
+  std::sort(ops.begin(), ops.end());
+  std::vector<double> outside;
+  size_t next = 0;
+  for (auto [begin, end] : runs_) {
+    while (next < ops.size() && ops[next].first < begin)
+      ++next;
+    double covered = 0, reach = begin;
+    for (; next < ops.size() && ops[next].first < end; ++next) {
+      double from = std::max(reach, ops[next].first);
+      double to = std::min(end, ops[next].second);
+      if (to > from)
+        covered += to - from;
+      reach = std::max(reach, to);
+    }
+    outside.push_back(std::max(0.0, end - begin - covered) / 1000);
+  }
+  return median(outside);
 }

@@ -89,6 +89,10 @@ private:
   /// The runtime's ChunkProfiler (tfaot/runtime/run_hooks.h).
   static void OnChunk(int thread, int64_t begin, int64_t end, bool finished);
 
+  /// The median over runs of the time (ms) in each run outside every op
+  /// the caller timed.
+  double medianOutsideOps() const;
+
   /// Records the run that began at `begin`; the kChunkRuns-th uninstalls
   /// OnChunk (between runs, when no loop runs).
   void endRun(double begin);
