@@ -24,6 +24,11 @@
 #   gpu-bench-half     the same with --precision=fp16 and bf16 (VARIANTS=
 #                      "fp16 bf16"), against the fp32 CPU build, with their
 #                      errors and top-1 agreement -> gpu_bench.jsonl
+#   gpu-bench-cudnn[=VARIANTS]  the same with --gpu_conv=cudnn (convolutions
+#                      and their epilogues in cuDNN) for the VARIANTS given
+#                      with commas (default fp16,tf32: "<model>-fp16-cudnn",
+#                      "<model>-tf32-cudnn"), beside gpu-bench-half's and
+#                      gpu-bench's im2col builds -> gpu_bench.jsonl
 #   int8-cpu           bench/int8/run.py: int8 vs float32 tfaot builds on
 #                      1 and all threads         -> int8_cpu/results.*
 #   gpu-profile[=M_bB] kernel times (ncu) of one gpu-bench program, default
@@ -127,6 +132,14 @@ for step in "$@"; do
     say "gpu bench, fp16 and bf16"
     gpu_bench "fp16 bf16"
     say "gpu bench half: exit $?"
+    ;;
+  gpu-bench-cudnn|gpu-bench-cudnn=*)
+    cudnn_variants=fp16,tf32
+    [[ $step == *=* ]] && cudnn_variants=${step#*=}
+    cudnn_variants=$(echo "$cudnn_variants" | tr ',' '\n' | sed 's/$/-cudnn/' | tr '\n' ' ')
+    say "gpu bench, cuDNN convolutions: $cudnn_variants"
+    gpu_bench "$cudnn_variants"
+    say "gpu bench cudnn: exit $?"
     ;;
   int8-cpu)
     say "int8 vs float32 on the CPU (1 and $(nproc) threads)"

@@ -37,7 +37,7 @@ struct CheckHostCodePass
           continue;
         // The runtime's cuBLAS entry takes device addresses by value.
         if (auto call = dyn_cast<func::CallOp>(op);
-            call && ::tfaot::gpu::isRuntimeGemm(call.getCallee()))
+            call && ::tfaot::gpu::isRuntimeLibraryCall(call.getCallee()))
           continue;
         // mlir::emitError, not op.emitError: the op's dump would not help
         // the user, the node name in the location does.

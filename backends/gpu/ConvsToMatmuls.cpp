@@ -36,8 +36,14 @@ using namespace mlir;
 
 namespace {
 
-bool isF32(Value value) {
-  return getElementTypeOrSelf(value.getType()).isF32();
+/// An f32 output from f32 inputs, or (--gpu_conv=cudnn with
+/// --precision=fp16|bf16: the convolutions tfaot-gpu-convs-to-cudnn left,
+/// which tfaot-gpu-store-half gave 16-bit inputs) from 16-bit ones.
+bool hasProductTypes(linalg::Conv2DNhwcHwcfOp conv) {
+  Type input = getElementTypeOrSelf(conv.getInputs()[0].getType());
+  return getElementTypeOrSelf(conv.getResult(0).getType()).isF32() &&
+         input == getElementTypeOrSelf(conv.getInputs()[1].getType()) &&
+         (input.isF32() || input.isF16() || input.isBF16());
 }
 
 /// Whether `value` is the constant +0.0 (what a zero padding holds).
@@ -127,7 +133,7 @@ struct ConvsToMatmulsPass
         auto type = dyn_cast<RankedTensorType>(v.getType());
         return type && type.hasStaticShape();
       });
-      if (staticShapes && llvm::all_of(conv->getOperands(), isF32))
+      if (staticShapes && hasProductTypes(conv))
         convs.push_back(conv);
     });
     for (linalg::Conv2DNhwcHwcfOp conv : convs) {

@@ -62,7 +62,7 @@ struct HostRewriter {
       if (auto call = dyn_cast<LLVM::CallOp>(op)) {
         StringRef callee = call.getCallee().value_or("");
         if (callee != "malloc" && callee != "aligned_alloc" &&
-            callee != "free" && !tfaot::gpu::isRuntimeGemm(callee)) {
+            callee != "free" && !tfaot::gpu::isRuntimeLibraryCall(callee)) {
           error = "internal error: host code of '" + func.getName().str() +
                   "' calls '" + callee.str() + "'";
           return WalkResult::interrupt();

@@ -23,6 +23,11 @@
 //
 //   void  tfaot_rt_cuda_gemm_s8(...the same arguments...);
 //   void  tfaot_rt_cuda_gemm_f16(...);   void tfaot_rt_cuda_gemm_bf16(...);
+//   void  tfaot_rt_cuda_conv(i64 site, i64 x, i64 w, i64 bias, i64 z,
+//                            i64 y, i64 n, i64 h, i64 w_in, i64 c, i64 k,
+//                            i64 r, i64 s, i64 oh, i64 ow, i64 stride_h,
+//                            i64 stride_w, i64 dilation_h, i64 dilation_w,
+//                            i32 flags);
 //
 // The GEMMs (from tfaot-gpu-matmuls-to-cublas, MatmulsToCublas.cpp) are a
 // row-major f32 C[m,n] += A[m,k] B[k,n], `batch` times, the addresses as
@@ -31,6 +36,13 @@
 // stored transposed, ldb its row stride), and its 16-bit forms, f32 C[m,n]
 // += A[m,k] B[k,n] with f16 or bf16 A and B (--precision=fp16|bf16) summed
 // in fp32; the runtime runs them with cuBLAS on the run's stream.
+// The convolution (from tfaot-gpu-cudnn-calls, CudnnCalls.cpp, with
+// --gpu_conv=cudnn) is y[n,oh,ow,k] = relu?(sum over r,s,c of
+// x[n, oh*stride_h + r*dilation_h, ow*stride_w + s*dilation_w, c]
+// * w[k,r,s,c] + z[n,oh,ow,k]? + bias[k]?), NHWC x, z and y and KRSC w,
+// unpadded, dense, in the element type of its flags (cuda_image.h), f32
+// sums; `site` numbers the model's convolutions, so that the runtime makes
+// each one's cuDNN descriptors once per instance. cuDNN runs it.
 //
 // Why our own: nothing runs at load time (a program linking a CUDA model
 // starts, and reports "no CUDA driver" from Run(), on machines without
@@ -65,6 +77,11 @@ constexpr char kEmulatedGemmFunction[] = "tfaot_emulated_gemm";
 constexpr char kEmulatedGemmF16Function[] = "tfaot_emulated_gemm_f16";
 constexpr char kEmulatedGemmBF16Function[] = "tfaot_emulated_gemm_bf16";
 constexpr char kEmulatedGemmS8Function[] = "tfaot_emulated_gemm_s8";
+/// tfaot_rt_cuda_conv's twins (DefineEmulatedConv.cpp), one per element
+/// type of x, w, z and y (the real entry reads it from its flags).
+constexpr char kEmulatedConvF32Function[] = "tfaot_emulated_conv_f32";
+constexpr char kEmulatedConvF16Function[] = "tfaot_emulated_conv_f16";
+constexpr char kEmulatedConvBF16Function[] = "tfaot_emulated_conv_bf16";
 
 /// The runtime GEMMs, by their inputs: f32, f16 or bf16 into f32 C, or
 /// int8 with B transposed into int32 C.
@@ -93,6 +110,12 @@ inline bool isRuntimeGemm(llvm::StringRef name) {
   return llvm::any_of(kGemmKinds, [&](GemmKind kind) {
     return name == gemmFunction(kind, /*emulated=*/false);
   });
+}
+
+/// Whether `name` is a runtime entry that runs a library on device
+/// addresses: a GEMM (cuBLAS) or the convolution (cuDNN).
+inline bool isRuntimeLibraryCall(llvm::StringRef name) {
+  return isRuntimeGemm(name) || name == tfaot_rt::kCudaConv;
 }
 
 /// Rewrites `module` (host code in the LLVM dialect plus its gpu.binary) into

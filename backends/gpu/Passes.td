@@ -7,16 +7,17 @@
 //
 //  on tensors, before bufferization
 //    tfaot-gpu-split-small-reductions, tfaot-gpu-convs-to-matmuls,
-//    tfaot-gpu-store-half;
+//    tfaot-gpu-store-half, tfaot-gpu-convs-to-cudnn;
 //  on buffers, between bufferization and the upstream GPU mapping
-//    tfaot-gpu-matmuls-to-cublas, tfaot-gpu-copies-to-linalg,
+//    tfaot-gpu-cudnn-calls, tfaot-gpu-matmuls-to-cublas, tfaot-gpu-copies-to-linalg,
 //    tfaot-gpu-parallel-dims-first, tfaot-gpu-accumulate-in-registers,
 //    tfaot-gpu-wrap-host-work, tfaot-gpu-flatten-parallel-loops;
 //  after the outlining of kernels
 //    tfaot-gpu-merge-kernel-modules, tfaot-gpu-contract-fp,
 //    tfaot-gpu-check-host-code;
 //  --gpu_emulate only (kernels run as loops on the CPU)
-//    tfaot-gpu-emulate-launches, tfaot-gpu-define-emulated-gemm.
+//    tfaot-gpu-emulate-launches, tfaot-gpu-define-emulated-gemm,
+//    tfaot-gpu-define-emulated-conv.
 //
 // The target-independent passes are in passes/Passes.td, the CPU backend's
 // in backends/cpu/Passes.td. The C++ of each def lives in a file named
@@ -83,10 +84,62 @@ def StoreHalfPass : Pass<"tfaot-gpu-store-half", "mlir::func::FuncOp"> {
   let options = [
     Option<"type", "type", "std::string", /*default=*/"\"f16\"",
            "The 16-bit type: f16 or bf16">,
+    Option<"keepConvs", "keep-convs", "bool", /*default=*/"false",
+           "Treat statically shaped f32 linalg.conv_2d_nhwc_hwcf as "
+           "products (16-bit inputs, f32 output) instead of generalizing "
+           "them (--gpu_conv=cudnn: tfaot-gpu-convs-to-cudnn runs after)">,
   ];
   let dependentDialects = ["mlir::arith::ArithDialect",
                            "mlir::linalg::LinalgDialect",
                            "mlir::tensor::TensorDialect"];
+}
+
+def ConvsToCudnnPass
+    : Pass<"tfaot-gpu-convs-to-cudnn", "mlir::func::FuncOp"> {
+  let summary = "Pick the convolutions cuDNN runs: NHWC/HWCF with constant "
+                "weights become NHWC/FHWC with the weights transposed to "
+                "KRSC (--gpu_conv=cudnn)";
+  let description = [{
+    Runs on tensors, after tfaot-gpu-store-half{keep-convs=true} and
+    before tfaot-gpu-convs-to-matmuls. A statically shaped
+    `linalg.conv_2d_nhwc_hwcf` with constant weights and a zero-filled f32
+    output becomes a `linalg.conv_2d_nhwc_fhwc` whose weights are
+    transposed to KRSC at compile time. With 16-bit inputs only one whose
+    epilogue cuDNN can fuse (ConvEpilogue.h: y = relu?(conv + z? + bias?)
+    stored in 16 bits) goes, and its bias is rounded to 16 bits (cuDNN's
+    16-bit configurations take a 16-bit bias); the others stay for
+    im2col. tfaot-gpu-cudnn-calls makes the calls.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::linalg::LinalgDialect"];
+}
+
+def CudnnCallsPass : Pass<"tfaot-gpu-cudnn-calls", "mlir::ModuleOp"> {
+  let summary = "Replace each linalg.conv_2d_nhwc_fhwc on buffers, and its "
+                "fusable epilogue, by a host call to the runtime's cuDNN "
+                "convolution";
+  let description = [{
+    Runs on buffers, before tfaot-gpu-matmuls-to-cublas. Every
+    `linalg.conv_2d_nhwc_fhwc` (only tfaot-gpu-convs-to-cudnn makes them)
+    on dense buffers becomes a host call to tfaot_rt_cuda_conv
+    (backends/gpu/HostLaunch.h); when the `linalg.generic` right after it
+    is its epilogue y = relu?(conv + z? + bias?) (ConvEpilogue.h), the call
+    writes that generic's output instead and the generic goes too: cuDNN's
+    cudnnConvolutionBiasActivationForward does both. The zero fill of the
+    convolution's buffer is dropped (cuDNN overwrites). With emulate=true
+    the calls go to tfaot_emulated_conv_f32 (_f16, _bf16), which
+    tfaot-gpu-define-emulated-conv defines in the object.
+  }];
+  let options = [
+    Option<"emulate", "emulate", "bool", /*default=*/"false",
+           "Call tfaot_emulated_conv_* (--gpu_emulate) instead of the "
+           "runtime's cuDNN entry">,
+    Option<"allowTf32", "allow-tf32", "bool", /*default=*/"false",
+           "Let cuDNN use TF32 tensor cores for f32 convolutions">,
+  ];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::func::FuncDialect",
+                           "mlir::memref::MemRefDialect"];
 }
 
 def MatmulsToCublasPass
@@ -254,6 +307,22 @@ def DefineEmulatedGemmPass
     calls get bodies, loops with the contract of the runtime's
     tfaot_rt_cuda_gemm(_f16, _bf16, _s8), with internal linkage (each object
     carries its own copy).
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::scf::SCFDialect",
+                           "mlir::LLVM::LLVMDialect"];
+}
+
+def DefineEmulatedConvPass
+    : Pass<"tfaot-gpu-define-emulated-conv", "mlir::ModuleOp"> {
+  let summary = "Give the --gpu_emulate build's tfaot_emulated_conv_* a "
+                "body: the convolution cuDNN runs on the GPU, as loops";
+  let description = [{
+    For --gpu_emulate: the declarations of tfaot_emulated_conv_f32, _f16
+    and _bf16 that tfaot-gpu-cudnn-calls{emulate=true} calls get bodies,
+    loops with the contract of the runtime's tfaot_rt_cuda_conv: 16-bit
+    inputs widened exactly, f32 sums, the epilogue in f32, one rounding at
+    the store. Internal linkage (each object carries its own copy).
   }];
   let dependentDialects = ["mlir::arith::ArithDialect",
                            "mlir::scf::SCFDialect",

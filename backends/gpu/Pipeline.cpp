@@ -93,18 +93,21 @@ static std::string emulationPipeline(const std::string &matmulsToCublas,
                                      bool bf16) {
   return matmulsToCublas + kMapToKernels +
          "func.func(tfaot-gpu-emulate-launches),"
-         "tfaot-gpu-define-emulated-gemm," +
+         "tfaot-gpu-define-emulated-gemm,tfaot-gpu-define-emulated-conv," +
          (bf16 ? "arith-expand{include-bf16=true}," : "") + "canonicalize,cse";
 }
 
-/// tfaot-gpu-matmuls-to-cublas with `gemms`' options, or nothing.
+/// tfaot-gpu-matmuls-to-cublas with `gemms`' options, after
+/// tfaot-gpu-cudnn-calls with --gpu_conv=cudnn, or nothing.
 static std::string matmulsToCublas(const ::tfaot::gpu::GemmOptions &gemms,
                                    bool emulate) {
   if (!gemms.cublas)
     return "";
-  return std::string("tfaot-gpu-matmuls-to-cublas{allow-tf32=") +
-         (gemms.allowTf32 ? "true" : "false") +
-         " emulate=" + (emulate ? "true" : "false") + "},";
+  std::string options = std::string("{allow-tf32=") +
+                        (gemms.allowTf32 ? "true" : "false") +
+                        " emulate=" + (emulate ? "true" : "false") + "},";
+  return (gemms.cudnnConvs ? "tfaot-gpu-cudnn-calls" + options : "") +
+         "tfaot-gpu-matmuls-to-cublas" + options;
 }
 
 // The PTX ISA version each architecture needs at least (sm_89: PTX 7.8,
@@ -153,12 +156,20 @@ LogicalResult buildBufferizePipeline(OpPassManager &pm,
   registerPassesOnce();
   std::string storeHalf;
   if (!gemms.halfType.empty())
-    storeHalf = "func.func(tfaot-gpu-store-half{type=" + gemms.halfType + "}),";
-  return parsePassPipeline(
-      bufferizePipeline(gemms.cublas ? "func.func(tfaot-gpu-convs-to-matmuls),"
-                                     : "",
-                        storeHalf),
-      pm);
+    storeHalf = "func.func(tfaot-gpu-store-half{type=" + gemms.halfType +
+                (gemms.cudnnConvs ? " keep-convs=true" : "") + "}),";
+  std::string convsToMatmuls =
+      gemms.cublas ? "func.func(tfaot-gpu-convs-to-matmuls)," : "";
+  // --gpu_conv=cudnn: the 16-bit storage is chosen first (cuDNN takes a
+  // 16-bit convolution only with an epilogue that stores 16 bits), then
+  // the convolutions cuDNN runs, then im2col for the others.
+  if (gemms.cudnnConvs)
+    return parsePassPipeline(
+        bufferizePipeline("", storeHalf +
+                                  "func.func(tfaot-gpu-convs-to-cudnn)," +
+                                  convsToMatmuls),
+        pm);
+  return parsePassPipeline(bufferizePipeline(convsToMatmuls, storeHalf), pm);
 }
 
 LogicalResult buildKernelPipeline(OpPassManager &pm, const GemmOptions &gemms) {
@@ -196,7 +207,13 @@ struct GemmPipelineOptions : public PassPipelineOptions<GemmPipelineOptions> {
       llvm::cl::desc("Store activations and weights in f16 or bf16 "
                      "(--precision=fp16|bf16); empty: f32"),
       llvm::cl::init("")};
-  GemmOptions get() const { return {cublas, allowTf32, halfType}; }
+  Option<bool> cudnn{*this, "cudnn",
+                     llvm::cl::desc("Convolutions and their epilogues "
+                                    "through cuDNN (--gpu_conv=cudnn)"),
+                     llvm::cl::init(false)};
+  GemmOptions get() const {
+    return {cublas, allowTf32, halfType, cudnn};
+  }
 };
 
 struct ToNVVMOptions : public PassPipelineOptions<ToNVVMOptions> {

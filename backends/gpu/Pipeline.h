@@ -42,6 +42,11 @@ struct GemmOptions {
   /// --precision=fp16|bf16: "f16" or "bf16", the type activations and
   /// weights are stored in between ops and products read; empty: f32.
   std::string halfType;
+  /// --gpu_conv=cudnn: convolutions with constant weights (and their
+  /// bias/residual/ReLU epilogues) go to cuDNN, the rest im2col + cuBLAS
+  /// (ConvsToCudnn.cpp, CudnnCalls.cpp); false (im2col, the default): all
+  /// of them im2col + cuBLAS. Needs `cublas`.
+  bool cudnnConvs = false;
 };
 
 mlir::LogicalResult buildBufferizePipeline(mlir::OpPassManager &pm,

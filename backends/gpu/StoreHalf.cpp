@@ -102,6 +102,20 @@ struct StoreHalfPass : mlir::tfaot::impl::StoreHalfPassBase<StoreHalfPass> {
   /// Each converted weight, by its f32 constant.
   llvm::DenseMap<Value, Value> halfConstants;
 
+  /// A product this pass gives 16-bit inputs: a matrix product, or with
+  /// keep-convs (--gpu_conv=cudnn) a statically shaped f32 NHWC/HWCF
+  /// convolution, which tfaot-gpu-convs-to-cudnn then hands to cuDNN or
+  /// tfaot-gpu-convs-to-matmuls makes a 16-bit im2col + GEMM.
+  bool isProduct(Operation *op) {
+    if (auto conv = dyn_cast<linalg::Conv2DNhwcHwcfOp>(op))
+      return keepConvs && conv.hasPureTensorSemantics() &&
+             isF32Tensor(conv.getResult(0)) &&
+             llvm::all_of(conv->getOperandTypes(), [](Type type) {
+               return cast<RankedTensorType>(type).hasStaticShape();
+             });
+    return isFloatProduct(op);
+  }
+
   /// Whether the reader `use` can take a 16-bit value in place of f32.
   bool canWiden(OpOperand &use) {
     Operation *user = use.getOwner();
@@ -109,7 +123,7 @@ struct StoreHalfPass : mlir::tfaot::impl::StoreHalfPassBase<StoreHalfPass> {
       return generic.isDpsInput(&use);
     if (isa<tensor::ExtractOp>(user))
       return true;
-    if (isFloatProduct(user))
+    if (isProduct(user))
       return cast<linalg::LinalgOp>(user).isDpsInput(&use);
     if (isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(user))
       return allCanWiden(user->getResult(0));
@@ -156,7 +170,7 @@ struct StoreHalfPass : mlir::tfaot::impl::StoreHalfPassBase<StoreHalfPass> {
       use.set(narrow);
       return;
     }
-    if (isFloatProduct(user)) {
+    if (isProduct(user)) {
       use.set(narrow); // Its region is rebuilt with the new types at the end.
       products.insert(user);
       return;
@@ -302,6 +316,10 @@ struct StoreHalfPass : mlir::tfaot::impl::StoreHalfPassBase<StoreHalfPass> {
     if (isa<linalg::MatmulOp>(op.getOperation()))
       rebuilt = linalg::MatmulOp::create(b, loc, op->getResultTypes(), inputs,
                                          op.getDpsInits());
+    else if (auto conv = dyn_cast<linalg::Conv2DNhwcHwcfOp>(op.getOperation()))
+      rebuilt = linalg::Conv2DNhwcHwcfOp::create(
+          b, loc, op->getResultTypes(), inputs, op.getDpsInits(),
+          conv.getStrides(), conv.getDilations());
     else
       rebuilt = linalg::BatchMatmulOp::create(b, loc, op->getResultTypes(),
                                               inputs, op.getDpsInits());
@@ -327,6 +345,7 @@ struct StoreHalfPass : mlir::tfaot::impl::StoreHalfPassBase<StoreHalfPass> {
     getOperation().walk([&](linalg::LinalgOp op) {
       if (!isa<linalg::GenericOp, linalg::FillOp>(op.getOperation()) &&
           !isa<linalg::ContractionOpInterface>(op.getOperation()) &&
+          !isProduct(op) &&
           op.hasPureTensorSemantics())
         named.push_back(op);
     });
@@ -343,7 +362,7 @@ struct StoreHalfPass : mlir::tfaot::impl::StoreHalfPassBase<StoreHalfPass> {
           !narrowed.empty())
         narrow(op, narrowed);
     getOperation().walk([&](Operation *op) {
-      if (isFloatProduct(op))
+      if (isProduct(op))
         products.insert(op);
     });
     for (Operation *op : products)

@@ -26,7 +26,11 @@
 # fp16 and bf16 (--precision=fp16 / bf16: half-precision weights and
 # activations, as "<model>-fp16" / "<model>-bf16", checked against the fp32
 # CPU build to 5% / 10% of the largest logit; gpu_bench also reports their
-# mean error and top-1 agreement). A build that fails to compile is
+# mean error and top-1 agreement). Each of cuda, tf32, fp16 and bf16 also
+# comes as "<variant>-cudnn" (--gpu_conv=cudnn: convolutions and their
+# bias/residual/ReLU epilogues in cuDNN, timed as "<model>-<variant>-cudnn"
+# and checked to the same bound as the variant; the machine needs
+# libcudnn.so.9). A build that fails to compile is
 # skipped (its log's tail printed, exit 2); the others still run.
 set -u
 out=$1
@@ -83,18 +87,20 @@ for m in $models; do
       int8=(--quantize=int8 --calibration "$work/calibration_b$b.npy"
             --quantize_report "$work/${m}_b${b}_$t.report.json" --quiet)
       # shellcheck disable=SC2206 # GPU_FLAGS is a list of flags
-      case $t in
+      conv=()
+      [[ $t == *-cudnn ]] && conv=(--gpu_conv=cudnn)
+      case ${t%-cudnn} in
       cuda) flags=(--target=cuda --gpu_arch="$arch" ${GPU_FLAGS:-}) ;;
       tf32) flags=(--target=cuda --gpu_arch="$arch" --allow_tf32 ${GPU_FLAGS:-}) ;;
-      fp16|bf16) flags=(--target=cuda --gpu_arch="$arch" --precision="$t" ${GPU_FLAGS:-}) ;;
+      fp16|bf16) flags=(--target=cuda --gpu_arch="$arch" --precision="${t%-cudnn}" ${GPU_FLAGS:-}) ;;
       int8) flags=(--target=cuda --gpu_arch="$arch" ${GPU_FLAGS:-} "${int8[@]}") ;;
       cpu) flags=(--target=cpu --target_cpu native) ;;
       cpu8) flags=(--target=cpu --target_cpu native "${int8[@]}") ;;
       *) echo "unknown variant '$t'"; exit 2 ;;
       esac
       "$tfaot" compile --graph "$work/$m.pb" --feed "input:$b,224,224,3" \
-        --fetch logits --fetch probs --cpp_class "$t::$(class "$m")" \
-        "${flags[@]}" --out_header "$work/${m}_b${b}_$t.h" \
+        --fetch logits --fetch probs --cpp_class "${t//-/_}::$(class "$m")" \
+        "${flags[@]}" "${conv[@]}" --out_header "$work/${m}_b${b}_$t.h" \
         --out_function_object "$work/${m}_b${b}_$t.o" \
         >"$work/${m}_b${b}_$t.log" 2>&1 &
       pids+=($!)
@@ -129,17 +135,20 @@ for m in $models; do
     for t in $variants; do
       exe=$work/${m}_b${b}_${t}_bench
       name=$m rtol=() ref=cpu
-      [ "$t" = tf32 ] && { name=$m-tf32; rtol=(--rtol 1e-2); }
-      [ "$t" = int8 ] && { name=$m-int8; rtol=(--rtol 1e-2 --bound-only logits); ref=cpu8; }
-      [ "$t" = fp16 ] && { name=$m-fp16; rtol=(--rtol 5e-2); }
-      [ "$t" = bf16 ] && { name=$m-bf16; rtol=(--rtol 1e-1); }
+      base=${t%-cudnn}
+      [ "$base" = tf32 ] && { name=$m-tf32; rtol=(--rtol 1e-2); }
+      [ "$base" = int8 ] && { name=$m-int8; rtol=(--rtol 1e-2 --bound-only logits); ref=cpu8; }
+      [ "$base" = fp16 ] && { name=$m-fp16; rtol=(--rtol 5e-2); }
+      [ "$base" = bf16 ] && { name=$m-bf16; rtol=(--rtol 1e-1); }
+      [ "$t" = cuda-cudnn ] && name=$m-cuda
+      [ "$t" != "$base" ] && name=$name-cudnn
       if [[ "$failed" == *" ${m}_b${b}_$t "* || "$failed" == *" ${m}_b${b}_$ref "* ]]; then
         echo "skipping $name at batch $b: a compile failed"
         continue
       fi
       "$cxx" -O2 -std=c++17 -I"$root/runtime/include" -I"$work" \
         -DTFAOT_BENCH_CUDA_HEADER="\"${m}_b${b}_$t.h\"" \
-        -DTFAOT_BENCH_CUDA_CLASS="$t::$(class "$m")" \
+        -DTFAOT_BENCH_CUDA_CLASS="${t//-/_}::$(class "$m")" \
         -DTFAOT_BENCH_CPU_HEADER="\"${m}_b${b}_$ref.h\"" \
         -DTFAOT_BENCH_CPU_CLASS="$ref::$(class "$m")" \
         "$root/bench/gpu/gpu_bench.cpp" "$work/${m}_b${b}_$t.o" \

@@ -162,7 +162,8 @@ static bool lowerEntryForCuda(const CompileOptions &options,
   gpu::GemmOptions gemms{options.gpuGemm == "cublas", precision == "tf32",
                          precision == "fp16"   ? "f16"
                          : precision == "bf16" ? "bf16"
-                                               : ""};
+                                               : "",
+                         options.gpuConv == "cudnn"};
   if (!runPipeline(
           module,
           [&](mlir::OpPassManager &pm) {
@@ -518,6 +519,17 @@ static int compileGraph(const CompileOptions &options, const BuildHooks &hooks,
   if (options.gpuGemm != "cublas" && options.gpuGemm != "kernels") {
     diags.usageError("--gpu_gemm must be cublas or kernels, not '" +
                      options.gpuGemm + "'");
+    return 1;
+  }
+  if (options.gpuConv != "im2col" && options.gpuConv != "cudnn") {
+    diags.usageError("--gpu_conv must be im2col or cudnn, not '" +
+                     options.gpuConv + "'");
+    return 1;
+  }
+  if (options.gpuConv == "cudnn" && (!cuda || options.gpuGemm != "cublas")) {
+    diags.usageError("--gpu_conv=cudnn needs --target=cuda and "
+                     "--gpu_gemm=cublas (the convolutions cuDNN does not "
+                     "take stay im2col + cuBLAS)");
     return 1;
   }
   const char *const precisions[] = {"fp32", "tf32", "fp16", "bf16"};

@@ -94,6 +94,9 @@ struct CompileOptions {
   std::string gpuArch = "sm_90";  ///< --gpu_arch, for --target=cuda.
   /// --gpu_gemm: "cublas" (default) or "kernels".
   std::string gpuGemm = "cublas";
+  /// --gpu_conv: "im2col" (default; im2col + cuBLAS) or "cudnn"
+  /// (convolutions and their epilogues in cuDNN).
+  std::string gpuConv = "im2col";
   /// --precision, for --target=cuda: "fp32" (default), "tf32" (cuBLAS may
   /// round products' inputs to TF32), "fp16" or "bf16" (activations and
   /// weights stored in 16 bits, products on tensor cores, f32 arithmetic).

@@ -264,6 +264,15 @@ static cl::opt<std::string> gpuGemmFlag(
              "products: cublas (default; the program then needs "
              "libcublas.so.13 or .12 at run time) or kernels (generated, "
              "slower, nothing but the driver needed)."));
+static cl::opt<std::string> gpuConvFlag(
+    "gpu_conv", cl::sub(compileCmd), cl::cat(compileCategory),
+    cl::init("im2col"), cl::value_desc("im2col|cudnn"),
+    cl::desc("With --target=cuda, what runs convolutions: im2col (default; "
+             "an im2col copy and a cuBLAS GEMM, the bias and activation in "
+             "a kernel after it) or cudnn (cuDNN, with a bias, residual "
+             "add and ReLU after it fused into the call; the program then "
+             "needs libcudnn.so.9 at run time). Convolutions cuDNN cannot "
+             "take stay im2col."));
 static cl::opt<std::string> precisionFlag(
     "precision", cl::sub(compileCmd), cl::cat(compileCategory),
     cl::init("fp32"), cl::value_desc("fp32|tf32|fp16|bf16"),
@@ -644,6 +653,7 @@ int main(int argc, char **argv) {
   options.gpuArch = gpuArchFlag;
   options.gpuEmulate = gpuEmulateFlag;
   options.gpuGemm = gpuGemmFlag;
+  options.gpuConv = gpuConvFlag;
   options.allowTf32 = allowTf32Flag;
   options.precision = precisionFlag;
   options.quantize = quantizeFlag;

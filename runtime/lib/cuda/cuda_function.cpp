@@ -14,6 +14,7 @@
 
 #include "../run_status.h"
 #include "cublas.h"
+#include "cudnn.h"
 #include "cuda_driver.h"
 #include "tfaot/runtime/cuda_image.h"
 
@@ -54,6 +55,8 @@ struct CudaDeviceState {
   /// cuBLAS, created on the first GEMM (models without one never load it).
   const Cublas *cublas = nullptr;
   CublasHandle cublas_handle = nullptr;
+  /// cuDNN's handle, descriptors and workspace (--gpu_conv=cudnn).
+  CudnnConvs cudnn_convs;
   std::vector<CUdeviceptr> heap;  ///< Temporaries of the current Run().
   /// CUDA graph of the entry (see RunEntry): captured on the second Run(),
   /// replayed from then on. `graphs` is false when they cannot be used.
@@ -393,6 +396,7 @@ void CudaDeviceState::Release() {
       if (cublas_handle)
         cublas->cublasDestroy(cublas_handle);
       cublas_handle = nullptr;
+      cudnn_convs.Release(*driver);
       for (const auto &entry : constants)
         driver->cuMemFree(entry.second);
       for (const auto &entry : modules)
@@ -741,4 +745,26 @@ extern "C" void tfaot_rt_cuda_gemm_s8(int64_t a, int64_t b, int64_t c,
         static_cast<int>(ldc), stride_c, static_cast<int>(batch),
         tfaot::cuda::kCublasCompute32I, tfaot::cuda::kCublasGemmDefault);
   FailOnCublasError(product, status);
+}
+
+extern "C" void tfaot_rt_cuda_conv(int64_t site, int64_t x, int64_t w,
+                                   int64_t bias, int64_t z, int64_t y,
+                                   int64_t n, int64_t h, int64_t w_in,
+                                   int64_t c, int64_t k, int64_t r, int64_t s,
+                                   int64_t oh, int64_t ow, int64_t stride_h,
+                                   int64_t stride_w, int64_t dilation_h,
+                                   int64_t dilation_w, int32_t flags) {
+  tfaot::internal::CudaDeviceState *state = current_state;
+  if (!state->error.empty() || n <= 0 || oh <= 0 || ow <= 0 || k <= 0)
+    return;
+  using namespace tfaot::cuda;
+  std::string error = state->cudnn_convs.Run(
+      *state->driver, state->stream(), site,
+      ConvShape{n, h, w_in, c, k, r, s, oh, ow, stride_h, stride_w,
+                dilation_h, dilation_w, flags},
+      ConvOperands{static_cast<CUdeviceptr>(x), static_cast<CUdeviceptr>(w),
+                   static_cast<CUdeviceptr>(bias), static_cast<CUdeviceptr>(z),
+                   static_cast<CUdeviceptr>(y)});
+  if (!error.empty())
+    state->Fail(error);
 }

@@ -34,6 +34,18 @@ constexpr int kGemmAllowTf32 = 1;
 /// C = A B instead of C += A B (the product's zero fill was dropped).
 constexpr int kGemmOverwrite = 2;
 
+/// The `flags` bits of tfaot_rt_cuda_conv, the runtime's cuDNN entry
+/// (--gpu_conv=cudnn): the data type of x, w, z and y (f32 unless one of
+/// the 16-bit bits is set; the arithmetic is f32 either way), TF32 for the
+/// f32 convolution, and which parts of the fused epilogue
+/// y = relu?(conv(x, w) + z? + bias?) the call carries.
+constexpr int kConvAllowTf32 = 1;
+constexpr int kConvF16 = 2;
+constexpr int kConvBF16 = 4;
+constexpr int kConvBias = 8;
+constexpr int kConvResidual = 16;
+constexpr int kConvRelu = 32;
+
 constexpr char kMagic[8] = {'T', 'F', 'A', 'O', 'T', 'C', 'U', '1'};
 constexpr size_t kHeaderBytes = 48;
 constexpr size_t kArchOffset = 8;

@@ -47,6 +47,7 @@ inline constexpr char kCudaGemm[] = "tfaot_rt_cuda_gemm";
 inline constexpr char kCudaGemmS8[] = "tfaot_rt_cuda_gemm_s8";
 inline constexpr char kCudaGemmF16[] = "tfaot_rt_cuda_gemm_f16";
 inline constexpr char kCudaGemmBF16[] = "tfaot_rt_cuda_gemm_bf16";
+inline constexpr char kCudaConv[] = "tfaot_rt_cuda_conv";
 
 /// Whether two C strings are equal, at compile time.
 constexpr bool sameName(const char *a, const char *b) {

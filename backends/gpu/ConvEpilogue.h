@@ -1,0 +1,45 @@
+//===- ConvEpilogue.h - What cuDNN's fused convolution can take --*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0
+//
+// cudnnConvolutionBiasActivationForward computes
+//   y = act(conv(x, w) + z + bias)
+// in one call. After the elementwise fusion a TF convolution's BiasAdd,
+// residual Add and Relu are one linalg.generic reading the convolution's
+// output; matchConvEpilogue says whether that generic is exactly such an
+// epilogue. Both halves of the cuDNN path use it: tfaot-gpu-convs-to-cudnn
+// (on tensors: which convolutions go to cuDNN) and tfaot-gpu-cudnn-calls
+// (on buffers: the call that replaces the convolution and its epilogue).
+//
+//===----------------------------------------------------------------------===//
+#ifndef TFAOT_BACKENDS_GPU_CONVEPILOGUE_H
+#define TFAOT_BACKENDS_GPU_CONVEPILOGUE_H
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+
+#include <optional>
+
+namespace tfaot::gpu {
+
+struct ConvEpilogue {
+  mlir::linalg::GenericOp op;
+  unsigned convInput = 0;  ///< The generic's input that is conv's output.
+  std::optional<unsigned> biasInput;      ///< [K], broadcast over N, H, W.
+  std::optional<unsigned> residualInput;  ///< NHWC like the output.
+  bool relu = false;
+  /// The generic rounds its f32 result to its (16-bit) output type once,
+  /// at the store (tfaot-gpu-store-half).
+  bool narrows = false;
+};
+
+/// The generic that finishes `conv` (a 2-d NHWC convolution on tensors or
+/// buffers) if its body is y = relu?(conv + z? + bias?), with `conv`'s
+/// output read by nothing else, in any order of the two additions, the
+/// bias and z possibly widened from 16 bits, the result possibly rounded
+/// to 16 bits. On buffers the generic must also come right after `conv`
+/// (nothing that touches memory in between), so that one call in its place
+/// reads what both read.
+std::optional<ConvEpilogue> matchConvEpilogue(mlir::linalg::LinalgOp conv);
+
+} // namespace tfaot::gpu
+
+#endif // TFAOT_BACKENDS_GPU_CONVEPILOGUE_H

@@ -1,0 +1,189 @@
+//===- CudnnCalls.cpp - Convolutions and their epilogues as cuDNN calls ---===//
+// SPDX-License-Identifier: Apache-2.0
+//
+// tfaot-gpu-cudnn-calls (on buffers, before tfaot-gpu-matmuls-to-cublas):
+// every linalg.conv_2d_nhwc_fhwc, which only tfaot-gpu-convs-to-cudnn makes
+// (ConvsToCudnn.cpp says which convolutions), becomes a host call to
+// tfaot_rt_cuda_conv (HostLaunch.h). When the generic right after it is a
+// fusable epilogue (ConvEpilogue.h) the call takes the epilogue's bias, z
+// and ReLU, writes the epilogue's output, and the generic goes: one cuDNN
+// call (cudnnConvolutionBiasActivationForward) instead of an im2col copy,
+// a GEMM and an epilogue kernel reading the GEMM's f32 output. Else the
+// call writes the convolution's own (f32) buffer and the epilogue stays a
+// kernel. The zero fill of the convolution's buffer goes (cuDNN overwrites;
+// with a fused epilogue no one reads that buffer any more).
+//
+// With emulate=true (--gpu_emulate) the calls go to tfaot_emulated_conv_*,
+// the same contract as loops (DefineEmulatedConv.cpp).
+//
+//===----------------------------------------------------------------------===//
+#include "backends/gpu/ConvEpilogue.h"
+#include "backends/gpu/HostLaunch.h"
+#include "backends/gpu/Passes.h"
+#include "passes/LoweringUtils.h"
+#include "runtime/include/tfaot/runtime/cuda_image.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir::tfaot {
+#define GEN_PASS_DEF_CUDNNCALLSPASS
+#include "backends/gpu/Passes.h.inc"
+} // namespace mlir::tfaot
+
+using namespace mlir;
+namespace cuda_image = ::tfaot::cuda_image;
+
+namespace {
+
+/// A buffer cuDNN can take as a packed NHWC tensor (or KRSC filter, or
+/// bias vector).
+bool isDense(Value buffer) {
+  auto type = dyn_cast<MemRefType>(buffer.getType());
+  return type && memref::isStaticShapeAndContiguousRowMajor(type);
+}
+
+Type elementOf(Value value) { return getElementTypeOrSelf(value.getType()); }
+
+struct CudnnCallsPass
+    : mlir::tfaot::impl::CudnnCallsPassBase<CudnnCallsPass> {
+  using CudnnCallsPassBase::CudnnCallsPassBase;
+
+  /// The runtime's entry, or the emulated twin for `element`.
+  func::FuncOp declareConv(ModuleOp module, Type element) {
+    StringRef name = tfaot_rt::kCudaConv;
+    if (emulate)
+      name = element.isF16()    ? ::tfaot::gpu::kEmulatedConvF16Function
+             : element.isBF16() ? ::tfaot::gpu::kEmulatedConvBF16Function
+                                : ::tfaot::gpu::kEmulatedConvF32Function;
+    if (auto existing = module.lookupSymbol<func::FuncOp>(name))
+      return existing;
+    OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+    SmallVector<Type> params(19, b.getI64Type());
+    params.push_back(b.getI32Type());
+    auto func = func::FuncOp::create(b, module.getLoc(), name,
+                                     b.getFunctionType(params, {}));
+    func.setPrivate();
+    return func;
+  }
+
+  /// Whether `epilogue` of a convolution of `element` data can be the
+  /// call's: as tfaot-gpu-convs-to-cudnn chose, bias, z and y dense and of
+  /// the data type (f32 y for f32 data).
+  static bool fusable(const ::tfaot::gpu::ConvEpilogue &epilogue,
+                      Type element) {
+    linalg::GenericOp op = epilogue.op;
+    if (!epilogue.biasInput || !op.hasPureBufferSemantics())
+      return false;
+    Value y = op.getDpsInits()[0];
+    Value bias = op.getDpsInputs()[*epilogue.biasInput];
+    bool ok = isDense(y) && elementOf(y) == element && isDense(bias) &&
+              elementOf(bias) == element;
+    if (epilogue.residualInput) {
+      Value z = op.getDpsInputs()[*epilogue.residualInput];
+      ok = ok && isDense(z) && elementOf(z) == element;
+    }
+    return ok;
+  }
+
+  LogicalResult replace(linalg::Conv2DNhwcFhwcOp conv, int64_t site) {
+    Value x = conv.getInputs()[0], w = conv.getInputs()[1];
+    Value output = conv.getOutputs()[0];
+    Type element = elementOf(x);
+    bool half = element.isF16() || element.isBF16();
+    if (!isDense(x) || !isDense(w) || !isDense(output) || elementOf(w) != element)
+      return conv.emitError("internal error: a convolution for cuDNN has "
+                            "operands it cannot take (not dense, or of "
+                            "different types)");
+    std::optional<::tfaot::gpu::ConvEpilogue> epilogue =
+        ::tfaot::gpu::matchConvEpilogue(conv);
+    if (epilogue && !fusable(*epilogue, element))
+      epilogue.reset();
+    if (half && !epilogue)
+      return conv.emitError("internal error: a 16-bit convolution for cuDNN "
+                            "has no epilogue that stores 16 bits");
+    // The zero fills of the convolution's buffer: cuDNN overwrites it, or
+    // (fused) no one reads it. Kept if anything but the convolution reads
+    // the zeros: something before it, or a copy from that buffer (a zero
+    // buffer that other products' buffers are copied from). Looked for
+    // before the call's operands are built, which name the buffer too.
+    bool zerosUnread = llvm::all_of(output.getUsers(), [&](Operation *user) {
+      if (auto copy = dyn_cast<memref::CopyOp>(user))
+        return copy.getTarget() == output;
+      return user == conv.getOperation() ||
+             isa<linalg::FillOp, memref::DeallocOp>(user) ||
+             (user->getBlock() == conv->getBlock() &&
+              conv->isBeforeInBlock(user));
+    });
+    SmallVector<Operation *> dead;
+    for (Operation *user : output.getUsers())
+      if (auto fill = dyn_cast<linalg::FillOp>(user);
+          fill && zerosUnread && fill->getBlock() == conv->getBlock() &&
+          fill->isBeforeInBlock(conv))
+        dead.push_back(fill);
+    Operation *at = epilogue ? epilogue->op.getOperation() : conv;
+    OpBuilder b(at);
+    Location loc = conv.getLoc();
+    Type i64 = b.getI64Type();
+    auto constant = [&](int64_t value) -> Value {
+      return arith::ConstantIntOp::create(b, loc, i64, value);
+    };
+    auto address = [&](Value buffer) {
+      return mlir::tfaot::bufferAddress(b, loc, buffer);
+    };
+    int flags = element.isF16()    ? cuda_image::kConvF16
+                : element.isBF16() ? cuda_image::kConvBF16
+                : allowTf32        ? cuda_image::kConvAllowTf32
+                                   : 0;
+    Value bias = constant(0), z = constant(0), y = output;
+    if (epilogue) {
+      linalg::GenericOp op = epilogue->op;
+      bias = address(op.getDpsInputs()[*epilogue->biasInput]);
+      flags |= cuda_image::kConvBias;
+      if (epilogue->residualInput) {
+        z = address(op.getDpsInputs()[*epilogue->residualInput]);
+        flags |= cuda_image::kConvResidual;
+      }
+      if (epilogue->relu)
+        flags |= cuda_image::kConvRelu;
+      y = op.getDpsInits()[0];
+    }
+    ArrayRef<int64_t> in = cast<MemRefType>(x.getType()).getShape();
+    ArrayRef<int64_t> filter = cast<MemRefType>(w.getType()).getShape();
+    ArrayRef<int64_t> out = cast<MemRefType>(output.getType()).getShape();
+    auto strides = llvm::to_vector(conv.getStrides().getValues<int64_t>());
+    auto dilations = llvm::to_vector(conv.getDilations().getValues<int64_t>());
+    SmallVector<Value> args = {constant(site), address(x), address(w), bias,
+                               z, address(y)};
+    for (int64_t value : {in[0], in[1], in[2], in[3], filter[0], filter[1],
+                          filter[2], out[1], out[2], strides[0], strides[1],
+                          dilations[0], dilations[1]})
+      args.push_back(constant(value));
+    args.push_back(arith::ConstantIntOp::create(b, loc, b.getI32Type(), flags));
+    func::CallOp::create(b, loc, declareConv(getOperation(), element), args);
+    if (epilogue)
+      dead.push_back(epilogue->op);
+    dead.push_back(conv);
+    for (Operation *op : dead)
+      op->erase();
+    return success();
+  }
+
+  void runOnOperation() override {
+    SmallVector<linalg::Conv2DNhwcFhwcOp> convs;
+    getOperation().walk([&](linalg::Conv2DNhwcFhwcOp conv) {
+      if (conv.hasPureBufferSemantics())
+        convs.push_back(conv);
+    });
+    int64_t site = 0;
+    for (linalg::Conv2DNhwcFhwcOp conv : convs)
+      if (failed(replace(conv, site++)))
+        return signalPassFailure();
+  }
+};
+
+} // namespace

@@ -1,0 +1,355 @@
+//===- cudnn.cpp - cuDNN convolutions, loaded at run time -----------------===//
+// SPDX-License-Identifier: Apache-2.0
+#include "cudnn.h"
+
+#include "tfaot/runtime/cuda_image.h"
+
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <climits>
+#include <cstdlib>
+#include <vector>
+
+namespace tfaot::cuda {
+namespace {
+
+struct LoadResult {
+  Cudnn cudnn{};
+  bool ok = false;
+  std::string why;
+};
+
+template <typename Fn> void Lookup(void *library, const char *name, Fn &fn,
+                                   std::string &missing) {
+  fn = reinterpret_cast<Fn>(dlsym(library, name));
+  if (!fn)
+    missing += (missing.empty() ? "" : ", ") + std::string(name);
+}
+
+/// An explicit choice, or the soname (the loader's search path), then the
+/// toolkit's directory and the distribution's, often not in that path.
+std::vector<std::string> Candidates() {
+  if (const char *path = std::getenv("TFAOT_LIBCUDNN"); path && *path)
+    return {path};
+  std::vector<std::string> paths = {"libcudnn.so.9"};
+  if (const char *home = std::getenv("CUDA_HOME"); home && *home)
+    paths.push_back(std::string(home) + "/lib64/libcudnn.so.9");
+  paths.push_back("/usr/local/cuda/lib64/libcudnn.so.9");
+  paths.push_back("/usr/lib/x86_64-linux-gnu/libcudnn.so.9");
+  return paths;
+}
+
+LoadResult Load() {
+  LoadResult result;
+  void *library = nullptr;
+  std::string tried, firstError;
+  for (const std::string &path : Candidates()) {
+    library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (library)
+      break;
+    tried += (tried.empty() ? "" : ", ") + path;
+    if (firstError.empty())
+      if (const char *error = dlerror())
+        firstError = error;
+  }
+  if (!library) {
+    result.why = "cuDNN not found: cannot load " + tried + " (" + firstError +
+                 "); install cuDNN 9 or set TFAOT_LIBCUDNN, or compile with "
+                 "--gpu_conv=im2col to run without it";
+    return result;
+  }
+  Cudnn &c = result.cudnn;
+  std::string missing;
+  Lookup(library, "cudnnGetVersion", c.cudnnGetVersion, missing);
+  Lookup(library, "cudnnGetErrorString", c.cudnnGetErrorString, missing);
+  Lookup(library, "cudnnCreate", c.cudnnCreate, missing);
+  Lookup(library, "cudnnDestroy", c.cudnnDestroy, missing);
+  Lookup(library, "cudnnSetStream", c.cudnnSetStream, missing);
+  Lookup(library, "cudnnCreateTensorDescriptor", c.cudnnCreateTensorDescriptor,
+         missing);
+  Lookup(library, "cudnnDestroyTensorDescriptor",
+         c.cudnnDestroyTensorDescriptor, missing);
+  Lookup(library, "cudnnSetTensor4dDescriptor", c.cudnnSetTensor4dDescriptor,
+         missing);
+  Lookup(library, "cudnnCreateFilterDescriptor", c.cudnnCreateFilterDescriptor,
+         missing);
+  Lookup(library, "cudnnDestroyFilterDescriptor",
+         c.cudnnDestroyFilterDescriptor, missing);
+  Lookup(library, "cudnnSetFilter4dDescriptor", c.cudnnSetFilter4dDescriptor,
+         missing);
+  Lookup(library, "cudnnCreateConvolutionDescriptor",
+         c.cudnnCreateConvolutionDescriptor, missing);
+  Lookup(library, "cudnnDestroyConvolutionDescriptor",
+         c.cudnnDestroyConvolutionDescriptor, missing);
+  Lookup(library, "cudnnSetConvolution2dDescriptor",
+         c.cudnnSetConvolution2dDescriptor, missing);
+  Lookup(library, "cudnnSetConvolutionMathType", c.cudnnSetConvolutionMathType,
+         missing);
+  Lookup(library, "cudnnCreateActivationDescriptor",
+         c.cudnnCreateActivationDescriptor, missing);
+  Lookup(library, "cudnnDestroyActivationDescriptor",
+         c.cudnnDestroyActivationDescriptor, missing);
+  Lookup(library, "cudnnSetActivationDescriptor",
+         c.cudnnSetActivationDescriptor, missing);
+  Lookup(library, "cudnnGetConvolutionForwardAlgorithm_v7",
+         c.cudnnGetConvolutionForwardAlgorithm_v7, missing);
+  Lookup(library, "cudnnGetConvolutionForwardWorkspaceSize",
+         c.cudnnGetConvolutionForwardWorkspaceSize, missing);
+  Lookup(library, "cudnnConvolutionForward", c.cudnnConvolutionForward,
+         missing);
+  Lookup(library, "cudnnConvolutionBiasActivationForward",
+         c.cudnnConvolutionBiasActivationForward, missing);
+  if (!missing.empty()) {
+    result.why = "cuDNN too old or incomplete: the loaded library lacks " +
+                 missing + " (cuDNN 9 is needed)";
+    return result;
+  }
+  if (c.cudnnGetVersion() < 90000) {
+    result.why = "cuDNN too old: version " +
+                 std::to_string(c.cudnnGetVersion()) +
+                 " loaded, 9.0 or newer is needed";
+    return result;
+  }
+  result.ok = true;
+  return result;
+}
+
+int DataType(int32_t flags) {
+  if (flags & cuda_image::kConvF16)
+    return kCudnnDataHalf;
+  if (flags & cuda_image::kConvBF16)
+    return kCudnnDataBfloat16;
+  return kCudnnDataFloat;
+}
+
+/// "a 3x3 f16 convolution of 32x56x56x64 into 32x56x56x64", for errors.
+std::string Describe(const ConvShape &s) {
+  const char *type = s.flags & cuda_image::kConvF16    ? "f16"
+                     : s.flags & cuda_image::kConvBF16 ? "bf16"
+                                                       : "f32";
+  auto dims = [](int64_t a, int64_t b, int64_t c, int64_t d) {
+    return std::to_string(a) + "x" + std::to_string(b) + "x" +
+           std::to_string(c) + "x" + std::to_string(d);
+  };
+  return "a " + std::to_string(s.r) + "x" + std::to_string(s.s) + " " + type +
+         " convolution of " + dims(s.n, s.h, s.w, s.c) + " into " +
+         dims(s.n, s.oh, s.ow, s.k);
+}
+
+} // namespace
+
+const Cudnn *LoadCudnn(std::string *why) {
+  static const LoadResult loaded = Load();
+  if (!loaded.ok && why)
+    *why = loaded.why;
+  return loaded.ok ? &loaded.cudnn : nullptr;
+}
+
+std::string CudnnConvs::Error(const std::string &what,
+                              CudnnStatus status) const {
+  const char *name = cudnn_->cudnnGetErrorString(status);
+  return "cuDNN error: " + what + " failed with " +
+         (name ? std::string(name)
+               : "cuDNN status " + std::to_string(status));
+}
+
+std::string CudnnConvs::MakePlan(const Driver &driver, CUstream stream,
+                                 const ConvShape &s, Plan &plan) {
+  const Cudnn &c = *cudnn_;
+  plan.shape = s;
+  int type = DataType(s.flags);
+  bool fused = s.flags & cuda_image::kConvBias;
+  std::string what = Describe(s);
+  CudnnStatus status = c.cudnnCreateTensorDescriptor(&plan.x);
+  if (status == kCudnnSuccess)
+    status = c.cudnnCreateTensorDescriptor(&plan.y);
+  if (status == kCudnnSuccess)
+    status = c.cudnnCreateFilterDescriptor(&plan.w);
+  if (status == kCudnnSuccess)
+    status = c.cudnnCreateConvolutionDescriptor(&plan.conv);
+  if (status == kCudnnSuccess && fused)
+    status = c.cudnnCreateTensorDescriptor(&plan.bias);
+  if (status == kCudnnSuccess && fused)
+    status = c.cudnnCreateActivationDescriptor(&plan.activation);
+  if (status != kCudnnSuccess)
+    return Error("creating the descriptors of " + what, status);
+  status = c.cudnnSetTensor4dDescriptor(plan.x, kCudnnTensorNhwc, type, s.n,
+                                        s.c, s.h, s.w);
+  if (status == kCudnnSuccess)
+    status = c.cudnnSetTensor4dDescriptor(plan.y, kCudnnTensorNhwc, type, s.n,
+                                          s.k, s.oh, s.ow);
+  // KRSC is the NHWC filter format.
+  if (status == kCudnnSuccess)
+    status = c.cudnnSetFilter4dDescriptor(plan.w, type, kCudnnTensorNhwc, s.k,
+                                          s.c, s.r, s.s);
+  // No padding (a padding is a copy before the call); f32 arithmetic for
+  // every data type. Strict fp32 needs FMA math: the default lets cuDNN use
+  // TF32 on Ampere and newer.
+  if (status == kCudnnSuccess)
+    status = c.cudnnSetConvolution2dDescriptor(
+        plan.conv, 0, 0, s.stride_h, s.stride_w, s.dilation_h, s.dilation_w,
+        kCudnnCrossCorrelation, kCudnnDataFloat);
+  int math = type != kCudnnDataFloat ||
+                     (s.flags & cuda_image::kConvAllowTf32)
+                 ? kCudnnTensorOpMath
+                 : kCudnnFmaMath;
+  if (status == kCudnnSuccess)
+    status = c.cudnnSetConvolutionMathType(plan.conv, math);
+  // The bias of the 16-bit configurations is 16-bit (as y).
+  if (status == kCudnnSuccess && fused)
+    status = c.cudnnSetTensor4dDescriptor(plan.bias, kCudnnTensorNhwc, type, 1,
+                                          s.k, 1, 1);
+  bool relu = s.flags & cuda_image::kConvRelu;
+  if (status == kCudnnSuccess && fused)
+    status = c.cudnnSetActivationDescriptor(
+        plan.activation, relu ? kCudnnActivationRelu : kCudnnActivationIdentity,
+        kCudnnNotPropagateNan, 0.0);
+  if (status != kCudnnSuccess)
+    return Error("describing " + what, status);
+  // The fused call takes an identity activation only with
+  // IMPLICIT_PRECOMP_GEMM; otherwise cuDNN's heuristics rank the
+  // algorithms, and the first that runs is kept (Run).
+  plan.algos.clear();
+  if (fused && !relu) {
+    plan.algos.push_back(kCudnnFwdAlgoImplicitPrecompGemm);
+  } else {
+    CudnnAlgoPerf perf[8];
+    int returned = 0;
+    status = c.cudnnGetConvolutionForwardAlgorithm_v7(
+        handle_, plan.x, plan.w, plan.conv, plan.y, 8, &returned, perf);
+    if (status != kCudnnSuccess)
+      return Error("choosing an algorithm for " + what, status);
+    for (int i = 0; i < returned; ++i)
+      if (perf[i].status == kCudnnSuccess)
+        plan.algos.push_back(perf[i].algo);
+    if (plan.algos.empty())
+      return "cuDNN error: no algorithm for " + what;
+  }
+  // One workspace for all: grown, before any capture, to the largest.
+  size_t largest = 0;
+  for (int algo : plan.algos) {
+    size_t bytes = 0;
+    if (c.cudnnGetConvolutionForwardWorkspaceSize(
+            handle_, plan.x, plan.w, plan.conv, plan.y, algo, &bytes) ==
+        kCudnnSuccess)
+      largest = std::max(largest, bytes);
+  }
+  if (largest > workspace_bytes_) {
+    // Convolutions queued before may still use the old one.
+    driver.cuStreamSynchronize(stream);
+    if (workspace_)
+      driver.cuMemFree(workspace_);
+    workspace_ = 0;
+    workspace_bytes_ = 0;
+    if (driver.cuMemAlloc(&workspace_, largest) != kSuccess) {
+      workspace_ = 0;
+      return "out of GPU memory: allocating " + std::to_string(largest) +
+             " bytes of cuDNN workspace failed";
+    }
+    workspace_bytes_ = largest;
+  }
+  return "";
+}
+
+void CudnnConvs::DestroyPlan(Plan &plan) {
+  const Cudnn &c = *cudnn_;
+  if (plan.x)
+    c.cudnnDestroyTensorDescriptor(plan.x);
+  if (plan.y)
+    c.cudnnDestroyTensorDescriptor(plan.y);
+  if (plan.bias)
+    c.cudnnDestroyTensorDescriptor(plan.bias);
+  if (plan.w)
+    c.cudnnDestroyFilterDescriptor(plan.w);
+  if (plan.conv)
+    c.cudnnDestroyConvolutionDescriptor(plan.conv);
+  if (plan.activation)
+    c.cudnnDestroyActivationDescriptor(plan.activation);
+  plan = Plan();
+}
+
+std::string CudnnConvs::Run(const Driver &driver, CUstream stream,
+                            int64_t site, const ConvShape &shape,
+                            const ConvOperands &operands) {
+  if (!handle_) {
+    std::string why;
+    cudnn_ = LoadCudnn(&why);
+    if (!cudnn_)
+      return why;
+    CudnnStatus status = cudnn_->cudnnCreate(&handle_);
+    if (status != kCudnnSuccess) {
+      handle_ = nullptr;
+      return Error("cudnnCreate", status);
+    }
+  }
+  const Cudnn &c = *cudnn_;
+  if (std::max({shape.n, shape.h, shape.w, shape.c, shape.k, shape.oh,
+                shape.ow}) > INT_MAX)
+    return Describe(shape) + " is too large for cuDNN (32-bit sizes)";
+  CudnnStatus status = c.cudnnSetStream(handle_, stream);
+  if (status != kCudnnSuccess)
+    return Error("cudnnSetStream", status);
+  Plan &plan = plans_[site];
+  if (plan.x && !(plan.shape == shape))
+    DestroyPlan(plan);  // The same site with other sizes: not generated.
+  if (!plan.x) {
+    std::string error = MakePlan(driver, stream, shape, plan);
+    if (!error.empty()) {
+      DestroyPlan(plan);
+      plans_.erase(site);
+      return error;
+    }
+  }
+  const float one = 1.0f, zero = 0.0f;
+  bool fused = shape.flags & cuda_image::kConvBias;
+  bool residual = shape.flags & cuda_image::kConvResidual;
+  auto *x = reinterpret_cast<const void *>(operands.x);
+  auto *w = reinterpret_cast<const void *>(operands.w);
+  auto *y = reinterpret_cast<void *>(operands.y);
+  // Without a residual, z is y with alpha2 = 0 (what cuDNN documents).
+  const float alpha2 = residual ? 1.0f : 0.0f;
+  auto *z = reinterpret_cast<const void *>(residual ? operands.z : operands.y);
+  // Until one algorithm has run, the next candidate is tried when cuDNN
+  // refuses one (its checks are synchronous): the heuristics rank
+  // cudnnConvolutionForward's algorithms, not all of which the fused call
+  // takes.
+  while (!plan.algos.empty()) {
+    int algo = plan.algos.front();
+    void *workspace = reinterpret_cast<void *>(workspace_);
+    if (fused)
+      status = c.cudnnConvolutionBiasActivationForward(
+          handle_, &one, plan.x, x, plan.w, w, plan.conv, algo, workspace,
+          workspace_bytes_, &alpha2, plan.y, z, plan.bias,
+          reinterpret_cast<const void *>(operands.bias), plan.activation,
+          plan.y, y);
+    else
+      status = c.cudnnConvolutionForward(handle_, &one, plan.x, x, plan.w, w,
+                                         plan.conv, algo, workspace,
+                                         workspace_bytes_, &zero, plan.y, y);
+    if (status == kCudnnSuccess || plan.verified)
+      break;
+    plan.algos.erase(plan.algos.begin());
+  }
+  if (status != kCudnnSuccess)
+    return Error(Describe(shape), status);
+  plan.verified = true;
+  return "";
+}
+
+void CudnnConvs::Release(const Driver &driver) {
+  if (!cudnn_)
+    return;
+  for (auto &entry : plans_)
+    DestroyPlan(entry.second);
+  plans_.clear();
+  if (handle_)
+    cudnn_->cudnnDestroy(handle_);
+  handle_ = nullptr;
+  if (workspace_)
+    driver.cuMemFree(workspace_);
+  workspace_ = 0;
+  workspace_bytes_ = 0;
+}
+
+} // namespace tfaot::cuda
