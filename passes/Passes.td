@@ -42,6 +42,7 @@ def LowerToLinalgPass : Pass<"tfaot-lower-to-linalg", "mlir::ModuleOp"> {
     "mlir::linalg::LinalgDialect",
     "mlir::math::MathDialect",
     "mlir::memref::MemRefDialect",
+    "mlir::scf::SCFDialect",
     "mlir::tensor::TensorDialect",
   ];
   let statistics = [
