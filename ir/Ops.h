@@ -13,6 +13,7 @@
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
@@ -20,6 +21,15 @@
 #include "ir/Ops.h.inc"
 
 namespace mlir::tfaot {
+
+/// TF's truth value of an If/While predicate when compile time knows it: a
+/// tensor of rank >= 1 is true when it has elements, a constant scalar when
+/// it is non-zero; nullopt when only the run decides.
+std::optional<bool> staticTruth(Value cond);
+
+/// The region a Case runs for a constant `index` (out of range: the last of
+/// `numBranches`, as in TF), or nullopt.
+std::optional<int64_t> staticBranch(Value index, int64_t numBranches);
 
 /// NumPy/TensorFlow broadcast of two shapes (dynamic dims are
 /// ShapedType::kDynamic). Returns failure if they are incompatible.

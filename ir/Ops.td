@@ -46,6 +46,7 @@ def Tfaot_IdentityOp : Tfaot_Op<"Identity", [Pure, AllTypesMatch<["input", "outp
 include "ir/ElementwiseOps.td"
 include "ir/NnOps.td"
 include "ir/ShapeOps.td"
+include "ir/ControlFlowOps.td"
 
 //===----------------------------------------------------------------------===//
 // Quantized tensors: TF's quint8/qint8/qint32 values with a float range

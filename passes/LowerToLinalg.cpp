@@ -445,6 +445,7 @@ struct LowerToLinalgPass
     populateMathLoweringPatterns(patterns, converter);
     populateQuantizedLoweringPatterns(patterns, converter);
     populateImageLoweringPatterns(patterns, converter);
+    populateControlFlowLoweringPatterns(patterns, converter);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
                                                                    converter);
     populateReturnOpTypeConversionPattern(patterns, converter);

@@ -191,6 +191,11 @@ void populateQuantizedLoweringPatterns(RewritePatternSet &patterns,
 void populateImageLoweringPatterns(RewritePatternSet &patterns,
                                    const TypeConverter &converter);
 
+/// Adds the patterns for If, While and Case (to scf.if, scf.while and
+/// scf.index_switch) and their Yield.
+void populateControlFlowLoweringPatterns(RewritePatternSet &patterns,
+                                         const TypeConverter &converter);
+
 /// Declares the runtime function DecodeJpeg lowers to, if the module has a
 /// DecodeJpeg (before the conversion, which cannot add it concurrently).
 void declareImageRuntime(ModuleOp module);

@@ -368,9 +368,15 @@ mlir::tfaot::MemoryPlan mlir::tfaot::readMemoryPlan(ModuleOp module) {
   // Allocs still present after planning are heap allocations made by Run().
   module.walk([&](memref::AllocOp alloc) {
     MemRefType type = alloc.getType();
+    // The deallocation pipeline's own allocs around loops and branches
+    // (memref<Nxindex> lists of buffers to free) have index elements, which
+    // have no bit width: count them as 64-bit.
+    int64_t elementBytes =
+        type.getElementType().isIndex()
+            ? 8
+            : llvm::divideCeil(type.getElementTypeBitWidth(), 8);
     if (type.hasStaticShape())
-      plan.heapTempBytes += type.getNumElements() *
-                            llvm::divideCeil(type.getElementTypeBitWidth(), 8);
+      plan.heapTempBytes += type.getNumElements() * elementBytes;
   });
   return plan;
 }

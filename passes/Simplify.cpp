@@ -468,6 +468,10 @@ struct SimplifyPass : public tfaot::impl::SimplifyPassBase<SimplifyPass> {
     patterns.add<RemoveNoOp<StridedSliceOp>>(ctx, counters, stridedSliceNoOp);
     patterns.add<StridedSliceToReshape>(ctx, counters);
     patterns.add<ResizeConvertsOnRead>(ctx, counters);
+    // A predicate or branch index folded to a constant here picks its
+    // region, as import does for one that is constant from the start.
+    patterns.add(IfOp::canonicalize);
+    patterns.add(CaseOp::canonicalize);
     patterns.add<RemoveNoOp<PadOp>>(ctx, counters, padNoOp);
     patterns.add<RemoveNoOp<MirrorPadOp>>(ctx, counters, mirrorPadNoOp);
     patterns.add<RemoveNoOp<BroadcastToOp>>(ctx, counters, broadcastToNoOp);

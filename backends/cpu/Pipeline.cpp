@@ -30,8 +30,12 @@ static const char kBufferizePipeline[] =
     // writes the result slice in place (no temporary, no alloc in a loop).
     "func.func(tfaot-fuse-epilogues),"
     "canonicalize,"
+    // A loop (tfaot.While) whose body yields a new tensor for a loop
+    // variable yields a new buffer: allowed, the old one is freed by the
+    // deallocation pipeline (or planned, outside the loop).
     "one-shot-bufferize{bufferize-function-boundaries "
-    "function-boundary-type-conversion=identity-layout-map},"
+    "function-boundary-type-conversion=identity-layout-map "
+    "allow-return-allocs-from-loops},"
     // A tensor fetched twice is one buffer returned twice, which the next
     // pass cannot hoist: each repeat gets a copy
     // (passes/DistinctResultBuffers.cpp).
@@ -49,7 +53,14 @@ static const char kBufferizePipeline[] =
     // argument, which the deallocation pipeline knows it does not own, so
     // only the allocs the plan left alone get deallocs.
     "tfaot-plan-buffers,"
-    "buffer-deallocation-pipeline";
+    "buffer-deallocation-pipeline,"
+    // Around loops and branches the deallocation pipeline calls a helper
+    // it generates on dynamically sized lists of buffers, which the
+    // bare-pointer ABI cannot pass: inline it (nothing else is left to
+    // inline here; no cleanup pipeline, so straight-line code is unchanged)
+    // and drop the helper.
+    "inline{default-pipeline=},"
+    "symbol-dce";
 
 // Bufferized code -> LLVM dialect. Bare-pointer calling convention: every
 // buffer crosses the ABI as one plain pointer, which is what the generated

@@ -445,7 +445,15 @@ bool Inliner::run() {
     }
     node.mutable_input()->Swap(&inputs);
   }
-  graph_.mutable_library()->Clear();
+  // If, While and Case name their branches and bodies in the library; the
+  // importer imports them from there (ImportControlFlow.cpp).
+  bool functional = llvm::any_of(graph_.node(), [](const NodeDef &node) {
+    llvm::StringRef op = node.op();
+    op.consume_front("Stateless");
+    return op == "If" || op == "While" || op == "Case";
+  });
+  if (!functional)
+    graph_.mutable_library()->Clear();
   return true;
 }
 

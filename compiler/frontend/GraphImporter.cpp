@@ -113,6 +113,10 @@ public:
         diags_(diags), signature_(signature), builder_(ctx) {}
 
   OwningOpRef<ModuleOp> run();
+  FailureOr<SmallVector<Value>> runInto(ArrayRef<std::string> argNodes,
+                                        ValueRange args,
+                                        ArrayRef<std::string> fetches,
+                                        OpBuilder::InsertPoint where);
 
 private:
   // Stage 1.
@@ -625,6 +629,7 @@ LogicalResult Importer::buildNode(const NodeDef &node) {
     return failure();
   NodeImportContext context(node, operands, builder_, diags_);
   context.options = &options_;
+  context.library = &graph_.library();
   FailureOr<Value> output = spec.import(context);
   if (failed(output))
     return failure();
@@ -735,6 +740,68 @@ OwningOpRef<ModuleOp> Importer::run() {
     return nullptr;
   ScopedGraphDiagnosticHandler handler(ctx_, diags_);
   return build();
+}
+
+/// Stages 1 to 3 for a branch or loop body (ImportControlFlow.cpp): the
+/// nodes `argNodes` stand for `args`, and the ops go to `where` instead of a
+/// new function. The caller's diagnostics handler is already in place.
+FailureOr<SmallVector<Value>>
+Importer::runInto(ArrayRef<std::string> argNodes, ValueRange args,
+                  ArrayRef<std::string> fetches, OpBuilder::InsertPoint where) {
+  int errorsBefore = diags_.errorCount();
+  auto failedHere = [&] { return diags_.errorCount() > errorsBefore; };
+  indexNodes();
+  checkEdges();
+  if (failedHere())
+    return failure();
+  for (auto [i, name] : llvm::enumerate(argNodes))
+    feeds_[key(name, 0)] = i;
+  for (const std::string &fetch : fetches) {
+    TensorName tensor = splitTensorName(fetch);
+    if (!lookup(tensor.node)) {
+      diags_.error("'" + fetch + "' names no node of the function body");
+      return failure();
+    }
+    TensorSignature result;
+    result.node = tensor.node.str();
+    result.outputIndex = tensor.index;
+    signature_.results.push_back(std::move(result));
+  }
+  prune();
+  if (failedHere())
+    return failure();
+  checkSupport();
+  if (failedHere())
+    return failure();
+  builder_.restoreInsertionPoint(where);
+  for (auto [name, value] : llvm::zip(argNodes, args))
+    values_[key(name, 0)] = value;
+  for (const NodeDef *node : order_)
+    if (!values_.count(key(node->name(), 0)) && failed(buildNode(*node)))
+      return failure();
+  SmallVector<Value> results;
+  for (const TensorSignature &fetch : signature_.results) {
+    auto it = values_.find(key(fetch.node, fetch.outputIndex));
+    if (it == values_.end()) {
+      diags_.nodeError(fetch.node, lookup(fetch.node)->op(),
+                       unavailableOutput(fetch.node, fetch.node,
+                                         fetch.outputIndex));
+      return failure();
+    }
+    results.push_back(it->second);
+  }
+  return results;
+}
+
+FailureOr<SmallVector<Value>> (::tfaot::importSubgraph)(
+    const tensorflow::GraphDef &graph, ArrayRef<std::string> argNodes,
+    ValueRange args, ArrayRef<std::string> fetches, OpBuilder &builder,
+    const ImportOptions &options, GraphDiagnostics &diags) {
+  tensorflow::tf2xla::Config config;
+  FunctionSignature signature;
+  return Importer(graph, config, options, builder.getContext(), diags,
+                  signature)
+      .runInto(argNodes, args, fetches, builder.saveInsertionPoint());
 }
 
 OwningOpRef<ModuleOp> (::tfaot::importGraph)(const tensorflow::GraphDef &graph,

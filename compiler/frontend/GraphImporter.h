@@ -14,6 +14,7 @@
 #include "compiler/proto/graph.pb.h"
 #include "compiler/proto/tf2xla.pb.h"
 
+#include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
 
@@ -53,6 +54,16 @@ importGraph(const tensorflow::GraphDef &graph,
             const tensorflow::tf2xla::Config &config,
             const ImportOptions &options, mlir::MLIRContext *ctx,
             GraphDiagnostics &diags, FunctionSignature &signature);
+
+/// Imports the nodes of `graph` that `fetches` ("node" or "node:i") need,
+/// at `builder`'s insertion point, with node `argNodes[i]` standing for `args[i]`; returns the
+/// fetched values. Branches and loop bodies (ImportControlFlow.cpp) are
+/// imported this way, nested control flow included.
+mlir::FailureOr<llvm::SmallVector<mlir::Value>>
+importSubgraph(const tensorflow::GraphDef &graph,
+               llvm::ArrayRef<std::string> argNodes, mlir::ValueRange args,
+               llvm::ArrayRef<std::string> fetches,
+               mlir::OpBuilder &builder, const ImportOptions &options, GraphDiagnostics &diags);
 
 } // namespace tfaot
 

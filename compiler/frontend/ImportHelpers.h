@@ -204,6 +204,12 @@ mlir::FailureOr<mlir::Value> importQuantizedReshape(NodeImportContext &ctx);
 mlir::FailureOr<mlir::Value> importQuantizedMaxPool(NodeImportContext &ctx);
 mlir::FailureOr<mlir::Value> importQuantizedAdd(NodeImportContext &ctx);
 
+// ImportControlFlow.cpp: If/StatelessIf, While/StatelessWhile,
+// Case/StatelessCase, their functions imported from ctx.library.
+mlir::FailureOr<mlir::Value> importIf(NodeImportContext &ctx);
+mlir::FailureOr<mlir::Value> importWhile(NodeImportContext &ctx);
+mlir::FailureOr<mlir::Value> importCase(NodeImportContext &ctx);
+
 } // namespace tfaot
 
 #endif // TFAOT_COMPILER_FRONTEND_IMPORTHELPERS_H

@@ -200,6 +200,15 @@ static const llvm::StringMap<OpSpec> &opTable() {
       {"FusedBatchNormV3", {importFusedBatchNorm, 5, "T", 1}},
       {"RandomUniform", {importRandomUniform, 1, "", 0}},
       {"Einsum", {importEinsum, -1, "T", -1}},
+      // Functional control flow (ImportControlFlow.cpp).
+      {"If", {importIf, -1, "", 0}},
+      {"StatelessIf", {importIf, -1, "", 0}},
+      {"While", {importWhile, -1, "", 0}},
+      {"StatelessWhile", {importWhile, -1, "", 0}},
+      {"Case", {importCase, -1, "", 0}},
+      {"StatelessCase", {importCase, -1, "", 0}},
+      // A function graph's result marker: its input, for a fetch of it.
+      {"_Retval", {importPassThrough, 1, "T", 1}},
   };
   return table;
 }
@@ -245,6 +254,18 @@ std::optional<int64_t> (::tfaot::numOutputsOf)(const tensorflow::NodeDef &node) 
       {"QuantizedAdd", 3}};
   if (auto it = fixed.find(node.op()); it != fixed.end())
     return it->second;
+  // Functional control flow: one output per type of its list attribute.
+  auto listAttr = [&](const char *name) -> std::optional<int64_t> {
+    auto it = node.attr().find(name);
+    if (it == node.attr().end())
+      return std::nullopt;
+    return it->second.list().type_size();
+  };
+  if (node.op() == "If" || node.op() == "StatelessIf" ||
+      node.op() == "Case" || node.op() == "StatelessCase")
+    return listAttr("Tout");
+  if (node.op() == "While" || node.op() == "StatelessWhile")
+    return listAttr("T");
   if (lookupOpSpec(node.op()))
     return 1;
   if (node.op() == "Split" || node.op() == "SplitV")

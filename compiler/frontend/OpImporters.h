@@ -38,6 +38,11 @@ public:
   mlir::Location loc;  ///< NameLoc of the node: errors name it.
   /// The command line's import options (--jpeg_size), or null.
   const ImportOptions *options = nullptr;
+  /// The graph's function library: the branches and bodies of If, While and
+  /// Case (ImportControlFlow.cpp); null where there is none.
+  const tensorflow::FunctionDefLibrary *library = nullptr;
+  /// Where errors go (for importers that import whole subgraphs).
+  GraphDiagnostics &diagnostics() const { return diags_; }
 
   /// Reports an error about this node; always returns failure().
   mlir::LogicalResult error(const llvm::Twine &message) const;
