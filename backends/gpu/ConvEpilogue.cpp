@@ -25,12 +25,10 @@ linalg::GenericOp tensorReader(linalg::LinalgOp conv) {
 }
 
 /// The generic reading `conv`'s output buffer, as an input, right after it
-/// (nothing touching memory in between). What uses the buffer before `conv`
-/// (its zeroing, or, for a zero buffer shared by products, copies from it)
-/// does not see the difference; after the generic it may be used only if
-/// the generic writes its result in place (then they read y, which the
-/// call writes); else only deallocated: then no one sees that the call
-/// leaves the buffer unwritten.
+/// (nothing touching memory in between, so that a call in its place reads
+/// the x that `conv` read). Whether anything else reads the output is not
+/// seen here: views of the buffer plan are shared by the tensors that take
+/// turns in one place; the caller knows it from the tensors.
 linalg::GenericOp bufferReader(linalg::LinalgOp conv) {
   Value buffer = conv.getDpsInitOperand(0)->get();
   Operation *next = conv->getNextNode();
@@ -39,20 +37,6 @@ linalg::GenericOp bufferReader(linalg::LinalgOp conv) {
   auto reader = dyn_cast_or_null<linalg::GenericOp>(next);
   if (!reader || !llvm::is_contained(reader.getDpsInputs(), buffer))
     return {};
-  bool inPlace = reader.getNumDpsInits() == 1 &&
-                 reader.getDpsInits()[0] == buffer;
-  for (Operation *user : buffer.getUsers()) {
-    if (user == conv.getOperation() || user == reader.getOperation() ||
-        isa<memref::DeallocOp>(user))
-      continue;
-    if (user->getBlock() != conv->getBlock())
-      return {};
-    if (user->isBeforeInBlock(conv))
-      continue;
-    if (inPlace && reader->isBeforeInBlock(user))
-      continue;
-    return {};
-  }
   return reader;
 }
 

@@ -32,13 +32,19 @@ struct ConvEpilogue {
 };
 
 /// The generic that finishes `conv` (a 2-d NHWC convolution on tensors or
-/// buffers) if its body is y = relu?(conv + z? + bias?), with `conv`'s
-/// output read by nothing else, in any order of the two additions, the
-/// bias and z possibly widened from 16 bits, the result possibly rounded
-/// to 16 bits. On buffers the generic must also come right after `conv`
-/// (nothing that touches memory in between), so that one call in its place
-/// reads what both read.
+/// buffers) if its body is y = relu?(conv + z? + bias?), in any order of
+/// the two additions, the bias and z possibly widened from 16 bits, the
+/// result possibly rounded to 16 bits. On tensors `conv`'s result must
+/// have no other reader. On buffers the generic must come right after
+/// `conv` (nothing that touches memory in between), so that one call in
+/// its place reads what both read; that no one else reads the output is
+/// the caller's to know (the buffer plan's views are shared by tensors that
+/// take turns in one place): tfaot-gpu-convs-to-cudnn saw it on tensors
+/// and marks the convolution with kFusedEpilogueAttr.
 std::optional<ConvEpilogue> matchConvEpilogue(mlir::linalg::LinalgOp conv);
+
+/// The unit attribute on a convolution whose epilogue cuDNN takes.
+constexpr char kFusedEpilogueAttr[] = "tfaot.cudnn_fused_epilogue";
 
 } // namespace tfaot::gpu
 

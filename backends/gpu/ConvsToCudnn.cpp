@@ -150,6 +150,9 @@ struct ConvsToCudnnPass
           b, conv.getLoc(), conv->getResultTypes(),
           ValueRange{conv.getInputs()[0], krsc}, conv.getOutputs(),
           conv.getStrides(), conv.getDilations());
+      if (epilogue)
+        cudnnConv->setAttr(::tfaot::gpu::kFusedEpilogueAttr,
+                           b.getUnitAttr());
       conv->replaceAllUsesWith(cudnnConv->getResults());
       Operation *oldWeights = conv.getInputs()[1].getDefiningOp();
       conv.erase();

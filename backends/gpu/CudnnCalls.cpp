@@ -1,7 +1,8 @@
 //===- CudnnCalls.cpp - Convolutions and their epilogues as cuDNN calls ---===//
 // SPDX-License-Identifier: Apache-2.0
 //
-// tfaot-gpu-cudnn-calls (on buffers, before tfaot-gpu-matmuls-to-cublas):
+// tfaot-gpu-cudnn-calls (on buffers, before the buffer plan, which then
+// keeps each call's operands alive up to it):
 // every linalg.conv_2d_nhwc_fhwc, which only tfaot-gpu-convs-to-cudnn makes
 // (ConvsToCudnn.cpp says which convolutions), becomes a host call to
 // tfaot_rt_cuda_conv (HostLaunch.h). When the generic right after it is a
@@ -13,8 +14,8 @@
 // kernel. The zero fill of the convolution's buffer goes (cuDNN overwrites;
 // with a fused epilogue no one reads that buffer any more).
 //
-// With emulate=true (--gpu_emulate) the calls go to tfaot_emulated_conv_*,
-// the same contract as loops (DefineEmulatedConv.cpp).
+// --gpu_emulate later points the calls at tfaot_emulated_conv_*, the same
+// contract as loops (DefineEmulatedConv.cpp).
 //
 //===----------------------------------------------------------------------===//
 #include "backends/gpu/ConvEpilogue.h"
@@ -53,13 +54,9 @@ struct CudnnCallsPass
     : mlir::tfaot::impl::CudnnCallsPassBase<CudnnCallsPass> {
   using CudnnCallsPassBase::CudnnCallsPassBase;
 
-  /// The runtime's entry, or the emulated twin for `element`.
-  func::FuncOp declareConv(ModuleOp module, Type element) {
+  /// The runtime's entry.
+  func::FuncOp declareConv(ModuleOp module) {
     StringRef name = tfaot_rt::kCudaConv;
-    if (emulate)
-      name = element.isF16()    ? ::tfaot::gpu::kEmulatedConvF16Function
-             : element.isBF16() ? ::tfaot::gpu::kEmulatedConvBF16Function
-                                : ::tfaot::gpu::kEmulatedConvF32Function;
     if (auto existing = module.lookupSymbol<func::FuncOp>(name))
       return existing;
     OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
@@ -99,13 +96,15 @@ struct CudnnCallsPass
       return conv.emitError("internal error: a convolution for cuDNN has "
                             "operands it cannot take (not dense, or of "
                             "different types)");
-    std::optional<::tfaot::gpu::ConvEpilogue> epilogue =
-        ::tfaot::gpu::matchConvEpilogue(conv);
+    std::optional<::tfaot::gpu::ConvEpilogue> epilogue;
+    if (conv->hasAttr(::tfaot::gpu::kFusedEpilogueAttr))
+      epilogue = ::tfaot::gpu::matchConvEpilogue(conv);
     if (epilogue && !fusable(*epilogue, element))
       epilogue.reset();
     if (half && !epilogue)
       return conv.emitError("internal error: a 16-bit convolution for cuDNN "
-                            "has no epilogue that stores 16 bits");
+                            "has no epilogue that stores 16 bits right "
+                            "after it");
     // The zero fills of the convolution's buffer: cuDNN overwrites it, or
     // (fused) no one reads it. Kept if anything but the convolution reads
     // the zeros: something before it, or a copy from that buffer (a zero
@@ -164,7 +163,7 @@ struct CudnnCallsPass
                           dilations[0], dilations[1]})
       args.push_back(constant(value));
     args.push_back(arith::ConstantIntOp::create(b, loc, b.getI32Type(), flags));
-    func::CallOp::create(b, loc, declareConv(getOperation(), element), args);
+    func::CallOp::create(b, loc, declareConv(getOperation()), args);
     if (epilogue)
       dead.push_back(epilogue->op);
     dead.push_back(conv);

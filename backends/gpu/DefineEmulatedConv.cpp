@@ -3,8 +3,9 @@
 //
 // tfaot-gpu-define-emulated-conv gives the --gpu_emulate build bodies for
 // the convolutions that real GPU code hands to cuDNN
-// (tfaot-gpu-cudnn-calls with emulate=true calls tfaot_emulated_conv_f32,
-// _f16 or _bf16, by the element type of x, w, z and y): plain loops over
+// (tfaot-gpu-cudnn-calls calls tfaot_rt_cuda_conv; here each call goes to
+// tfaot_emulated_conv_f32, _f16 or _bf16 instead, by the element type its
+// constant flags name): plain loops over
 // the same arguments, with the same meaning, as
 //
 //   for each n, oh < OH, ow < OW, k < K:
@@ -32,6 +33,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Pass/Pass.h"
 
 namespace mlir::tfaot {
@@ -176,8 +178,42 @@ void defineBody(func::FuncOp func, Type element) {
 
 struct DefineEmulatedConvPass
     : mlir::tfaot::impl::DefineEmulatedConvPassBase<DefineEmulatedConvPass> {
+  /// Points every call to the runtime's entry at the twin of its type.
+  LogicalResult redirectCalls() {
+    ModuleOp module = getOperation();
+    SmallVector<func::CallOp> calls;
+    module.walk([&](func::CallOp call) {
+      if (call.getCallee() == tfaot_rt::kCudaConv)
+        calls.push_back(call);
+    });
+    for (func::CallOp call : calls) {
+      APInt flags;
+      if (!matchPattern(call.getOperands().back(), m_ConstantInt(&flags)))
+        return call.emitError("internal error: a cuDNN call's flags are not "
+                              "a constant");
+      int64_t bits = flags.getSExtValue();
+      const char *name = bits & cuda_image::kConvF16
+                             ? ::tfaot::gpu::kEmulatedConvF16Function
+                         : bits & cuda_image::kConvBF16
+                             ? ::tfaot::gpu::kEmulatedConvBF16Function
+                             : ::tfaot::gpu::kEmulatedConvF32Function;
+      if (!module.lookupSymbol(name)) {
+        OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+        auto twin = func::FuncOp::create(b, module.getLoc(), name,
+                                         call.getCalleeType());
+        twin.setPrivate();
+      }
+      call.setCallee(name);
+    }
+    if (auto entry = module.lookupSymbol<func::FuncOp>(tfaot_rt::kCudaConv))
+      entry.erase();
+    return success();
+  }
+
   void runOnOperation() override {
     MLIRContext *context = &getContext();
+    if (failed(redirectCalls()))
+      return signalPassFailure();
     std::pair<const char *, Type> twins[] = {
         {::tfaot::gpu::kEmulatedConvF32Function, Float32Type::get(context)},
         {::tfaot::gpu::kEmulatedConvF16Function, Float16Type::get(context)},

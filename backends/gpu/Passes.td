@@ -119,21 +119,18 @@ def CudnnCallsPass : Pass<"tfaot-gpu-cudnn-calls", "mlir::ModuleOp"> {
                 "fusable epilogue, by a host call to the runtime's cuDNN "
                 "convolution";
   let description = [{
-    Runs on buffers, before tfaot-gpu-matmuls-to-cublas. Every
+    Runs on buffers, before tfaot-plan-buffers (which then keeps each
+    call's operands alive up to the call). Every
     `linalg.conv_2d_nhwc_fhwc` (only tfaot-gpu-convs-to-cudnn makes them)
     on dense buffers becomes a host call to tfaot_rt_cuda_conv
     (backends/gpu/HostLaunch.h); when the `linalg.generic` right after it
     is its epilogue y = relu?(conv + z? + bias?) (ConvEpilogue.h), the call
     writes that generic's output instead and the generic goes too: cuDNN's
     cudnnConvolutionBiasActivationForward does both. The zero fill of the
-    convolution's buffer is dropped (cuDNN overwrites). With emulate=true
-    the calls go to tfaot_emulated_conv_f32 (_f16, _bf16), which
-    tfaot-gpu-define-emulated-conv defines in the object.
+    convolution's buffer is dropped (cuDNN overwrites). For --gpu_emulate,
+    tfaot-gpu-define-emulated-conv points the calls at loops.
   }];
   let options = [
-    Option<"emulate", "emulate", "bool", /*default=*/"false",
-           "Call tfaot_emulated_conv_* (--gpu_emulate) instead of the "
-           "runtime's cuDNN entry">,
     Option<"allowTf32", "allow-tf32", "bool", /*default=*/"false",
            "Let cuDNN use TF32 tensor cores for f32 convolutions">,
   ];
@@ -318,8 +315,9 @@ def DefineEmulatedConvPass
   let summary = "Give the --gpu_emulate build's tfaot_emulated_conv_* a "
                 "body: the convolution cuDNN runs on the GPU, as loops";
   let description = [{
-    For --gpu_emulate: the declarations of tfaot_emulated_conv_f32, _f16
-    and _bf16 that tfaot-gpu-cudnn-calls{emulate=true} calls get bodies,
+    For --gpu_emulate: each call to tfaot_rt_cuda_conv goes to
+    tfaot_emulated_conv_f32, _f16 or _bf16 by the data type in its
+    (constant) flags, and those get bodies,
     loops with the contract of the runtime's tfaot_rt_cuda_conv: 16-bit
     inputs widened exactly, f32 sums, the epilogue in f32, one rounding at
     the store. Internal linkage (each object carries its own copy).

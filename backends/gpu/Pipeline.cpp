@@ -33,8 +33,13 @@ using namespace mlir;
 // followed by its expand_shape back into a 4-d linalg.generic.
 // `storeHalf` is tfaot-gpu-store-half with its type, or nothing: once every
 // op left is a kernel or a product of its own.
+// `cudnnCalls` is tfaot-gpu-cudnn-calls, or nothing: on buffers, before
+// the buffer plan, so that the plan sees each call (through the addresses
+// it takes) as the last use of its operands: a fused call, in the place of
+// the epilogue, still reads the convolution's input.
 static std::string bufferizePipeline(const std::string &convsToMatmuls,
-                                     const std::string &storeHalf) {
+                                     const std::string &storeHalf,
+                                     const std::string &cudnnCalls = "") {
   return "tfaot-lower-to-linalg,"
          "canonicalize,"
          "func.func(linalg-fuse-elementwise-ops),"
@@ -50,7 +55,8 @@ static std::string bufferizePipeline(const std::string &convsToMatmuls,
          "func.func(tfaot-distinct-result-buffers),"
          "buffer-results-to-out-params{hoist-static-allocs "
          "modify-public-functions},"
-         "canonicalize,"
+         "canonicalize," +
+         cudnnCalls +
          "tfaot-plan-buffers,"
          "buffer-deallocation-pipeline";
 }
@@ -97,17 +103,14 @@ static std::string emulationPipeline(const std::string &matmulsToCublas,
          (bf16 ? "arith-expand{include-bf16=true}," : "") + "canonicalize,cse";
 }
 
-/// tfaot-gpu-matmuls-to-cublas with `gemms`' options, after
-/// tfaot-gpu-cudnn-calls with --gpu_conv=cudnn, or nothing.
+/// tfaot-gpu-matmuls-to-cublas with `gemms`' options, or nothing.
 static std::string matmulsToCublas(const ::tfaot::gpu::GemmOptions &gemms,
                                    bool emulate) {
   if (!gemms.cublas)
     return "";
-  std::string options = std::string("{allow-tf32=") +
-                        (gemms.allowTf32 ? "true" : "false") +
-                        " emulate=" + (emulate ? "true" : "false") + "},";
-  return (gemms.cudnnConvs ? "tfaot-gpu-cudnn-calls" + options : "") +
-         "tfaot-gpu-matmuls-to-cublas" + options;
+  return std::string("tfaot-gpu-matmuls-to-cublas{allow-tf32=") +
+         (gemms.allowTf32 ? "true" : "false") +
+         " emulate=" + (emulate ? "true" : "false") + "},";
 }
 
 // The PTX ISA version each architecture needs at least (sm_89: PTX 7.8,
@@ -165,9 +168,11 @@ LogicalResult buildBufferizePipeline(OpPassManager &pm,
   // the convolutions cuDNN runs, then im2col for the others.
   if (gemms.cudnnConvs)
     return parsePassPipeline(
-        bufferizePipeline("", storeHalf +
-                                  "func.func(tfaot-gpu-convs-to-cudnn)," +
-                                  convsToMatmuls),
+        bufferizePipeline("",
+                          storeHalf + "func.func(tfaot-gpu-convs-to-cudnn)," +
+                              convsToMatmuls,
+                          std::string("tfaot-gpu-cudnn-calls{allow-tf32=") +
+                              (gemms.allowTf32 ? "true" : "false") + "},"),
         pm);
   return parsePassPipeline(bufferizePipeline(convsToMatmuls, storeHalf), pm);
 }

@@ -1,5 +1,5 @@
 // RUN: tfaot-opt %s --split-input-file --tfaot-gpu-cudnn-calls=allow-tf32=true --canonicalize | FileCheck %s
-// RUN: tfaot-opt %s --split-input-file --tfaot-gpu-cudnn-calls=emulate=true --tfaot-gpu-define-emulated-conv | FileCheck %s --check-prefix=EMU
+// RUN: tfaot-opt %s --split-input-file --tfaot-gpu-cudnn-calls --tfaot-gpu-define-emulated-conv | FileCheck %s --check-prefix=EMU
 
 #id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 #ch = affine_map<(d0, d1, d2, d3) -> (d3)>
@@ -39,7 +39,7 @@ func.func @fused(%x: memref<1x3x3x1xf32>, %w: memref<2x1x2x1xf32>, %bias: memref
   %zero = arith.constant 0.0 : f32
   %buf = memref.alloc() : memref<1x3x2x2xf32>
   linalg.fill ins(%zero : f32) outs(%buf : memref<1x3x2x2xf32>)
-  linalg.conv_2d_nhwc_fhwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+  linalg.conv_2d_nhwc_fhwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>, tfaot.cudnn_fused_epilogue}
        ins(%x, %w : memref<1x3x3x1xf32>, memref<2x1x2x1xf32>) outs(%buf : memref<1x3x2x2xf32>)
   linalg.generic {indexing_maps = [#id, #ch, #id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
        ins(%buf, %bias, %z : memref<1x3x2x2xf32>, memref<2xf32>, memref<1x3x2x2xf32>) outs(%y : memref<1x3x2x2xf32>) {
@@ -109,7 +109,7 @@ func.func @half(%x: memref<1x3x3x1xf16>, %w: memref<2x1x2x1xf16>, %bias: memref<
   %zero = arith.constant 0.0 : f32
   %buf = memref.alloc() : memref<1x3x2x2xf32>
   linalg.fill ins(%zero : f32) outs(%buf : memref<1x3x2x2xf32>)
-  linalg.conv_2d_nhwc_fhwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+  linalg.conv_2d_nhwc_fhwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>, tfaot.cudnn_fused_epilogue}
        ins(%x, %w : memref<1x3x3x1xf16>, memref<2x1x2x1xf16>) outs(%buf : memref<1x3x2x2xf32>)
   linalg.generic {indexing_maps = [#id, #ch, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
        ins(%buf, %bias : memref<1x3x2x2xf32>, memref<2xf16>) outs(%y : memref<1x3x2x2xf16>) {
@@ -140,7 +140,7 @@ func.func @apart(%x: memref<1x3x3x1xf32>, %w: memref<2x1x2x1xf32>, %y: memref<1x
   %zero = arith.constant 0.0 : f32
   %buf = memref.alloc() : memref<1x3x2x2xf32>
   linalg.fill ins(%zero : f32) outs(%buf : memref<1x3x2x2xf32>)
-  linalg.conv_2d_nhwc_fhwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+  linalg.conv_2d_nhwc_fhwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>, tfaot.cudnn_fused_epilogue}
        ins(%x, %w : memref<1x3x3x1xf32>, memref<2x1x2x1xf32>) outs(%buf : memref<1x3x2x2xf32>)
   memref.copy %other, %x : memref<1x3x3x1xf32> to memref<1x3x3x1xf32>
   linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}

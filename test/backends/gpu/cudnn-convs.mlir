@@ -8,10 +8,10 @@
 // the conv becomes NHWC/FHWC with its HWCF weights transposed at compile
 // time: w[0][j][0][f] = 1 + 2j + f (1, 2 | 3, 4) is KRSC [f][0][j][0]:
 // filter 0 reads (1, 3), filter 1 (2, 4). The epilogue is left to
-// tfaot-gpu-cudnn-calls.
+// tfaot-gpu-cudnn-calls, the conv marked as having one it can fuse.
 // CHECK-LABEL: func.func @conv_block(
 // CHECK: %[[W:.*]] = arith.constant dense<{{\[}}[{{\[}}[1.000000e+00], [3.000000e+00]]], {{\[}}[{{\[}}2.000000e+00], [4.000000e+00]]]]> : tensor<2x1x2x1xf32>
-// CHECK: %[[CONV:.*]] = linalg.conv_2d_nhwc_fhwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%{{.*}}, %[[W]] : tensor<1x3x3x1xf32>, tensor<2x1x2x1xf32>)
+// CHECK: %[[CONV:.*]] = linalg.conv_2d_nhwc_fhwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>, tfaot.cudnn_fused_epilogue} ins(%{{.*}}, %[[W]] : tensor<1x3x3x1xf32>, tensor<2x1x2x1xf32>)
 // CHECK: linalg.generic {{.*}} ins(%[[CONV]], %{{.*}} : tensor<1x3x2x2xf32>, tensor<2xf32>)
 // CHECK: arith.addf
 // CHECK: arith.maximumf
@@ -69,6 +69,7 @@ func.func @conv_block(%x: tensor<1x3x3x1xf32>) -> tensor<1x3x2x2xf16> {
 // into f32.
 // CHECK-LABEL: func.func @unfusable(
 // CHECK: linalg.conv_2d_nhwc_fhwc
+// CHECK-NOT: tfaot.cudnn_fused_epilogue
 // CHECK: arith.mulf
 // HALF-LABEL: func.func @unfusable(
 // HALF-NOT: linalg.conv_2d_nhwc_fhwc

@@ -12,7 +12,8 @@
 // selection, errors, cleanup), not values. fake_cuda_stats() lets the test
 // read what happened.
 //
-// It also stands in for cuBLAS (TFAOT_LIBCUBLAS): a product (f32, or the
+// It also stands in for cuDNN (TFAOT_LIBCUDNN; fake_cudnn.cpp) and for
+// cuBLAS (TFAOT_LIBCUBLAS): a product (f32, or the
 // int8 GEMM) checks its handle, stream, form and that every matrix it
 // would touch (sizes, leading dimensions, batch strides) lies inside live
 // allocations, and is counted.
@@ -28,6 +29,7 @@
 //===----------------------------------------------------------------------===//
 #include "fake_cuda_stats.h"
 #include "runtime/lib/cuda/cublas.h"
+#include "runtime/lib/cuda/cudnn.h"
 #include "runtime/lib/cuda/cuda_driver.h"
 
 #include <cstdio>
@@ -76,7 +78,8 @@ int ctx_token, stream_token;
 
 /// What a capture recorded (also the "executable graph": same contents).
 struct Graph {
-  int launches = 0, gemms = 0, int8_gemms = 0, half_gemms = 0;
+  int launches = 0, gemms = 0, int8_gemms = 0, half_gemms = 0, convs = 0,
+      fused_convs = 0;
 };
 Graph *capturing = nullptr;  ///< Non-null between begin and end capture.
 void *capturing_stream = nullptr;
@@ -347,6 +350,8 @@ CUresult cuGraphLaunch(tfaot::cuda::CUgraphExec exec, CUstream stream) {
   stats.gemms += graph.gemms;
   stats.int8_gemms += graph.int8_gemms;
   stats.half_gemms += graph.half_gemms;
+  stats.convs += graph.convs;
+  stats.fused_convs += graph.fused_convs;
   ++stats.graph_launches;
   stats.last_stream = stream;
   return kSuccess;
@@ -507,6 +512,236 @@ CUresult cuGetErrorName(CUresult result, const char **name) {
 CUresult cuGetErrorString(CUresult, const char **text) {
   *text = "reported by the fake driver";
   return kSuccess;
+}
+
+} // extern "C"
+
+// cuDNN: descriptors remember what they were set to; a convolution checks
+// its handle, stream, that its descriptors agree (x, w and y of one data
+// type, y the size the convolution makes, a bias of K of y's type, NHWC,
+// no padding, f32 arithmetic), the algorithm rules (an identity activation
+// only with IMPLICIT_PRECOMP_GEMM), that every tensor and the workspace it
+// would touch lie inside live allocations, and is counted.
+namespace {
+
+using namespace tfaot::cuda;
+constexpr int kCudnnBadParam = 2000, kCudnnNotSupported = 3000;
+int cudnn_token;
+CUstream cudnn_stream = nullptr;
+
+struct FakeTensor {
+  int format = -1, type = -1, n = 0, c = 0, h = 0, w = 0;
+  size_t Bytes() const {
+    return size_t(n) * c * h * w * (type == kCudnnDataFloat ? 4 : 2);
+  }
+};
+struct FakeConv {
+  int pad_h = -1, pad_w = -1, u = 0, v = 0, dh = 0, dw = 0, mode = -1,
+      compute = -1, math = -1;
+};
+struct FakeActivation {
+  int mode = -1;
+};
+
+template <typename T> T *Get(void *desc) { return static_cast<T *>(desc); }
+
+bool TensorInside(const void *base, size_t bytes) {
+  auto address = reinterpret_cast<unsigned long long>(base);
+  return bytes && InsideAllocation(address) &&
+         InsideAllocation(address + bytes - 1);
+}
+
+/// The checks both convolutions make; returns their description.
+std::string CheckConvCall(CudnnHandle handle, const FakeTensor &x,
+                          const FakeTensor &w, const FakeConv &conv,
+                          const FakeTensor &y, const void *xp, const void *wp,
+                          const void *yp, size_t workspace_bytes,
+                          const void *workspace) {
+  std::string what = "cuDNN convolution " + std::to_string(x.n) + "x" +
+                     std::to_string(x.h) + "x" + std::to_string(x.w) + "x" +
+                     std::to_string(x.c);
+  if (handle != reinterpret_cast<CudnnHandle>(&cudnn_token))
+    Bad(what + " on a handle cuDNN did not give");
+  if (capturing && cudnn_stream != capturing_stream)
+    Bad(what + " on another stream than the captured one");
+  stats.last_stream = cudnn_stream;
+  if (x.format != kCudnnTensorNhwc || w.format != kCudnnTensorNhwc ||
+      y.format != kCudnnTensorNhwc || x.type != w.type || y.type != x.type)
+    Bad(what + ": not NHWC/KRSC of one data type");
+  if (conv.pad_h != 0 || conv.pad_w != 0 ||
+      conv.mode != kCudnnCrossCorrelation || conv.compute != kCudnnDataFloat)
+    Bad(what + ": padded, not a cross-correlation, or not f32 arithmetic");
+  // f32: FMA math (strict fp32) or tensor ops (TF32); 16-bit: tensor ops.
+  if (conv.math != kCudnnTensorOpMath &&
+      (conv.math != kCudnnFmaMath || x.type != kCudnnDataFloat))
+    Bad(what + ": unexpected math type");
+  // w is K x C x R x S as cuDNN counts (n, c, h, w of the filter).
+  int oh = (x.h - ((w.h - 1) * conv.dh + 1)) / conv.u + 1;
+  int ow = (x.w - ((w.w - 1) * conv.dw + 1)) / conv.v + 1;
+  if (w.c != x.c || y.c != w.n || y.n != x.n || y.h != oh || y.w != ow)
+    Bad(what + ": y is not the size the convolution makes");
+  if (!TensorInside(xp, x.Bytes()) || !TensorInside(wp, w.Bytes()) ||
+      !TensorInside(yp, y.Bytes()))
+    Bad(what + ": a tensor is outside device memory");
+  if (workspace_bytes && !TensorInside(workspace, workspace_bytes))
+    Bad(what + ": the workspace is outside device memory");
+  return what;
+}
+
+} // namespace
+
+extern "C" {
+
+size_t cudnnGetVersion() { return 91400; }
+const char *cudnnGetErrorString(int status) {
+  return status == kCudnnBadParam ? "CUDNN_STATUS_BAD_PARAM"
+                                  : "CUDNN_STATUS_FAKE";
+}
+int cudnnCreate(CudnnHandle *handle) {
+  ++stats.cudnn_handles;
+  *handle = reinterpret_cast<CudnnHandle>(&cudnn_token);
+  return 0;
+}
+int cudnnDestroy(CudnnHandle) {
+  --stats.cudnn_handles;
+  return 0;
+}
+int cudnnSetStream(CudnnHandle, CUstream stream) {
+  cudnn_stream = stream;
+  return 0;
+}
+
+#define FAKE_DESCRIPTOR(Handle, Type, Create, Destroy)                        \
+  int Create(Handle *desc) {                                                   \
+    if (capturing)                                                             \
+      Bad("a cuDNN descriptor created during a capture");                      \
+    ++stats.cudnn_descriptors;                                                 \
+    *desc = reinterpret_cast<Handle>(new Type);                                \
+    return 0;                                                                  \
+  }                                                                            \
+  int Destroy(Handle desc) {                                                   \
+    --stats.cudnn_descriptors;                                                 \
+    delete reinterpret_cast<Type *>(desc);                                     \
+    return 0;                                                                  \
+  }
+FAKE_DESCRIPTOR(CudnnTensorDesc, FakeTensor, cudnnCreateTensorDescriptor,
+                cudnnDestroyTensorDescriptor)
+FAKE_DESCRIPTOR(CudnnFilterDesc, FakeTensor, cudnnCreateFilterDescriptor,
+                cudnnDestroyFilterDescriptor)
+FAKE_DESCRIPTOR(CudnnConvDesc, FakeConv, cudnnCreateConvolutionDescriptor,
+                cudnnDestroyConvolutionDescriptor)
+FAKE_DESCRIPTOR(CudnnActivationDesc, FakeActivation,
+                cudnnCreateActivationDescriptor,
+                cudnnDestroyActivationDescriptor)
+#undef FAKE_DESCRIPTOR
+
+int cudnnSetTensor4dDescriptor(CudnnTensorDesc desc, int format, int type,
+                               int n, int c, int h, int w) {
+  *Get<FakeTensor>(desc) = {format, type, n, c, h, w};
+  return n > 0 && c > 0 && h > 0 && w > 0 ? 0 : kCudnnBadParam;
+}
+int cudnnSetFilter4dDescriptor(CudnnFilterDesc desc, int type, int format,
+                               int k, int c, int h, int w) {
+  *Get<FakeTensor>(desc) = {format, type, k, c, h, w};
+  return k > 0 && c > 0 && h > 0 && w > 0 ? 0 : kCudnnBadParam;
+}
+int cudnnSetConvolution2dDescriptor(CudnnConvDesc desc, int pad_h, int pad_w,
+                                    int u, int v, int dh, int dw, int mode,
+                                    int compute) {
+  FakeConv &conv = *Get<FakeConv>(desc);
+  conv = {pad_h, pad_w, u, v, dh, dw, mode, compute, conv.math};
+  return u > 0 && v > 0 && dh > 0 && dw > 0 ? 0 : kCudnnBadParam;
+}
+int cudnnSetConvolutionMathType(CudnnConvDesc desc, int math) {
+  Get<FakeConv>(desc)->math = math;
+  return 0;
+}
+int cudnnSetActivationDescriptor(CudnnActivationDesc desc, int mode, int,
+                                 double) {
+  Get<FakeActivation>(desc)->mode = mode;
+  return mode == kCudnnActivationRelu || mode == kCudnnActivationIdentity
+             ? 0
+             : kCudnnBadParam;
+}
+/// Ranks an algorithm the fused call refuses with a ReLU first (FFT, 4:
+/// the runtime must try the next), then IMPLICIT_PRECOMP_GEMM with 4 KiB
+/// of workspace.
+int cudnnGetConvolutionForwardAlgorithm_v7(CudnnHandle, CudnnTensorDesc,
+                                           CudnnFilterDesc, CudnnConvDesc,
+                                           CudnnTensorDesc, int requested,
+                                           int *returned,
+                                           CudnnAlgoPerf *results) {
+  if (capturing)
+    Bad("cuDNN's heuristics asked during a capture");
+  *returned = std::min(requested, 2);
+  results[0] = CudnnAlgoPerf{4, 0, 0.1f, 0, 0, 0, {}};
+  if (requested > 1)
+    results[1] = CudnnAlgoPerf{kCudnnFwdAlgoImplicitPrecompGemm, 0, 0.2f,
+                               4096, 0, 0, {}};
+  return 0;
+}
+int cudnnGetConvolutionForwardWorkspaceSize(CudnnHandle, CudnnTensorDesc,
+                                            CudnnFilterDesc, CudnnConvDesc,
+                                            CudnnTensorDesc, int algo,
+                                            size_t *bytes) {
+  *bytes = algo == kCudnnFwdAlgoImplicitPrecompGemm ? 4096 : 0;
+  return 0;
+}
+int cudnnConvolutionForward(CudnnHandle handle, const void *alpha,
+                            CudnnTensorDesc x_desc, const void *x,
+                            CudnnFilterDesc w_desc, const void *w,
+                            CudnnConvDesc conv_desc, int algo,
+                            void *workspace, size_t workspace_bytes,
+                            const void *beta, CudnnTensorDesc y_desc,
+                            void *y) {
+  Count(&Graph::convs, &FakeCudaStats::convs);
+  std::string what = CheckConvCall(
+      handle, *Get<FakeTensor>(x_desc), *Get<FakeTensor>(w_desc),
+      *Get<FakeConv>(conv_desc), *Get<FakeTensor>(y_desc), x, w, y,
+      workspace_bytes, workspace);
+  if (*static_cast<const float *>(alpha) != 1.0f ||
+      *static_cast<const float *>(beta) != 0.0f)
+    Bad(what + ": alpha is not 1 or beta not 0");
+  size_t needed = 0;
+  cudnnGetConvolutionForwardWorkspaceSize(handle, x_desc, w_desc, conv_desc,
+                                          y_desc, algo, &needed);
+  if (workspace_bytes < needed)
+    Bad(what + ": workspace too small for its algorithm");
+  return 0;
+}
+int cudnnConvolutionBiasActivationForward(
+    CudnnHandle handle, const void *alpha1, CudnnTensorDesc x_desc,
+    const void *x, CudnnFilterDesc w_desc, const void *w,
+    CudnnConvDesc conv_desc, int algo, void *workspace,
+    size_t workspace_bytes, const void *alpha2, CudnnTensorDesc z_desc,
+    const void *z, CudnnTensorDesc bias_desc, const void *bias,
+    CudnnActivationDesc activation_desc, CudnnTensorDesc y_desc, void *y) {
+  const FakeActivation &activation = *Get<FakeActivation>(activation_desc);
+  // The FFT algorithm the heuristics rank first: refused, not counted.
+  if (algo == 4 && activation.mode == kCudnnActivationRelu)
+    return kCudnnNotSupported;
+  Count(&Graph::convs, &FakeCudaStats::convs);
+  Count(&Graph::fused_convs, &FakeCudaStats::fused_convs);
+  const FakeTensor &yt = *Get<FakeTensor>(y_desc);
+  std::string what =
+      CheckConvCall(handle, *Get<FakeTensor>(x_desc), *Get<FakeTensor>(w_desc),
+                    *Get<FakeConv>(conv_desc), yt, x, w, y, workspace_bytes,
+                    workspace) +
+      " (fused)";
+  if (activation.mode == kCudnnActivationIdentity &&
+      algo != kCudnnFwdAlgoImplicitPrecompGemm)
+    Bad(what + ": identity activation without IMPLICIT_PRECOMP_GEMM");
+  const FakeTensor &bt = *Get<FakeTensor>(bias_desc);
+  if (bt.type != yt.type || bt.n != 1 || bt.c != yt.c || bt.h != 1 ||
+      bt.w != 1 || !TensorInside(bias, bt.Bytes()))
+    Bad(what + ": the bias is not K of y's type in device memory");
+  float a2 = *static_cast<const float *>(alpha2);
+  const FakeTensor &zt = *Get<FakeTensor>(z_desc);
+  if (*static_cast<const float *>(alpha1) != 1.0f || (a2 != 0 && a2 != 1) ||
+      (a2 == 0 && z != y) || zt.type != yt.type || zt.c != yt.c ||
+      zt.h != yt.h || zt.w != yt.w || !TensorInside(z, zt.Bytes()))
+    Bad(what + ": unexpected alpha1, alpha2 or z");
+  return 0;
 }
 
 } // extern "C"

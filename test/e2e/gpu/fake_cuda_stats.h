@@ -16,6 +16,9 @@ struct FakeCudaStats {
   /// products run, int8 and 16-bit ones among them (a graph launch counts
   /// its products and launches again).
   int cublas_handles, gemms, int8_gemms, half_gemms;
+  /// cuDNN (the same library stands in for libcudnn): live handles and
+  /// descriptors, convolutions run and the fused ones among them.
+  int cudnn_handles, cudnn_descriptors, convs, fused_convs;
   /// CUDA graphs: captures ended, live executable graphs, graph launches.
   int captures, live_graphs, graph_launches;
   void *last_stream;

@@ -16,6 +16,7 @@
 //                             starting with PREFIX, and so must running the
 //                             CUDA class through a CompiledFunction& (which
 //                             has to go through CudaCompiledFunction::Run);
+//   --expect-cudnn-error PREFIX  the same for a --gpu_conv=cudnn model;
 //   --fake-driver LIB         with TFAOT_LIBCUDA=LIB, the fake driver of
 //                             fake_cuda_driver.cpp: checks what the runtime
 //                             asked of the driver over three runs and the
@@ -27,14 +28,20 @@
 #include "blazeface_emulated.h"
 #include "emotion_cpu.h"
 #include "emotion_bf16_emulated.h"
+#include "emotion_cudnn_emulated.h"
+#include "emotion_cudnn_fp16_emulated.h"
+#include "blazeface_cudnn_emulated.h"
 #include "emotion_emulated.h"
 #include "emotion_fp16_emulated.h"
 #include "emotion_int8_cpu.h"
 #include "emotion_int8_emulated.h"
 #if TFAOT_GPU_TEST_CUDA_CONV_NETS // Built where CUDA's libdevice is.
 #include "blazeface_cuda.h"
+#include "blazeface_cudnn_cuda.h"
 #include "emotion_bf16_cuda.h"
 #include "emotion_cuda.h"
+#include "emotion_cudnn_cuda.h"
+#include "emotion_cudnn_fp16_cuda.h"
 #include "emotion_fp16_cuda.h"
 #include "emotion_int8_cuda.h"
 #endif
@@ -225,6 +232,19 @@ int CompareEmulated() {
     ok &= RunAndCompare("emotion fp16", fp16, cpu, 3, kFp16Bound);
     ok &= RunAndCompare("emotion bf16", bf16, cpu, 3, kBf16Bound);
   }
+  {
+    // --gpu_conv=cudnn: the convolutions and their epilogues in the cuDNN
+    // calls' twins, in fp32 as close to the CPU build as the im2col path,
+    // in fp16 within the fp16 bound.
+    gpu_test::emulated::EmotionCudnn emotion;
+    gpu_test::emulated::EmotionCudnnFp16 fp16;
+    gpu_test::emulated::BlazeFaceCudnn blazeface;
+    gpu_test::cpu::Emotion cpu;
+    gpu_test::cpu::BlazeFace blazefaceCpu;
+    ok &= RunAndCompare("emotion cudnn", emotion, cpu, 3);
+    ok &= RunAndCompare("emotion cudnn fp16", fp16, cpu, 3, kFp16Bound);
+    ok &= RunAndCompare("blazeface cudnn", blazeface, blazefaceCpu, 5);
+  }
   return ok ? 0 : 1;
 }
 
@@ -314,6 +334,20 @@ int Compare() {
     gpu_test::cpu::BlazeFace cpu;
     ok &= RunAndCompare("blazeface", gpu, cpu, 5);
   }
+  {
+    // cuDNN against the CPU build (fp32) and against its twin (fp16:
+    // the same roundings, cuDNN's own summation order).
+    gpu_test::cuda::EmotionCudnn emotion;
+    gpu_test::cuda::EmotionCudnnFp16 fp16;
+    gpu_test::emulated::EmotionCudnnFp16 fp16Emulated;
+    gpu_test::cuda::BlazeFaceCudnn blazeface;
+    gpu_test::cpu::Emotion cpu;
+    gpu_test::cpu::BlazeFace blazefaceCpu;
+    ok &= RunAndCompare("emotion cudnn", emotion, cpu, 3);
+    ok &= RunAndCompare("emotion cudnn fp16 (emulated)", fp16, fp16Emulated,
+                        3, kSameRounding);
+    ok &= RunAndCompare("blazeface cudnn", blazeface, blazefaceCpu, 5);
+  }
 #else
   std::printf("note: emotion and blazeface were not compiled for CUDA (no "
               "libdevice when building)\n");
@@ -352,6 +386,28 @@ int ExpectError(const std::string &prefix) {
   std::printf("ok   CompiledFunction::Run() refused: %s\n",
               base.error_msg().c_str());
   return 0;
+}
+
+/// A --gpu_conv=cudnn model's Run() must fail with an error starting with
+/// `prefix` (cuDNN missing), twice.
+int ExpectCudnnError(const std::string &prefix) {
+#if TFAOT_GPU_TEST_CUDA_CONV_NETS
+  gpu_test::cuda::EmotionCudnn fn;
+  Fill(fn.arg0_data(), fn.kArg0Elements, 0);
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    if (fn.Run() || !StartsWith(fn.error_msg(), prefix)) {
+      std::printf("FAIL Run() gave '%s'; expected an error starting with "
+                  "'%s'\n", fn.error_msg().c_str(), prefix.c_str());
+      return 1;
+    }
+    std::printf("ok   Run() failed as expected: %s\n", fn.error_msg().c_str());
+  }
+  return 0;
+#else
+  std::printf("FAIL %s: the conv nets were not compiled for CUDA\n",
+              prefix.c_str());
+  return 1;
+#endif
 }
 
 /// The runtime's use of the (fake) driver: the instance sets up once,
@@ -494,15 +550,51 @@ int FakeDriver(const char *library) {
     expect(stats.half_gemms - before.half_gemms == 6,
            "their three layers each run as cuBLAS 16-bit products");
   }
+  int instances = 5;
+#if TFAOT_GPU_TEST_CUDA_CONV_NETS
+  {
+    // --gpu_conv=cudnn: emotion in (the fake's) cuDNN. fp32: 9 calls, 8
+    // fused with their bias (+ ReLU, + residual), 1 alone (its epilogue
+    // is not cuDNN's); fp16: 6 calls, all fused (the other 3 convolutions
+    // stay im2col); descriptors made on the first run only.
+    gpu_test::cuda::EmotionCudnn fp32;
+    gpu_test::cuda::EmotionCudnnFp16 fp16;
+    Fill(fp32.arg0_data(), fp32.kArg0Elements, 2);
+    Fill(fp16.arg0_data(), fp16.kArg0Elements, 2);
+    FakeCudaStats before = stats;
+    bool ran = fp32.Run() && fp16.Run();
+    FakeCudaStats first = stats;
+    expect(ran && first.bad_calls == before.bad_calls,
+           "cuDNN models run with no bad driver or cuDNN call");
+    if (first.bad_calls != before.bad_calls || !ran)
+      std::printf("     last problem: %s %s\n", first.last_problem,
+                  fp32.error_msg().c_str());
+    expect(first.fused_convs - before.fused_convs == 8 + 6 &&
+               first.convs - before.convs == 9 + 6 && first.cudnn_handles == 2,
+           "their convolutions run as fused cuDNN calls, one handle each");
+    std::printf("     cuDNN: %d calls, %d fused, %d handles\n",
+                first.convs - before.convs,
+                first.fused_convs - before.fused_convs, first.cudnn_handles);
+    ran = fp32.Run() && fp16.Run() && fp32.Run();
+    expect(ran && stats.bad_calls == first.bad_calls &&
+               stats.cudnn_descriptors == first.cudnn_descriptors &&
+               stats.convs - first.convs == 9 + 6 + 9,
+           "later runs make no descriptor and run the same convolutions");
+    instances += 2;
+  }
+  expect(stats.cudnn_handles == 0 && stats.cudnn_descriptors == 0,
+         "the destructor releases cuDNN's handle and descriptors");
+#endif
   expect(stats.live_allocs == 0, "the destructor frees all device memory");
-  // Five instances, one module each.
-  expect(stats.retained == 0 && stats.streams == 0 && stats.unloads == 5 &&
+  // One module per instance.
+  expect(stats.retained == 0 && stats.streams == 0 &&
+             stats.unloads == instances &&
              stats.cublas_handles == 0 && stats.live_graphs == 0,
          "the destructor releases context, stream, module, cuBLAS handle "
          "and graph");
   const char *cc = std::getenv("FAKE_CUDA_CC");
   if (cc && std::atoi(cc) > 90) {
-    expect(stats.ptx_loads == 5 && stats.cubin_loads == 0,
+    expect(stats.ptx_loads == instances && stats.cubin_loads == 0,
            "a newer GPU gets the PTX");
     expect(stats.pointer_params_checked > 0,
            "kernel pointer parameters checked against the PTX");
@@ -517,11 +609,14 @@ int main(int argc, char **argv) {
     return CompareEmulated();
   if (argc == 3 && std::strcmp(argv[1], "--fake-driver") == 0)
     return FakeDriver(argv[2]);
+  if (argc == 3 && std::strcmp(argv[1], "--expect-cudnn-error") == 0)
+    return ExpectCudnnError(argv[2]);
   if (argc == 3 && std::strcmp(argv[1], "--expect-error") == 0)
     return ExpectError(argv[2]);
   if (argc != 1) {
     std::fprintf(stderr,
-                 "usage: %s [--emulated | --expect-error PREFIX | --fake-driver LIB]\n",
+                 "usage: %s [--emulated | --expect-error PREFIX | "
+                 "--expect-cudnn-error PREFIX | --fake-driver LIB]\n",
                  argv[0]);
     return 2;
   }
