@@ -38,6 +38,12 @@ for tool_dir in tool_dirs:
 if os.path.isdir(config.tfaot_corpus_dir):
     config.available_features.add("corpus")
 
+# A sanitizer build (the asan preset) instruments the runtime archive, and a
+# shared library linked from it with -z defs cannot resolve the sanitizer's
+# symbols: tfaot-shared-library.test is for ordinary builds.
+if "-fsanitize" in config.cxx_flags:
+    config.available_features.add("sanitizers")
+
 # The source tree, for tests that configure parts of it (cross-aarch64).
 config.substitutions.append(("%tfaot_src", config.tfaot_src_root))
 # Cross-compiling the runtime for aarch64 and running it (cross-aarch64.test):
