@@ -78,8 +78,10 @@ static const OpDef *builtinOpDef(llvm::StringRef op) {
                              "reserve_space_3"});
     add("TopKV2", {"values", "indices"});
     add("Unique", {"y", "idx"});
-    for (const char *listOp : {"Split", "SplitV", "Unpack", "IdentityN",
-                               "PartitionedCall", "StatefulPartitionedCall"})
+    for (const char *listOp :
+         {"Split", "SplitV", "Unpack", "IdentityN", "PartitionedCall",
+          "StatefulPartitionedCall", "If", "StatelessIf", "While",
+          "StatelessWhile", "Case", "StatelessCase"})
       add(listOp, {"output"});
     return defs;
   }();

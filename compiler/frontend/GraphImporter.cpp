@@ -473,8 +473,9 @@ void Importer::prune() {
         diags_.nodeError(node->name(), node->op(),
                          "is part of a cycle through input '" +
                              describeEdge(edge) +
-                             "' (loops need control flow, which tfaot does "
-                             "not compile yet)");
+                             "' (a TF1 dataflow loop: tfaot compiles "
+                             "functional While, not Enter/Exit/"
+                             "NextIteration loops yet)");
         order_.clear();
         return;
       }
