@@ -13,6 +13,7 @@
 #include <atomic>
 #include <string>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -23,6 +24,14 @@
 namespace {
 
 using Gather = e2e::checks::Gather;
+
+// There is no moved-from or copied instance to Run(): the generated class
+// can be neither copied nor moved (docs/generated-api.md, "Instances").
+static_assert(!std::is_copy_constructible_v<Gather> &&
+                  !std::is_move_constructible_v<Gather> &&
+                  !std::is_copy_assignable_v<Gather> &&
+                  !std::is_move_assignable_v<Gather>,
+              "an instance owns its buffers and stays where it was made");
 
 const char kBadMessage[] = "node 'gather': indices[1] = 4 is not in [0, 4)";
 
