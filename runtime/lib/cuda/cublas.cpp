@@ -1,8 +1,7 @@
 //===- cublas.cpp - cuBLAS, loaded at run time ----------------------------===//
 // SPDX-License-Identifier: Apache-2.0
 #include "cublas.h"
-
-#include <dlfcn.h>
+#include "dynamic_library.h"
 
 #include <cstdlib>
 #include <vector>
@@ -40,20 +39,11 @@ std::vector<std::string> Candidates() {
 
 LoadResult Load() {
   LoadResult result;
-  void *library = nullptr;
-  std::string tried, firstError;
-  for (const std::string &path : Candidates()) {
-    library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (library)
-      break;
-    tried += (tried.empty() ? "" : ", ") + path;
-    if (firstError.empty())
-      if (const char *error = dlerror())
-        firstError = error;
-  }
+  std::string tried;
+  void *library = OpenFirstLibrary(Candidates(), tried);
   if (!library) {
-    result.why = "cuBLAS not found: cannot load " + tried + " (" + firstError +
-                 "); install the CUDA toolkit's cuBLAS or set "
+    result.why = "cuBLAS not found: cannot load " + tried +
+                 "; install the CUDA toolkit's cuBLAS or set "
                  "TFAOT_LIBCUBLAS, or compile with --gpu_gemm=kernels to "
                  "run without it";
     return result;

@@ -1,8 +1,7 @@
 //===- cuda_driver.cpp - The CUDA driver API, loaded at run time ----------===//
 // SPDX-License-Identifier: Apache-2.0
 #include "cuda_driver.h"
-
-#include <dlfcn.h>
+#include "dynamic_library.h"
 
 #include <cstdlib>
 
@@ -15,26 +14,17 @@ struct LoadResult {
   std::string why;
 };
 
-template <typename Fn>
-bool Resolve(void *library, const char *name, Fn &fn, std::string &missing) {
-  fn = reinterpret_cast<Fn>(dlsym(library, name));
-  if (!fn)
-    missing += (missing.empty() ? "" : ", ") + std::string(name);
-  return fn != nullptr;
-}
 
 LoadResult Load() {
   LoadResult result;
   const char *path = std::getenv("TFAOT_LIBCUDA");
   if (!path || !*path)
     path = "libcuda.so.1";
-  // RTLD_LOCAL: the driver's symbols stay out of the program's namespace.
-  void *library = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  std::string tried;
+  void *library = OpenFirstLibrary({path}, tried);
   if (!library) {
-    const char *error = dlerror();
-    result.why = std::string("no CUDA driver: cannot load ") + path + " (" +
-                 (error ? error : "unknown error") +
-                 "); install the NVIDIA driver to run this model on a GPU";
+    result.why = "no CUDA driver: cannot load " + tried +
+                 "; install the NVIDIA driver to run this model on a GPU";
     return result;
   }
   Driver &d = result.driver;

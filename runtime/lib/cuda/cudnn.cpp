@@ -1,6 +1,7 @@
 //===- cudnn.cpp - cuDNN convolutions, loaded at run time -----------------===//
 // SPDX-License-Identifier: Apache-2.0
 #include "cudnn.h"
+#include "dynamic_library.h"
 
 #include "tfaot/runtime/cuda_image.h"
 
@@ -20,12 +21,6 @@ struct LoadResult {
   std::string why;
 };
 
-template <typename Fn> void Lookup(void *library, const char *name, Fn &fn,
-                                   std::string &missing) {
-  fn = reinterpret_cast<Fn>(dlsym(library, name));
-  if (!fn)
-    missing += (missing.empty() ? "" : ", ") + std::string(name);
-}
 
 /// An explicit choice, or the soname (the loader's search path), then the
 /// toolkit's directory and the distribution's, often not in that path.
@@ -42,63 +37,54 @@ std::vector<std::string> Candidates() {
 
 LoadResult Load() {
   LoadResult result;
-  void *library = nullptr;
-  std::string tried, firstError;
-  for (const std::string &path : Candidates()) {
-    library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (library)
-      break;
-    tried += (tried.empty() ? "" : ", ") + path;
-    if (firstError.empty())
-      if (const char *error = dlerror())
-        firstError = error;
-  }
+  std::string tried;
+  void *library = OpenFirstLibrary(Candidates(), tried);
   if (!library) {
-    result.why = "cuDNN not found: cannot load " + tried + " (" + firstError +
-                 "); install cuDNN 9 or set TFAOT_LIBCUDNN, or compile with "
+    result.why = "cuDNN not found: cannot load " + tried +
+                 "; install cuDNN 9 or set TFAOT_LIBCUDNN, or compile with "
                  "--gpu_conv=im2col to run without it";
     return result;
   }
   Cudnn &c = result.cudnn;
   std::string missing;
-  Lookup(library, "cudnnGetVersion", c.cudnnGetVersion, missing);
-  Lookup(library, "cudnnGetErrorString", c.cudnnGetErrorString, missing);
-  Lookup(library, "cudnnCreate", c.cudnnCreate, missing);
-  Lookup(library, "cudnnDestroy", c.cudnnDestroy, missing);
-  Lookup(library, "cudnnSetStream", c.cudnnSetStream, missing);
-  Lookup(library, "cudnnCreateTensorDescriptor", c.cudnnCreateTensorDescriptor,
+  Resolve(library, "cudnnGetVersion", c.cudnnGetVersion, missing);
+  Resolve(library, "cudnnGetErrorString", c.cudnnGetErrorString, missing);
+  Resolve(library, "cudnnCreate", c.cudnnCreate, missing);
+  Resolve(library, "cudnnDestroy", c.cudnnDestroy, missing);
+  Resolve(library, "cudnnSetStream", c.cudnnSetStream, missing);
+  Resolve(library, "cudnnCreateTensorDescriptor", c.cudnnCreateTensorDescriptor,
          missing);
-  Lookup(library, "cudnnDestroyTensorDescriptor",
+  Resolve(library, "cudnnDestroyTensorDescriptor",
          c.cudnnDestroyTensorDescriptor, missing);
-  Lookup(library, "cudnnSetTensor4dDescriptor", c.cudnnSetTensor4dDescriptor,
+  Resolve(library, "cudnnSetTensor4dDescriptor", c.cudnnSetTensor4dDescriptor,
          missing);
-  Lookup(library, "cudnnCreateFilterDescriptor", c.cudnnCreateFilterDescriptor,
+  Resolve(library, "cudnnCreateFilterDescriptor", c.cudnnCreateFilterDescriptor,
          missing);
-  Lookup(library, "cudnnDestroyFilterDescriptor",
+  Resolve(library, "cudnnDestroyFilterDescriptor",
          c.cudnnDestroyFilterDescriptor, missing);
-  Lookup(library, "cudnnSetFilter4dDescriptor", c.cudnnSetFilter4dDescriptor,
+  Resolve(library, "cudnnSetFilter4dDescriptor", c.cudnnSetFilter4dDescriptor,
          missing);
-  Lookup(library, "cudnnCreateConvolutionDescriptor",
+  Resolve(library, "cudnnCreateConvolutionDescriptor",
          c.cudnnCreateConvolutionDescriptor, missing);
-  Lookup(library, "cudnnDestroyConvolutionDescriptor",
+  Resolve(library, "cudnnDestroyConvolutionDescriptor",
          c.cudnnDestroyConvolutionDescriptor, missing);
-  Lookup(library, "cudnnSetConvolution2dDescriptor",
+  Resolve(library, "cudnnSetConvolution2dDescriptor",
          c.cudnnSetConvolution2dDescriptor, missing);
-  Lookup(library, "cudnnSetConvolutionMathType", c.cudnnSetConvolutionMathType,
+  Resolve(library, "cudnnSetConvolutionMathType", c.cudnnSetConvolutionMathType,
          missing);
-  Lookup(library, "cudnnCreateActivationDescriptor",
+  Resolve(library, "cudnnCreateActivationDescriptor",
          c.cudnnCreateActivationDescriptor, missing);
-  Lookup(library, "cudnnDestroyActivationDescriptor",
+  Resolve(library, "cudnnDestroyActivationDescriptor",
          c.cudnnDestroyActivationDescriptor, missing);
-  Lookup(library, "cudnnSetActivationDescriptor",
+  Resolve(library, "cudnnSetActivationDescriptor",
          c.cudnnSetActivationDescriptor, missing);
-  Lookup(library, "cudnnGetConvolutionForwardAlgorithm_v7",
+  Resolve(library, "cudnnGetConvolutionForwardAlgorithm_v7",
          c.cudnnGetConvolutionForwardAlgorithm_v7, missing);
-  Lookup(library, "cudnnGetConvolutionForwardWorkspaceSize",
+  Resolve(library, "cudnnGetConvolutionForwardWorkspaceSize",
          c.cudnnGetConvolutionForwardWorkspaceSize, missing);
-  Lookup(library, "cudnnConvolutionForward", c.cudnnConvolutionForward,
+  Resolve(library, "cudnnConvolutionForward", c.cudnnConvolutionForward,
          missing);
-  Lookup(library, "cudnnConvolutionBiasActivationForward",
+  Resolve(library, "cudnnConvolutionBiasActivationForward",
          c.cudnnConvolutionBiasActivationForward, missing);
   if (!missing.empty()) {
     result.why = "cuDNN too old or incomplete: the loaded library lacks " +
