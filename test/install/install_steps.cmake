@@ -1,7 +1,8 @@
 #===- test/install/install_steps.cmake - shared by the consumer tests ------===#
 # SPDX-License-Identifier: Apache-2.0
 #
-# Included by run_consumer.cmake and run_bazel_consumer.cmake (cmake -P).
+# Included by run_consumer.cmake, run_runtime_only.cmake and
+# run_bazel_consumer.cmake (cmake -P).
 #
 #===------------------------------------------------------------------------===#
 
@@ -37,4 +38,29 @@ function(run_and_compare program expected)
                         "--- expected\n${want}--- actual\n${step_output}")
   endif()
   message(STATUS "consumer output matches ${expected}")
+endfunction()
+
+# Appends to the list `var` the -D arguments that make a nested CMake
+# configure use the outer build's tools and flags: its make program, its
+# compiler launcher (ccache), and its own compile and link flags (a
+# sanitizer build, the asan preset, installs an instrumented runtime, which
+# only links into a program built with -fsanitize too).
+function(append_outer_build_args var)
+  set(args ${${var}})
+  if(MAKE_PROGRAM)
+    list(APPEND args -DCMAKE_MAKE_PROGRAM=${MAKE_PROGRAM})
+  endif()
+  if(CXX_LAUNCHER)
+    list(APPEND args -DCMAKE_CXX_COMPILER_LAUNCHER=${CXX_LAUNCHER})
+  endif()
+  if(CXX_FLAGS)
+    list(APPEND args "-DCMAKE_CXX_FLAGS=${CXX_FLAGS}")
+  endif()
+  if(C_FLAGS)
+    list(APPEND args "-DCMAKE_C_FLAGS=${C_FLAGS}")
+  endif()
+  if(LINKER_FLAGS)
+    list(APPEND args "-DCMAKE_EXE_LINKER_FLAGS=${LINKER_FLAGS}")
+  endif()
+  set(${var} ${args} PARENT_SCOPE)
 endfunction()

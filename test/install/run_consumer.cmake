@@ -65,24 +65,7 @@ set(configure_args -S ${CONSUMER_SOURCE_DIR} -B ${build} -G ${GENERATOR}
     -DTFAOT_EXAMPLE_SAVEDMODEL=${savedmodel}
     # Only the prefix above may provide tfaot.
     -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF)
-if(MAKE_PROGRAM)
-  list(APPEND configure_args -DCMAKE_MAKE_PROGRAM=${MAKE_PROGRAM})
-endif()
-if(CXX_LAUNCHER)
-  list(APPEND configure_args -DCMAKE_CXX_COMPILER_LAUNCHER=${CXX_LAUNCHER})
-endif()
-# The build's own flags: a sanitizer build (the asan preset) installs an
-# instrumented runtime, which only links into a program built with
-# -fsanitize too.
-if(CXX_FLAGS)
-  list(APPEND configure_args "-DCMAKE_CXX_FLAGS=${CXX_FLAGS}")
-endif()
-if(C_FLAGS)
-  list(APPEND configure_args "-DCMAKE_C_FLAGS=${C_FLAGS}")
-endif()
-if(LINKER_FLAGS)
-  list(APPEND configure_args "-DCMAKE_EXE_LINKER_FLAGS=${LINKER_FLAGS}")
-endif()
+append_outer_build_args(configure_args)
 run_step("configure consumer" ${CMAKE_COMMAND} ${configure_args})
 string(FIND "${step_output}" " from ${prefix}/lib/cmake/tfaot" found)
 if(found EQUAL -1)

@@ -20,22 +20,7 @@ file(MAKE_DIRECTORY ${model})
 
 set(common -G ${GENERATOR} -DCMAKE_BUILD_TYPE=Release
     -DCMAKE_C_COMPILER=${C_COMPILER} -DCMAKE_CXX_COMPILER=${CXX_COMPILER})
-if(MAKE_PROGRAM)
-  list(APPEND common -DCMAKE_MAKE_PROGRAM=${MAKE_PROGRAM})
-endif()
-if(CXX_LAUNCHER)
-  list(APPEND common -DCMAKE_CXX_COMPILER_LAUNCHER=${CXX_LAUNCHER})
-endif()
-# The build's own flags (a sanitizer build's runtime needs them to link).
-if(CXX_FLAGS)
-  list(APPEND common "-DCMAKE_CXX_FLAGS=${CXX_FLAGS}")
-endif()
-if(C_FLAGS)
-  list(APPEND common "-DCMAKE_C_FLAGS=${C_FLAGS}")
-endif()
-if(LINKER_FLAGS)
-  list(APPEND common "-DCMAKE_EXE_LINKER_FLAGS=${LINKER_FLAGS}")
-endif()
+append_outer_build_args(common)
 
 run_step("configure runtime only" ${CMAKE_COMMAND} -S ${SOURCE_DIR} -B ${build}
          ${common} -DTFAOT_RUNTIME_ONLY=ON -DTFAOT_BUILD_TESTS=OFF
