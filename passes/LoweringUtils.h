@@ -174,9 +174,13 @@ void populateResizeLoweringPatterns(RewritePatternSet &patterns,
                                     const TypeConverter &converter);
 
 /// Adds the patterns for Slice, MirrorPad, BroadcastTo, OneHot,
-/// SpaceToBatchND, BatchToSpaceND and TopKV2.
+/// SpaceToBatchND, BatchToSpaceND, and TopKV2's (below).
 void populateDataMovementLoweringPatterns(RewritePatternSet &patterns,
                                           const TypeConverter &converter);
+
+/// Adds the pattern for TopKV2 (radix selection, LowerTopK.cpp).
+void populateTopKLoweringPatterns(RewritePatternSet &patterns,
+                                  const TypeConverter &converter);
 
 /// Adds the patterns for Ceil, Any, All, FusedBatchNorm and RandomUniform.
 void populateMathLoweringPatterns(RewritePatternSet &patterns,

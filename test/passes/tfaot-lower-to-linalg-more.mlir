@@ -126,22 +126,27 @@ func.func @random() -> tensor<2x3xf32> {
 
 // -----
 
-// Tests that TopKV2 keeps a heap of the k best per row: rows one by one;
-// the first k elements sift up into it; each later element that beats the
-// top (worse = smaller, or equal at a later index) replaces it and sinks;
-// then k times the top goes to the last free slot of the row.
+// Tests that TopKV2 selects by radix, row by row: each pass clears a
+// histogram (256 bins: the row is short) and counts the keys' next 8 bits
+// (keys: the float's bits, the sign flipped, all bits for negatives), then
+// walks the bins down from the top to the one holding the k-th best; four
+// passes for 32-bit keys. One scan takes the elements whose key beats the
+// k-th, and the first ones equal to it, into a heap (worse = smaller key,
+// or equal at a later index); k times its top goes to the last free slot.
 // CHECK-LABEL: func.func @topk
-// CHECK: %[[HV:.*]] = tensor.empty() : tensor<3xf32>
-// CHECK: %[[HI:.*]] = tensor.empty() : tensor<3xi64>
-// CHECK: scf.for %[[ROW:.*]] = %{{.*}} to %c2 step %{{.*}} iter_args({{.*}}) -> (tensor<2x3xf32>, tensor<2x3xi32>, tensor<3xf32>, tensor<3xi64>)
-// CHECK: scf.for %{{.*}} = %{{.*}} to %c3 step
-// CHECK: scf.while
-// CHECK: arith.cmpf olt
-// CHECK: arith.cmpf oeq
-// CHECK: arith.cmpi sgt
-// CHECK: scf.for %{{.*}} = %c3{{.*}} to %c5 step
+// CHECK: bufferization.alloc_tensor() : tensor<3xf32>
+// CHECK: bufferization.alloc_tensor() : tensor<3xi64>
+// CHECK: bufferization.alloc_tensor() : tensor<256xi32>
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c2 step %{{.*}} iter_args({{.*}}) -> (tensor<2x3xf32>, tensor<2x3xi32>, tensor<3xf32>, tensor<3xi64>, tensor<256xi32>)
+// CHECK-COUNT-4: linalg.fill ins(%{{.*}} : i32) outs(%{{.*}} : tensor<256xi32>)
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c5{{.*}} step {{.*}} -> (tensor<3xf32>, tensor<3xi64>, index, i32)
+// CHECK: arith.bitcast %{{.*}} : f32 to i32
+// CHECK: arith.cmpi ugt, %{{.*}}, %{{.*}} : i32
+// CHECK: arith.cmpi eq, %{{.*}}, %{{.*}} : i32
 // CHECK: scf.if
 // CHECK: scf.while
+// CHECK: arith.cmpi ult, %{{.*}}, %{{.*}} : i32
+// CHECK: arith.cmpi sgt, %{{.*}}, %{{.*}} : i64
 // CHECK: scf.for %{{.*}} = %{{.*}} to %c3{{.*}} step {{.*}} -> (tensor<2x3xf32>, tensor<2x3xi32>, tensor<3xf32>, tensor<3xi64>)
 // CHECK: arith.trunci %{{.*}} : i64 to i32
 // CHECK: scf.while

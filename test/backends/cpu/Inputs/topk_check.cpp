@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-// Runs TopKV2 (k = 100, bench/topk/topk.pbtxt compiled for x:4,5000) on
-// four rows and checks each against a reference: the row's indices sorted
+// Runs TopKV2 (k = 100, bench/topk/topk.pbtxt compiled for x:4,N) on
+// four rows of N and checks each against a reference: the row's indices sorted
 // by value, decreasing, equal values by index (TF's order), with
 // std::stable_sort. Prints the first three slots of each row, which the
 // test derives by hand.
-//   row 0: ascending, x[i] = i            -> 4999 4998 4997
+//   row 0: ascending, x[i] = i            -> N-1 N-2 N-3
 //   row 1: x[i] = (37 i) mod 11: the 10s sit where 4i = 10 (mod 11), i.e.
 //          i = 8 (mod 11)                  -> indices 8 19 30, all 10
 //   row 2: all 1                           -> indices 0 1 2
@@ -18,7 +18,8 @@
 
 int main() {
   MODEL_CLASS model;
-  const int rows = 4, n = 5000, k = 100;
+  const int rows = 4, k = 100;
+  const int n = MODEL_CLASS::kArg0Elements / rows;
   float *x = model.arg0_data();
   for (int i = 0; i < n; ++i) {
     x[0 * n + i] = float(i);
