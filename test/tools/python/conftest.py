@@ -6,8 +6,9 @@ corpus with TensorFlow's expected outputs."""
 import os
 import subprocess
 
-import numpy as np
 import pytest
+
+from idx import read_idx  # noqa: F401 (the tests import it from here)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TESTS = os.path.dirname(os.path.dirname(HERE))
@@ -23,23 +24,6 @@ GATHERS = os.path.join(TESTS, "backends", "cpu", "Inputs", "gathers.pbtxt")
 needs_corpus = pytest.mark.skipif(
     not os.path.isdir(UTENSOR_OPS),
     reason="the corpus is not at TFAOT_CORPUS_DIR=%r" % CORPUS)
-
-# IDX element types (the uTensor goldens' format): code -> big-endian dtype.
-_IDX_TYPES = {0x08: ">u1", 0x09: ">i1", 0x0B: ">i2", 0x0C: ">i4",
-              0x0D: ">f4", 0x0E: ">f8"}
-
-
-def read_idx(path):
-    """An IDX file (00 00 type rank, rank big-endian int32 dims, data)."""
-    with open(path, "rb") as f:
-        data = f.read()
-    assert data[0:2] == b"\0\0", path
-    dtype, rank = np.dtype(_IDX_TYPES[data[2]]), data[3]
-    dims = tuple(int.from_bytes(data[4 + 4 * i:8 + 4 * i], "big")
-                 for i in range(rank))
-    values = np.frombuffer(data, dtype=dtype, offset=4 + 4 * rank)
-    return values.reshape(dims).astype(dtype.newbyteorder("="))
-
 
 def tfaot_command(*args):
     """Runs the tfaot binary; returns (exit code, stdout, stderr)."""
