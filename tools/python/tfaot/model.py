@@ -11,6 +11,7 @@ A session has `inputs` and `outputs` (lists of (name, shape, dtype number)),
 for a string input), `run()` (returns "" or Run()'s error message) and
 `output(index)` (the result's bytes, copied).
 """
+import threading
 from typing import NamedTuple, Tuple
 
 import numpy as np
@@ -53,6 +54,9 @@ class Model:
         self.inputs = _describe(session.inputs)
         self.outputs = _describe(session.outputs)
         self._positions = {info.name: i for i, info in enumerate(self.inputs)}
+        # A call sets every input, runs and reads every output: threads
+        # sharing the model take turns for the whole sequence.
+        self._lock = threading.Lock()
 
     def __repr__(self):
         return "<tfaot.Model %s: %s -> %s>" % (
@@ -61,12 +65,15 @@ class Model:
 
     def __call__(self, *args, **kwargs):
         values = self._bind(args, kwargs)
-        for i, (info, value) in enumerate(zip(self.inputs, values)):
-            self._session.set_input(i, _as_input(info, value))
-        error = self._session.run()
-        if error:
-            raise RunError(error)
-        results = tuple(self._output(i) for i in range(len(self.outputs)))
+        buffers = [_as_input(info, value)
+                   for info, value in zip(self.inputs, values)]
+        with self._lock:
+            for i, buffer in enumerate(buffers):
+                self._session.set_input(i, buffer)
+            error = self._session.run()
+            if error:
+                raise RunError(error)
+            results = tuple(self._output(i) for i in range(len(self.outputs)))
         return results[0] if len(results) == 1 else results
 
     def _output(self, index):
