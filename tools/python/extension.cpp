@@ -54,8 +54,8 @@ std::string knownOptions() {
   return llvm::join(names, ", ");
 }
 
-/// Sets one option; "" or why it cannot be set (an unknown name; a value
-/// of the wrong type surfaces as pybind11's cast error, a TypeError).
+/// Sets one option; "" or why it cannot be set (an unknown name); a
+/// value of the wrong type throws py::cast_error.
 std::string setOption(CompileOptions &o, const std::string &name,
                       const py::handle &value) {
   auto str = [&] { return value.cast<std::string>(); };
@@ -98,7 +98,14 @@ CompileOptions compileOptions(const std::string &graph,
   // Warnings are returned with the model; progress is not reported.
   o.verbosity = Verbosity::Normal;
   for (auto [key, value] : options) {
-    error = setOption(o, key.cast<std::string>(), value);
+    std::string name = key.cast<std::string>();
+    try {
+      error = setOption(o, name, value);
+    } catch (const py::cast_error &) {
+      error = "option '" + name + "' cannot be " +
+              std::string(py::str(py::type::of(value).attr("__name__"))) +
+              " " + std::string(py::repr(value));
+    }
     if (!error.empty())
       break;
   }

@@ -53,6 +53,9 @@ def test_bad_options():
                        r"\(the options: signature, config, feed_values, "):
         tfaot.compile(RESHAPE_2_PB, feeds="x:5,3", fetches="y",
                       lay_out="nhwc")
+    with pytest.raises(tfaot.CompileError, match=r"^option 'layout' cannot "
+                       r"be int 5$"):
+        tfaot.compile(RESHAPE_2_PB, feeds="x:5,3", fetches="y", layout=5)
     with pytest.raises(tfaot.CompileError, match="threads must be >= 0"):
         tfaot.compile(RESHAPE_2_PB, feeds="x:5,3", fetches="y", threads=-1)
 
