@@ -277,7 +277,12 @@ int tfaot::runGraph(const RunOptions &options, llvm::raw_ostream &out,
          << kRandomInputs << ") for: " << llvm::join(randomized, ", ")
          << "\n";
 
-  model->run();
+  // As Run() would return false: the results are not to be trusted, so
+  // none is written.
+  if (std::string error = model->run(); !error.empty()) {
+    GraphDiagnostics(graph, errs).error("Run() failed: " + error);
+    return 1;
+  }
 
   if (std::error_code ec =
           llvm::sys::fs::create_directories(options.outputDir)) {

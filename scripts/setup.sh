@@ -19,6 +19,7 @@ PACKAGES=(
   libjpeg-turbo-progs   # cjpeg/djpeg: the JPEG tests' images and references
   libclang-rt-22-dev  # libFuzzer and sanitizer runtimes: scripts/fuzz.sh
   g++-aarch64-linux-gnu qemu-user  # the aarch64 runtime and demo (cross-aarch64.test)
+  pybind11-dev python3-dev python3-numpy python3-pytest  # the Python package (tools/python) and its tests
 )
 
 missing=()

@@ -156,9 +156,13 @@ JitModel::load(const CompiledArtifacts &artifacts, int threads) {
 
 JitModel::~JitModel() = default;
 
-void JitModel::run() {
+std::string JitModel::run() {
   internal::ScopedThreadPool current(pool_.get());
+  internal::ClearRunError();
   entry_(argPointers_.data(), resultPointers_.data(), arena_->data.get());
+  std::string error = internal::RunError();
+  internal::ClearRunError();
+  return error;
 }
 
 std::unique_ptr<JitModel>

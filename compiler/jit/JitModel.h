@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace llvm::orc {
@@ -47,8 +48,10 @@ public:
   load(const CompiledArtifacts &artifacts, int threads);
   ~JitModel();
 
-  /// One Run(), on the pool.
-  void run();
+  /// One Run(), on the pool. Returns "" or, as Run()'s error_msg(), the
+  /// first error the generated code reported (an index read from the data
+  /// out of range); the results are then not to be used.
+  std::string run();
 
   const FunctionSignature &signature() const { return signature_; }
   void *arg(size_t i) { return args_[i].data.get(); }

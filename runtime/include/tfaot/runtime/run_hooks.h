@@ -20,6 +20,7 @@
 #include "tfaot/runtime/thread_pool.h"
 
 #include <cstdint>
+#include <string>
 
 namespace tfaot::internal {
 
@@ -35,6 +36,13 @@ using ChunkProfiler = void (*)(int thread, int64_t begin, int64_t end,
                                bool finished);
 /// Installs `profiler` for every pool (null: none). Only while no loop runs.
 void SetChunkProfiler(ChunkProfiler profiler);
+
+/// The first error generated code reported on this thread (a bad index
+/// read from the data, a corrupt JPEG) since the last ClearRunError(); ""
+/// if none. Run() clears it before the entry and reads it after, as must
+/// any other caller of an entry that wants Run()'s errors.
+const std::string &RunError();
+void ClearRunError();
 
 /// Makes `pool` the current pool of this thread until destroyed.
 class ScopedThreadPool {
