@@ -7,7 +7,9 @@
 // (ConvsToCudnn.cpp says which convolutions), becomes a host call to
 // tfaot_rt_cuda_conv (HostLaunch.h). When the generic right after it is a
 // fusable epilogue (ConvEpilogue.h) the call takes the epilogue's bias, z
-// and ReLU, writes the epilogue's output, and the generic goes: one cuDNN
+// and ReLU (or ReLU6), writes the epilogue's output (or, where that is in
+// the convolution's input buffer, a temporary copied there after the
+// call), and the generic goes: one cuDNN
 // call (cudnnConvolutionBiasActivationForward) instead of an im2col copy,
 // a GEMM and an epilogue kernel reading the GEMM's f32 output. Else the
 // call writes the convolution's own (f32) buffer and the epilogue stays a
