@@ -110,6 +110,19 @@ std::optional<ConvEpilogue> matchConvEpilogue(linalg::LinalgOp conv) {
       current = user->getResult(0);
       continue;
     }
+    // ReLU6: the ReLU, then min(., 6).
+    if (isa<arith::MinimumFOp, arith::MinNumFOp>(user) && epilogue.relu &&
+        !epilogue.relu6 && !epilogue.narrows) {
+      Value other = user->getOperand(0) == current ? user->getOperand(1)
+                                                   : user->getOperand(0);
+      APFloat six(0.0f);
+      if (!matchPattern(other, m_ConstantFloat(&six)) ||
+          !six.isExactlyValue(6.0))
+        return std::nullopt;
+      epilogue.relu6 = true;
+      current = user->getResult(0);
+      continue;
+    }
     if (isa<arith::TruncFOp>(user) && !epilogue.narrows) {
       epilogue.narrows = true;
       current = user->getResult(0);

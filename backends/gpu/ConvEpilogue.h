@@ -26,6 +26,9 @@ struct ConvEpilogue {
   std::optional<unsigned> biasInput;      ///< [K], broadcast over N, H, W.
   std::optional<unsigned> residualInput;  ///< NHWC like the output.
   bool relu = false;
+  /// The ReLU is capped at 6 (ReLU6: min(max(x, 0), 6)), which cuDNN's
+  /// CLIPPED_RELU with a ceiling of 6 computes.
+  bool relu6 = false;
   /// The generic rounds its f32 result to its (16-bit) output type once,
   /// at the store (tfaot-gpu-store-half).
   bool narrows = false;
@@ -34,7 +37,8 @@ struct ConvEpilogue {
 /// The generic that finishes `conv` (a 2-d NHWC convolution on tensors or
 /// buffers) if its body is y = relu?(conv + z? + bias?), in any order of
 /// the two additions, the bias and z possibly widened from 16 bits, the
-/// result possibly rounded to 16 bits. On tensors `conv`'s result must
+/// ReLU possibly capped at 6 (ReLU6), the result possibly rounded to 16
+/// bits. On tensors `conv`'s result must
 /// have no other reader. On buffers the generic must come right after
 /// `conv` (nothing that touches memory in between), so that one call in
 /// its place reads what both read; that no one else reads the output is
@@ -45,6 +49,9 @@ std::optional<ConvEpilogue> matchConvEpilogue(mlir::linalg::LinalgOp conv);
 
 /// The unit attribute on a convolution whose epilogue cuDNN takes.
 constexpr char kFusedEpilogueAttr[] = "tfaot.cudnn_fused_epilogue";
+/// The unit attribute on a cuDNN convolution whose input a copy pads (for
+/// `explain`: "pad copy + cuDNN").
+constexpr char kPaddedInputAttr[] = "tfaot.cudnn_padded_input";
 
 } // namespace tfaot::gpu
 

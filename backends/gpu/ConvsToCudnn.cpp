@@ -24,9 +24,11 @@
 //===----------------------------------------------------------------------===//
 #include "backends/gpu/ConvEpilogue.h"
 #include "backends/gpu/Passes.h"
+#include "passes/Remarks.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Pass/Pass.h"
 
@@ -116,31 +118,58 @@ struct ConvsToCudnnPass
     arg.replaceAllUsesExcept(wide, wide.getDefiningOp());
   }
 
+  /// Why `conv` cannot go to cuDNN at all, or "".
+  static StringRef unsupported(linalg::Conv2DNhwcHwcfOp conv,
+                               DenseElementsAttr &weights) {
+    bool staticShapes = llvm::all_of(conv->getOperands(), [](Value v) {
+      auto type = dyn_cast<RankedTensorType>(v.getType());
+      return type && type.hasStaticShape();
+    });
+    Type input = getElementTypeOrSelf(conv.getInputs()[0].getType());
+    Type filter = getElementTypeOrSelf(conv.getInputs()[1].getType());
+    auto fill = conv.getOutputs()[0].getDefiningOp<linalg::FillOp>();
+    if (!staticShapes)
+      return "dynamic shapes";
+    if (input != filter || !(input.isF32() || isHalf(input)) ||
+        !getElementTypeOrSelf(conv.getResult(0).getType()).isF32())
+      return "element types cuDNN's path does not take";
+    if (!matchPattern(conv.getInputs()[1], m_Constant(&weights)))
+      return "weights not constant";
+    if (!fill || !matchPattern(fill.getInputs()[0], m_PosZeroFloat()))
+      return "accumulates into a non-zero output";
+    return "";
+  }
+
   void runOnOperation() override {
+    // Depthwise convolutions stay generated kernels (said here, where
+    // `explain` lists where each convolution runs).
+    getOperation().walk([&](linalg::DepthwiseConv2DNhwcHwcmOp op) {
+      mlir::tfaot::remarkRewrite(op.getLoc(), getArgument(),
+                                 "generated kernel (depthwise)");
+    });
     SmallVector<linalg::Conv2DNhwcHwcfOp> convs;
     getOperation().walk(
         [&](linalg::Conv2DNhwcHwcfOp conv) { convs.push_back(conv); });
     for (linalg::Conv2DNhwcHwcfOp conv : convs) {
-      bool staticShapes = llvm::all_of(conv->getOperands(), [](Value v) {
-        auto type = dyn_cast<RankedTensorType>(v.getType());
-        return type && type.hasStaticShape();
-      });
-      Type input = getElementTypeOrSelf(conv.getInputs()[0].getType());
-      Type filter = getElementTypeOrSelf(conv.getInputs()[1].getType());
       DenseElementsAttr weights;
-      auto fill = conv.getOutputs()[0].getDefiningOp<linalg::FillOp>();
-      if (!staticShapes || input != filter ||
-          !(input.isF32() || isHalf(input)) ||
-          !getElementTypeOrSelf(conv.getResult(0).getType()).isF32() ||
-          !matchPattern(conv.getInputs()[1], m_Constant(&weights)) || !fill ||
-          !matchPattern(fill.getInputs()[0], m_PosZeroFloat()))
+      StringRef why = unsupported(conv, weights);
+      if (!why.empty()) {
+        mlir::tfaot::remarkRewrite(conv.getLoc(), getArgument(),
+                                   "im2col + cuBLAS (" + why.str() + ")");
         continue;
+      }
+      Type input = getElementTypeOrSelf(conv.getInputs()[0].getType());
       std::optional<::tfaot::gpu::ConvEpilogue> epilogue =
           ::tfaot::gpu::matchConvEpilogue(conv);
       if (epilogue && !fusable(*epilogue, input))
         epilogue.reset();
-      if (isHalf(input) && !epilogue)
-        continue; // im2col: cuDNN's 16-bit convolutions store 16 bits.
+      if (isHalf(input) && !epilogue) {
+        // im2col: cuDNN's 16-bit convolutions store 16 bits.
+        mlir::tfaot::remarkRewrite(conv.getLoc(), getArgument(),
+                                   "im2col + cuBLAS (16-bit, without an "
+                                   "epilogue cuDNN fuses storing 16 bits)");
+        continue;
+      }
       if (epilogue && isHalf(input))
         narrowBias(*epilogue, cast<FloatType>(input));
       OpBuilder b(conv);
@@ -153,6 +182,10 @@ struct ConvsToCudnnPass
       if (epilogue)
         cudnnConv->setAttr(::tfaot::gpu::kFusedEpilogueAttr,
                            b.getUnitAttr());
+      // cuDNN's legacy call pads symmetrically only, and the pad is not
+      // folded into it yet: a copy kernel pads first.
+      if (conv.getInputs()[0].getDefiningOp<tensor::PadOp>())
+        cudnnConv->setAttr(::tfaot::gpu::kPaddedInputAttr, b.getUnitAttr());
       conv->replaceAllUsesWith(cudnnConv->getResults());
       Operation *oldWeights = conv.getInputs()[1].getDefiningOp();
       conv.erase();

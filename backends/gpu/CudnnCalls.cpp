@@ -7,7 +7,9 @@
 // (ConvsToCudnn.cpp says which convolutions), becomes a host call to
 // tfaot_rt_cuda_conv (HostLaunch.h). When the generic right after it is a
 // fusable epilogue (ConvEpilogue.h) the call takes the epilogue's bias, z
-// and ReLU, writes the epilogue's output, and the generic goes: one cuDNN
+// and ReLU (or ReLU6), writes the epilogue's output (or, where that is in
+// the convolution's input buffer, a temporary copied there after the
+// call), and the generic goes: one cuDNN
 // call (cudnnConvolutionBiasActivationForward) instead of an im2col copy,
 // a GEMM and an epilogue kernel reading the GEMM's f32 output. Else the
 // call writes the convolution's own (f32) buffer and the epilogue stays a
@@ -22,6 +24,7 @@
 #include "backends/gpu/HostLaunch.h"
 #include "backends/gpu/Passes.h"
 #include "passes/LoweringUtils.h"
+#include "passes/Remarks.h"
 #include "runtime/include/tfaot/runtime/cuda_image.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -29,6 +32,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Pass/Pass.h"
 
 namespace mlir::tfaot {
@@ -49,6 +53,13 @@ bool isDense(Value buffer) {
 }
 
 Type elementOf(Value value) { return getElementTypeOrSelf(value.getType()); }
+
+/// The buffer `view` is a view of (itself if it is none).
+Value viewRoot(Value view) {
+  while (auto op = view.getDefiningOp<ViewLikeOpInterface>())
+    view = op.getViewSource();
+  return view;
+}
 
 struct CudnnCallsPass
     : mlir::tfaot::impl::CudnnCallsPassBase<CudnnCallsPass> {
@@ -85,6 +96,29 @@ struct CudnnCallsPass
       ok = ok && isDense(z) && elementOf(z) == element;
     }
     return ok;
+  }
+
+  /// Says, for `explain` and --report, how the call runs `conv`: with its
+  /// epilogue fused ("conv + bias + ReLU6") or the epilogue left a kernel.
+  /// (cuDNN may still refuse the fused call at run time; the runtime then
+  /// runs it unfused, see runtime/lib/cuda/cudnn.h.)
+  void remarkPlacement(linalg::Conv2DNhwcFhwcOp conv,
+                       const std::optional<::tfaot::gpu::ConvEpilogue> &e,
+                       bool copied) {
+    // The form goes into the remark's group (what --report's text shows),
+    // the pad and copy around the call into its detail.
+    std::string what = "cuDNN conv, epilogue a kernel";
+    if (e)
+      what = "cuDNN fused conv" +
+             std::string(e->residualInput ? " + residual" : "") + " + bias" +
+             (e->relu6 ? " + ReLU6" : e->relu ? " + ReLU" : "");
+    SmallVector<StringRef, 2> around;
+    if (conv->hasAttr(::tfaot::gpu::kPaddedInputAttr))
+      around.push_back("after a pad copy");
+    if (copied)
+      around.push_back("written aside, then copied over its input");
+    mlir::tfaot::remarkRewrite(conv.getLoc(), getArgument(), what,
+                               llvm::join(around, "; "));
   }
 
   LogicalResult replace(linalg::Conv2DNhwcFhwcOp conv, int64_t site) {
@@ -139,6 +173,12 @@ struct CudnnCallsPass
                 : allowTf32        ? cuda_image::kConvAllowTf32
                                    : 0;
     Value bias = constant(0), z = constant(0), y = output;
+    // Bufferization may write an elementwise epilogue in place over a dead
+    // input, the convolution's x among them: right for the epilogue alone,
+    // which runs after the convolution has read x, wrong for one call that
+    // reads x while it writes y. Then the call writes a temporary, copied
+    // into y after it.
+    Value inPlaceOutput;
     if (epilogue) {
       linalg::GenericOp op = epilogue->op;
       bias = address(op.getDpsInputs()[*epilogue->biasInput]);
@@ -149,8 +189,17 @@ struct CudnnCallsPass
       }
       if (epilogue->relu)
         flags |= cuda_image::kConvRelu;
+      if (epilogue->relu6)
+        flags |= cuda_image::kConvRelu6;
       y = op.getDpsInits()[0];
+      if (viewRoot(y) == viewRoot(x)) {
+        inPlaceOutput = y;
+        auto type = cast<MemRefType>(y.getType());
+        y = memref::AllocOp::create(
+            b, loc, MemRefType::get(type.getShape(), type.getElementType()));
+      }
     }
+    remarkPlacement(conv, epilogue, static_cast<bool>(inPlaceOutput));
     ArrayRef<int64_t> in = cast<MemRefType>(x.getType()).getShape();
     ArrayRef<int64_t> filter = cast<MemRefType>(w.getType()).getShape();
     ArrayRef<int64_t> out = cast<MemRefType>(output.getType()).getShape();
@@ -164,6 +213,10 @@ struct CudnnCallsPass
       args.push_back(constant(value));
     args.push_back(arith::ConstantIntOp::create(b, loc, b.getI32Type(), flags));
     func::CallOp::create(b, loc, declareConv(getOperation()), args);
+    if (inPlaceOutput) {
+      memref::CopyOp::create(b, loc, y, inPlaceOutput);
+      memref::DeallocOp::create(b, loc, y);
+    }
     if (epilogue)
       dead.push_back(epilogue->op);
     dead.push_back(conv);

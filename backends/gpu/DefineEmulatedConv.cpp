@@ -14,6 +14,7 @@
 //     acc += z[n][oh][ow][k]  (flags & residual)
 //     acc += bias[k]          (flags & bias)
 //     acc = max(acc, 0)       (flags & relu)
+//     acc = min(acc, 6)       (flags & relu6: cuDNN's CLIPPED_RELU at 6)
 //     y[n][oh][ow][k] = acc, rounded once to y's type
 //
 // with packed NHWC x (N x H x W x C), z and y (N x OH x OW x K), KRSC w and
@@ -75,9 +76,11 @@ void defineBody(func::FuncOp func, Type element) {
   Value hasResidual = flag(cuda_image::kConvResidual);
   Value hasBias = flag(cuda_image::kConvBias);
   Value hasRelu = flag(cuda_image::kConvRelu);
+  Value hasRelu6 = flag(cuda_image::kConvRelu6);
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
   Value zeroF = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
+  Value sixF = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(6));
 
   // ((a * B + b) * C + c ...): the linear index of a packed tensor.
   auto linear = [&](OpBuilder &nb, ArrayRef<Value> indices,
@@ -160,6 +163,8 @@ void defineBody(func::FuncOp func, Type element) {
           acc = addIf(b4, hasBias, acc, bias, kk);
           Value relu = arith::MaximumFOp::create(b4, loc, acc, zeroF);
           acc = arith::SelectOp::create(b4, loc, hasRelu, relu, acc);
+          Value capped = arith::MinimumFOp::create(b4, loc, acc, sixF);
+          acc = arith::SelectOp::create(b4, loc, hasRelu6, capped, acc);
           Value stored =
               element.isF32() ? acc
                               : arith::TruncFOp::create(b4, loc, element, acc);

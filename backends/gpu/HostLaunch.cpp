@@ -1,6 +1,7 @@
 //===- HostLaunch.cpp - Kernel launches as calls into the runtime ---------===//
 // SPDX-License-Identifier: Apache-2.0
 #include "backends/gpu/HostLaunch.h"
+#include "passes/Remarks.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -62,7 +63,7 @@ struct HostRewriter {
       if (auto call = dyn_cast<LLVM::CallOp>(op)) {
         StringRef callee = call.getCallee().value_or("");
         if (callee != "malloc" && callee != "aligned_alloc" &&
-            callee != "free" && !tfaot::gpu::isRuntimeLibraryCall(callee)) {
+            callee != "free" && !::tfaot::gpu::isRuntimeLibraryCall(callee)) {
           error = "internal error: host code of '" + func.getName().str() +
                   "' calls '" + callee.str() + "'";
           return WalkResult::interrupt();
@@ -115,6 +116,32 @@ struct HostRewriter {
     });
   }
 
+  /// Gives each cuDNN call the name of its TF node (the convolution's
+  /// location), for the runtime's errors: a constant string the host reads,
+  /// so made after redirectConstants (it is no weight to upload).
+  void nameConvLayers(LLVM::LLVMFuncOp func, LLVM::LLVMFuncOp convFn) {
+    SmallVector<LLVM::CallOp> calls;
+    func.walk([&](LLVM::CallOp call) {
+      if (call.getCallee() == convFn.getName() &&
+          call.getNumOperands() + 1 == convFn.getNumArguments())
+        calls.push_back(call);
+    });
+    for (LLVM::CallOp call : calls) {
+      OpBuilder builder(call);
+      std::string layer =
+          mlir::tfaot::nodeNameOf(call.getLoc()).value_or("");
+      Value name = LLVM::createGlobalString(
+          call.getLoc(), builder,
+          "tfaot_conv_layer_" + std::to_string(convLayers++),
+          layer + std::string(1, 0), LLVM::Linkage::Internal);
+      SmallVector<Value> operands(call.getOperands());
+      operands.push_back(name);
+      LLVM::CallOp::create(builder, call.getLoc(), convFn, operands);
+      call.erase();
+    }
+  }
+  int convLayers = 0;
+
   void lowerLaunch(mlir::gpu::LaunchFuncOp launch, LLVM::LLVMFuncOp launchFn) {
     OpBuilder builder(launch);
     Location loc = launch.getLoc();
@@ -156,7 +183,7 @@ struct HostRewriter {
 
 } // namespace
 
-bool tfaot::gpu::lowerHostLaunches(ModuleOp module, const std::string &image,
+bool ::tfaot::gpu::lowerHostLaunches(ModuleOp module, const std::string &image,
                                    std::string &error) {
   HostRewriter rewriter(module);
   for (mlir::gpu::BinaryOp binary :
@@ -183,9 +210,19 @@ bool tfaot::gpu::lowerHostLaunches(ModuleOp module, const std::string &image,
       module, tfaot_rt::kCudaLaunch, rewriter.voidType,
       {rewriter.ptr, rewriter.ptr, rewriter.i64, rewriter.i64, rewriter.i64,
        rewriter.i64, rewriter.i64, rewriter.i64, rewriter.i32, rewriter.ptr});
+  // The cuDNN entry takes its layer's name last (HostLaunch.h).
+  auto convFn = module.lookupSymbol<LLVM::LLVMFuncOp>(tfaot_rt::kCudaConv);
+  if (convFn) {
+    SmallVector<Type> params(convFn.getFunctionType().getParams());
+    params.push_back(rewriter.ptr);
+    convFn.setFunctionType(
+        LLVM::LLVMFunctionType::get(rewriter.voidType, params));
+  }
   for (LLVM::LLVMFuncOp func : functions) {
     rewriter.redirectConstants(func);
     rewriter.redirectHeap(func);
+    if (convFn)
+      rewriter.nameConvLayers(func, convFn);
     SmallVector<mlir::gpu::LaunchFuncOp> launches;
     func.walk([&](mlir::gpu::LaunchFuncOp launch) { launches.push_back(launch); });
     if (launches.empty())

@@ -27,7 +27,7 @@
 //                            i64 y, i64 n, i64 h, i64 w_in, i64 c, i64 k,
 //                            i64 r, i64 s, i64 oh, i64 ow, i64 stride_h,
 //                            i64 stride_w, i64 dilation_h, i64 dilation_w,
-//                            i32 flags);
+//                            i32 flags, const char *layer);
 //
 // The GEMMs (from tfaot-gpu-matmuls-to-cublas, MatmulsToCublas.cpp) are a
 // row-major f32 C[m,n] += A[m,k] B[k,n], `batch` times, the addresses as
@@ -42,7 +42,9 @@
 // * w[k,r,s,c] + z[n,oh,ow,k]? + bias[k]?), NHWC x, z and y and KRSC w,
 // unpadded, dense, in the element type of its flags (cuda_image.h), f32
 // sums; `site` numbers the model's convolutions, so that the runtime makes
-// each one's cuDNN descriptors once per instance. cuDNN runs it.
+// each one's cuDNN descriptors once per instance, and `layer` is its TF
+// node's name, for errors (added by lowerHostLaunches: tfaot-gpu-cudnn-calls
+// declares the call without it). cuDNN runs it.
 //
 // Why our own: nothing runs at load time (a program linking a CUDA model
 // starts, and reports "no CUDA driver" from Run(), on machines without

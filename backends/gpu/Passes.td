@@ -105,10 +105,12 @@ def ConvsToCudnnPass
     `linalg.conv_2d_nhwc_hwcf` with constant weights and a zero-filled f32
     output becomes a `linalg.conv_2d_nhwc_fhwc` whose weights are
     transposed to KRSC at compile time. With 16-bit inputs only one whose
-    epilogue cuDNN can fuse (ConvEpilogue.h: y = relu?(conv + z? + bias?)
-    stored in 16 bits) goes, and its bias is rounded to 16 bits (cuDNN's
-    16-bit configurations take a 16-bit bias); the others stay for
-    im2col. tfaot-gpu-cudnn-calls makes the calls.
+    epilogue cuDNN can fuse (ConvEpilogue.h: y = relu?(conv + z? + bias?),
+    the ReLU possibly a ReLU6, stored in 16 bits) goes, and its bias is
+    rounded to 16 bits (cuDNN's 16-bit configurations take a 16-bit bias);
+    the others stay for im2col, each with a remark saying why (and each
+    depthwise convolution with one saying it stays a generated kernel), for
+    `tfaot explain`. tfaot-gpu-cudnn-calls makes the calls.
   }];
   let dependentDialects = ["mlir::arith::ArithDialect",
                            "mlir::linalg::LinalgDialect"];
@@ -124,11 +126,15 @@ def CudnnCallsPass : Pass<"tfaot-gpu-cudnn-calls", "mlir::ModuleOp"> {
     `linalg.conv_2d_nhwc_fhwc` (only tfaot-gpu-convs-to-cudnn makes them)
     on dense buffers becomes a host call to tfaot_rt_cuda_conv
     (backends/gpu/HostLaunch.h); when the `linalg.generic` right after it
-    is its epilogue y = relu?(conv + z? + bias?) (ConvEpilogue.h), the call
-    writes that generic's output instead and the generic goes too: cuDNN's
-    cudnnConvolutionBiasActivationForward does both. The zero fill of the
-    convolution's buffer is dropped (cuDNN overwrites). For --gpu_emulate,
-    tfaot-gpu-define-emulated-conv points the calls at loops.
+    is its epilogue y = relu?(conv + z? + bias?) (ConvEpilogue.h; the ReLU
+    possibly a ReLU6), the call writes that generic's output instead and
+    the generic goes too: cuDNN's cudnnConvolutionBiasActivationForward
+    does both. Where that output is in the convolution's input buffer, the
+    call writes a temporary that a memref.copy moves after it. The zero
+    fill of the convolution's buffer is dropped (cuDNN overwrites). Each
+    call gets a remark saying what it fuses, for `tfaot explain`. For
+    --gpu_emulate, tfaot-gpu-define-emulated-conv points the calls at
+    loops.
   }];
   let options = [
     Option<"allowTf32", "allow-tf32", "bool", /*default=*/"false",

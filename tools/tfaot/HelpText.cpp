@@ -97,12 +97,17 @@ static const char kExplainHelp[] =
 SYNOPSIS
   tfaot explain --graph G [--config C] [--feed F]... [--fetch F]...
                 [--layout auto|nhwc|nchw] [--batch N,...] [--json]
+                [--target cuda [--gpu_conv im2col|cudnn] [--precision P]
+                 [--gpu_gemm cublas|kernels]]
 
 DESCRIPTION
   Compiles as far as the memory plan and prints, instead of writing files,
   what 'compile --report' prints: per graph pass, what it rewrote at which
   TF nodes (and what it left, with the reason), op counts before and after
-  the passes, and the memory plan (arena, lower bound, naive sum).
+  the passes, and the memory plan (arena, lower bound, naive sum). With
+  --target cuda --gpu_conv cudnn it also says where each convolution runs
+  and why: cuDNN with its epilogue fused, cuDNN with the epilogue a kernel,
+  im2col + cuBLAS, or a generated kernel (depthwise).
 
 EXIT STATUS
   0 the report was printed; 1 any error.
@@ -110,6 +115,7 @@ EXIT STATUS
 EXAMPLES
   tfaot explain --graph nanodet.json --layout nchw
   tfaot explain --graph model.pb --feed input:1,224,224,3 --json | jq .passes
+  tfaot explain --graph resnet50.pb --target cuda --gpu_conv cudnn
 )";
 
 static const char kBenchHelp[] =

@@ -248,7 +248,7 @@ static cl::opt<std::string> featuresFlag(
     cl::desc("LLVM target features, each +name (enable) or -name (disable), "
              "e.g. +avx2,+fma."));
 static cl::opt<std::string> targetKindFlag(
-    "target", cl::sub(compileCmd), cl::cat(compileCategory), cl::init("cpu"),
+    "target", cl::sub(compileCmd), cl::sub(explainCmd), cl::cat(compileCategory), cl::init("cpu"),
     cl::value_desc("cpu|cuda"),
     cl::desc("What runs the model: cpu (default), or cuda: PTX kernels (and "
              "a cubin when ptxas is installed) with a host launcher; the "
@@ -258,23 +258,24 @@ static cl::opt<std::string> gpuArchFlag(
     cl::init("sm_90"), cl::value_desc("sm_80|sm_89|sm_90"),
     cl::desc("GPU architecture for --target=cuda (default sm_90)."));
 static cl::opt<std::string> gpuGemmFlag(
-    "gpu_gemm", cl::sub(compileCmd), cl::cat(compileCategory),
+    "gpu_gemm", cl::sub(compileCmd), cl::sub(explainCmd), cl::cat(compileCategory),
     cl::init("cublas"), cl::value_desc("cublas|kernels"),
     cl::desc("With --target=cuda, what runs f32 convolutions and matrix "
              "products: cublas (default; the program then needs "
              "libcublas.so.13 or .12 at run time) or kernels (generated, "
              "slower, nothing but the driver needed)."));
 static cl::opt<std::string> gpuConvFlag(
-    "gpu_conv", cl::sub(compileCmd), cl::cat(compileCategory),
+    "gpu_conv", cl::sub(compileCmd), cl::sub(explainCmd), cl::cat(compileCategory),
     cl::init("im2col"), cl::value_desc("im2col|cudnn"),
     cl::desc("With --target=cuda, what runs convolutions: im2col (default; "
              "an im2col copy and a cuBLAS GEMM, the bias and activation in "
              "a kernel after it) or cudnn (cuDNN, with a bias, residual "
-             "add and ReLU after it fused into the call; the program then "
-             "needs libcudnn.so.9 at run time). Convolutions cuDNN cannot "
-             "take stay im2col."));
+             "add and ReLU or ReLU6 after it fused into the call, unfused "
+             "cuDNN calls where cuDNN refuses that; the program then needs "
+             "libcudnn.so.9 at run time). Convolutions cuDNN cannot take "
+             "stay im2col; 'tfaot explain' says which run where."));
 static cl::opt<std::string> precisionFlag(
-    "precision", cl::sub(compileCmd), cl::cat(compileCategory),
+    "precision", cl::sub(compileCmd), cl::sub(explainCmd), cl::cat(compileCategory),
     cl::init("fp32"), cl::value_desc("fp32|tf32|fp16|bf16"),
     cl::desc("With --target=cuda: fp32 (default); tf32, cuBLAS multiplies "
              "on tensor cores with inputs rounded to a 10-bit mantissa; "

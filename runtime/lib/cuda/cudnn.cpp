@@ -86,6 +86,9 @@ LoadResult Load() {
          missing);
   Resolve(library, "cudnnConvolutionBiasActivationForward",
          c.cudnnConvolutionBiasActivationForward, missing);
+  Resolve(library, "cudnnAddTensor", c.cudnnAddTensor, missing);
+  Resolve(library, "cudnnActivationForward", c.cudnnActivationForward,
+          missing);
   if (!missing.empty()) {
     result.why = "cuDNN too old or incomplete: the loaded library lacks " +
                  missing + " (cuDNN 9 is needed)";
@@ -132,12 +135,14 @@ const Cudnn *LoadCudnn(std::string *why) {
   return loaded.ok ? &loaded.cudnn : nullptr;
 }
 
+std::string CudnnConvs::StatusName(CudnnStatus status) const {
+  const char *name = cudnn_->cudnnGetErrorString(status);
+  return name ? name : "cuDNN status " + std::to_string(status);
+}
+
 std::string CudnnConvs::Error(const std::string &what,
                               CudnnStatus status) const {
-  const char *name = cudnn_->cudnnGetErrorString(status);
-  return "cuDNN error: " + what + " failed with " +
-         (name ? std::string(name)
-               : "cuDNN status " + std::to_string(status));
+  return "cuDNN error: " + what + " failed with " + StatusName(status);
 }
 
 std::string CudnnConvs::MakePlan(const Driver &driver, CUstream stream,
@@ -186,33 +191,57 @@ std::string CudnnConvs::MakePlan(const Driver &driver, CUstream stream,
   if (status == kCudnnSuccess && fused)
     status = c.cudnnSetTensor4dDescriptor(plan.bias, kCudnnTensorNhwc, type, 1,
                                           s.k, 1, 1);
+  // ReLU6 is CLIPPED_RELU with a ceiling of 6.
   bool relu = s.flags & cuda_image::kConvRelu;
+  bool relu6 = s.flags & cuda_image::kConvRelu6;
+  int mode = relu6  ? kCudnnActivationClippedRelu
+             : relu ? kCudnnActivationRelu
+                    : kCudnnActivationIdentity;
   if (status == kCudnnSuccess && fused)
     status = c.cudnnSetActivationDescriptor(
-        plan.activation, relu ? kCudnnActivationRelu : kCudnnActivationIdentity,
-        kCudnnNotPropagateNan, 0.0);
+        plan.activation, mode, kCudnnNotPropagateNan, relu6 ? 6.0 : 0.0);
   if (status != kCudnnSuccess)
     return Error("describing " + what, status);
   // The fused call takes an identity activation only with
   // IMPLICIT_PRECOMP_GEMM; otherwise cuDNN's heuristics rank the
-  // algorithms, and the first that runs is kept (Run).
-  plan.algos.clear();
-  if (fused && !relu) {
-    plan.algos.push_back(kCudnnFwdAlgoImplicitPrecompGemm);
-  } else {
-    CudnnAlgoPerf perf[8];
-    int returned = 0;
-    status = c.cudnnGetConvolutionForwardAlgorithm_v7(
-        handle_, plan.x, plan.w, plan.conv, plan.y, 8, &returned, perf);
-    if (status != kCudnnSuccess)
-      return Error("choosing an algorithm for " + what, status);
-    for (int i = 0; i < returned; ++i)
-      if (perf[i].status == kCudnnSuccess)
-        plan.algos.push_back(perf[i].algo);
-    if (plan.algos.empty())
-      return "cuDNN error: no algorithm for " + what;
+  // algorithms (for cudnnConvolutionForward: not all of them take the
+  // fused call's activations), IMPLICIT_PRECOMP_GEMM added last if they
+  // leave it out, and the first that runs is kept (Run).
+  if (fused && mode == kCudnnActivationIdentity) {
+    plan.algos = {kCudnnFwdAlgoImplicitPrecompGemm};
+    return GrowWorkspace(driver, stream, plan);
   }
+  std::string error = RankAlgorithms(driver, stream, plan, what);
+  if (error.empty() && fused &&
+      std::find(plan.algos.begin(), plan.algos.end(),
+                kCudnnFwdAlgoImplicitPrecompGemm) == plan.algos.end()) {
+    plan.algos.push_back(kCudnnFwdAlgoImplicitPrecompGemm);
+    error = GrowWorkspace(driver, stream, plan);
+  }
+  return error;
+}
+
+std::string CudnnConvs::RankAlgorithms(const Driver &driver, CUstream stream,
+                                       Plan &plan, const std::string &what) {
+  CudnnAlgoPerf perf[8];
+  int returned = 0;
+  CudnnStatus status = cudnn_->cudnnGetConvolutionForwardAlgorithm_v7(
+      handle_, plan.x, plan.w, plan.conv, plan.y, 8, &returned, perf);
+  if (status != kCudnnSuccess)
+    return Error("choosing an algorithm for " + what, status);
+  plan.algos.clear();
+  for (int i = 0; i < returned; ++i)
+    if (perf[i].status == kCudnnSuccess)
+      plan.algos.push_back(perf[i].algo);
+  if (plan.algos.empty())
+    return "cuDNN error: no algorithm for " + what;
+  return GrowWorkspace(driver, stream, plan);
+}
+
+std::string CudnnConvs::GrowWorkspace(const Driver &driver, CUstream stream,
+                                      const Plan &plan) {
   // One workspace for all: grown, before any capture, to the largest.
+  const Cudnn &c = *cudnn_;
   size_t largest = 0;
   for (int algo : plan.algos) {
     size_t bytes = 0;
@@ -255,8 +284,83 @@ void CudnnConvs::DestroyPlan(Plan &plan) {
   plan = Plan();
 }
 
+template <typename Call>
+CudnnStatus CudnnConvs::TryAlgorithms(Plan &plan, Call call) {
+  // Until one algorithm has run, the next candidate is tried when cuDNN
+  // refuses one (its checks are synchronous): the heuristics rank
+  // cudnnConvolutionForward's algorithms, not all of which the fused call
+  // takes.
+  CudnnStatus status = kCudnnNotSupported;
+  while (!plan.algos.empty()) {
+    status = call(plan.algos.front());
+    if (status == kCudnnSuccess) {
+      plan.verified = true;
+      break;
+    }
+    if (plan.verified)
+      break;
+    plan.algos.erase(plan.algos.begin());
+  }
+  return status;
+}
+
+CudnnStatus CudnnConvs::RunFused(Plan &plan, const ConvOperands &operands) {
+  const float one = 1.0f;
+  bool residual = plan.shape.flags & cuda_image::kConvResidual;
+  // Without a residual, z is y with alpha2 = 0 (what cuDNN documents).
+  const float alpha2 = residual ? 1.0f : 0.0f;
+  auto *z = reinterpret_cast<const void *>(residual ? operands.z : operands.y);
+  return TryAlgorithms(plan, [&](int algo) {
+    return cudnn_->cudnnConvolutionBiasActivationForward(
+        handle_, &one, plan.x, reinterpret_cast<const void *>(operands.x),
+        plan.w, reinterpret_cast<const void *>(operands.w), plan.conv, algo,
+        reinterpret_cast<void *>(workspace_), workspace_bytes_, &alpha2,
+        plan.y, z, plan.bias, reinterpret_cast<const void *>(operands.bias),
+        plan.activation, plan.y, reinterpret_cast<void *>(operands.y));
+  });
+}
+
+CudnnStatus CudnnConvs::RunUnfused(Plan &plan, const ConvOperands &operands,
+                                   std::string &failed) {
+  const Cudnn &c = *cudnn_;
+  const float one = 1.0f, zero = 0.0f;
+  int32_t flags = plan.shape.flags;
+  bool fused = flags & cuda_image::kConvBias;
+  bool residual = flags & cuda_image::kConvResidual;
+  auto *y = reinterpret_cast<void *>(operands.y);
+  // A residual read in place (z is y) is the convolution's beta = 1; else
+  // y is overwritten and z added after.
+  bool zIsY = residual && operands.z == operands.y;
+  failed = "cudnnConvolutionForward";
+  CudnnStatus status = TryAlgorithms(plan, [&](int algo) {
+    return c.cudnnConvolutionForward(
+        handle_, &one, plan.x, reinterpret_cast<const void *>(operands.x),
+        plan.w, reinterpret_cast<const void *>(operands.w), plan.conv, algo,
+        reinterpret_cast<void *>(workspace_), workspace_bytes_,
+        zIsY ? &one : &zero, plan.y, y);
+  });
+  if (status != kCudnnSuccess || !fused)
+    return status;
+  failed = "cudnnAddTensor";
+  if (residual && !zIsY)
+    status = c.cudnnAddTensor(handle_, &one, plan.y,
+                              reinterpret_cast<const void *>(operands.z),
+                              &one, plan.y, y);
+  if (status == kCudnnSuccess)
+    status = c.cudnnAddTensor(handle_, &one, plan.bias,
+                              reinterpret_cast<const void *>(operands.bias),
+                              &one, plan.y, y);
+  // cudnnActivationForward takes no IDENTITY (and needs none).
+  failed = "cudnnActivationForward";
+  if (status == kCudnnSuccess && (flags & cuda_image::kConvRelu))
+    status = c.cudnnActivationForward(handle_, plan.activation, &one, plan.y,
+                                      y, &zero, plan.y, y);
+  return status;
+}
+
 std::string CudnnConvs::Run(const Driver &driver, CUstream stream,
-                            int64_t site, const ConvShape &shape,
+                            int64_t site, const char *layer,
+                            const ConvShape &shape,
                             const ConvOperands &operands) {
   if (!handle_) {
     std::string why;
@@ -270,9 +374,11 @@ std::string CudnnConvs::Run(const Driver &driver, CUstream stream,
     }
   }
   const Cudnn &c = *cudnn_;
+  std::string layerName = layer && *layer ? layer : "?";
+  std::string name = "layer '" + layerName + "' (" + Describe(shape) + ")";
   if (std::max({shape.n, shape.h, shape.w, shape.c, shape.k, shape.oh,
                 shape.ow}) > INT_MAX)
-    return Describe(shape) + " is too large for cuDNN (32-bit sizes)";
+    return name + " is too large for cuDNN (32-bit sizes)";
   CudnnStatus status = c.cudnnSetStream(handle_, stream);
   if (status != kCudnnSuccess)
     return Error("cudnnSetStream", status);
@@ -284,43 +390,53 @@ std::string CudnnConvs::Run(const Driver &driver, CUstream stream,
     if (!error.empty()) {
       DestroyPlan(plan);
       plans_.erase(site);
-      return error;
+      return error + " (layer '" + layerName + "')";
     }
   }
-  const float one = 1.0f, zero = 0.0f;
-  bool fused = shape.flags & cuda_image::kConvBias;
-  bool residual = shape.flags & cuda_image::kConvResidual;
-  auto *x = reinterpret_cast<const void *>(operands.x);
-  auto *w = reinterpret_cast<const void *>(operands.w);
-  auto *y = reinterpret_cast<void *>(operands.y);
-  // Without a residual, z is y with alpha2 = 0 (what cuDNN documents).
-  const float alpha2 = residual ? 1.0f : 0.0f;
-  auto *z = reinterpret_cast<const void *>(residual ? operands.z : operands.y);
-  // Until one algorithm has run, the next candidate is tried when cuDNN
-  // refuses one (its checks are synchronous): the heuristics rank
-  // cudnnConvolutionForward's algorithms, not all of which the fused call
-  // takes.
-  while (!plan.algos.empty()) {
-    int algo = plan.algos.front();
-    void *workspace = reinterpret_cast<void *>(workspace_);
-    if (fused)
-      status = c.cudnnConvolutionBiasActivationForward(
-          handle_, &one, plan.x, x, plan.w, w, plan.conv, algo, workspace,
-          workspace_bytes_, &alpha2, plan.y, z, plan.bias,
-          reinterpret_cast<const void *>(operands.bias), plan.activation,
-          plan.y, y);
-    else
-      status = c.cudnnConvolutionForward(handle_, &one, plan.x, x, plan.w, w,
-                                         plan.conv, algo, workspace,
-                                         workspace_bytes_, &zero, plan.y, y);
-    if (status == kCudnnSuccess || plan.verified)
-      break;
-    plan.algos.erase(plan.algos.begin());
+  std::string error = RunPlan(driver, stream, plan, name, operands);
+  if (!error.empty()) {
+    // The instance has failed; a later Run() starts this one afresh.
+    DestroyPlan(plan);
+    plans_.erase(site);
   }
-  if (status != kCudnnSuccess)
-    return Error(Describe(shape), status);
-  plan.verified = true;
-  return "";
+  return error;
+}
+
+std::string CudnnConvs::RunPlan(const Driver &driver, CUstream stream,
+                                Plan &plan, const std::string &name,
+                                const ConvOperands &operands) {
+  const ConvShape &shape = plan.shape;
+  CudnnStatus status;
+  bool fused = shape.flags & cuda_image::kConvBias;
+  // Set when this call found the fused call refused.
+  std::string refused;
+  if (fused && !plan.unfused) {
+    bool wasVerified = plan.verified;
+    status = RunFused(plan, operands);
+    if (status == kCudnnSuccess)
+      return "";
+    if (wasVerified)
+      return Error("cudnnConvolutionBiasActivationForward of " + name, status);
+    // Refused with every algorithm: from now on unfused, its algorithms
+    // ranked anew for cudnnConvolutionForward.
+    refused = "cuDNN refused " + name +
+              ": the fused call (cudnnConvolutionBiasActivationForward) "
+              "with " +
+              StatusName(status) + ", and unfused, ";
+    plan.unfused = true;
+    std::string error = RankAlgorithms(driver, stream, plan, Describe(shape));
+    if (!error.empty())
+      return refused + error;
+  }
+  std::string failed;
+  bool wasVerified = plan.verified;
+  status = RunUnfused(plan, operands, failed);
+  if (status == kCudnnSuccess)
+    return "";
+  if (refused.empty() || wasVerified)
+    return Error(failed + " of " + name, status);
+  return refused + failed + " with " + StatusName(status) +
+         "; compile with --gpu_conv=im2col to run it without cuDNN";
 }
 
 void CudnnConvs::Release(const Driver &driver) {

@@ -16,6 +16,13 @@
 // allocated during a capture. One workspace, the largest any convolution
 // asks for, serves them all (they run in order on one stream).
 //
+// cuDNN refuses some fused configurations (CUDNN_STATUS_NOT_SUPPORTED from
+// cudnnConvolutionBiasActivationForward for every algorithm: on the H200,
+// TF32 1x1 f32 convolutions of ResNet-50). Such a convolution falls back,
+// on that first Run() and for good, to cudnnConvolutionForward and its
+// epilogue as cudnnAddTensor (residual, bias) and cudnnActivationForward;
+// if cuDNN refuses that too, Run() fails naming the layer.
+//
 //===----------------------------------------------------------------------===//
 #ifndef TFAOT_RUNTIME_CUDA_CUDNN_H
 #define TFAOT_RUNTIME_CUDA_CUDNN_H
@@ -38,6 +45,7 @@ using CudnnConvDesc = struct cudnnConvolutionStruct *;
 using CudnnActivationDesc = struct cudnnActivationStruct *;
 
 constexpr CudnnStatus kCudnnSuccess = 0;
+constexpr CudnnStatus kCudnnNotSupported = 3000;
 // cudnnDataType_t, cudnnTensorFormat_t, cudnnMathType_t,
 // cudnnConvolutionMode_t, cudnnActivationMode_t, cudnnNanPropagation_t
 // and cudnnConvolutionFwdAlgo_t values (cudnn_graph.h, cudnn_ops.h).
@@ -50,6 +58,7 @@ constexpr int kCudnnTensorOpMath = 1;
 constexpr int kCudnnFmaMath = 3;
 constexpr int kCudnnCrossCorrelation = 1;
 constexpr int kCudnnActivationRelu = 1;
+constexpr int kCudnnActivationClippedRelu = 3;
 constexpr int kCudnnActivationIdentity = 5;
 constexpr int kCudnnNotPropagateNan = 0;
 constexpr int kCudnnFwdAlgoImplicitPrecompGemm = 1;
@@ -110,6 +119,13 @@ struct Cudnn {
       void *workspace, size_t workspace_bytes, const void *alpha2,
       CudnnTensorDesc, const void *z, CudnnTensorDesc, const void *bias,
       CudnnActivationDesc, CudnnTensorDesc, void *y);
+  CudnnStatus (*cudnnAddTensor)(CudnnHandle, const void *alpha,
+                                CudnnTensorDesc, const void *a,
+                                const void *beta, CudnnTensorDesc, void *c);
+  CudnnStatus (*cudnnActivationForward)(CudnnHandle, CudnnActivationDesc,
+                                        const void *alpha, CudnnTensorDesc,
+                                        const void *x, const void *beta,
+                                        CudnnTensorDesc, void *y);
 };
 
 /// cuDNN, loaded once per process; null, with `why` set, if it cannot be.
@@ -138,10 +154,12 @@ struct ConvOperands {
 
 class CudnnConvs {
 public:
-  /// Runs convolution `site` on `stream`: its descriptors are made on its
-  /// first call. "" on success, else the error for error_msg().
+  /// Runs convolution `site` (the TF node `layer`) on `stream`: its
+  /// descriptors are made on its first call. "" on success, else the
+  /// error for error_msg().
   std::string Run(const Driver &driver, CUstream stream, int64_t site,
-                  const ConvShape &shape, const ConvOperands &operands);
+                  const char *layer, const ConvShape &shape,
+                  const ConvOperands &operands);
   /// Destroys the descriptors and the handle and frees the workspace (the
   /// stream must be idle and the instance's context current).
   void Release(const Driver &driver);
@@ -157,10 +175,30 @@ private:
     /// the first is the one used.
     std::vector<int> algos;
     bool verified = false;
+    /// cuDNN refused the fused call: cudnnConvolutionForward, then the
+    /// epilogue as separate cuDNN calls.
+    bool unfused = false;
   };
   std::string MakePlan(const Driver &driver, CUstream stream,
                        const ConvShape &shape, Plan &plan);
+  /// The algorithms cudnnGetConvolutionForwardAlgorithm_v7 ranks, best
+  /// first, into plan.algos, and the workspace grown for them.
+  std::string RankAlgorithms(const Driver &driver, CUstream stream,
+                             Plan &plan, const std::string &what);
+  std::string GrowWorkspace(const Driver &driver, CUstream stream,
+                            const Plan &plan);
+  /// Tries plan.algos until one runs (only before one has: then a refusal
+  /// is an error); returns the last status.
+  template <typename Call> CudnnStatus TryAlgorithms(Plan &plan, Call call);
+  /// Runs a planned convolution: fused, or unfused once cuDNN refused the
+  /// fused call. `name` names the layer for errors.
+  std::string RunPlan(const Driver &driver, CUstream stream, Plan &plan,
+                      const std::string &name, const ConvOperands &operands);
+  CudnnStatus RunFused(Plan &plan, const ConvOperands &operands);
+  CudnnStatus RunUnfused(Plan &plan, const ConvOperands &operands,
+                         std::string &failed);
   void DestroyPlan(Plan &plan);
+  std::string StatusName(CudnnStatus status) const;
   std::string Error(const std::string &what, CudnnStatus status) const;
 
   const Cudnn *cudnn_ = nullptr;

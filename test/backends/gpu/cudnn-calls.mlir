@@ -152,3 +152,105 @@ func.func @apart(%x: memref<1x3x3x1xf32>, %w: memref<2x1x2x1xf32>, %y: memref<1x
   memref.dealloc %buf : memref<1x3x2x2xf32>
   return
 }
+
+// -----
+
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#ch = affine_map<(d0, d1, d2, d3) -> (d3)>
+
+// Tests a conv + bias + ReLU6 epilogue (MobileNetV2's block): one call,
+// flags 105 = TF32 (1) | bias (8) | ReLU (32) | ReLU6 (64), which the
+// runtime gives cuDNN as CLIPPED_RELU with a ceiling of 6. Emulated, the
+// ReLU's max is followed by a min with 6 under the ReLU6 bit.
+// CHECK-LABEL: func.func @relu6(
+// CHECK: call @tfaot_rt_cuda_conv({{.*}}, %c105_i32)
+// CHECK-NOT: linalg.
+// CHECK: return
+// EMU-LABEL: func.func @relu6(
+// EMU: func.func private @tfaot_emulated_conv_f32(
+// EMU: arith.maximumf
+// EMU: arith.select
+// EMU: arith.minimumf %{{.*}}, %cst_{{[0-9]*}}
+// EMU: arith.select
+// EMU: llvm.store
+func.func @relu6(%x: memref<1x3x3x1xf32>, %w: memref<2x1x2x1xf32>, %bias: memref<2xf32>, %y: memref<1x3x2x2xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %six = arith.constant 6.0 : f32
+  %buf = memref.alloc() : memref<1x3x2x2xf32>
+  linalg.fill ins(%zero : f32) outs(%buf : memref<1x3x2x2xf32>)
+  linalg.conv_2d_nhwc_fhwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>, tfaot.cudnn_fused_epilogue}
+       ins(%x, %w : memref<1x3x3x1xf32>, memref<2x1x2x1xf32>) outs(%buf : memref<1x3x2x2xf32>)
+  linalg.generic {indexing_maps = [#id, #ch, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+       ins(%buf, %bias : memref<1x3x2x2xf32>, memref<2xf32>) outs(%y : memref<1x3x2x2xf32>) {
+  ^bb0(%c: f32, %b: f32, %o: f32):
+    %s = arith.addf %c, %b : f32
+    %r = arith.maximumf %s, %zero : f32
+    %u = arith.minimumf %r, %six : f32
+    linalg.yield %u : f32
+  }
+  memref.dealloc %buf : memref<1x3x2x2xf32>
+  return
+}
+
+// -----
+
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#ch = affine_map<(d0, d1, d2, d3) -> (d3)>
+
+// Tests a ReLU capped at 5, which cuDNN's call cannot take: the conv is
+// called alone (flags 1 = TF32) and the epilogue stays a generic.
+// CHECK-LABEL: func.func @relu5(
+// CHECK: call @tfaot_rt_cuda_conv({{.*}}, %c1_i32)
+// CHECK: linalg.generic
+// CHECK: arith.minimumf
+func.func @relu5(%x: memref<1x3x3x1xf32>, %w: memref<2x1x2x1xf32>, %bias: memref<2xf32>, %y: memref<1x3x2x2xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %five = arith.constant 5.0 : f32
+  %buf = memref.alloc() : memref<1x3x2x2xf32>
+  linalg.fill ins(%zero : f32) outs(%buf : memref<1x3x2x2xf32>)
+  linalg.conv_2d_nhwc_fhwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>, tfaot.cudnn_fused_epilogue}
+       ins(%x, %w : memref<1x3x3x1xf32>, memref<2x1x2x1xf32>) outs(%buf : memref<1x3x2x2xf32>)
+  linalg.generic {indexing_maps = [#id, #ch, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+       ins(%buf, %bias : memref<1x3x2x2xf32>, memref<2xf32>) outs(%y : memref<1x3x2x2xf32>) {
+  ^bb0(%c: f32, %b: f32, %o: f32):
+    %s = arith.addf %c, %b : f32
+    %r = arith.maximumf %s, %zero : f32
+    %u = arith.minimumf %r, %five : f32
+    linalg.yield %u : f32
+  }
+  memref.dealloc %buf : memref<1x3x2x2xf32>
+  return
+}
+
+// -----
+
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#ch = affine_map<(d0, d1, d2, d3) -> (d3)>
+
+// Tests an epilogue that bufferization wrote in place over the 1x1 conv's
+// input %x (dead after the conv): one call cannot read x while writing it,
+// so the call writes a temporary (1x2x2x2, flags 9 = TF32 | bias) that is
+// copied into %x after it.
+// CHECK-LABEL: func.func @in_place(
+// CHECK-SAME: %[[X:[a-z0-9]+]]: memref<1x2x2x2xf32>
+// CHECK: %[[T:.*]] = memref.alloc() : memref<1x2x2x2xf32>
+// CHECK: %[[TP:.*]] = memref.extract_aligned_pointer_as_index %[[T]]
+// CHECK: %[[TA:.*]] = arith.index_cast %[[TP]]
+// CHECK: call @tfaot_rt_cuda_conv(%c0_i64, %{{.*}}, %{{.*}}, %{{.*}}, %c0_i64, %[[TA]], {{.*}}, %c9_i32)
+// CHECK-NEXT: memref.copy %[[T]], %[[X]]
+// CHECK-NEXT: memref.dealloc %[[T]]
+func.func @in_place(%x: memref<1x2x2x2xf32>, %w: memref<2x1x1x2xf32>, %bias: memref<2xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %buf = memref.alloc() : memref<1x2x2x2xf32>
+  linalg.fill ins(%zero : f32) outs(%buf : memref<1x2x2x2xf32>)
+  linalg.conv_2d_nhwc_fhwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>, tfaot.cudnn_fused_epilogue}
+       ins(%x, %w : memref<1x2x2x2xf32>, memref<2x1x1x2xf32>) outs(%buf : memref<1x2x2x2xf32>)
+  linalg.generic {indexing_maps = [#id, #ch, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+       ins(%buf, %bias : memref<1x2x2x2xf32>, memref<2xf32>) outs(%x : memref<1x2x2x2xf32>) {
+  ^bb0(%c: f32, %b: f32, %o: f32):
+    %s = arith.addf %c, %b : f32
+    linalg.yield %s : f32
+  }
+  memref.dealloc %buf : memref<1x2x2x2xf32>
+  return
+}

@@ -24,7 +24,9 @@
 // Knobs (environment): FAKE_CUDA_CC compute capability as major*10+minor
 // (default 90); FAKE_CUDA_DEVICES device count (default 1);
 // FAKE_CUDA_MEM_LIMIT bytes after which cuMemAlloc fails with
-// CUDA_ERROR_OUT_OF_MEMORY.
+// CUDA_ERROR_OUT_OF_MEMORY; FAKE_CUDNN_REFUSE "fused" (cuDNN refuses every
+// fused convolution with CUDNN_STATUS_NOT_SUPPORTED, as it does ResNet-50's
+// TF32 1x1 ones on an H200) or "all" (every convolution, fused or not).
 //
 //===----------------------------------------------------------------------===//
 #include "fake_cuda_stats.h"
@@ -79,7 +81,8 @@ int ctx_token, stream_token;
 /// What a capture recorded (also the "executable graph": same contents).
 struct Graph {
   int launches = 0, gemms = 0, int8_gemms = 0, half_gemms = 0, convs = 0,
-      fused_convs = 0;
+      fused_convs = 0, fused_relu6s = 0, tensor_adds = 0, activations = 0,
+      relu6_activations = 0;
 };
 Graph *capturing = nullptr;  ///< Non-null between begin and end capture.
 void *capturing_stream = nullptr;
@@ -352,6 +355,10 @@ CUresult cuGraphLaunch(tfaot::cuda::CUgraphExec exec, CUstream stream) {
   stats.half_gemms += graph.half_gemms;
   stats.convs += graph.convs;
   stats.fused_convs += graph.fused_convs;
+  stats.fused_relu6s += graph.fused_relu6s;
+  stats.tensor_adds += graph.tensor_adds;
+  stats.activations += graph.activations;
+  stats.relu6_activations += graph.relu6_activations;
   ++stats.graph_launches;
   stats.last_stream = stream;
   return kSuccess;
@@ -525,7 +532,7 @@ CUresult cuGetErrorString(CUresult, const char **text) {
 namespace {
 
 using namespace tfaot::cuda;
-constexpr int kCudnnBadParam = 2000, kCudnnNotSupported = 3000;
+constexpr int kCudnnBadParam = 2000;  // kCudnnNotSupported: cudnn.h
 int cudnn_token;
 CUstream cudnn_stream = nullptr;
 
@@ -541,7 +548,15 @@ struct FakeConv {
 };
 struct FakeActivation {
   int mode = -1;
+  double coef = 0;
 };
+
+/// FAKE_CUDNN_REFUSE: which convolutions cuDNN refuses.
+bool Refuses(bool fused) {
+  const char *refuse = std::getenv("FAKE_CUDNN_REFUSE");
+  std::string what = refuse ? refuse : "";
+  return what == "all" || (fused && what == "fused");
+}
 
 template <typename T> T *Get(void *desc) { return static_cast<T *>(desc); }
 
@@ -594,8 +609,9 @@ extern "C" {
 
 size_t cudnnGetVersion() { return 91400; }
 const char *cudnnGetErrorString(int status) {
-  return status == kCudnnBadParam ? "CUDNN_STATUS_BAD_PARAM"
-                                  : "CUDNN_STATUS_FAKE";
+  return status == kCudnnBadParam      ? "CUDNN_STATUS_BAD_PARAM"
+         : status == kCudnnNotSupported ? "CUDNN_STATUS_NOT_SUPPORTED"
+                                        : "CUDNN_STATUS_FAKE";
 }
 int cudnnCreate(CudnnHandle *handle) {
   ++stats.cudnn_handles;
@@ -657,9 +673,11 @@ int cudnnSetConvolutionMathType(CudnnConvDesc desc, int math) {
   return 0;
 }
 int cudnnSetActivationDescriptor(CudnnActivationDesc desc, int mode, int,
-                                 double) {
-  Get<FakeActivation>(desc)->mode = mode;
-  return mode == kCudnnActivationRelu || mode == kCudnnActivationIdentity
+                                 double coef) {
+  *Get<FakeActivation>(desc) = {mode, coef};
+  bool clipped = mode == kCudnnActivationClippedRelu && coef == 6.0;
+  return mode == kCudnnActivationRelu || mode == kCudnnActivationIdentity ||
+                 clipped
              ? 0
              : kCudnnBadParam;
 }
@@ -694,14 +712,17 @@ int cudnnConvolutionForward(CudnnHandle handle, const void *alpha,
                             void *workspace, size_t workspace_bytes,
                             const void *beta, CudnnTensorDesc y_desc,
                             void *y) {
+  if (Refuses(/*fused=*/false))
+    return kCudnnNotSupported;
   Count(&Graph::convs, &FakeCudaStats::convs);
   std::string what = CheckConvCall(
       handle, *Get<FakeTensor>(x_desc), *Get<FakeTensor>(w_desc),
       *Get<FakeConv>(conv_desc), *Get<FakeTensor>(y_desc), x, w, y,
       workspace_bytes, workspace);
-  if (*static_cast<const float *>(alpha) != 1.0f ||
-      *static_cast<const float *>(beta) != 0.0f)
-    Bad(what + ": alpha is not 1 or beta not 0");
+  // beta 1: a residual already in y (the unfused fallback's z = y).
+  float b = *static_cast<const float *>(beta);
+  if (*static_cast<const float *>(alpha) != 1.0f || (b != 0.0f && b != 1.0f))
+    Bad(what + ": alpha is not 1 or beta not 0 or 1");
   size_t needed = 0;
   cudnnGetConvolutionForwardWorkspaceSize(handle, x_desc, w_desc, conv_desc,
                                           y_desc, algo, &needed);
@@ -717,11 +738,18 @@ int cudnnConvolutionBiasActivationForward(
     const void *z, CudnnTensorDesc bias_desc, const void *bias,
     CudnnActivationDesc activation_desc, CudnnTensorDesc y_desc, void *y) {
   const FakeActivation &activation = *Get<FakeActivation>(activation_desc);
-  // The FFT algorithm the heuristics rank first: refused, not counted.
-  if (algo == 4 && activation.mode == kCudnnActivationRelu)
+  // The FFT algorithm the heuristics rank first: refused, not counted;
+  // a clipped ReLU only with IMPLICIT_PRECOMP_GEMM (a pessimistic model:
+  // cuDNN documents the fused call with RELU and IDENTITY).
+  if (Refuses(/*fused=*/true) ||
+      (algo == 4 && activation.mode == kCudnnActivationRelu) ||
+      (activation.mode == kCudnnActivationClippedRelu &&
+       algo != kCudnnFwdAlgoImplicitPrecompGemm))
     return kCudnnNotSupported;
   Count(&Graph::convs, &FakeCudaStats::convs);
   Count(&Graph::fused_convs, &FakeCudaStats::fused_convs);
+  if (activation.mode == kCudnnActivationClippedRelu)
+    Count(&Graph::fused_relu6s, &FakeCudaStats::fused_relu6s);
   const FakeTensor &yt = *Get<FakeTensor>(y_desc);
   std::string what =
       CheckConvCall(handle, *Get<FakeTensor>(x_desc), *Get<FakeTensor>(w_desc),
@@ -741,6 +769,50 @@ int cudnnConvolutionBiasActivationForward(
       (a2 == 0 && z != y) || zt.type != yt.type || zt.c != yt.c ||
       zt.h != yt.h || zt.w != yt.w || !TensorInside(z, zt.Bytes()))
     Bad(what + ": unexpected alpha1, alpha2 or z");
+  return 0;
+}
+/// The unfused epilogue: c += a, where a is c's shape (a residual) or
+/// 1 x C x 1 x 1 (a bias), of c's type, both in device memory.
+int cudnnAddTensor(CudnnHandle handle, const void *alpha,
+                   CudnnTensorDesc a_desc, const void *a, const void *beta,
+                   CudnnTensorDesc c_desc, void *c) {
+  Count(&Graph::tensor_adds, &FakeCudaStats::tensor_adds);
+  const FakeTensor &at = *Get<FakeTensor>(a_desc);
+  const FakeTensor &ct = *Get<FakeTensor>(c_desc);
+  bool same = at.n == ct.n && at.h == ct.h && at.w == ct.w;
+  bool bias = at.n == 1 && at.h == 1 && at.w == 1;
+  if (handle != reinterpret_cast<CudnnHandle>(&cudnn_token) ||
+      (capturing && cudnn_stream != capturing_stream))
+    Bad("cudnnAddTensor on another handle or stream");
+  if (at.type != ct.type || at.c != ct.c || !(same || bias) ||
+      at.format != kCudnnTensorNhwc || ct.format != kCudnnTensorNhwc ||
+      *static_cast<const float *>(alpha) != 1.0f ||
+      *static_cast<const float *>(beta) != 1.0f)
+    Bad("cudnnAddTensor: not c += a of one type, a of c's shape or a bias");
+  if (!TensorInside(a, at.Bytes()) || !TensorInside(c, ct.Bytes()))
+    Bad("cudnnAddTensor: a tensor is outside device memory");
+  return 0;
+}
+/// The unfused activation, in place: RELU or CLIPPED_RELU at 6.
+int cudnnActivationForward(CudnnHandle handle,
+                           CudnnActivationDesc activation_desc,
+                           const void *alpha, CudnnTensorDesc x_desc,
+                           const void *x, const void *beta,
+                           CudnnTensorDesc y_desc, void *y) {
+  Count(&Graph::activations, &FakeCudaStats::activations);
+  const FakeActivation &activation = *Get<FakeActivation>(activation_desc);
+  const FakeTensor &xt = *Get<FakeTensor>(x_desc);
+  if (handle != reinterpret_cast<CudnnHandle>(&cudnn_token) ||
+      (capturing && cudnn_stream != capturing_stream))
+    Bad("cudnnActivationForward on another handle or stream");
+  if (activation.mode == kCudnnActivationIdentity)
+    Bad("cudnnActivationForward with IDENTITY (the fused call's only)");
+  if (x != y || x_desc != y_desc || *static_cast<const float *>(alpha) != 1 ||
+      *static_cast<const float *>(beta) != 0 ||
+      !TensorInside(x, xt.Bytes()))
+    Bad("cudnnActivationForward: not in place on device memory");
+  if (activation.mode == kCudnnActivationClippedRelu)
+    Count(&Graph::relu6_activations, &FakeCudaStats::relu6_activations);
   return 0;
 }
 

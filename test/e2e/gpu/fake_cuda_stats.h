@@ -17,8 +17,12 @@ struct FakeCudaStats {
   /// its products and launches again).
   int cublas_handles, gemms, int8_gemms, half_gemms;
   /// cuDNN (the same library stands in for libcudnn): live handles and
-  /// descriptors, convolutions run and the fused ones among them.
-  int cudnn_handles, cudnn_descriptors, convs, fused_convs;
+  /// descriptors, convolutions run and the fused ones among them (with
+  /// CLIPPED_RELU at 6 among those), and the unfused epilogues'
+  /// cudnnAddTensor and cudnnActivationForward calls (CLIPPED_RELU at 6
+  /// among those).
+  int cudnn_handles, cudnn_descriptors, convs, fused_convs, fused_relu6s;
+  int tensor_adds, activations, relu6_activations;
   /// CUDA graphs: captures ended, live executable graphs, graph launches.
   int captures, live_graphs, graph_launches;
   void *last_stream;

@@ -21,7 +21,9 @@
 //                             fake_cuda_driver.cpp: checks what the runtime
 //                             asked of the driver over three runs and the
 //                             instance's destruction (FAKE_CUDA_* set the
-//                             device it pretends to be).
+//                             device it pretends to be);
+//   --fake-cudnn-fallback LIB the same with FAKE_CUDNN_REFUSE=fused: the
+//                             convolutions' fallback to unfused cuDNN calls.
 //
 //===----------------------------------------------------------------------===//
 #include "blazeface_cpu.h"
@@ -44,6 +46,7 @@
 #include "emotion_cudnn_fp16_cuda.h"
 #include "emotion_fp16_cuda.h"
 #include "emotion_int8_cuda.h"
+#include "meet_cuda.h"
 #endif
 #include "fc_layers_bf16_cuda.h"
 #include "fc_layers_bf16_emulated.h"
@@ -58,6 +61,8 @@
 #include "mnist_cpu.h"
 #include "mnist_cuda.h"
 #include "mnist_emulated.h"
+#include "meet_cpu.h"
+#include "meet_emulated.h"
 
 #include "fake_cuda_stats.h"
 
@@ -245,6 +250,12 @@ int CompareEmulated() {
     ok &= RunAndCompare("emotion cudnn fp16", fp16, cpu, 3, kFp16Bound);
     ok &= RunAndCompare("blazeface cudnn", blazeface, blazefaceCpu, 5);
   }
+  {
+    // Its conv + bias + ReLU6 blocks in one call each (CLIPPED_RELU at 6).
+    gpu_test::emulated::Meet meet;
+    gpu_test::cpu::Meet cpu;
+    ok &= RunAndCompare("meet cudnn", meet, cpu, 4);
+  }
   return ok ? 0 : 1;
 }
 
@@ -389,7 +400,7 @@ int ExpectError(const std::string &prefix) {
 }
 
 /// A --gpu_conv=cudnn model's Run() must fail with an error starting with
-/// `prefix` (cuDNN missing), twice.
+/// `prefix` (cuDNN missing, or refusing a convolution), twice.
 int ExpectCudnnError(const std::string &prefix) {
 #if TFAOT_GPU_TEST_CUDA_CONV_NETS
   gpu_test::cuda::EmotionCudnn fn;
@@ -410,6 +421,76 @@ int ExpectCudnnError(const std::string &prefix) {
 #endif
 }
 
+/// The fake driver's stats, or null (printed) if it cannot be loaded.
+const FakeCudaStats *LoadFakeStats(const char *library) {
+  void *handle = dlopen(library, RTLD_NOW | RTLD_LOCAL);
+  auto *stats_fn = handle ? reinterpret_cast<const FakeCudaStats *(*)()>(
+                                dlsym(handle, "fake_cuda_stats"))
+                          : nullptr;
+  if (!stats_fn)
+    std::printf("FAIL cannot load the fake driver %s\n", library);
+  return stats_fn ? stats_fn() : nullptr;
+}
+
+/// With FAKE_CUDNN_REFUSE=fused (cuDNN refuses every fused call, as it
+/// does ResNet-50's TF32 1x1 convolutions on an H200), each fused
+/// convolution falls back on the first Run() to cudnnConvolutionForward,
+/// cudnnAddTensor for its residual and bias and cudnnActivationForward for
+/// its ReLU (or ReLU6), and later runs (a CUDA graph) go straight there.
+int FakeCudnnFallback(const char *library) {
+#if TFAOT_GPU_TEST_CUDA_CONV_NETS
+  const FakeCudaStats *loaded = LoadFakeStats(library);
+  if (!loaded)
+    return 1;
+  const FakeCudaStats &stats = *loaded;
+  bool ok = true;
+  auto expect = [&](bool condition, const char *what) {
+    std::printf("%s %s\n", condition ? "ok  " : "FAIL", what);
+    ok &= condition;
+  };
+  // emotion fp32: 9 convolutions, 8 with a bias (2 of them with a
+  // residual in another buffer than y, 4 with a ReLU); fp16: 6, all with a
+  // bias (4 with a ReLU).
+  gpu_test::cuda::EmotionCudnn fp32;
+  gpu_test::cuda::EmotionCudnnFp16 fp16;
+  Fill(fp32.arg0_data(), fp32.kArg0Elements, 2);
+  Fill(fp16.arg0_data(), fp16.kArg0Elements, 2);
+  bool ran = fp32.Run() && fp16.Run();
+  FakeCudaStats first = stats;
+  expect(ran && first.bad_calls == 0,
+         "the models run, every convolution unfused, with no bad call");
+  if (!ran || first.bad_calls)
+    std::printf("     %s %s\n", fp32.error_msg().c_str(), first.last_problem);
+  std::printf("     cuDNN: %d convolutions, %d fused, %d cudnnAddTensor, "
+              "%d cudnnActivationForward\n",
+              first.convs, first.fused_convs, first.tensor_adds,
+              first.activations);
+  expect(first.fused_convs == 0 && first.convs == 9 + 6 &&
+             first.tensor_adds == (8 + 2) + 6 && first.activations == 4 + 4,
+         "each convolution runs as cudnnConvolutionForward with its "
+         "residual, bias and ReLU as separate cuDNN calls");
+  ran = fp32.Run() && fp16.Run() && fp32.Run();
+  expect(ran && stats.bad_calls == 0 &&
+             stats.convs - first.convs == 9 + 6 + 9 &&
+             stats.tensor_adds - first.tensor_adds == 10 + 6 + 10 &&
+             stats.activations - first.activations == 4 + 4 + 4 &&
+             stats.fused_convs == 0 &&
+             stats.cudnn_descriptors == first.cudnn_descriptors,
+         "later runs go straight to the unfused calls, making no descriptor");
+  // meet's ReLU6 blocks: CLIPPED_RELU at 6 in cudnnActivationForward.
+  gpu_test::cuda::Meet meet;
+  Fill(meet.arg0_data(), meet.kArg0Elements, 4);
+  FakeCudaStats before = stats;
+  expect(meet.Run() && stats.bad_calls == 0 &&
+             stats.relu6_activations - before.relu6_activations == 3,
+         "meet's 3 fused ReLU6 epilogues become CLIPPED_RELU activations");
+  return ok ? 0 : 1;
+#else
+  std::printf("FAIL %s: the conv nets were not compiled for CUDA\n", library);
+  return 1;
+#endif
+}
+
 /// The runtime's use of the (fake) driver: the instance sets up once,
 /// uploads the weights once, copies exactly the arguments in and the
 /// results out per run, launches kernels whose pointer parameters are all
@@ -419,15 +500,10 @@ int ExpectCudnnError(const std::string &prefix) {
 /// stream when given, keeps the caller's context stack balanced and frees
 /// everything when destroyed.
 int FakeDriver(const char *library) {
-  void *handle = dlopen(library, RTLD_NOW | RTLD_LOCAL);
-  auto *stats_fn = handle ? reinterpret_cast<const FakeCudaStats *(*)()>(
-                                dlsym(handle, "fake_cuda_stats"))
-                          : nullptr;
-  if (!stats_fn) {
-    std::printf("FAIL cannot load the fake driver %s\n", library);
+  const FakeCudaStats *loaded = LoadFakeStats(library);
+  if (!loaded)
     return 1;
-  }
-  const FakeCudaStats &stats = *stats_fn();
+  const FakeCudaStats &stats = *loaded;
   const char *graphs_env = std::getenv("TFAOT_CUDA_GRAPHS");
   bool graphs = !(graphs_env && std::strcmp(graphs_env, "0") == 0);
   bool ok = true;
@@ -570,7 +646,8 @@ int FakeDriver(const char *library) {
       std::printf("     last problem: %s %s\n", first.last_problem,
                   fp32.error_msg().c_str());
     expect(first.fused_convs - before.fused_convs == 8 + 6 &&
-               first.convs - before.convs == 9 + 6 && first.cudnn_handles == 2,
+               first.convs - before.convs == 9 + 6 && first.cudnn_handles == 2 &&
+               first.tensor_adds == before.tensor_adds,
            "their convolutions run as fused cuDNN calls, one handle each");
     std::printf("     cuDNN: %d calls, %d fused, %d handles\n",
                 first.convs - before.convs,
@@ -581,6 +658,23 @@ int FakeDriver(const char *library) {
                stats.convs - first.convs == 9 + 6 + 9,
            "later runs make no descriptor and run the same convolutions");
     instances += 2;
+  }
+  {
+    // meet: its 3 conv + bias + ReLU6 blocks as fused calls with
+    // CLIPPED_RELU at 6 (which the fake takes only with
+    // IMPLICIT_PRECOMP_GEMM, after refusing the first-ranked algorithm).
+    gpu_test::cuda::Meet meet;
+    Fill(meet.arg0_data(), meet.kArg0Elements, 4);
+    FakeCudaStats before = stats;
+    bool ran = meet.Run();
+    expect(ran && stats.bad_calls == before.bad_calls &&
+               stats.fused_relu6s - before.fused_relu6s == 3 &&
+               stats.activations == before.activations,
+           "meet's ReLU6 epilogues run fused as CLIPPED_RELU at 6");
+    if (!ran || stats.bad_calls != before.bad_calls)
+      std::printf("     %s %s\n", meet.error_msg().c_str(),
+                  stats.last_problem);
+    instances += 1;
   }
   expect(stats.cudnn_handles == 0 && stats.cudnn_descriptors == 0,
          "the destructor releases cuDNN's handle and descriptors");
@@ -609,6 +703,8 @@ int main(int argc, char **argv) {
     return CompareEmulated();
   if (argc == 3 && std::strcmp(argv[1], "--fake-driver") == 0)
     return FakeDriver(argv[2]);
+  if (argc == 3 && std::strcmp(argv[1], "--fake-cudnn-fallback") == 0)
+    return FakeCudnnFallback(argv[2]);
   if (argc == 3 && std::strcmp(argv[1], "--expect-cudnn-error") == 0)
     return ExpectCudnnError(argv[2]);
   if (argc == 3 && std::strcmp(argv[1], "--expect-error") == 0)
@@ -616,7 +712,8 @@ int main(int argc, char **argv) {
   if (argc != 1) {
     std::fprintf(stderr,
                  "usage: %s [--emulated | --expect-error PREFIX | "
-                 "--expect-cudnn-error PREFIX | --fake-driver LIB]\n",
+                 "--expect-cudnn-error PREFIX | --fake-driver LIB | "
+                 "--fake-cudnn-fallback LIB]\n",
                  argv[0]);
     return 2;
   }

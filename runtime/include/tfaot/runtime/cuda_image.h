@@ -38,13 +38,15 @@ constexpr int kGemmOverwrite = 2;
 /// (--gpu_conv=cudnn): the data type of x, w, z and y (f32 unless one of
 /// the 16-bit bits is set; the arithmetic is f32 either way), TF32 for the
 /// f32 convolution, and which parts of the fused epilogue
-/// y = relu?(conv(x, w) + z? + bias?) the call carries.
+/// y = relu?(conv(x, w) + z? + bias?) the call carries; kConvRelu6 (with
+/// kConvRelu) caps the ReLU at 6: y = min(max(..., 0), 6).
 constexpr int kConvAllowTf32 = 1;
 constexpr int kConvF16 = 2;
 constexpr int kConvBF16 = 4;
 constexpr int kConvBias = 8;
 constexpr int kConvResidual = 16;
 constexpr int kConvRelu = 32;
+constexpr int kConvRelu6 = 64;
 
 constexpr char kMagic[8] = {'T', 'F', 'A', 'O', 'T', 'C', 'U', '1'};
 constexpr size_t kHeaderBytes = 48;
