@@ -43,6 +43,7 @@ const std::vector<std::string> &tfaot::cApiFunctionNames() {
       "tfaot_arg_index",       "tfaot_result_index",
       "tfaot_arg_size",        "tfaot_result_size",
       "tfaot_arg_data",        "tfaot_result_data",
+      "tfaot_result_dims",
       "tfaot_set_arg_data",    "tfaot_set_arg_bytes",
       "tfaot_temp_size",       "tfaot_temp_data",
       "tfaot_set_temp_buffer", "tfaot_set_num_threads",
