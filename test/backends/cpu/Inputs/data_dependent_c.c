@@ -48,7 +48,7 @@ int main(void) {
     printf(" %d", selected[i]);
   printf("\n");
   printf("out of range: %s\n",
-         tfaot_result_dims(m, 12) ? "dims" : tfaot_error_msg(m));
+         tfaot_result_dims(m, 13) ? "dims" : tfaot_error_msg(m));
   tfaot_destroy(m);
   return 0;
 }

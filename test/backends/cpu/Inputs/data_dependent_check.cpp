@@ -22,7 +22,8 @@ namespace {
 const char *const kNames[] = {"nms3",      "nms4",       "nms4:1",
                               "nms4pad",   "nms4pad:1",  "nms5",
                               "nms5:1",    "nms5:2",     "det_boxes",
-                              "det_scaled", "where",     "where_cast"};
+                              "det_scaled", "where",     "where_cast",
+                              "where_bool"};
 
 void Show(const MODEL_CLASS &model, int i) {
   const int64_t *dims = model.result_dims(i);
@@ -133,9 +134,9 @@ int main() {
                                     0, 10, 1, 11, 0, 20,   1, 21,
                                     1, 21, 0, 20, 0, 30,   1, 31};
   const std::vector<float> scores = {0.9f, 0.75f, 0.6f, 0.6f, 0.3f, -0.1f};
-  Set(model, boxes, scores, 0.5f, {0, 1, 0, 2, 0, -0.0f});
+  Set(model, boxes, scores, 0.5f, {0, 1, 0.25f, 2, 0, -0.0f});
   RunCase(model, "mixed");
-  Set(model, Flip(boxes), scores, 0.5f, {0, 1, 0, 2, 0, -0.0f});
+  Set(model, Flip(boxes), scores, 0.5f, {0, 1, 0.25f, 2, 0, -0.0f});
   RunCase(model, "flipped");
 
   const std::vector<float> falling = {0.9f, 0.8f, 0.7f, 0.6f, 0.5f, 0.4f};
