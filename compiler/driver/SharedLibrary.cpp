@@ -178,7 +178,7 @@ bool tfaot::linkSharedLibrary(const SharedLibraryInputs &inputs,
   // Only the C API and the model's table are global; everything else,
   // the entry symbols, the runtime's kernels and libstdc++ included, is
   // local to the library.
-  std::string versionScript = "TFAOT_C_1 {\n  global:\n";
+  std::string versionScript = "TFAOT_C_2 {\n  global:\n";
   for (const std::string &name : cApiFunctionNames())
     versionScript += "    " + name + ";\n";
   versionScript += "    " + inputs.infoSymbol + ";\n  local:\n    *;\n};\n";

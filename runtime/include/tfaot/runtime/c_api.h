@@ -29,8 +29,9 @@
 #include <stdint.h>
 
 /* Bumped when a function's meaning or a struct's layout changes; the
- * shared libraries' symbol version (TFAOT_C_1) follows it. */
-#define TFAOT_C_API_VERSION 1
+ * shared libraries' symbol version (TFAOT_C_2) follows it. 2: the
+ * bounded results of tfaot_function_info and tfaot_result_dims. */
+#define TFAOT_C_API_VERSION 2
 
 /* Exported from a model's shared library (which is linked with
  * -fvisibility=hidden and a version script naming these functions). */
