@@ -283,6 +283,11 @@ int tfaot::runGraph(const RunOptions &options, llvm::raw_ostream &out,
     GraphDiagnostics(graph, errs).error("Run() failed: " + error);
     return 1;
   }
+  // The results as this run produced them: a result whose size depends on
+  // data has the dims the run wrote, its valid elements first.
+  std::vector<TensorSignature> ran = sig.results;
+  for (size_t i = 0; i < ran.size(); ++i)
+    ran[i].shape = model->resultShape(i);
 
   if (std::error_code ec =
           llvm::sys::fs::create_directories(options.outputDir)) {
@@ -296,7 +301,7 @@ int tfaot::runGraph(const RunOptions &options, llvm::raw_ostream &out,
   OutputFiles files;
   llvm::StringSet<> used;
   for (size_t i = 0; i < sig.results.size(); ++i) {
-    const TensorSignature &result = sig.results[i];
+    const TensorSignature &result = ran[i];
     // Two names may sanitize alike ("a/b", "a_b"): number the later ones.
     std::string file = fileNameFor(result.name);
     for (int n = 2; used.contains(file); ++n)
@@ -321,7 +326,7 @@ int tfaot::runGraph(const RunOptions &options, llvm::raw_ostream &out,
   bool written = files.commit(errs);
   out << "results (written to " << options.outputDir << "/):\n";
   for (size_t i = 0; i < sig.results.size(); ++i) {
-    const TensorSignature &result = sig.results[i];
+    const TensorSignature &result = ran[i];
     const char *data = static_cast<const char *>(model->result(i));
     int64_t count = bufferBytes(result) / elementBytes(result.dtype);
     out << llvm::format("  %-24s %-18s ", result.name.c_str(),
@@ -337,7 +342,7 @@ int tfaot::runGraph(const RunOptions &options, llvm::raw_ostream &out,
       << llvm::format("%g", options.atol) << "):\n";
   int mismatched = 0;
   for (size_t i = 0; i < sig.results.size(); ++i)
-    if (!compareResult(sig.results[i],
+    if (!compareResult(ran[i],
                        static_cast<const char *>(model->result(i)),
                        fileNames[i], options, out, errs))
       ++mismatched;

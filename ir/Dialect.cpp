@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ir/Dialect.h"
+#include "ir/DataDependentOps.h"
 #include "ir/Ops.h"
 
 using namespace mlir;
@@ -17,5 +18,11 @@ void TfaotDialect::initialize() {
   addOperations<
 #define GET_OP_LIST
 #include "ir/Ops.cpp.inc"
+      >();
+  // A second list, from DataDependentOps.td, as linalg adds its structured
+  // ops beside LinalgOps.
+  addOperations<
+#define GET_OP_LIST
+#include "ir/DataDependentOps.cpp.inc"
       >();
 }

@@ -23,6 +23,7 @@
 #include "ir/Ops.h"
 #include "passes/Passes.h"
 #include "passes/Remarks.h"
+#include "passes/RuntimeCalls.h"
 #include "tfaot/runtime/symbols.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -99,11 +100,9 @@ void mlir::tfaot::declareCheckRuntime(ModuleOp module) {
   decl.setPrivate();
 }
 
-/// The address of a new private constant global holding `data` (named
-/// `prefix`, or `prefix_N` when taken).
-static Value constantGlobal(ConversionPatternRewriter &rewriter, Location loc,
-                            ModuleOp module, StringRef prefix,
-                            DenseElementsAttr data) {
+Value mlir::tfaot::constantGlobal(ConversionPatternRewriter &rewriter,
+                                  Location loc, ModuleOp module,
+                                  StringRef prefix, DenseElementsAttr data) {
   auto type = MemRefType::get(data.getType().getShape(),
                               data.getType().getElementType());
   std::string symbol = prefix.str();
@@ -120,9 +119,9 @@ static Value constantGlobal(ConversionPatternRewriter &rewriter, Location loc,
   return memref::ExtractAlignedPointerAsIndexOp::create(rewriter, loc, ref);
 }
 
-static Value i64Global(ConversionPatternRewriter &rewriter, Location loc,
-                       ModuleOp module, StringRef prefix,
-                       ArrayRef<int64_t> values) {
+Value mlir::tfaot::i64Global(ConversionPatternRewriter &rewriter,
+                             Location loc, ModuleOp module, StringRef prefix,
+                             ArrayRef<int64_t> values) {
   // A zero-length global would be a memref<0xi64>; give it one unused
   // element so that every global has an address.
   SmallVector<int64_t> data(values);
@@ -132,6 +131,17 @@ static Value i64Global(ConversionPatternRewriter &rewriter, Location loc,
                                     rewriter.getI64Type());
   return constantGlobal(rewriter, loc, module, prefix,
                         DenseElementsAttr::get(type, ArrayRef<int64_t>(data)));
+}
+
+Value mlir::tfaot::textGlobal(ConversionPatternRewriter &rewriter,
+                              Location loc, ModuleOp module, StringRef prefix,
+                              StringRef text) {
+  SmallVector<int8_t> bytes(text.begin(), text.end());
+  bytes.push_back(0);
+  auto type =
+      RankedTensorType::get({int64_t(bytes.size())}, rewriter.getI8Type());
+  return constantGlobal(rewriter, loc, module, prefix,
+                        DenseElementsAttr::get(type, ArrayRef<int8_t>(bytes)));
 }
 
 /// Emits the check of `op`'s `indices` (already converted) against
@@ -146,14 +156,8 @@ void mlir::tfaot::emitIndexCheck(ConversionPatternRewriter &rewriter,
   auto type = cast<RankedTensorType>(indices.getType());
   int64_t kind = isa<GatherNdOp>(op) ? kCheckGatherNd : kCheckGather;
 
-  std::string node = nodeNameOf(loc).value_or("?");
-  SmallVector<int8_t> text(node.begin(), node.end());
-  text.push_back(0);
-  auto textType =
-      RankedTensorType::get({int64_t(text.size())}, rewriter.getI8Type());
-  Value nodeAddress =
-      constantGlobal(rewriter, loc, module, "__tfaot_check_node",
-                     DenseElementsAttr::get(textType, ArrayRef<int8_t>(text)));
+  Value nodeAddress = textGlobal(rewriter, loc, module, "__tfaot_check_node",
+                                 nodeNameOf(loc).value_or("?"));
   Value shape = i64Global(rewriter, loc, module, "__tfaot_check_shape",
                           type.getShape());
   Value boundsAddress =

@@ -12,6 +12,7 @@
 #include "passes/Passes.h"
 
 #include "passes/LoweringUtils.h"
+#include "passes/LowerDataDependentOps.h"
 
 #include "ir/Ops.h"
 
@@ -405,6 +406,7 @@ struct LowerToLinalgPass
 
     declareImageRuntime(module);
     declareCheckRuntime(module);
+    declareDataDependentRuntime(module);
     ConversionTarget target(*ctx);
     target.addIllegalDialect<TfaotDialect>();
     target.addLegalOp<ModuleOp, func::CallOp>();
@@ -446,6 +448,7 @@ struct LowerToLinalgPass
     populateQuantizedLoweringPatterns(patterns, converter);
     populateImageLoweringPatterns(patterns, converter);
     populateControlFlowLoweringPatterns(patterns, converter);
+    populateDataDependentLoweringPatterns(patterns, converter);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
                                                                    converter);
     populateReturnOpTypeConversionPattern(patterns, converter);

@@ -101,7 +101,7 @@ std::string tfaot::cApiTableIR(const FunctionSignature &signature,
   // each field is the C compiler's.
   os << "%tfaot_c.buffer_info = type { ptr, i32, i32, ptr, i64, i64 }\n"
      << "%tfaot_c.function_info = type { ptr, ptr, i32, ptr, i32, ptr, i64, "
-        "i32, ptr, ptr }\n";
+        "i32, ptr, ptr, i32, ptr }\n";
   os << llvm::formatv("@.tfaot_c.class = private unnamed_addr constant [{0} x "
                       "i8] c\"{1}\"\n",
                       options.cppClass.size() + 1, irString(options.cppClass));
@@ -112,10 +112,24 @@ std::string tfaot::cApiTableIR(const FunctionSignature &signature,
   // entries take one pointer per buffer (bare-pointer ABI), then the arena
   // if they have one.
   size_t numArgs = signature.args.size(), numResults = signature.results.size();
+  // Bounded results' dims buffers follow the results (FunctionInfo).
+  std::vector<std::string> bounded;
+  for (size_t i = 0; i < numResults; ++i)
+    if (signature.results[i].bounded)
+      bounded.push_back("i32 " + std::to_string(i));
+  std::string boundedField = "i32 0, ptr null";
+  if (!bounded.empty()) {
+    os << llvm::formatv("@.tfaot_c.bounded = private constant [{0} x i32] "
+                        "[{1}]\n",
+                        bounded.size(), llvm::join(bounded, ", "));
+    boundedField =
+        llvm::formatv("i32 {0}, ptr @.tfaot_c.bounded", bounded.size()).str();
+  }
+  size_t numResultSlots = numResults + bounded.size();
   std::vector<HeaderOptions::Bucket> entries = entriesOf(options);
   std::vector<std::string> adapters;
   for (const HeaderOptions::Bucket &entry : entries) {
-    size_t params = numArgs + numResults + (entry.hasArena ? 1 : 0);
+    size_t params = numArgs + numResultSlots + (entry.hasArena ? 1 : 0);
     std::string types;
     for (size_t i = 0; i < params; ++i)
       types += i ? ", ptr" : "ptr";
@@ -132,7 +146,7 @@ std::string tfaot::cApiTableIR(const FunctionSignature &signature,
     };
     for (size_t i = 0; i < numArgs; ++i)
       load("args", i, "a" + std::to_string(i));
-    for (size_t i = 0; i < numResults; ++i)
+    for (size_t i = 0; i < numResultSlots; ++i)
       load("results", i, "r" + std::to_string(i));
     if (entry.hasArena)
       callArgs += callArgs.empty() ? "ptr %temp" : ", ptr %temp";
@@ -159,9 +173,9 @@ std::string tfaot::cApiTableIR(const FunctionSignature &signature,
   }
   os << llvm::formatv("@{0} = constant %tfaot_c.function_info {{ ptr "
                       "@.tfaot_c.class, {1}, i32 {2}, ptr {3}, i32 {4}, ptr "
-                      "{5}, i64 {6}, {7} }\n",
+                      "{5}, i64 {6}, {7}, {8} }\n",
                       infoSymbol, entry, numArgs, args, numResults, results,
-                      options.arenaBytes, buckets);
+                      options.arenaBytes, buckets, boundedField);
   return ir;
 }
 

@@ -300,6 +300,8 @@ static bool checkEntryAbi(mlir::ModuleOp module, const LoweredEntry &entry,
   auto function = module.lookupSymbol<mlir::LLVM::LLVMFuncOp>(entry.symbol);
   size_t expectedParams =
       entry.signature.args.size() + entry.signature.results.size() +
+      llvm::count_if(entry.signature.results,
+                     [](const TensorSignature &r) { return r.bounded; }) +
       (mlir::tfaot::readArenaBytes(module) ? 1 : 0); // + the arena
   if (!function || function.getNumArguments() != expectedParams ||
       !mlir::isa<mlir::LLVM::LLVMVoidType>(

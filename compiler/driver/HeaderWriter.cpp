@@ -147,6 +147,13 @@ static void writeAccessors(llvm::raw_ostream &os, const BufferFacts &f,
         "    return set_arg_data({0}, data, size_bytes);\n  }\n",
         index, f.accessor);
   }
+  if (!isArg && f.sig->bounded)
+    os << llvm::formatv(
+        "  // Its size depends on data: k{0}{1}Shape is the upper bound the\n"
+        "  // buffer is sized for; after Run(), result{1}_dims() (or\n"
+        "  // result_dims({1})) gives the dims it has, its elements first.\n"
+        "  const int64_t* result{1}_dims() const {{ return result_dims({1}); }\n",
+        kind, index);
   os << llvm::formatv(
       "  {0}* {1}{2}_data() {{ return static_cast<{0}*>({1}_data({2})); }\n"
       "  const {0}* {1}{2}_data() const {{\n"
@@ -194,6 +201,18 @@ bool tfaot::writeHeader(const FunctionSignature &signature,
                 ", which the generated API does not support";
         return false;
       }
+  // Results whose size depends on data: the entry writes their dims into
+  // one more buffer each, after the results.
+  std::vector<size_t> bounded;
+  for (size_t i = 0; i < signature.results.size(); ++i)
+    if (signature.results[i].bounded)
+      bounded.push_back(i);
+  if (options.cuda && !bounded.empty()) {
+    error = "'" + signature.results[bounded[0]].name +
+            "' has a size that depends on data, which --target=cuda does not "
+            "support yet";
+    return false;
+  }
   llvm::SmallVector<llvm::StringRef> parts;
   llvm::StringRef(options.cppClass).split(parts, "::");
   llvm::StringRef className = parts.pop_back_val();
@@ -309,7 +328,8 @@ bool tfaot::writeHeader(const FunctionSignature &signature,
     entries.push_back({0, options.entrySymbol, options.arenaBytes > 0});
   for (const HeaderOptions::Bucket &entry : entries) {
     os << "extern \"C\" void " << entry.entrySymbol << "(";
-    size_t total = args.size() + results.size() + (entry.hasArena ? 1 : 0);
+    size_t total = args.size() + results.size() + bounded.size() +
+                   (entry.hasArena ? 1 : 0);
     for (size_t i = 0; i < total; ++i)
       os << (i ? ", " : "") << "void*";
     os << ");\n";
@@ -363,8 +383,20 @@ bool tfaot::writeHeader(const FunctionSignature &signature,
       os << (i ? ", " : "") << "&" << adapterName(entries[i]);
     os << "};\n";
   }
+  std::string boundedFields;
+  if (!bounded.empty()) {
+    std::vector<std::string> indices;
+    for (size_t i : bounded)
+      indices.push_back(std::to_string(i));
+    os << "    static const int32_t kBoundedResults[] = {"
+       << llvm::join(indices, ", ") << "};\n";
+    boundedFields = (bucketed ? "" : ",\n        0, nullptr, nullptr") +
+                    llvm::formatv(",\n        {0}, kBoundedResults",
+                                  bounded.size())
+                        .str();
+  }
   os << llvm::formatv("    static const tfaot::FunctionInfo kInfo = {{\n"
-                      "        \"{0}\", {1}, {2}, {3}, {4}, {5}, {6}{7}};\n",
+                      "        \"{0}\", {1}, {2}, {3}, {4}, {5}, {6}{7}{8}};\n",
                       options.cppClass, bucketed ? "nullptr" : "&Entry",
                       args.size(), args.empty() ? "nullptr" : "kArgInfos",
                       results.size(),
@@ -372,7 +404,8 @@ bool tfaot::writeHeader(const FunctionSignature &signature,
                       "kTempBytes",
                       bucketed ? ",\n        kNumBatchBuckets, kBatchBuckets, "
                                  "kBatchEntries"
-                               : "")
+                               : "",
+                      boundedFields)
      << "    return kInfo;\n  }\n\n"
      << " private:\n";
   for (const HeaderOptions::Bucket &entry : entries) {
@@ -382,10 +415,12 @@ bool tfaot::writeHeader(const FunctionSignature &signature,
        << "    " << entry.entrySymbol << "(";
     for (size_t i = 0; i < args.size(); ++i)
       os << (i ? ", " : "") << "args[" << i << "]";
-    for (size_t i = 0; i < results.size(); ++i)
+    // The bounded results' dims follow the results (FunctionInfo).
+    for (size_t i = 0; i < results.size() + bounded.size(); ++i)
       os << (i + args.size() ? ", " : "") << "results[" << i << "]";
     if (entry.hasArena)
-      os << (args.size() + results.size() ? ", " : "") << "temp";
+      os << (args.size() + results.size() + bounded.size() ? ", " : "")
+         << "temp";
     os << ");\n  }\n";
   }
   os << "};\n";

@@ -43,6 +43,7 @@ const std::vector<std::string> &tfaot::cApiFunctionNames() {
       "tfaot_arg_index",       "tfaot_result_index",
       "tfaot_arg_size",        "tfaot_result_size",
       "tfaot_arg_data",        "tfaot_result_data",
+      "tfaot_result_dims",
       "tfaot_set_arg_data",    "tfaot_set_arg_bytes",
       "tfaot_temp_size",       "tfaot_temp_data",
       "tfaot_set_temp_buffer", "tfaot_set_num_threads",
@@ -177,7 +178,7 @@ bool tfaot::linkSharedLibrary(const SharedLibraryInputs &inputs,
   // Only the C API and the model's table are global; everything else,
   // the entry symbols, the runtime's kernels and libstdc++ included, is
   // local to the library.
-  std::string versionScript = "TFAOT_C_1 {\n  global:\n";
+  std::string versionScript = "TFAOT_C_2 {\n  global:\n";
   for (const std::string &name : cApiFunctionNames())
     versionScript += "    " + name + ";\n";
   versionScript += "    " + inputs.infoSymbol + ";\n  local:\n    *;\n};\n";

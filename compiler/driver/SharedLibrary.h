@@ -3,7 +3,7 @@
 //
 // Links a model's object, the object defining tfaot_model_info() and
 // libtfaot_runtime.a into one shared library that exports only the C API
-// (tfaot/runtime/c_api.h), under the symbol version TFAOT_C_1, so that any
+// (tfaot/runtime/c_api.h), under the symbol version TFAOT_C_2, so that any
 // language that can dlopen() a library can run the model. The link is done
 // by a C++ compiler driver (clang++ of the LLVM tfaot was built with, with
 // lld when it is there); see docs/generated-api.md for how each is found.

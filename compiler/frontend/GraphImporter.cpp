@@ -18,8 +18,10 @@
 #include "compiler/frontend/GraphImporter.h"
 
 #include "compiler/frontend/GraphLoader.h"
+#include "compiler/frontend/ImportDataDependentOps.h"
 #include "compiler/frontend/OpImporters.h"
 #include "compiler/frontend/TensorConversion.h"
+#include "ir/DataDependentOps.h"
 #include "ir/Ops.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -173,6 +175,8 @@ private:
   /// Feeds whose shape differs from their placeholder's, described for the
   /// hint after a node that does not take the new shape.
   std::vector<std::string> resized_;
+  /// Values sized for a bound, with their run-time counts (NMS, Where).
+  BoundTracker bounds_;
 };
 } // namespace
 
@@ -643,7 +647,11 @@ LogicalResult Importer::buildNode(const NodeDef &node) {
         diags_.nodeError(node.name(), node.op(), "result " + why);
         return failure();
       }
-  values_[key(node.name(), 0)] = foldToConstant(*output);
+  if (failed(bounds_.record(node, operands, outputs, diags_)))
+    return failure();
+  Value folded = foldToConstant(*output);
+  bounds_.forward(*output, folded);
+  values_[key(node.name(), 0)] = folded;
   for (auto [i, extra] : llvm::enumerate(context.extraOutputs))
     values_[key(node.name(), i + 1)] = extra;
   return success();
@@ -710,12 +718,34 @@ OwningOpRef<ModuleOp> Importer::build() {
     auto type = cast<RankedTensorType>(value.getType());
     fetch.dtype = convertElementType(type.getElementType());
     fetch.shape.assign(type.getShape().begin(), type.getShape().end());
+    fetch.bounded = bounds_.lookup(value) != nullptr;
     results.push_back(value);
+  }
+  // A bounded result's run-time dims, int64 [rank], as an extra result after
+  // all the fetches (the generated class's result_dims()).
+  SmallVector<int64_t> dimsOf;
+  for (auto [i, fetch] : llvm::enumerate(signature_.results)) {
+    const BoundedDim *bound = bounds_.lookup(results[i]);
+    if (!bound)
+      continue;
+    auto type = cast<RankedTensorType>(results[i].getType());
+    OperationState state(NameLoc::get(StringAttr::get(ctx_, fetch.node)),
+                         mlir::tfaot::BoundedDimsOp::getOperationName());
+    state.addOperands(bound->count);
+    state.addAttribute("bounds", builder_.getDenseI64ArrayAttr(type.getShape()));
+    state.addAttribute("dim", builder_.getI64IntegerAttr(bound->dim));
+    state.addTypes(RankedTensorType::get({type.getRank()}, builder_.getI64Type()));
+    dimsOf.push_back(i);
+    results.push_back(builder_.create(state)->getResult(0));
   }
   func::ReturnOp::create(builder_, UnknownLoc::get(ctx_), results);
   func.setType(builder_.getFunctionType(argTypes, ValueRange(results).getTypes()));
   for (auto [i, fetch] : llvm::enumerate(signature_.results))
     func.setResultAttr(i, "tfaot.fetch", builder_.getStringAttr(fetch.name));
+  size_t numFetches = signature_.results.size();
+  for (auto [j, of] : llvm::enumerate(dimsOf))
+    func.setResultAttr(numFetches + j, "tfaot.result_dims_of",
+                       builder_.getI64IntegerAttr(of));
 
   if (failed(verify(*module)))
     return nullptr;
@@ -787,6 +817,12 @@ Importer::runInto(ArrayRef<std::string> argNodes, ValueRange args,
       diags_.nodeError(fetch.node, lookup(fetch.node)->op(),
                        unavailableOutput(fetch.node, fetch.node,
                                          fetch.outputIndex));
+      return failure();
+    }
+    if (bounds_.lookup(it->second)) {
+      diags_.nodeError(fetch.node, lookup(fetch.node)->op(),
+                       "a branch or loop body cannot return a value whose "
+                       "size depends on data (a bounded shape) yet");
       return failure();
     }
     results.push_back(it->second);

@@ -30,6 +30,9 @@ struct TensorSignature {
   int64_t outputIndex = 0;
   tensorflow::DataType dtype = tensorflow::DT_INVALID;
   std::vector<int64_t> shape;
+  /// A result whose size depends on data: `shape` is its upper bound and
+  /// the run writes the actual dims (docs/dynamic-shapes.md).
+  bool bounded = false;
 };
 
 struct FunctionSignature {

@@ -24,6 +24,7 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/frontend/OpImporters.h"
 
+#include "compiler/frontend/ImportDataDependentOps.h"
 #include "compiler/frontend/ImportHelpers.h"
 
 #include "llvm/ADT/StringMap.h"
@@ -193,6 +194,12 @@ static const llvm::StringMap<OpSpec> &opTable() {
       {"SpaceToBatchND", {importSpaceToBatchND, 3, "T", 1}},
       {"BatchToSpaceND", {importBatchToSpaceND, 3, "T", 1}},
       {"TopKV2", {importTopKV2, 2, "T", 1}},
+      // Output sizes that depend on values (ImportDataDependentOps.cpp).
+      {"NonMaxSuppressionV2", {importNonMaxSuppression, 4, "T", 2}},
+      {"NonMaxSuppressionV3", {importNonMaxSuppression, 5, "T", 2}},
+      {"NonMaxSuppressionV4", {importNonMaxSuppression, 5, "T", 2}},
+      {"NonMaxSuppressionV5", {importNonMaxSuppression, 6, "T", 2}},
+      {"Where", {importWhere, 1, "T", 1}},
       // Math (ImportMathOps.cpp).
       {"Ceil", {importSameType, 1, "T", 1}},
       {"FusedBatchNorm", {importFusedBatchNorm, 5, "T", 1}},

@@ -10,6 +10,7 @@
 #include "compiler/jit/BenchProfile.h"
 #include "tfaot/runtime/checks.h"
 #include "tfaot/runtime/cpu_kernels.h"
+#include "tfaot/runtime/data_dependent.h"
 #include "tfaot/runtime/run_hooks.h"
 #include "tfaot/runtime/symbols.h"
 
@@ -21,6 +22,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/TargetSelect.h"
 
+#include <algorithm>
 #include <cstring>
 #include <random>
 
@@ -110,6 +112,9 @@ linkObject(const std::string &object, const std::string &symbol,
   provide(tfaot_rt::kMatmulF32S8, &tfaot_rt_matmul_f32s8);
   // The run-time index checks (runtime/lib/checks.cpp).
   provide(tfaot_rt::kCheckIndices, &tfaot_rt_check_indices);
+  // NonMaxSuppression and Where (runtime/lib/data_dependent.cpp).
+  provide(tfaot_rt::kNonMaxSuppression, &tfaot_rt_non_max_suppression);
+  provide(tfaot_rt::kWhere, &tfaot_rt_where);
   // What a --profile build calls around each op.
   provide(tfaot_rt::kProfileBegin, &ProfileRecorder::Begin);
   provide(tfaot_rt::kProfileEnd, &ProfileRecorder::End);
@@ -130,8 +135,11 @@ linkObject(const std::string &object, const std::string &symbol,
 llvm::Expected<std::unique_ptr<JitModel>>
 JitModel::load(const CompiledArtifacts &artifacts, int threads) {
   const FunctionSignature &sig = artifacts.signature;
+  // Each bounded result's run-time dims come after the results.
+  size_t numBounded = llvm::count_if(
+      sig.results, [](const TensorSignature &r) { return r.bounded; });
   auto jit = linkObject(artifacts.object, artifacts.entries.back().symbol,
-                        sig.args.size(), sig.results.size());
+                        sig.args.size(), sig.results.size() + numBounded);
   if (!jit)
     return jit.takeError();
   auto address = (*jit)->lookup("tfaot_bench_call");
@@ -149,12 +157,32 @@ JitModel::load(const CompiledArtifacts &artifacts, int threads) {
     model->results_.emplace_back(bufferBytes(result));
     model->resultPointers_.push_back(model->results_.back().data.get());
   }
+  for (const TensorSignature &result : sig.results) {
+    if (!result.bounded)
+      continue;
+    model->resultDims_.push_back(model->results_.size());
+    model->results_.emplace_back(sizeof(int64_t) *
+                                 std::max<size_t>(1, result.shape.size()));
+    model->resultPointers_.push_back(model->results_.back().data.get());
+  }
   model->arena_ = std::make_unique<AlignedBuffer>(artifacts.tempBytes);
   model->pool_ = std::make_unique<ThreadPool>(threads);
   return model;
 }
 
 JitModel::~JitModel() = default;
+
+std::vector<int64_t> JitModel::resultShape(size_t i) const {
+  const TensorSignature &result = signature_.results[i];
+  if (!result.bounded)
+    return result.shape;
+  size_t slot = 0;
+  for (size_t r = 0; r < i; ++r)
+    slot += signature_.results[r].bounded;
+  const auto *dims =
+      static_cast<const int64_t *>(results_[resultDims_[slot]].data.get());
+  return std::vector<int64_t>(dims, dims + result.shape.size());
+}
 
 std::string JitModel::run() {
   internal::ScopedThreadPool current(pool_.get());

@@ -56,6 +56,10 @@ public:
   const FunctionSignature &signature() const { return signature_; }
   void *arg(size_t i) { return args_[i].data.get(); }
   void *result(size_t i) { return results_[i].data.get(); }
+  /// Result i's dims after the last run(): the signature's shape, or for a
+  /// result whose size depends on data (TensorSignature::bounded) the dims
+  /// the run wrote (its buffer holds that many elements first).
+  std::vector<int64_t> resultShape(size_t i) const;
 
 private:
   JitModel() = default;
@@ -63,7 +67,10 @@ private:
   std::unique_ptr<llvm::orc::LLJIT> jit_;
   Entry entry_ = nullptr;
   FunctionSignature signature_;
+  /// The results, then one dims buffer per bounded result.
   std::vector<AlignedBuffer> args_, results_;
+  /// Where in results_ each bounded result's dims are.
+  std::vector<size_t> resultDims_;
   std::vector<void *> argPointers_, resultPointers_;
   std::unique_ptr<AlignedBuffer> arena_;
   std::unique_ptr<ThreadPool> pool_;

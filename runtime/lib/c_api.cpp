@@ -42,6 +42,8 @@ static_assert(offsetof(tfaot_function_info, temp_bytes) ==
               offsetof(FunctionInfo, temp_bytes));
 static_assert(offsetof(tfaot_function_info, bucket_entries) ==
               offsetof(FunctionInfo, bucket_entries));
+static_assert(offsetof(tfaot_function_info, bounded_results) ==
+              offsetof(FunctionInfo, bounded_results));
 static_assert(sizeof(tfaot_bytes) == sizeof(tfaot::Bytes));
 
 struct tfaot_thread_pool {
@@ -144,6 +146,8 @@ tfaot_instance *tfaot_create(const tfaot_function_info *info,
     cpp.num_buckets = info->num_buckets;
     cpp.bucket_batches = info->bucket_batches;
     cpp.bucket_entries = info->bucket_entries;
+    cpp.num_bounded_results = info->num_bounded_results;
+    cpp.bounded_results = info->bounded_results;
     instance->fn = std::make_unique<CompiledFunction>(
         cpp, alloc_mode == TFAOT_ALLOC_RESULTS_ONLY
                  ? CompiledFunction::AllocMode::kResultsOnly
@@ -219,6 +223,12 @@ void *tfaot_result_data(tfaot_instance *instance, int index) {
   if (!instance->CheckIndex(index, instance->c_info->num_results, "result"))
     return nullptr;
   return instance->fn->result_data(index);
+}
+
+const int64_t *tfaot_result_dims(tfaot_instance *instance, int index) {
+  if (!instance->CheckIndex(index, instance->c_info->num_results, "result"))
+    return nullptr;
+  return instance->fn->result_dims(index);
 }
 
 int tfaot_set_arg_data(tfaot_instance *instance, int index, const void *data,

@@ -16,6 +16,7 @@
 #include "parallel.h"
 #include "run_status.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
@@ -112,13 +113,23 @@ CompiledFunction::CompiledFunction(const FunctionInfo &info, AllocMode mode)
   // Arrays are allocated even when a count is 0, so the entry function always
   // receives non-null `args` / `results` pointers.
   BufferArray owned_args(num_args);
-  BufferArray results(num_results);
+  const size_t num_bounded = Count(info.num_bounded_results);
+  BufferArray results(num_results + num_bounded);
   if (mode == AllocMode::kArgsAndResults) {
     for (size_t i = 0; i < num_args; ++i)
       owned_args.get()[i] = AllocateBuffer(info.args[i].size_bytes);
   }
   for (size_t i = 0; i < num_results; ++i)
     results.get()[i] = AllocateBuffer(info.results[i].size_bytes);
+  // The run-time dims of bounded results start as their bounds.
+  for (size_t j = 0; j < num_bounded; ++j) {
+    const BufferInfo &result = info.results[info.bounded_results[j]];
+    const size_t rank = Count(result.rank);
+    auto *dims = static_cast<int64_t *>(
+        AllocateBuffer(sizeof(int64_t) * (rank > 0 ? rank : 1)));
+    std::copy(result.dims, result.dims + rank, dims);
+    results.get()[num_results + j] = dims;
+  }
 
   // These only alias other memory; unique_ptr frees them if a later `new`
   // throws (the BufferArrays above free the buffers themselves).
@@ -149,7 +160,8 @@ CompiledFunction::CompiledFunction(const FunctionInfo &info, AllocMode mode)
 
 CompiledFunction::~CompiledFunction() {
   BufferArray::Free(owned_args_, Count(info_.num_args));
-  BufferArray::Free(results_, Count(info_.num_results));
+  BufferArray::Free(results_, Count(info_.num_results) +
+                                  Count(info_.num_bounded_results));
   // args_ only aliases owned or caller buffers; free the array, not them.
   delete[] args_;
   delete[] arg_poisoned_;
@@ -396,6 +408,37 @@ const void *CompiledFunction::result_data(int index) const {
   if (!CheckIndex(index, info_.num_results, "result"))
     return nullptr;
   return results_[index];
+}
+
+int CompiledFunction::BoundedSlot(int index) const {
+  for (int j = 0; j < info_.num_bounded_results; ++j)
+    if (info_.bounded_results[j] == index)
+      return j;
+  return -1;
+}
+
+bool CompiledFunction::result_is_bounded(int index) const {
+  return CheckIndex(index, info_.num_results, "result") &&
+         BoundedSlot(index) >= 0;
+}
+
+const int64_t *CompiledFunction::result_dims(int index) const {
+  if (!CheckIndex(index, info_.num_results, "result"))
+    return nullptr;
+  int slot = BoundedSlot(index);
+  if (slot < 0)
+    return info_.results[index].dims;
+  return static_cast<const int64_t *>(results_[info_.num_results + slot]);
+}
+
+int64_t CompiledFunction::result_num_elements(int index) const {
+  const int64_t *dims = result_dims(index);
+  if (!dims)
+    return 0;
+  int64_t elements = 1;
+  for (int d = 0; d < info_.results[index].rank; ++d)
+    elements *= dims[d];
+  return elements;
 }
 
 int CompiledFunction::LookupArgIndex(const std::string &name) const {

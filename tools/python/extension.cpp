@@ -158,6 +158,15 @@ public:
                      bufferBytes(result));
   }
 
+  /// Result `index`'s dims after the last run: its static shape, or the
+  /// run's for a result whose size depends on data (NonMaxSuppression,
+  /// Where), whose buffer holds that many elements first.
+  std::vector<int64_t> outputShape(size_t index) {
+    at(model_->signature().results, index);
+    std::lock_guard<std::mutex> lock(mutex_);
+    return model_->resultShape(index);
+  }
+
 private:
   static py::list describeAll(const std::vector<TensorSignature> &sigs) {
     py::list list;
@@ -253,7 +262,8 @@ PYBIND11_MODULE(_tfaot, m) {
       .def_property_readonly("outputs", &Session::outputs)
       .def("set_input", &Session::setInput)
       .def("run", &Session::run)
-      .def("output", &Session::output);
+      .def("output", &Session::output)
+      .def("output_shape", &Session::outputShape);
   m.def("compile", &compileGraph, py::arg("graph"), py::arg("feeds"),
         py::arg("fetches"), py::arg("options"), py::arg("threads"));
   m.def("bench", &benchGraph, py::arg("graph"), py::arg("feeds"),

@@ -3,13 +3,15 @@
 
 The same class serves a model compiled in process (tfaot.compile, through
 the JIT) and one loaded from a shared library (tfaot.load, through the C
-API): both hand it a session with the same four operations, so that the
+API): both hand it a session with the same operations, so that the
 checks of the caller's arrays and the messages are one piece of code.
 
 A session has `inputs` and `outputs` (lists of (name, shape, dtype number)),
 `set_input(index, data)` (a C-contiguous array of the exact size, or bytes
 for a string input), `run()` (returns "" or Run()'s error message) and
-`output(index)` (the result's bytes, copied).
+`output(index)` (the result's bytes, copied) and `output_shape(index)` (its
+dims after the last run: the static shape but for a result whose size
+depends on data).
 """
 import threading
 from typing import NamedTuple, Tuple
@@ -77,9 +79,14 @@ class Model:
         return results[0] if len(results) == 1 else results
 
     def _output(self, index):
+        # A result whose size depends on data (NonMaxSuppression, Where) has
+        # the run's shape, at most info.shape; its buffer holds it first.
         info = self.outputs[index]
+        shape = tuple(self._session.output_shape(index))
         data = self._session.output(index)
-        return np.frombuffer(data, dtype=info.dtype).reshape(info.shape).copy()
+        count = int(np.prod(shape, dtype=np.int64))
+        return np.frombuffer(data, dtype=info.dtype,
+                             count=count).reshape(shape).copy()
 
     def _bind(self, args, kwargs):
         """One value per input, in order; an InputError naming what is

@@ -14,7 +14,7 @@ from .errors import LoadError
 from .model import Model
 
 # The C API version this module speaks (TFAOT_C_API_VERSION).
-_C_API_VERSION = 1
+_C_API_VERSION = 2
 _ALLOC_ARGS_AND_RESULTS = 0
 
 
@@ -44,6 +44,7 @@ def _declare(lib):
             ("tfaot_result_info", info, [p, i]),
             ("tfaot_arg_data", p, [p, i]),
             ("tfaot_result_data", p, [p, i]),
+            ("tfaot_result_dims", ctypes.POINTER(ctypes.c_int64), [p, i]),
             ("tfaot_set_arg_bytes", i, [p, i, p, size]),
             ("tfaot_set_num_threads", i, [p, i]),
             ("tfaot_hardware_threads", i, []),
@@ -105,6 +106,11 @@ class _Session:
                                            index).contents.size_bytes
         return ctypes.string_at(self._lib.tfaot_result_data(self._instance,
                                                             index), size)
+
+
+    def output_shape(self, index):
+        dims = self._lib.tfaot_result_dims(self._instance, index)
+        return [dims[d] for d in range(len(self.outputs[index][1]))]
 
 
 def load(path, *, threads=1):

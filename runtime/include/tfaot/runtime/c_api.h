@@ -29,8 +29,9 @@
 #include <stdint.h>
 
 /* Bumped when a function's meaning or a struct's layout changes; the
- * shared libraries' symbol version (TFAOT_C_1) follows it. */
-#define TFAOT_C_API_VERSION 1
+ * shared libraries' symbol version (TFAOT_C_2) follows it. 2: the
+ * bounded results of tfaot_function_info and tfaot_result_dims. */
+#define TFAOT_C_API_VERSION 2
 
 /* Exported from a model's shared library (which is linked with
  * -fvisibility=hidden and a version script naming these functions). */
@@ -104,6 +105,11 @@ typedef struct tfaot_function_info {
   int32_t num_buckets; /* --batch: bucket count, else 0 */
   const int64_t *bucket_batches;
   const tfaot_entry_function *bucket_entries;
+  /* Results whose size depends on data (NonMaxSuppression, Where): their
+   * buffer info holds the upper bound; tfaot_result_dims gives the dims of
+   * the last run. */
+  int32_t num_bounded_results;
+  const int32_t *bounded_results;
 } tfaot_function_info;
 
 typedef struct tfaot_instance tfaot_instance;
@@ -160,6 +166,13 @@ TFAOT_C_EXPORT size_t tfaot_result_size(tfaot_instance *instance, int index);
  * of range. */
 TFAOT_C_EXPORT void *tfaot_arg_data(tfaot_instance *instance, int index);
 TFAOT_C_EXPORT void *tfaot_result_data(tfaot_instance *instance, int index);
+/* The dims (tfaot_result_info(index)->rank of them) of result `index`:
+ * after a tfaot_run, those of that run for a result whose size depends on
+ * data (its buffer holds that many elements first, and is sized for the
+ * bound in its buffer info), the static shape for any other. NULL and an
+ * error when out of range. */
+TFAOT_C_EXPORT const int64_t *tfaot_result_dims(tfaot_instance *instance,
+                                               int index);
 /* Points argument `index` at `size_bytes` bytes of caller memory, read
  * (never written or copied) by each tfaot_run until changed; it must hold
  * exactly tfaot_arg_size() bytes, else 0, an error, and the argument is

@@ -101,6 +101,13 @@ struct FunctionInfo {
   int32_t num_buckets = 0;
   const int64_t *bucket_batches = nullptr;
   const EntryFunction *bucket_entries = nullptr;
+  /// Results whose size depends on data (NonMaxSuppression, Where; see
+  /// docs/dynamic-shapes.md): their BufferInfo holds the upper bound, and
+  /// the entry function writes their run-time dims (int64, `rank` each)
+  /// into one more buffer per such result, passed after the results:
+  /// results[num_results + j] for result bounded_results[j].
+  int32_t num_bounded_results = 0;
+  const int32_t *bounded_results = nullptr;
 };
 
 /// Owns (or borrows) the argument and result buffers of one compiled function
@@ -213,6 +220,19 @@ public:
   void *result_data(int index);
   const void *result_data(int index) const;
 
+  /// The dims of result `index` (result_info(index).rank of them): for a
+  /// result whose size depends on data, those the last Run() produced
+  /// (before any Run(), and after a failed one, its bound or zeros; the
+  /// buffer, sized for the bound, holds that many valid elements first);
+  /// for any other result, its static shape. Null for a bad index.
+  const int64_t *result_dims(int index) const;
+  /// Whether result `index`'s size depends on data (result_dims() then
+  /// changes from run to run, and result_info() gives its upper bound).
+  bool result_is_bounded(int index) const;
+  /// Elements in result `index` after the last Run(): the product of
+  /// result_dims(index).
+  int64_t result_num_elements(int index) const;
+
   int num_args() const { return info_.num_args; }
   int num_results() const { return info_.num_results; }
   const BufferInfo &arg_info(int index) const { return info_.args[index]; }
@@ -238,11 +258,14 @@ private:
   int BucketIndex() const;
   /// Zeroes rows [batch_, bucket) of the instance's own argument buffers.
   void ZeroPaddingRows(int64_t bucket);
+  /// Position of result `index` in bounded_results, or -1.
+  int BoundedSlot(int index) const;
 
   const FunctionInfo &info_;
   AllocMode mode_;
   void **args_ = nullptr;        ///< Current argument pointers.
   void **owned_args_ = nullptr;  ///< Buffers this instance allocated.
+  /// Result buffers, then the run-time dims of each bounded result.
   void **results_ = nullptr;
   bool *arg_poisoned_ = nullptr;  ///< Set after a set_arg_data size mismatch.
   /// Size the caller passed in the mismatching set_arg_data() call, kept so

@@ -34,6 +34,10 @@ inline constexpr char kDecodeJpeg[] = "tfaot_rt_decode_jpeg";
 // Run-time checks of indices read from data (checks.h).
 inline constexpr char kCheckIndices[] = "tfaot_rt_check_indices";
 
+// Ops whose output size depends on data (data_dependent.h).
+inline constexpr char kNonMaxSuppression[] = "tfaot_rt_non_max_suppression";
+inline constexpr char kWhere[] = "tfaot_rt_where";
+
 // What a --profile build calls around each op (tfaot-instrument-profile).
 inline constexpr char kProfileBegin[] = "tfaot_rt_profile_begin";
 inline constexpr char kProfileEnd[] = "tfaot_rt_profile_end";

@@ -1,0 +1,214 @@
+//===- ImportDataDependentOps.cpp - NMS, Where and bounded shapes ---------===//
+// SPDX-License-Identifier: Apache-2.0
+//
+// NonMaxSuppressionV2/V3/V4/V5 become tfaot.NonMaxSuppression, Where
+// tfaot.Where (ir/DataDependentOps.td). Their outputs are sized for a bound
+// known now; BoundTracker remembers which values are bounded so that the
+// importer can refuse consumers that padding would make wrong and give
+// bounded graph results their run-time dims (docs/dynamic-shapes.md).
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/frontend/ImportDataDependentOps.h"
+
+#include "compiler/frontend/ImportHelpers.h"
+#include "ir/DataDependentOps.h"
+#include "ir/Ops.h"
+
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace ::tfaot;
+using mlir::tfaot::NonMaxSuppressionOp;
+using mlir::tfaot::WhereOp;
+
+/// The node's pad_to_max_output_size (V4, V5), false for the others.
+static bool padsToMax(const tensorflow::NodeDef &node) {
+  auto it = node.attr().find("pad_to_max_output_size");
+  return it != node.attr().end() && it->second.b();
+}
+
+/// NonMaxSuppressionV2 (boxes, scores, max_output_size, iou_threshold),
+/// V3 and V4 (+ score_threshold), V5 (+ soft_nms_sigma). Output 0 is the
+/// selected indices; V4 adds valid_outputs, V5 the selected scores and
+/// valid_outputs.
+FailureOr<Value>(::tfaot::importNonMaxSuppression)(NodeImportContext &ctx) {
+  const std::string &opName = ctx.node.op();
+  Builder &b = ctx.builder;
+  Type f32 = b.getF32Type();
+  for (unsigned i = 0; i < ctx.operands.size(); ++i)
+    if (i != 2 && ctx.typeOf(i).getElementType() != f32)
+      return ctx.error("only float32 boxes, scores and thresholds are "
+                       "supported, input " + llvm::Twine(i) + " is " +
+                       typeString(ctx.typeOf(i)));
+  auto boxes = ctx.typeOf(0), scores = ctx.typeOf(1);
+  if (boxes.getRank() != 2 || boxes.getDimSize(1) != 4)
+    return ctx.error("boxes must be [num_boxes, 4], got " + typeString(boxes));
+  int64_t n = boxes.getDimSize(0);
+  if (scores.getRank() != 1 || scores.getDimSize(0) != n)
+    return ctx.error(llvm::formatv("scores must be [{0}] like the boxes, got {1}",
+                                   n, typeString(scores)));
+  for (unsigned i = 2; i < ctx.operands.size(); ++i)
+    if (ctx.typeOf(i).getRank() != 0)
+      return ctx.error("input " + llvm::Twine(i) + " must be a scalar, got " +
+                       typeString(ctx.typeOf(i)));
+
+  // The bound: a constant max_output_size (clamped to the boxes, unless
+  // padded to it), else every box.
+  bool pad = padsToMax(ctx.node);
+  int64_t bound = n;
+  if (DenseElementsAttr max = constantElements(ctx.operands[2])) {
+    int64_t value = (*max.getValues<APInt>().begin()).getSExtValue();
+    if (value < 0)
+      return ctx.error("max_output_size must be non-negative, got " +
+                       llvm::Twine(value));
+    bound = pad ? value : std::min(value, n);
+  } else if (pad) {
+    return ctx.error("pad_to_max_output_size needs a constant "
+                     "max_output_size: it is the size of the outputs");
+  }
+
+  SmallVector<Value, 6> operands(ctx.operands.begin(), ctx.operands.end());
+  if (opName == "NonMaxSuppressionV2")
+    operands.push_back(
+        buildScalar(ctx, f32, -std::numeric_limits<double>::infinity()));
+  if (opName != "NonMaxSuppressionV5")
+    operands.push_back(buildScalar(ctx, f32, 0.0));
+  OperationState state(ctx.loc, NonMaxSuppressionOp::getOperationName());
+  state.addOperands(operands);
+  state.addTypes({RankedTensorType::get({bound}, b.getI32Type()),
+                  RankedTensorType::get({bound}, f32),
+                  RankedTensorType::get({}, b.getI32Type())});
+  Operation *op = ctx.builder.create(state);
+  if (opName == "NonMaxSuppressionV4")
+    ctx.extraOutputs.assign({op->getResult(2)});
+  else if (opName == "NonMaxSuppressionV5")
+    ctx.extraOutputs.assign({op->getResult(1), op->getResult(2)});
+  return op->getResult(0);
+}
+
+/// Where (condition) with one input: the int64 coordinates of its true
+/// (non-zero) elements.
+FailureOr<Value>(::tfaot::importWhere)(NodeImportContext &ctx) {
+  auto input = ctx.typeOf(0);
+  Builder &b = ctx.builder;
+  OperationState state(ctx.loc, WhereOp::getOperationName());
+  state.addOperands(ctx.operands[0]);
+  state.addTypes(
+      {RankedTensorType::get({input.getNumElements(), input.getRank()},
+                             b.getI64Type()),
+       RankedTensorType::get({}, b.getI32Type())});
+  return ctx.builder.create(state)->getResult(0);
+}
+
+//===----------------------------------------------------------------------===//
+// BoundTracker
+//===----------------------------------------------------------------------===//
+
+/// Ops that compute each output element from the input element at the same
+/// position, whatever the shape: padding stays padding.
+static bool isElementwiseUnary(const tensorflow::NodeDef &node) {
+  static const llvm::StringSet<> ops = {
+      "Identity", "Snapshot", "StopGradient", "Cast", "LogicalNot",
+      "Softplus", "Selu", "Round", "Relu", "Relu6", "Elu", "LeakyRelu",
+      "Sigmoid", "Tanh", "Exp", "Log", "Sqrt", "Rsqrt", "Reciprocal",
+      "Floor", "Ceil", "Neg", "Abs", "Square", "Sin", "Cos", "Erf"};
+  return ops.contains(node.op());
+}
+
+static bool isElementwiseBinary(const tensorflow::NodeDef &node) {
+  const OpSpec *spec = lookupOpSpec(node.op());
+  return spec && (spec->import == importBinary ||
+                  spec->import == importPredicate);
+}
+
+static int64_t rankOf(Value v) {
+  return cast<RankedTensorType>(v.getType()).getRank();
+}
+
+void ::tfaot::BoundTracker::forward(Value from, Value to) {
+  if (const BoundedDim *bound = lookup(from))
+    bounds_[to] = *bound;
+}
+
+LogicalResult(::tfaot::BoundTracker::record)(const tensorflow::NodeDef &node,
+                                   ArrayRef<Value> operands,
+                                   ArrayRef<Value> outputs,
+                                   GraphDiagnostics &diags) {
+  // Sources: the ops themselves. A padded NMS has the padded size, which
+  // is its TF shape.
+  if (auto nms = outputs[0].getDefiningOp<NonMaxSuppressionOp>()) {
+    if (!padsToMax(node)) {
+      bounds_[nms.getSelectedIndices()] = {nms.getValidOutputs(), 0};
+      bounds_[nms.getSelectedScores()] = {nms.getValidOutputs(), 0};
+    }
+    return success();
+  }
+  if (auto where = outputs[0].getDefiningOp<WhereOp>()) {
+    bounds_[where.getIndex()] = {where.getCount(), 0};
+    return success();
+  }
+
+  SmallVector<std::pair<unsigned, BoundedDim>> bounded;
+  for (auto [i, operand] : llvm::enumerate(operands))
+    if (const BoundedDim *bound = lookup(operand))
+      bounded.push_back({unsigned(i), *bound});
+  if (bounded.empty())
+    return success();
+  auto refuse = [&](const llvm::Twine &why) {
+    diags.nodeError(node.name(), node.op(),
+                    llvm::formatv("input {0} ('{1}') has a size that depends "
+                                  "on data (a bounded shape, "
+                                  "docs/dynamic-shapes.md); {2}",
+                                  bounded[0].first,
+                                  node.input(bounded[0].first), why.str())
+                        .str());
+    return failure();
+  };
+
+  std::optional<BoundedDim> result;
+  if (isElementwiseUnary(node)) {
+    result = bounded[0].second;
+  } else if (isElementwiseBinary(node)) {
+    // Broadcasting aligns dims from the right; every bounded operand must
+    // put the same count on the same output dim, and the others must not
+    // have a size other than 1 there (TF would require it to equal the
+    // run-time count).
+    int64_t outRank = rankOf(outputs[0]);
+    for (auto &[i, bound] : bounded) {
+      BoundedDim here{bound.count, outRank - rankOf(operands[i]) + bound.dim};
+      if (result && (result->count != here.count || result->dim != here.dim))
+        return refuse("its operands have different data-dependent sizes");
+      result = here;
+    }
+    for (auto [i, operand] : llvm::enumerate(operands)) {
+      if (lookup(operand))
+        continue;
+      int64_t at = result->dim - (outRank - rankOf(operand));
+      auto type = cast<RankedTensorType>(operand.getType());
+      if (at >= 0 && type.getDimSize(at) != 1)
+        return refuse(llvm::formatv("input {0} has the static size {1} on "
+                                    "that dimension, which only a run-time "
+                                    "count of {1} would match",
+                                    i, type.getDimSize(at)));
+    }
+  } else if (node.op() == "GatherV2" && bounded.size() == 1 &&
+             bounded[0].first == 1) {
+    // Gathered rows follow the bounded indices: output dim axis + d.
+    DenseElementsAttr axis = constantElements(operands[2]);
+    if (!axis)
+      return refuse("GatherV2 needs a constant axis");
+    int64_t a = (*axis.getValues<APInt>().begin()).getSExtValue();
+    if (a < 0)
+      a += rankOf(operands[0]);
+    result = BoundedDim{bounded[0].second.count, a + bounded[0].second.dim};
+  } else {
+    return refuse("tfaot passes such values only through elementwise ops, "
+                  "Cast, Identity and the indices of GatherV2, where the "
+                  "padding past the count stays apart from the valid entries");
+  }
+  bounds_[outputs[0]] = *result;
+  return success();
+}
