@@ -277,7 +277,8 @@ int tfaot::runGraph(const RunOptions &options, llvm::raw_ostream &out,
          << kRandomInputs << ") for: " << llvm::join(randomized, ", ")
          << "\n";
 
-  model->run();
+  if (!runOrReport(*model, graph, errs))
+    return 1;
 
   if (std::error_code ec =
           llvm::sys::fs::create_directories(options.outputDir)) {

@@ -156,9 +156,17 @@ JitModel::load(const CompiledArtifacts &artifacts, int threads) {
 
 JitModel::~JitModel() = default;
 
-void JitModel::run() {
-  internal::ScopedThreadPool current(pool_.get());
-  entry_(argPointers_.data(), resultPointers_.data(), arena_->data.get());
+bool JitModel::run() {
+  // As CompiledFunction::Run(): the entry reports errors in this thread's
+  // slot, not through its (void) result.
+  internal::ClearRunError();
+  {
+    internal::ScopedThreadPool current(pool_.get());
+    entry_(argPointers_.data(), resultPointers_.data(), arena_->data.get());
+  }
+  runError_ = internal::RunError();
+  internal::ClearRunError();
+  return runError_.empty();
 }
 
 std::unique_ptr<JitModel>
@@ -180,6 +188,15 @@ tfaot::loadCompiledGraph(const CompiledArtifacts &artifacts, int threads,
     return nullptr;
   }
   return std::move(*model);
+}
+
+bool tfaot::runOrReport(JitModel &model, const std::string &graph,
+                        llvm::raw_ostream &errs) {
+  if (model.run())
+    return true;
+  GraphDiagnostics(graph, errs)
+      .error("the compiled graph failed at run time: " + model.runError());
+  return false;
 }
 
 namespace {

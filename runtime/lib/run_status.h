@@ -14,13 +14,15 @@
 #ifndef TFAOT_RUNTIME_RUN_STATUS_H
 #define TFAOT_RUNTIME_RUN_STATUS_H
 
+#include "tfaot/runtime/run_hooks.h"
+
 #include <string>
 
 namespace tfaot::internal {
 
-/// The first error reported on this thread since the last ClearRunError().
-const std::string &RunError();
-void ClearRunError();
+// RunError() and ClearRunError() are declared in run_hooks.h, for tfaot's
+// in-process runner.
+
 /// Records `message` unless an earlier error is already recorded: the first
 /// failure is the cause, later ones usually follow from it.
 void ReportRunError(std::string message);

@@ -20,8 +20,18 @@
 #include "tfaot/runtime/thread_pool.h"
 
 #include <cstdint>
+#include <string>
 
 namespace tfaot::internal {
+
+/// Errors that generated code reports while it runs (an index out of range,
+/// a bad JPEG) go to a per-thread slot instead of a return value, since the
+/// entry function returns void. Run() clears the slot before calling the
+/// entry and turns what it holds afterwards into `false` and error_msg();
+/// an in-process runner must do the same, or it drops the error.
+/// The first error reported on this thread since the last ClearRunError().
+const std::string &RunError();
+void ClearRunError();
 
 /// This thread's index in its pool: 1, 2, ... for the pool's workers, 0 for
 /// any other thread (the one that calls Run()).
