@@ -36,9 +36,13 @@ struct PreparedModel {
   CompiledArtifacts artifacts;
   std::unique_ptr<JitModel> model;
   double compileSeconds = 0;
+  std::string graph;
 
-  /// One Run(), on the pool (of one thread: all on this one).
-  void run() { model->run(); }
+  /// One Run(), on the pool (of one thread: all on this one). False after
+  /// printing the error the generated code reported, as Run() would fail.
+  bool run(llvm::raw_ostream &errs) {
+    return runOrReport(*model, graph, errs);
+  }
 };
 
 /// Compiles (with timing hooks when `profile`) and loads one batch size (0:
@@ -67,32 +71,35 @@ std::unique_ptr<PreparedModel> prepare(const BenchOptions &options,
   if (!prepared->model)
     return nullptr;
   fillRandomInputs(*prepared->model, options.seed);
+  prepared->graph = compile.graph;
   return prepared;
 }
 
 /// Warms up (caches, the weights paged in: at least 2 runs or 10% of the
 /// timed budget), then times runs until both --iters and --min_time are
-/// met, at most `maxRuns`; returns each run's milliseconds.
+/// met, at most `maxRuns`, putting each run's milliseconds in `ms`. `run`
+/// returns false when the run failed: then so does timeRuns, at once.
 template <typename Run>
-std::vector<double> timeRuns(const BenchOptions &options, Run run,
-                             int64_t maxRuns = INT64_MAX) {
+bool timeRuns(const BenchOptions &options, Run run, std::vector<double> &ms,
+              int64_t maxRuns = INT64_MAX) {
   using Clock = std::chrono::steady_clock;
   auto warmEnd = Clock::now() + std::chrono::duration<double>(
                                     0.1 * options.minTimeSeconds);
   for (int i = 0; i < 2 || Clock::now() < warmEnd; ++i)
-    run();
-  std::vector<double> ms;
+    if (!run())
+      return false;
   auto timedStart = Clock::now();
   while (static_cast<int64_t>(ms.size()) < maxRuns &&
          (static_cast<int64_t>(ms.size()) < options.minIters ||
           std::chrono::duration<double>(Clock::now() - timedStart).count() <
               options.minTimeSeconds)) {
     auto t0 = Clock::now();
-    run();
+    if (!run())
+      return false;
     ms.push_back(
         std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
   }
-  return ms;
+  return true;
 }
 
 /// Compiles, loads and times one batch size (0: the feed shapes as given).
@@ -102,7 +109,9 @@ bool measure(const BenchOptions &options, int64_t batch, BenchPoint &point,
       prepare(options, batch, /*profile=*/false, errs);
   if (!prepared)
     return false;
-  std::vector<double> ms = timeRuns(options, [&] { prepared->run(); });
+  std::vector<double> ms;
+  if (!timeRuns(options, [&] { return prepared->run(errs); }, ms))
+    return false;
   const FunctionSignature &sig = prepared->artifacts.signature;
   point.batch = batch > 0 ? batch
                           : (sig.args.empty() || sig.args[0].shape.empty()
@@ -131,8 +140,14 @@ bool profile(const BenchOptions &options, int64_t batch,
   ProfileRecorder recorder(options.threads);
   {
     ProfileRecorder::Scope recording(recorder);
-    timeRuns(options, [&] { recorder.timeRun([&] { prepared->run(); }); },
-             /*maxRuns=*/200);
+    std::vector<double> ms;
+    auto run = [&] {
+      bool ok = false;
+      recorder.timeRun([&] { ok = prepared->run(errs); });
+      return ok;
+    };
+    if (!timeRuns(options, run, ms, /*maxRuns=*/200))
+      return false;
   }
   const std::vector<std::string> &names = prepared->artifacts.profileNames;
   std::string process =

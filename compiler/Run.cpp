@@ -277,12 +277,8 @@ int tfaot::runGraph(const RunOptions &options, llvm::raw_ostream &out,
          << kRandomInputs << ") for: " << llvm::join(randomized, ", ")
          << "\n";
 
-  // As Run() would return false: the results are not to be trusted, so
-  // none is written.
-  if (std::string error = model->run(); !error.empty()) {
-    GraphDiagnostics(graph, errs).error("Run() failed: " + error);
+  if (!runOrReport(*model, graph, errs))
     return 1;
-  }
   // The results as this run produced them: a result whose size depends on
   // data has the dims the run wrote, its valid elements first.
   std::vector<TensorSignature> ran = sig.results;

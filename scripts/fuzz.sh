@@ -48,7 +48,7 @@ if [[ $build == 1 ]]; then
   fi
   if [[ ! -f "$build_dir/build.ninja" ]]; then
     # Release with line tables: fast enough to fuzz, and symbolized reports.
-    # The tests are off: only the fuzzers (and tfaot, to replay findings)
+    # The tests are off: only the fuzzers (and what their seeds need)
     # are built here.
     cmake -S "$root" -B "$build_dir" -G Ninja \
       -DCMAKE_BUILD_TYPE=Release \
@@ -58,8 +58,13 @@ if [[ $build == 1 ]]; then
       -DTFAOT_BUILD_FUZZERS=ON -DTFAOT_BUILD_TESTS=OFF \
       "${launcher[@]}" >/dev/null
   fi
-  cmake --build "$build_dir" -j "$(nproc)" --target tfaot \
-    tfaot-write-savedmodel "${targets[@]/#/tfaot-fuzz-}"
+  # Only what the targets run: the savedmodel seeds need
+  # tfaot-write-savedmodel, and the jpeg target alone needs no compiler
+  # library at all (CI fuzzes it; scripts/ci-reliability.sh).
+  build_targets=("${targets[@]/#/tfaot-fuzz-}")
+  [[ " ${targets[*]} " == *" savedmodel "* ]] &&
+    build_targets+=(tfaot-write-savedmodel)
+  cmake --build "$build_dir" -j "$(nproc)" --target "${build_targets[@]}"
 fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/tfaot-fuzz.XXXXXX")

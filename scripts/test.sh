@@ -4,7 +4,9 @@
 #
 # Builds everything (scripts/build.sh) and runs the whole suite through
 # ctest: the lit/FileCheck tests, the gtest units, the end-to-end corpus
-# tests, and the comparisons of compiled TF.js models with TF.js itself. Exits non-zero if anything fails. .ci/run calls this script.
+# tests, and the comparisons of compiled TF.js models with TF.js itself.
+# With CI=true, then scripts/ci-reliability.sh (sanitizers, TSan,
+# fuzzing). Exits non-zero if anything fails. .ci/run calls this script.
 #
 #===------------------------------------------------------------------------===#
 set -euo pipefail
@@ -18,3 +20,10 @@ build_dir=${TFAOT_BUILD_DIR:-$root/build}
 "$root/scripts/build.sh"
 jobs=$(nproc 2>/dev/null || echo 2)
 ctest --test-dir "$build_dir" --output-on-failure -j "$jobs"
+# CI (CI=true) also runs the runtime under ASan+UBSan and TSan and fuzzes
+# for a fixed time (scripts/ci-reliability.sh: about 5 more minutes with a
+# warm ccache on 2 cores, 12 cold; docs/reliability.md); its TSan step runs
+# the models of this build.
+if [[ ${CI:-} == true ]]; then
+  TFAOT_BUILD_DIR=$build_dir "$root/scripts/ci-reliability.sh"
+fi

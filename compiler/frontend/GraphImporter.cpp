@@ -79,13 +79,7 @@ static std::string describeEdge(const Edge &edge) {
                          : edge.node + ":" + std::to_string(edge.index);
 }
 
-/// The most elements a tensor of the graph may have. Shapes come from the
-/// file (placeholders, constants' shapes, shape operands), so without a
-/// bound their element counts overflow int64 and every later size
-/// computation with them; 2^40 is far beyond what an inference graph holds
-/// and well inside int64 even in bytes.
-static constexpr int64_t kMaxTensorElements = int64_t(1) << 40;
-
+// kMaxTensorElements: see OpImporters.h.
 /// Why a static `shape` is too large, or "" when it is not.
 static std::string tooManyElements(ArrayRef<int64_t> shape) {
   int64_t count = 1;

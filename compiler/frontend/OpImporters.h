@@ -59,6 +59,13 @@ private:
   GraphDiagnostics &diags_;
 };
 
+/// The most elements a tensor of the graph may have. Shapes come from the
+/// file (placeholders, constants' shapes, shape operands), so without a
+/// bound their element counts overflow int64 and every later size
+/// computation with them; 2^40 is far beyond what an inference graph holds
+/// and well inside int64 even in bytes.
+inline constexpr int64_t kMaxTensorElements = int64_t(1) << 40;
+
 /// Builds the tfaot op(s) for one node and returns the node's output 0.
 using OpImporter = mlir::FailureOr<mlir::Value> (*)(NodeImportContext &);
 

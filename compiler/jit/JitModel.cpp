@@ -184,13 +184,17 @@ std::vector<int64_t> JitModel::resultShape(size_t i) const {
   return std::vector<int64_t>(dims, dims + result.shape.size());
 }
 
-std::string JitModel::run() {
-  internal::ScopedThreadPool current(pool_.get());
+bool JitModel::run() {
+  // As CompiledFunction::Run(): the entry reports errors in this thread's
+  // slot, not through its (void) result.
   internal::ClearRunError();
-  entry_(argPointers_.data(), resultPointers_.data(), arena_->data.get());
-  std::string error = internal::RunError();
+  {
+    internal::ScopedThreadPool current(pool_.get());
+    entry_(argPointers_.data(), resultPointers_.data(), arena_->data.get());
+  }
+  runError_ = internal::RunError();
   internal::ClearRunError();
-  return error;
+  return runError_.empty();
 }
 
 std::unique_ptr<JitModel>
@@ -212,6 +216,15 @@ tfaot::loadCompiledGraph(const CompiledArtifacts &artifacts, int threads,
     return nullptr;
   }
   return std::move(*model);
+}
+
+bool tfaot::runOrReport(JitModel &model, const std::string &graph,
+                        llvm::raw_ostream &errs) {
+  if (model.run())
+    return true;
+  GraphDiagnostics(graph, errs)
+      .error("the compiled graph failed at run time: " + model.runError());
+  return false;
 }
 
 namespace {

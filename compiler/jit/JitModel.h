@@ -48,10 +48,11 @@ public:
   load(const CompiledArtifacts &artifacts, int threads);
   ~JitModel();
 
-  /// One Run(), on the pool. Returns "" or, as Run()'s error_msg(), the
-  /// first error the generated code reported (an index read from the data
-  /// out of range); the results are then not to be used.
-  std::string run();
+  /// One Run(), on the pool. False when the generated code reported an
+  /// error (an index out of range...): runError() then holds the message
+  /// that CompiledFunction::Run() would leave in error_msg().
+  [[nodiscard]] bool run();
+  const std::string &runError() const { return runError_; }
 
   const FunctionSignature &signature() const { return signature_; }
   void *arg(size_t i) { return args_[i].data.get(); }
@@ -74,6 +75,7 @@ private:
   std::vector<void *> argPointers_, resultPointers_;
   std::unique_ptr<AlignedBuffer> arena_;
   std::unique_ptr<ThreadPool> pool_;
+  std::string runError_;
 };
 
 /// JitModel::load for a command that runs a graph it has just compiled
@@ -86,6 +88,12 @@ std::unique_ptr<JitModel> loadCompiledGraph(const CompiledArtifacts &artifacts,
                                             const std::string &graph,
                                             llvm::StringRef command,
                                             llvm::raw_ostream &errs);
+
+/// model.run() for `tfaot run` and `tfaot bench`: false after printing
+/// "<graph>: error: the compiled graph failed at run time: <message>", the
+/// message being the one a linked program's error_msg() would hold.
+bool runOrReport(JitModel &model, const std::string &graph,
+                 llvm::raw_ostream &errs);
 
 /// The values `tfaot run` and `tfaot bench` fill an argument with when
 /// given no data for it, as their messages state them.

@@ -230,6 +230,11 @@ int tfaot::compileQuantized(const CompileOptions &options,
       **model, numResults, unique(observedResult), samples,
       /*histograms=*/method != "minmax",
       floatResults);
+  if (!(*model)->runError().empty()) {
+    diags.error("--calibration: the float model failed at run time: " +
+                (*model)->runError());
+    return 1;
+  }
   model->reset();
 
   // 2. Quantize and compile.
@@ -376,6 +381,11 @@ int tfaot::compileQuantized(const CompileOptions &options,
                         : samples.size();
   report.outputs =
       compareOutputs(**int8Model, samples, floatResults, report.compared);
+  if (!(*int8Model)->runError().empty()) {
+    diags.error("the int8 model failed at run time: " +
+                (*int8Model)->runError());
+    return 1;
+  }
   if (options.verbosity != Verbosity::Quiet)
     report.printSummary(errs);
   addReport(report, options.quantizeReport, out, outputs);

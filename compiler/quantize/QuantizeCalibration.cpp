@@ -58,7 +58,8 @@ std::string shapeText(const std::vector<int64_t> &shape) {
 constexpr size_t kHistogramBins = 4096;
 
 /// Runs `model` on the first `count` samples (all by default);
-/// `each(sample index)` reads the results.
+/// `each(sample index)` reads the results. Stops at the first run that
+/// fails, leaving its message in model.runError() for the caller.
 template <typename Each>
 void runSamples(JitModel &model, const std::vector<std::vector<float>> &samples,
                 Each each,
@@ -66,7 +67,8 @@ void runSamples(JitModel &model, const std::vector<std::vector<float>> &samples,
   for (size_t s = 0; s < std::min(count, samples.size()); ++s) {
     std::memcpy(model.arg(0), samples[s].data(),
                 samples[s].size() * sizeof(float));
-    model.run();
+    if (!model.run())
+      return;
     each(s);
   }
 }

@@ -62,7 +62,8 @@ struct OutputComparison {
 
 /// Step 1's runs: the range over the samples of each result in `observe`
 /// (indexed by result), and the float model's own first `numResults`
-/// results (for the report).
+/// results (for the report). A run that fails (an index out of range in
+/// the data) ends the runs with model.runError() set; so for step 3.
 std::vector<Observation>
 calibrate(JitModel &model, size_t numResults,
           const std::vector<size_t> &observe,

@@ -21,7 +21,7 @@
 namespace tfaot::internal {
 
 // RunError() and ClearRunError() are declared in run_hooks.h, for tfaot's
-// in-process runner too.
+// in-process runner.
 
 /// Records `message` unless an earlier error is already recorded: the first
 /// failure is the cause, later ones usually follow from it.

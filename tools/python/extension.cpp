@@ -147,7 +147,7 @@ public:
   std::string run() {
     py::gil_scoped_release unlocked;
     std::lock_guard<std::mutex> lock(mutex_);
-    return model_->run();
+    return model_->run() ? std::string() : model_->runError();
   }
 
   /// Result `index`'s bytes, copied (the next run overwrites the buffer).

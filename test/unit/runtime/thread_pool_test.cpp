@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <mutex>
 #include <set>
 #include <thread>
@@ -34,16 +35,28 @@ using tfaot::ThreadPool;
 /// Records every range a loop body was called with, and on which thread.
 struct Recorder {
   std::mutex mutex;
+  std::condition_variable entered;
   std::vector<std::pair<int64_t, int64_t>> ranges;
   std::set<std::thread::id> threads;
-  std::chrono::milliseconds sleep{0};
+  /// When set, each range waits until this many distinct threads have
+  /// entered one. The thread that claims a range holds it while waiting, so
+  /// the others can only be run by other threads: "the pool uses several
+  /// threads" holds however late a worker wakes up, where a sleep in each
+  /// range only made it likely (a loaded CI machine can keep the workers
+  /// asleep while the caller runs every range). A pool that never lets a
+  /// second thread in fails after kRendezvousLimit instead of hanging.
+  size_t rendezvous = 0;
+  static constexpr auto kRendezvousLimit = std::chrono::seconds(60);
 
   static void Body(void *context, int64_t begin, int64_t end) {
     auto *self = static_cast<Recorder *>(context);
-    std::this_thread::sleep_for(self->sleep);
-    std::lock_guard<std::mutex> lock(self->mutex);
+    std::unique_lock<std::mutex> lock(self->mutex);
     self->ranges.emplace_back(begin, end);
     self->threads.insert(std::this_thread::get_id());
+    self->entered.notify_all();
+    self->entered.wait_for(lock, kRendezvousLimit, [self] {
+      return self->threads.size() >= self->rendezvous;
+    });
   }
 
   /// Whether the ranges tile [0, n) exactly, each non-empty.
@@ -88,9 +101,7 @@ TEST(ThreadPool, ThreadCountsBelowOneMeanTheCallerOnly) {
 TEST(ThreadPool, RunsRangesOnSeveralThreads) {
   ThreadPool pool(4);
   Recorder recorder;
-  // Each range sleeps long enough that the caller cannot take them all
-  // before a worker wakes up.
-  recorder.sleep = std::chrono::milliseconds(20);
+  recorder.rendezvous = 2;
   pool.ParallelFor(4, Recorder::Body, &recorder);
   EXPECT_TRUE(recorder.Tiles(4));
   EXPECT_GE(recorder.threads.size(), 2u);
@@ -198,7 +209,7 @@ TEST(CompiledFunctionThreads, SetNumThreadsRunsLoopsOnThePool) {
   ASSERT_TRUE(fn.set_num_threads(4));
   EXPECT_EQ(fn.num_threads(), 4);
   Recorder pooled;
-  pooled.sleep = std::chrono::milliseconds(20);
+  pooled.rendezvous = 2;
   g_recorder = &pooled;
   ASSERT_TRUE(fn.Run()) << fn.error_msg();
   EXPECT_TRUE(pooled.Tiles(64));

@@ -24,6 +24,15 @@
 
 namespace tfaot::internal {
 
+/// Errors that generated code reports while it runs (an index out of range,
+/// a bad JPEG) go to a per-thread slot instead of a return value, since the
+/// entry function returns void. Run() clears the slot before calling the
+/// entry and turns what it holds afterwards into `false` and error_msg();
+/// an in-process runner must do the same, or it drops the error.
+/// The first error reported on this thread since the last ClearRunError().
+const std::string &RunError();
+void ClearRunError();
+
 /// This thread's index in its pool: 1, 2, ... for the pool's workers, 0 for
 /// any other thread (the one that calls Run()).
 int CurrentWorkerIndex();
@@ -36,13 +45,6 @@ using ChunkProfiler = void (*)(int thread, int64_t begin, int64_t end,
                                bool finished);
 /// Installs `profiler` for every pool (null: none). Only while no loop runs.
 void SetChunkProfiler(ChunkProfiler profiler);
-
-/// The first error generated code reported on this thread (a bad index
-/// read from the data, a corrupt JPEG) since the last ClearRunError(); ""
-/// if none. Run() clears it before the entry and reads it after, as must
-/// any other caller of an entry that wants Run()'s errors.
-const std::string &RunError();
-void ClearRunError();
 
 /// Makes `pool` the current pool of this thread until destroyed.
 class ScopedThreadPool {

@@ -372,7 +372,7 @@ TEST_F(QuantizeTest, MatchesScalarInt8Reference) {
     v = 1.5f * pixel(rng);
   for (const std::vector<float> *input : {&samples[0], &samples[4], &unseen}) {
     std::memcpy((*model)->arg(0), input->data(), input->size() * 4);
-    (*model)->run();
+    ASSERT_TRUE((*model)->run()) << (*model)->runError();
     const float *got = static_cast<const float *>((*model)->result(0));
     std::vector<float> want = runInt8(net, schemes, *input);
     std::vector<float> exact = runFloat(net, *input).logits;
