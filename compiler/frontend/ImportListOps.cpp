@@ -196,13 +196,22 @@ static FailureOr<Value> prepareForWrite(NodeImportContext &ctx, Value list,
     return buildZeroList(ctx, numElements(list), itemShape, itemType);
   }
   if (elementShapeOf(list) != itemShape)
-    return ctx.error(
-        "writes an element of shape " + shapeString(itemShape) +
-        " into a list of element shape " + shapeString(elementShapeOf(list)) +
-        " (where a list's element shape is unknown when it is created, tfaot "
-        "takes it from the first write, which must come before any loop "
-        "that carries the list)");
+    return ctx.error("writes an element of shape " + shapeString(itemShape) +
+                     " into a list of element shape " +
+                     shapeString(elementShapeOf(list)));
   return list;
+}
+
+LogicalResult(::tfaot::checkLoopCarriedLists)(NodeImportContext &ctx,
+                                             ValueRange vars) {
+  for (auto [k, var] : llvm::enumerate(vars))
+    if (unshapedMarker(var))
+      return ctx.error(llvm::formatv(
+          "loop variable {0} ('{1}') is a list whose element shape is "
+          "unknown on entry; give it with the list's element_shape, or write "
+          "an element before the loop",
+          k, ctx.node.input(k)));
+  return success();
 }
 
 /// A compile-time check of constant indices against a list of `n`, with

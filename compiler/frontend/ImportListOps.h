@@ -36,6 +36,13 @@ mlir::FailureOr<mlir::Value> importTensorArraySplitV3(NodeImportContext &ctx);
 mlir::FailureOr<mlir::Value> importTensorArraySizeV3(NodeImportContext &ctx);
 mlir::FailureOr<mlir::Value> importTensorArrayCloseV3(NodeImportContext &ctx);
 
+/// Fails, naming the variable, if one of a loop's `vars` is a list whose
+/// element shape is still unknown: the body sees only the variable's type,
+/// so the shape must be known on entry (from element_shape or a write
+/// before the loop).
+mlir::LogicalResult checkLoopCarriedLists(NodeImportContext &ctx,
+                                          mlir::ValueRange vars);
+
 } // namespace tfaot
 
 #endif // TFAOT_COMPILER_FRONTEND_IMPORTLISTOPS_H
