@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 #include "passes/Passes.h"
 
+#include "passes/LowerListOps.h"
 #include "passes/LoweringUtils.h"
 
 #include "ir/Ops.h"
@@ -446,6 +447,7 @@ struct LowerToLinalgPass
     populateQuantizedLoweringPatterns(patterns, converter);
     populateImageLoweringPatterns(patterns, converter);
     populateControlFlowLoweringPatterns(patterns, converter);
+    populateListLoweringPatterns(patterns, converter);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
                                                                    converter);
     populateReturnOpTypeConversionPattern(patterns, converter);

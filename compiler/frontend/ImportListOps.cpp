@@ -10,14 +10,15 @@
 // (a write takes one flow and returns the next), and the handle is the same
 // tensor as created, used only for its type. Either one is then an ordinary
 // loop-carried value of tfaot.While, and every op becomes existing tensor
-// ops, so the lowering, bufferization and the buffer plan need nothing new:
+// ops or the one list op, so bufferization and the buffer plan need nothing
+// new:
 //   - a read (GetItem, ReadV3, Gather) is a GatherV2 along axis 0, which
 //     gets the run-time index check of passes/LowerIndexChecks.cpp;
-//   - a write (SetItem, WriteV3, Scatter) is SelectV2(row == index, item,
-//     list); the index first goes through a GatherV2 of the row numbers
-//     [0, N), a no-op for a valid index that fails Run() for a bad one with
-//     the node named. A write costs O(N x element), not O(element): see
-//     docs/control-flow.md;
+//   - a write (SetItem, WriteV3, Scatter) is tfaot.ListSetItem
+//     (ir/ListOps.td), a tensor.insert_slice once lowered, in place in a
+//     loop; a run-time index first goes through a GatherV2 of the row
+//     numbers [0, N), a no-op for a valid index that fails Run() for a bad
+//     one with the node named;
 //   - Stack, FromTensor, Concat and Split are the tensor itself or a
 //     Reshape; Length, Size and ElementShape are constants.
 //
@@ -242,30 +243,25 @@ static Value buildRead(NodeImportContext &ctx, Value list, Value indices) {
       RankedTensorType::get(shape, elementTypeOf(list)), {});
 }
 
-/// `list` with row `index` (a scalar) replaced by `item`. A run-time index
-/// is first gathered from the row numbers, so that Run() fails for a bad
-/// one instead of the write silently doing nothing.
+/// `list` with row `index` (a scalar) replaced by `item` (ListSetItem). A
+/// run-time index is first gathered from the row numbers, so that Run()
+/// fails for a bad one, naming the node, instead of the write landing on a
+/// clamped row.
 static Value buildWrite(NodeImportContext &ctx, Value list, Value index,
                         Value item) {
-  int64_t n = numElements(list);
-  Type indexType = cast<RankedTensorType>(index.getType()).getElementType();
-  auto rowsType = RankedTensorType::get({n}, indexType);
-  SmallVector<APInt> rowNumbers;
-  for (int64_t r = 0; r < n; ++r)
-    rowNumbers.push_back(APInt(indexType.getIntOrFloatBitWidth(), r));
-  Value rows = buildConst(ctx, DenseElementsAttr::get(rowsType, rowNumbers));
-  if (!constantElements(index))
+  if (!constantElements(index)) {
+    int64_t n = numElements(list);
+    Type indexType = cast<RankedTensorType>(index.getType()).getElementType();
+    SmallVector<APInt> rowNumbers;
+    for (int64_t r = 0; r < n; ++r)
+      rowNumbers.push_back(APInt(indexType.getIntOrFloatBitWidth(), r));
+    Value rows = buildConst(
+        ctx, DenseElementsAttr::get(RankedTensorType::get({n}, indexType),
+                                    rowNumbers));
     index = buildRead(ctx, rows, index);
-  ArrayRef<int64_t> elementShape = elementShapeOf(list);
-  SmallVector<int64_t> columnShape{n};
-  columnShape.append(elementShape.size(), 1);
-  Value column = buildReshape(ctx, rows, columnShape);
-  Value mask = buildOpWithAttrs(
-      ctx, "Equal", {column, index},
-      RankedTensorType::get(columnShape, ctx.builder.getI1Type()), {});
-  Value row = buildReshape(ctx, item, withLeading(1, elementShape));
-  return buildOpWithAttrs(ctx, "SelectV2", {mask, row, list}, list.getType(),
-                          {});
+  }
+  return buildOpWithAttrs(ctx, "ListSetItem", {list, index, item},
+                          list.getType(), {});
 }
 
 /// Row k of `tensor` (static k), for scatters.
