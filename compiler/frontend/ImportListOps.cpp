@@ -7,8 +7,9 @@
 // represents one as a plain tensor [max_elements, element...]: zeros where
 // nothing was written, as TF reads an unset element of a known shape. For a
 // TensorList that tensor is the list value; for a TensorArray it is the flow
-// (a write takes one flow and returns the next), and the handle is the same
-// tensor as created, used only for its type. Either one is then an ordinary
+// (a write takes one flow and returns the next), and the handle a scalar
+// nothing reads (every TensorArray op finds the array in its flow). A list
+// or a flow is then an ordinary
 // loop-carried value of tfaot.While, and every op becomes existing tensor
 // ops or the one list op, so bufferization and the buffer plan need nothing
 // new:
@@ -168,12 +169,24 @@ static Type elementTypeOf(Value list) {
   return cast<RankedTensorType>(list.getType()).getElementType();
 }
 
-/// `list`, which an op reads: an error if its element shape is still unknown.
-static FailureOr<Value> requireShaped(NodeImportContext &ctx, Value list) {
+/// `list`, which an op reads: an error if its element shape is still
+/// unknown, or if its element type is not the one the node's `dtypeAttr`
+/// names.
+static FailureOr<Value> requireShaped(NodeImportContext &ctx, Value list,
+                                      const char *dtypeAttr) {
   if (unshapedMarker(list))
     return ctx.error("the list's element shape is unknown: neither the op "
                      "that created it (element_shape) nor a write before "
                      "this node gives it");
+  if (ctx.attr(dtypeAttr)) {
+    FailureOr<Type> type = elementTypeAttr(ctx, dtypeAttr);
+    if (failed(type))
+      return failure();
+    if (*type != elementTypeOf(list))
+      return ctx.error(llvm::Twine("reads ") + typeString(*type) +
+                       " elements (" + dtypeAttr + ") from a list of " +
+                       typeString(elementTypeOf(list)));
+  }
   return list;
 }
 
@@ -353,7 +366,7 @@ FailureOr<Value>(::tfaot::importTensorListSetItem)(NodeImportContext &ctx) {
 
 /// TensorListGetItem(list, index, element_shape).
 FailureOr<Value>(::tfaot::importTensorListGetItem)(NodeImportContext &ctx) {
-  FailureOr<Value> list = requireShaped(ctx, ctx.operands[0]);
+  FailureOr<Value> list = requireShaped(ctx, ctx.operands[0], "element_dtype");
   if (failed(list) || failed(checkReadShape(ctx, 2, *list)) ||
       failed(checkConstantIndices(ctx, ctx.operands[1], numElements(*list),
                                   "access")))
@@ -363,7 +376,7 @@ FailureOr<Value>(::tfaot::importTensorListGetItem)(NodeImportContext &ctx) {
 
 /// TensorListStack(list, element_shape): the list as one tensor.
 FailureOr<Value>(::tfaot::importTensorListStack)(NodeImportContext &ctx) {
-  FailureOr<Value> list = requireShaped(ctx, ctx.operands[0]);
+  FailureOr<Value> list = requireShaped(ctx, ctx.operands[0], "element_dtype");
   if (failed(list) || failed(checkReadShape(ctx, 1, *list)))
     return failure();
   int64_t expected = intAttr(ctx, "num_elements", -1);
@@ -375,7 +388,7 @@ FailureOr<Value>(::tfaot::importTensorListStack)(NodeImportContext &ctx) {
 
 /// TensorListGather(list, indices, element_shape).
 FailureOr<Value>(::tfaot::importTensorListGather)(NodeImportContext &ctx) {
-  FailureOr<Value> list = requireShaped(ctx, ctx.operands[0]);
+  FailureOr<Value> list = requireShaped(ctx, ctx.operands[0], "element_dtype");
   if (failed(list) || failed(checkReadShape(ctx, 2, *list)) ||
       failed(checkConstantIndices(ctx, ctx.operands[1], numElements(*list),
                                   "access")))
@@ -427,7 +440,7 @@ FailureOr<Value>(::tfaot::importTensorListLength)(NodeImportContext &ctx) {
 
 /// TensorListElementShape(list) as shape_type (int32 or int64).
 FailureOr<Value>(::tfaot::importTensorListElementShape)(NodeImportContext &ctx) {
-  FailureOr<Value> list = requireShaped(ctx, ctx.operands[0]);
+  FailureOr<Value> list = requireShaped(ctx, ctx.operands[0], "element_dtype");
   FailureOr<Type> type = elementTypeAttr(ctx, "shape_type");
   if (failed(list) || failed(type))
     return failure();
@@ -444,7 +457,9 @@ FailureOr<Value>(::tfaot::importTensorListElementShape)(NodeImportContext &ctx) 
 // TensorArrayV3: operands (handle, ..., flow_in); results (handle, flow)
 //===----------------------------------------------------------------------===//
 
-/// TensorArrayV3(size): the handle and the flow, the same new list.
+/// TensorArrayV3(size): the handle and the flow. The flow is the new list;
+/// the handle is a scalar (the size) that no importer reads, so that a loop
+/// can carry it even while the flow's element shape waits for a first write.
 FailureOr<Value>(::tfaot::importTensorArrayV3)(NodeImportContext &ctx) {
   const tensorflow::AttrValue *dynamic = ctx.attr("dynamic_size");
   if (dynamic && dynamic->b())
@@ -459,7 +474,7 @@ FailureOr<Value>(::tfaot::importTensorArrayV3)(NodeImportContext &ctx) {
   if (failed(list))
     return failure();
   ctx.extraOutputs.push_back(*list);
-  return *list;
+  return buildScalar(ctx, ctx.builder.getI32Type(), (*size)[0]);
 }
 
 /// TensorArrayWriteV3(handle, index, value, flow_in) -> flow.
@@ -475,7 +490,7 @@ FailureOr<Value>(::tfaot::importTensorArrayWriteV3)(NodeImportContext &ctx) {
 
 /// TensorArrayReadV3(handle, index, flow_in).
 FailureOr<Value>(::tfaot::importTensorArrayReadV3)(NodeImportContext &ctx) {
-  FailureOr<Value> list = requireShaped(ctx, ctx.operands[2]);
+  FailureOr<Value> list = requireShaped(ctx, ctx.operands[2], "dtype");
   if (failed(list) || failed(checkConstantIndices(ctx, ctx.operands[1],
                                                   numElements(*list), "access")))
     return failure();
@@ -484,7 +499,7 @@ FailureOr<Value>(::tfaot::importTensorArrayReadV3)(NodeImportContext &ctx) {
 
 /// TensorArrayGatherV3(handle, indices, flow_in).
 FailureOr<Value>(::tfaot::importTensorArrayGatherV3)(NodeImportContext &ctx) {
-  FailureOr<Value> list = requireShaped(ctx, ctx.operands[2]);
+  FailureOr<Value> list = requireShaped(ctx, ctx.operands[2], "dtype");
   if (failed(list) || failed(checkConstantIndices(ctx, ctx.operands[1],
                                                   numElements(*list), "access")))
     return failure();
@@ -503,7 +518,7 @@ FailureOr<Value>(::tfaot::importTensorArrayScatterV3)(NodeImportContext &ctx) {
 /// TensorArrayConcatV3(handle, flow_in) -> (value, lengths): the elements
 /// joined along their first dimension, and each one's length (int64).
 FailureOr<Value>(::tfaot::importTensorArrayConcatV3)(NodeImportContext &ctx) {
-  FailureOr<Value> list = requireShaped(ctx, ctx.operands[1]);
+  FailureOr<Value> list = requireShaped(ctx, ctx.operands[1], "dtype");
   if (failed(list))
     return failure();
   ArrayRef<int64_t> element = elementShapeOf(*list);
