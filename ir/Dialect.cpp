@@ -1,12 +1,13 @@
 //===- Dialect.cpp - The tfaot dialect --------------------------*- C++ -*-===//
 // SPDX-License-Identifier: Apache-2.0
 //
-// Registers the ops; everything op-specific is in Ops.cpp and the files
-// it names.
+// Registers the ops of Ops.td and ListOps.td; everything op-specific is in
+// Ops.cpp, ListOps.cpp and the files they name.
 //
 //===----------------------------------------------------------------------===//
 #include "ir/Dialect.h"
 #include "ir/DataDependentOps.h"
+#include "ir/ListOps.h"
 #include "ir/Ops.h"
 
 using namespace mlir;
@@ -24,5 +25,10 @@ void TfaotDialect::initialize() {
   addOperations<
 #define GET_OP_LIST
 #include "ir/DataDependentOps.cpp.inc"
+      >();
+  // The list ops come from their own tablegen target (ListOps.td).
+  addOperations<
+#define GET_OP_LIST
+#include "ir/ListOps.cpp.inc"
       >();
 }

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 #include "passes/Passes.h"
 
+#include "passes/LowerListOps.h"
 #include "passes/LoweringUtils.h"
 #include "passes/LowerDataDependentOps.h"
 
@@ -449,6 +450,7 @@ struct LowerToLinalgPass
     populateImageLoweringPatterns(patterns, converter);
     populateControlFlowLoweringPatterns(patterns, converter);
     populateDataDependentLoweringPatterns(patterns, converter);
+    populateListLoweringPatterns(patterns, converter);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
                                                                    converter);
     populateReturnOpTypeConversionPattern(patterns, converter);

@@ -78,6 +78,8 @@ static const OpDef *builtinOpDef(llvm::StringRef op) {
                              "reserve_space_3"});
     add("TopKV2", {"values", "indices"});
     add("Unique", {"y", "idx"});
+    add("TensorArrayV3", {"handle", "flow"});
+    add("TensorArrayConcatV3", {"value", "lengths"});
     for (const char *listOp :
          {"Split", "SplitV", "Unpack", "IdentityN", "PartitionedCall",
           "StatefulPartitionedCall", "If", "StatelessIf", "While",

@@ -20,6 +20,7 @@
 #include "compiler/frontend/GraphImporter.h"
 #include "compiler/frontend/GraphLoader.h"
 #include "compiler/frontend/ImportHelpers.h"
+#include "compiler/frontend/ImportListOps.h"
 #include "compiler/frontend/TensorConversion.h"
 #include "ir/Ops.h"
 
@@ -219,7 +220,8 @@ FailureOr<Value>(::tfaot::importWhile)(NodeImportContext &ctx) {
   ValueRange vars = ctx.operands;
   FailureOr<Callee> condFn = findCallee(ctx, "cond");
   FailureOr<Callee> bodyFn = findCallee(ctx, "body");
-  if (failed(condFn) || failed(bodyFn))
+  if (failed(condFn) || failed(bodyFn) ||
+      failed(checkLoopCarriedLists(ctx, vars)))
     return failure();
   Block *condBlock = importRegion(ctx, *condFn, vars.getTypes());
   if (!condBlock)

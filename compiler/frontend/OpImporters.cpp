@@ -9,7 +9,8 @@
 // ImportGatherOps.cpp, ImportReductionOps.cpp, ImportCnnOps.cpp,
 // ImportMathOps.cpp, ImportResizeOps.cpp, ImportImageOps.cpp and
 // ImportQuantizedOps.cpp; ImportHelpers.cpp has the building blocks they
-// share.
+// share. The TensorList and TensorArrayV3 importers (ImportListOps.cpp) are
+// declared in ImportListOps.h.
 //
 // Most ops map one to one: infer the result type from the operand types and
 // the constant operands (shapes, axes, paddings), copy the TF attributes the
@@ -26,6 +27,7 @@
 
 #include "compiler/frontend/ImportDataDependentOps.h"
 #include "compiler/frontend/ImportHelpers.h"
+#include "compiler/frontend/ImportListOps.h"
 
 #include "llvm/ADT/StringMap.h"
 
@@ -214,6 +216,29 @@ static const llvm::StringMap<OpSpec> &opTable() {
       {"StatelessWhile", {importWhile, -1, "", 0}},
       {"Case", {importCase, -1, "", 0}},
       {"StatelessCase", {importCase, -1, "", 0}},
+      // TensorList and TensorArrayV3 (ImportListOps.cpp): typed by their
+      // element_dtype/dtype attributes, which the importers check.
+      {"TensorListReserve", {importTensorListReserve, 2, "", 0}},
+      {"TensorListFromTensor", {importTensorListFromTensor, 2, "element_dtype", 1}},
+      {"TensorListSetItem", {importTensorListSetItem, 3, "", 0}},
+      {"TensorListGetItem", {importTensorListGetItem, 3, "", 0}},
+      {"TensorListStack", {importTensorListStack, 2, "", 0}},
+      {"TensorListGather", {importTensorListGather, 3, "", 0}},
+      {"TensorListScatter", {importTensorListScatter, 3, "element_dtype", 1}},
+      {"TensorListScatterV2", {importTensorListScatter, 4, "element_dtype", 1}},
+      {"TensorListScatterIntoExistingList",
+       {importTensorListScatterIntoExistingList, 3, "", 0}},
+      {"TensorListLength", {importTensorListLength, 1, "", 0}},
+      {"TensorListElementShape", {importTensorListElementShape, 1, "", 0}},
+      {"TensorArrayV3", {importTensorArrayV3, 1, "", 0}},
+      {"TensorArrayWriteV3", {importTensorArrayWriteV3, 4, "", 0}},
+      {"TensorArrayReadV3", {importTensorArrayReadV3, 3, "", 0}},
+      {"TensorArrayGatherV3", {importTensorArrayGatherV3, 3, "", 0}},
+      {"TensorArrayScatterV3", {importTensorArrayScatterV3, 4, "", 0}},
+      {"TensorArrayConcatV3", {importTensorArrayConcatV3, 2, "", 0}},
+      {"TensorArraySplitV3", {importTensorArraySplitV3, 4, "", 0}},
+      {"TensorArraySizeV3", {importTensorArraySizeV3, 2, "", 0}},
+      {"TensorArrayCloseV3", {importTensorArrayCloseV3, 1, "", 0}},
       // A function graph's result marker: its input, for a fetch of it.
       {"_Retval", {importPassThrough, 1, "T", 1}},
   };
@@ -258,7 +283,8 @@ std::optional<int64_t> (::tfaot::numOutputsOf)(const tensorflow::NodeDef &node) 
       {"QuantizeV2", 3}, {"QuantizedConv2D", 3}, {"QuantizedMatMul", 3},
       {"RequantizationRange", 2}, {"Requantize", 3}, {"QuantizedRelu", 3},
       {"QuantizedRelu6", 3}, {"QuantizedReshape", 3}, {"QuantizedMaxPool", 3},
-      {"QuantizedAdd", 3}};
+      {"QuantizedAdd", 3}, {"TensorArrayV3", 2}, {"TensorArrayConcatV3", 2},
+      {"TensorArrayCloseV3", 0}};
   if (auto it = fixed.find(node.op()); it != fixed.end())
     return it->second;
   // Functional control flow: one output per type of its list attribute.

@@ -1,0 +1,579 @@
+//===- ImportListOps.cpp - TensorList and TensorArrayV3 as tensors --------===//
+// SPDX-License-Identifier: Apache-2.0
+//
+// TF's lists (TensorListReserve, TensorListSetItem, ...: a variant tensor)
+// and TF1's TensorArrayV3 family (a resource handle plus a "flow" scalar
+// that orders the writes) are both arrays of equally shaped elements. tfaot
+// represents one as a plain tensor [max_elements, element...]: zeros where
+// nothing was written, as TF reads an unset element of a known shape. For a
+// TensorList that tensor is the list value; for a TensorArray it is the flow
+// (a write takes one flow and returns the next), and the handle a scalar
+// nothing reads (every TensorArray op finds the array in its flow). A list
+// or a flow is then an ordinary
+// loop-carried value of tfaot.While, and every op becomes existing tensor
+// ops or the one list op, so bufferization and the buffer plan need nothing
+// new:
+//   - a read (GetItem, ReadV3, Gather) is a GatherV2 along axis 0, which
+//     gets the run-time index check of passes/LowerIndexChecks.cpp;
+//   - a write (SetItem, WriteV3, Scatter) is tfaot.ListSetItem
+//     (ir/ListOps.td), a tensor.insert_slice once lowered, in place in a
+//     loop; a run-time index first goes through a GatherV2 of the row
+//     numbers [0, N), a no-op for a valid index that fails Run() for a bad
+//     one with the node named;
+//   - Stack, FromTensor, Concat and Split are the tensor itself or a
+//     Reshape; Length, Size and ElementShape are constants.
+//
+// The element shape must be static. When the creating op does not give it
+// (element_shape unknown or partial, as tf.TensorArray leaves it), the list
+// is created as an empty marker constant, and the first write, which must
+// come before any loop that carries the list, gives it. PushBack/PopBack
+// lists (EmptyTensorList) need a run-time length and are not supported.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/frontend/ImportListOps.h"
+
+#include "compiler/frontend/ImportHelpers.h"
+#include "compiler/frontend/TensorConversion.h"
+
+#include "ir/Ops.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+#include <optional>
+
+using namespace mlir;
+using namespace ::tfaot;
+
+/// Marks the constant that stands for a list whose element shape is not
+/// known yet; its value is the partially known shape (-1 for unknown
+/// dimensions), absent for an unknown rank.
+static constexpr llvm::StringLiteral kUnshapedList = "tfaot.unshaped_list";
+static constexpr llvm::StringLiteral kPartialShape = "tfaot.partial_shape";
+
+namespace {
+/// An element shape as TF gives it: std::nullopt for an unknown rank, -1 for
+/// an unknown dimension.
+using PartialShape = std::optional<SmallVector<int64_t>>;
+} // namespace
+
+static std::string shapeString(ArrayRef<int64_t> shape) {
+  std::string s = "[";
+  for (auto [i, d] : llvm::enumerate(shape))
+    s += (i ? ", " : "") + (d < 0 ? std::string("?") : std::to_string(d));
+  return s + "]";
+}
+
+static bool isFullyKnown(const PartialShape &shape) {
+  return shape && llvm::all_of(*shape, [](int64_t d) { return d >= 0; });
+}
+
+static bool isCompatible(const PartialShape &partial, ArrayRef<int64_t> shape) {
+  if (!partial)
+    return true;
+  if (partial->size() != shape.size())
+    return false;
+  for (auto [p, d] : llvm::zip(*partial, shape))
+    if (p >= 0 && p != d)
+      return false;
+  return true;
+}
+
+/// The element shape in operand `i` (an int32/int64 tensor: -1 alone for an
+/// unknown rank, -1 entries for unknown dimensions).
+static FailureOr<PartialShape> elementShapeOperand(NodeImportContext &ctx,
+                                                   unsigned i) {
+  auto values = constantInts(ctx, i, "the element shape");
+  if (failed(values))
+    return failure();
+  if (ctx.typeOf(i).getRank() == 0)
+    return PartialShape(std::nullopt);
+  return PartialShape(*values);
+}
+
+/// The element shape in the node's TensorShapeProto attribute `name`.
+static PartialShape elementShapeAttr(NodeImportContext &ctx, const char *name) {
+  const tensorflow::AttrValue *attr = ctx.attr(name);
+  if (!attr || !attr->has_shape() || attr->shape().unknown_rank())
+    return std::nullopt;
+  SmallVector<int64_t> dims;
+  for (const auto &dim : attr->shape().dim())
+    dims.push_back(dim.size());
+  return dims;
+}
+
+/// The element type named by the node's attribute `name`.
+static FailureOr<Type> elementTypeAttr(NodeImportContext &ctx,
+                                       const char *name) {
+  const tensorflow::AttrValue *attr = ctx.attr(name);
+  if (!attr)
+    return ctx.error(llvm::Twine("has no '") + name + "' attribute");
+  Type type = convertDataType(attr->type(), ctx.builder.getContext());
+  if (!type)
+    return ctx.error(llvm::Twine("lists of ") +
+                     tensorflow::DataType_Name(attr->type()) +
+                     " elements are not supported");
+  return type;
+}
+
+static SmallVector<int64_t> withLeading(int64_t n, ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> result{n};
+  llvm::append_range(result, shape);
+  return result;
+}
+
+/// A list of `n` elements of `shape`, all zero.
+static Value buildZeroList(NodeImportContext &ctx, int64_t n,
+                           ArrayRef<int64_t> shape, Type elementType) {
+  auto type = RankedTensorType::get(withLeading(n, shape), elementType);
+  Attribute zero = isa<FloatType>(elementType)
+                       ? (Attribute)ctx.builder.getFloatAttr(elementType, 0)
+                       : (Attribute)ctx.builder.getIntegerAttr(elementType, 0);
+  return buildConst(ctx, DenseElementsAttr::get(type, zero));
+}
+
+/// A new list of `n` elements: zeros when `shape` is fully known, else the
+/// marker a first write replaces.
+static FailureOr<Value> buildNewList(NodeImportContext &ctx, int64_t n,
+                                     const PartialShape &shape,
+                                     Type elementType) {
+  if (n < 0)
+    return ctx.error(llvm::formatv("the number of elements is {0}; tfaot needs "
+                                   "a bound known at compile time",
+                                   n));
+  if (isFullyKnown(shape))
+    return buildZeroList(ctx, n, *shape, elementType);
+  Value marker = buildZeroList(ctx, n, {0}, elementType);
+  Operation *op = marker.getDefiningOp();
+  op->setAttr(kUnshapedList, ctx.builder.getUnitAttr());
+  if (shape)
+    op->setAttr(kPartialShape, ctx.builder.getDenseI64ArrayAttr(*shape));
+  return marker;
+}
+
+/// The partial element shape of a list still waiting for its first write,
+/// or null if `list` is an ordinary (shaped) list.
+static Operation *unshapedMarker(Value list) {
+  Operation *op = list.getDefiningOp();
+  return op && op->hasAttr(kUnshapedList) ? op : nullptr;
+}
+
+static int64_t numElements(Value list) {
+  return cast<RankedTensorType>(list.getType()).getDimSize(0);
+}
+
+static ArrayRef<int64_t> elementShapeOf(Value list) {
+  return cast<RankedTensorType>(list.getType()).getShape().drop_front();
+}
+
+static Type elementTypeOf(Value list) {
+  return cast<RankedTensorType>(list.getType()).getElementType();
+}
+
+/// `list`, which an op reads: an error if its element shape is still
+/// unknown, or if its element type is not the one the node's `dtypeAttr`
+/// names.
+static FailureOr<Value> requireShaped(NodeImportContext &ctx, Value list,
+                                      const char *dtypeAttr) {
+  if (unshapedMarker(list))
+    return ctx.error("the list's element shape is unknown: neither the op "
+                     "that created it (element_shape) nor a write before "
+                     "this node gives it");
+  if (ctx.attr(dtypeAttr)) {
+    FailureOr<Type> type = elementTypeAttr(ctx, dtypeAttr);
+    if (failed(type))
+      return failure();
+    if (*type != elementTypeOf(list))
+      return ctx.error(llvm::Twine("reads ") + typeString(*type) +
+                       " elements (" + dtypeAttr + ") from a list of " +
+                       typeString(elementTypeOf(list)));
+  }
+  return list;
+}
+
+/// `list`, ready to receive elements of `itemShape` and `itemType`: a
+/// marker becomes zeros of that shape; a shaped list must match it.
+static FailureOr<Value> prepareForWrite(NodeImportContext &ctx, Value list,
+                                        ArrayRef<int64_t> itemShape,
+                                        Type itemType) {
+  if (elementTypeOf(list) != itemType)
+    return ctx.error("writes a " + typeString(itemType) +
+                     " element into a list of " +
+                     typeString(elementTypeOf(list)));
+  if (Operation *marker = unshapedMarker(list)) {
+    PartialShape partial;
+    if (auto attr = marker->getAttrOfType<DenseI64ArrayAttr>(kPartialShape))
+      partial = SmallVector<int64_t>(attr.asArrayRef());
+    if (!isCompatible(partial, itemShape))
+      return ctx.error("writes an element of shape " + shapeString(itemShape) +
+                       " into a list of element shape " +
+                       shapeString(*partial));
+    return buildZeroList(ctx, numElements(list), itemShape, itemType);
+  }
+  if (elementShapeOf(list) != itemShape)
+    return ctx.error("writes an element of shape " + shapeString(itemShape) +
+                     " into a list of element shape " +
+                     shapeString(elementShapeOf(list)));
+  return list;
+}
+
+LogicalResult(::tfaot::checkLoopCarriedLists)(NodeImportContext &ctx,
+                                             ValueRange vars) {
+  for (auto [k, var] : llvm::enumerate(vars))
+    if (unshapedMarker(var))
+      return ctx.error(llvm::formatv(
+          "loop variable {0} ('{1}') is a list whose element shape is "
+          "unknown on entry; give it with the list's element_shape, or write "
+          "an element before the loop",
+          k, ctx.node.input(k)));
+  return success();
+}
+
+/// A compile-time check of constant indices against a list of `n`, with
+/// TF's message; success for indices known only at run time.
+static LogicalResult checkConstantIndices(NodeImportContext &ctx,
+                                          Value indices, int64_t n,
+                                          llvm::StringRef verb) {
+  DenseElementsAttr values = constantElements(indices);
+  if (!values)
+    return success();
+  for (const APInt &v : values.getValues<APInt>())
+    if (v.getSExtValue() < 0 || v.getSExtValue() >= n)
+      return ctx.error(llvm::formatv("Trying to {0} element {1} in a list "
+                                     "with {2} elements.",
+                                     verb, v.getSExtValue(), n));
+  return success();
+}
+
+/// Rows `indices` of `list` (GatherV2 along axis 0): an element for a
+/// scalar index, a stack of them for a 1-D one.
+static Value buildRead(NodeImportContext &ctx, Value list, Value indices) {
+  auto indicesType = cast<RankedTensorType>(indices.getType());
+  SmallVector<int64_t> shape(indicesType.getShape());
+  llvm::append_range(shape, elementShapeOf(list));
+  Value axis = buildI64Const(ctx, {0}, {});
+  return buildOpWithAttrs(
+      ctx, "GatherV2", {list, indices, axis},
+      RankedTensorType::get(shape, elementTypeOf(list)), {});
+}
+
+/// `list` with row `index` (a scalar) replaced by `item` (ListSetItem). A
+/// run-time index is first gathered from the row numbers, so that Run()
+/// fails for a bad one, naming the node, instead of the write landing on a
+/// clamped row.
+static Value buildWrite(NodeImportContext &ctx, Value list, Value index,
+                        Value item) {
+  if (!constantElements(index)) {
+    int64_t n = numElements(list);
+    Type indexType = cast<RankedTensorType>(index.getType()).getElementType();
+    SmallVector<APInt> rowNumbers;
+    for (int64_t r = 0; r < n; ++r)
+      rowNumbers.push_back(APInt(indexType.getIntOrFloatBitWidth(), r));
+    Value rows = buildConst(
+        ctx, DenseElementsAttr::get(RankedTensorType::get({n}, indexType),
+                                    rowNumbers));
+    index = buildRead(ctx, rows, index);
+  }
+  return buildOpWithAttrs(ctx, "ListSetItem", {list, index, item},
+                          list.getType(), {});
+}
+
+/// Row k of `tensor` (static k), for scatters.
+static Value buildConstantRow(NodeImportContext &ctx, Value tensor, int64_t k) {
+  Value index = buildI64Const(ctx, {k}, {});
+  return buildRead(ctx, tensor, index);
+}
+
+/// `list` with row indices[k] replaced by row k of `tensor`, for every k.
+static FailureOr<Value> buildScatter(NodeImportContext &ctx, Value list,
+                                     Value indices, Value tensor) {
+  auto indicesType = cast<RankedTensorType>(indices.getType());
+  auto tensorType = cast<RankedTensorType>(tensor.getType());
+  if (indicesType.getRank() != 1 || tensorType.getRank() < 1 ||
+      tensorType.getDimSize(0) != indicesType.getDimSize(0))
+    return ctx.error("needs 1-D indices and a tensor with one row per index, "
+                     "got " + typeString(indicesType) + " and " +
+                     typeString(tensorType));
+  FailureOr<Value> prepared = prepareForWrite(
+      ctx, list, tensorType.getShape().drop_front(), tensorType.getElementType());
+  if (failed(prepared) ||
+      failed(checkConstantIndices(ctx, indices, numElements(*prepared),
+                                  "modify")))
+    return failure();
+  DenseElementsAttr constantIndices = constantElements(indices);
+  Value result = *prepared;
+  for (int64_t k = 0; k < indicesType.getDimSize(0); ++k) {
+    Value index = constantIndices
+                      ? buildScalar(ctx, indicesType.getElementType(),
+                                    constantIndices.getValues<APInt>()[k]
+                                        .getSExtValue())
+                      : buildConstantRow(ctx, indices, k);
+    result = buildWrite(ctx, result, index, buildConstantRow(ctx, tensor, k));
+  }
+  return result;
+}
+
+/// The element shape a reading op gives (operand `i`), checked against the
+/// list's.
+static LogicalResult checkReadShape(NodeImportContext &ctx, unsigned i,
+                                    Value list) {
+  FailureOr<PartialShape> shape = elementShapeOperand(ctx, i);
+  if (failed(shape))
+    return failure();
+  if (!isCompatible(*shape, elementShapeOf(list)))
+    return ctx.error("asks for elements of shape " + shapeString(**shape) +
+                     ", but the list holds elements of shape " +
+                     shapeString(elementShapeOf(list)));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// TensorList
+//===----------------------------------------------------------------------===//
+
+/// TensorListReserve(element_shape, num_elements).
+FailureOr<Value>(::tfaot::importTensorListReserve)(NodeImportContext &ctx) {
+  FailureOr<Type> type = elementTypeAttr(ctx, "element_dtype");
+  FailureOr<PartialShape> shape = elementShapeOperand(ctx, 0);
+  if (failed(type) || failed(shape))
+    return failure();
+  auto n = constantInts(ctx, 1, "the number of elements");
+  if (failed(n))
+    return failure();
+  return buildNewList(ctx, (*n)[0], *shape, *type);
+}
+
+/// TensorListFromTensor(tensor, element_shape): the tensor's rows.
+FailureOr<Value>(::tfaot::importTensorListFromTensor)(NodeImportContext &ctx) {
+  RankedTensorType tensor = ctx.typeOf(0);
+  if (tensor.getRank() < 1)
+    return ctx.error("needs a tensor of rank >= 1, got " + typeString(tensor));
+  Value list = ctx.operands[0];
+  if (failed(checkReadShape(ctx, 1, list)))
+    return failure();
+  return list;
+}
+
+/// TensorListSetItem(list, index, item).
+FailureOr<Value>(::tfaot::importTensorListSetItem)(NodeImportContext &ctx) {
+  RankedTensorType item = ctx.typeOf(2);
+  FailureOr<Value> list = prepareForWrite(ctx, ctx.operands[0],
+                                          item.getShape(), item.getElementType());
+  if (failed(list) || failed(checkConstantIndices(ctx, ctx.operands[1],
+                                                  numElements(*list), "modify")))
+    return failure();
+  return buildWrite(ctx, *list, ctx.operands[1], ctx.operands[2]);
+}
+
+/// TensorListGetItem(list, index, element_shape).
+FailureOr<Value>(::tfaot::importTensorListGetItem)(NodeImportContext &ctx) {
+  FailureOr<Value> list = requireShaped(ctx, ctx.operands[0], "element_dtype");
+  if (failed(list) || failed(checkReadShape(ctx, 2, *list)) ||
+      failed(checkConstantIndices(ctx, ctx.operands[1], numElements(*list),
+                                  "access")))
+    return failure();
+  return buildRead(ctx, *list, ctx.operands[1]);
+}
+
+/// TensorListStack(list, element_shape): the list as one tensor.
+FailureOr<Value>(::tfaot::importTensorListStack)(NodeImportContext &ctx) {
+  FailureOr<Value> list = requireShaped(ctx, ctx.operands[0], "element_dtype");
+  if (failed(list) || failed(checkReadShape(ctx, 1, *list)))
+    return failure();
+  int64_t expected = intAttr(ctx, "num_elements", -1);
+  if (expected >= 0 && expected != numElements(*list))
+    return ctx.error(llvm::formatv("expects {0} elements, but the list has {1}",
+                                   expected, numElements(*list)));
+  return *list;
+}
+
+/// TensorListGather(list, indices, element_shape).
+FailureOr<Value>(::tfaot::importTensorListGather)(NodeImportContext &ctx) {
+  FailureOr<Value> list = requireShaped(ctx, ctx.operands[0], "element_dtype");
+  if (failed(list) || failed(checkReadShape(ctx, 2, *list)) ||
+      failed(checkConstantIndices(ctx, ctx.operands[1], numElements(*list),
+                                  "access")))
+    return failure();
+  return buildRead(ctx, *list, ctx.operands[1]);
+}
+
+/// TensorListScatter(tensor, indices, element_shape) and
+/// TensorListScatterV2(..., num_elements): a new list of num_elements (or,
+/// when that is -1, of the largest constant index + 1).
+FailureOr<Value>(::tfaot::importTensorListScatter)(NodeImportContext &ctx) {
+  FailureOr<PartialShape> shape = elementShapeOperand(ctx, 2);
+  if (failed(shape))
+    return failure();
+  int64_t n = -1;
+  if (ctx.operands.size() > 3) {
+    auto given = constantInts(ctx, 3, "the number of elements");
+    if (failed(given))
+      return failure();
+    n = (*given)[0];
+  }
+  if (n < 0) {
+    auto indices = constantInts(ctx, 1, "the indices (they give the list's "
+                                        "length when num_elements is -1)");
+    if (failed(indices))
+      return failure();
+    for (int64_t i : *indices)
+      n = std::max(n, i + 1);
+    n = std::max<int64_t>(n, 0);
+  }
+  RankedTensorType tensor = ctx.typeOf(0);
+  FailureOr<Value> list = buildNewList(ctx, n, *shape, tensor.getElementType());
+  if (failed(list))
+    return failure();
+  return buildScatter(ctx, *list, ctx.operands[1], ctx.operands[0]);
+}
+
+/// TensorListScatterIntoExistingList(list, tensor, indices).
+FailureOr<Value>(::tfaot::importTensorListScatterIntoExistingList)(
+    NodeImportContext &ctx) {
+  return buildScatter(ctx, ctx.operands[0], ctx.operands[2], ctx.operands[1]);
+}
+
+/// TensorListLength(list): the bound, a constant int32.
+FailureOr<Value>(::tfaot::importTensorListLength)(NodeImportContext &ctx) {
+  return buildScalar(ctx, ctx.builder.getI32Type(),
+                     numElements(ctx.operands[0]));
+}
+
+/// TensorListElementShape(list) as shape_type (int32 or int64).
+FailureOr<Value>(::tfaot::importTensorListElementShape)(NodeImportContext &ctx) {
+  FailureOr<Value> list = requireShaped(ctx, ctx.operands[0], "element_dtype");
+  FailureOr<Type> type = elementTypeAttr(ctx, "shape_type");
+  if (failed(list) || failed(type))
+    return failure();
+  ArrayRef<int64_t> shape = elementShapeOf(*list);
+  auto resultType =
+      RankedTensorType::get({static_cast<int64_t>(shape.size())}, *type);
+  SmallVector<APInt> dims;
+  for (int64_t d : shape)
+    dims.push_back(APInt(type->getIntOrFloatBitWidth(), d));
+  return buildConst(ctx, DenseElementsAttr::get(resultType, dims));
+}
+
+//===----------------------------------------------------------------------===//
+// TensorArrayV3: operands (handle, ..., flow_in); results (handle, flow)
+//===----------------------------------------------------------------------===//
+
+/// TensorArrayV3(size): the handle and the flow. The flow is the new list;
+/// the handle is a scalar (the size) that no importer reads, so that a loop
+/// can carry it even while the flow's element shape waits for a first write.
+FailureOr<Value>(::tfaot::importTensorArrayV3)(NodeImportContext &ctx) {
+  const tensorflow::AttrValue *dynamic = ctx.attr("dynamic_size");
+  if (dynamic && dynamic->b())
+    return ctx.error("a TensorArray of dynamic size is not supported: tfaot "
+                     "needs its size as a bound (dynamic_size=false)");
+  FailureOr<Type> type = elementTypeAttr(ctx, "dtype");
+  auto size = constantInts(ctx, 0, "the size");
+  if (failed(type) || failed(size))
+    return failure();
+  FailureOr<Value> list =
+      buildNewList(ctx, (*size)[0], elementShapeAttr(ctx, "element_shape"), *type);
+  if (failed(list))
+    return failure();
+  ctx.extraOutputs.push_back(*list);
+  return buildScalar(ctx, ctx.builder.getI32Type(), (*size)[0]);
+}
+
+/// TensorArrayWriteV3(handle, index, value, flow_in) -> flow.
+FailureOr<Value>(::tfaot::importTensorArrayWriteV3)(NodeImportContext &ctx) {
+  RankedTensorType item = ctx.typeOf(2);
+  FailureOr<Value> list = prepareForWrite(ctx, ctx.operands[3],
+                                          item.getShape(), item.getElementType());
+  if (failed(list) || failed(checkConstantIndices(ctx, ctx.operands[1],
+                                                  numElements(*list), "modify")))
+    return failure();
+  return buildWrite(ctx, *list, ctx.operands[1], ctx.operands[2]);
+}
+
+/// TensorArrayReadV3(handle, index, flow_in).
+FailureOr<Value>(::tfaot::importTensorArrayReadV3)(NodeImportContext &ctx) {
+  FailureOr<Value> list = requireShaped(ctx, ctx.operands[2], "dtype");
+  if (failed(list) || failed(checkConstantIndices(ctx, ctx.operands[1],
+                                                  numElements(*list), "access")))
+    return failure();
+  return buildRead(ctx, *list, ctx.operands[1]);
+}
+
+/// TensorArrayGatherV3(handle, indices, flow_in).
+FailureOr<Value>(::tfaot::importTensorArrayGatherV3)(NodeImportContext &ctx) {
+  FailureOr<Value> list = requireShaped(ctx, ctx.operands[2], "dtype");
+  if (failed(list) || failed(checkConstantIndices(ctx, ctx.operands[1],
+                                                  numElements(*list), "access")))
+    return failure();
+  if (!isCompatible(elementShapeAttr(ctx, "element_shape"),
+                    elementShapeOf(*list)))
+    return ctx.error("element_shape differs from the array's element shape " +
+                     shapeString(elementShapeOf(*list)));
+  return buildRead(ctx, *list, ctx.operands[1]);
+}
+
+/// TensorArrayScatterV3(handle, indices, value, flow_in) -> flow.
+FailureOr<Value>(::tfaot::importTensorArrayScatterV3)(NodeImportContext &ctx) {
+  return buildScatter(ctx, ctx.operands[3], ctx.operands[1], ctx.operands[2]);
+}
+
+/// TensorArrayConcatV3(handle, flow_in) -> (value, lengths): the elements
+/// joined along their first dimension, and each one's length (int64).
+FailureOr<Value>(::tfaot::importTensorArrayConcatV3)(NodeImportContext &ctx) {
+  FailureOr<Value> list = requireShaped(ctx, ctx.operands[1], "dtype");
+  if (failed(list))
+    return failure();
+  ArrayRef<int64_t> element = elementShapeOf(*list);
+  if (element.empty())
+    return ctx.error("cannot concatenate scalar elements");
+  int64_t n = numElements(*list);
+  SmallVector<int64_t> shape{n * element[0]};
+  llvm::append_range(shape, element.drop_front());
+  ctx.extraOutputs.push_back(
+      buildI64Const(ctx, SmallVector<int64_t>(n, element[0]), {n}));
+  return buildReshape(ctx, *list, shape);
+}
+
+/// TensorArraySplitV3(handle, value, lengths, flow_in) -> flow: value cut
+/// along its first dimension into pieces of `lengths`, which must be
+/// constant and equal (the list's elements share one shape).
+FailureOr<Value>(::tfaot::importTensorArraySplitV3)(NodeImportContext &ctx) {
+  auto lengths = constantInts(ctx, 2, "the lengths");
+  if (failed(lengths))
+    return failure();
+  RankedTensorType value = ctx.typeOf(1);
+  if (value.getRank() < 1)
+    return ctx.error("needs a value of rank >= 1, got " + typeString(value));
+  int64_t n = numElements(ctx.operands[3]);
+  if ((int64_t)lengths->size() != n)
+    return ctx.error(llvm::formatv("splits into {0} pieces an array of {1} "
+                                   "elements",
+                                   lengths->size(), n));
+  int64_t piece = n ? (*lengths)[0] : 0, total = 0;
+  for (int64_t length : *lengths) {
+    if (length != piece)
+      return ctx.error("pieces of different lengths are not supported: the "
+                       "elements of an array share one shape");
+    total += length;
+  }
+  if (total != value.getDimSize(0))
+    return ctx.error(llvm::formatv("the lengths add up to {0}, but the value "
+                                   "has {1} rows",
+                                   total, value.getDimSize(0)));
+  SmallVector<int64_t> element{piece};
+  llvm::append_range(element, value.getShape().drop_front());
+  FailureOr<Value> list = prepareForWrite(ctx, ctx.operands[3], element,
+                                          value.getElementType());
+  if (failed(list))
+    return failure();
+  return buildReshape(ctx, ctx.operands[1], withLeading(n, element));
+}
+
+/// TensorArraySizeV3(handle, flow_in): the size, a constant int32.
+FailureOr<Value>(::tfaot::importTensorArraySizeV3)(NodeImportContext &ctx) {
+  return buildScalar(ctx, ctx.builder.getI32Type(),
+                     numElements(ctx.operands[1]));
+}
+
+/// TensorArrayCloseV3(handle): nothing to free; it has no outputs.
+FailureOr<Value>(::tfaot::importTensorArrayCloseV3)(NodeImportContext &ctx) {
+  return ctx.operands[0];
+}
