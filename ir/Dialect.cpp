@@ -1,8 +1,9 @@
 //===- Dialect.cpp - The tfaot dialect --------------------------*- C++ -*-===//
 // SPDX-License-Identifier: Apache-2.0
 //
-// Registers the ops of Ops.td and ListOps.td; everything op-specific is in
-// Ops.cpp, ListOps.cpp and the files they name.
+// Registers the ops of Ops.td, DataDependentOps.td and ListOps.td;
+// everything op-specific is in Ops.cpp, DataDependentOps.cpp, ListOps.cpp
+// and the files they name.
 //
 //===----------------------------------------------------------------------===//
 #include "ir/Dialect.h"
