@@ -63,6 +63,18 @@ RankedTensorType NodeImportContext::typeOf(unsigned i) const {
 // The table
 //===----------------------------------------------------------------------===//
 
+/// A dataflow control-flow node met outside the structuring: unreachable
+/// when the importer works as designed, so say so rather than guess.
+static FailureOr<Value> importUnstructured(NodeImportContext &ctx) {
+  return ctx.error("is TF1 dataflow control flow outside a structured cond "
+                   "or loop");
+}
+
+/// A NoOp has no output; only a fetch of it reaches its import.
+static FailureOr<Value> importNoOp(NodeImportContext &ctx) {
+  return ctx.error("is a NoOp: it has no output to fetch");
+}
+
 static const llvm::StringMap<OpSpec> &opTable() {
   static const llvm::StringMap<OpSpec> table = {
       {"Const", {importConst, 0, "", 0}},
@@ -207,6 +219,18 @@ static const llvm::StringMap<OpSpec> &opTable() {
       {"StatelessWhile", {importWhile, -1, "", 0}},
       {"Case", {importCase, -1, "", 0}},
       {"StatelessCase", {importCase, -1, "", 0}},
+      // TF1 dataflow control flow: structured into If/Case/While by
+      // ImportDataflowControlFlow.cpp, never imported one node at a time.
+      {"Switch", {importUnstructured, 2, "T", 1}},
+      {"_SwitchN", {importUnstructured, 2, "T", 1}},
+      {"Merge", {importUnstructured, -1, "T", -1}},
+      {"Enter", {importUnstructured, 1, "T", 1}},
+      {"Exit", {importUnstructured, 1, "T", 1}},
+      {"NextIteration", {importUnstructured, 1, "T", 1}},
+      {"LoopCond", {importUnstructured, 1, "", 0}},
+      // Nothing to compute; reached only when fetched (control edges are
+      // not followed).
+      {"NoOp", {importNoOp, 0, "", 0}},
       // A function graph's result marker: its input, for a fetch of it.
       {"_Retval", {importPassThrough, 1, "T", 1}},
   };
