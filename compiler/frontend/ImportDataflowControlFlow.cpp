@@ -372,7 +372,7 @@ void Structurer::computeScopes(ArrayRef<const NodeDef *> topo, bool reporting) {
         if (reporting)
           report(*n, "is an Exit whose input '" + n->input(0) +
                        "' is in no loop frame (" +
-                       (inner ? inner->describe() : std::string("a constant")) +
+                       (inner ? inner->describe() : root_->describe()) +
                        "): the frame has no Enter");
         continue;
       }
@@ -394,7 +394,7 @@ void Structurer::computeScopes(ArrayRef<const NodeDef *> topo, bool reporting) {
           if (reporting)
             report(*n, "is a Merge whose input '" + input +
                          "' comes from no branch of a cond (" +
-                         (s ? s->describe() : std::string("a constant")) +
+                         (s ? s->describe() : root_->describe()) +
                          "); tfaot structures Merges of one Switch "
                          "predicate's branches");
           ok = false;
@@ -1082,6 +1082,49 @@ LogicalResult Structurer::buildLoop(Scope *loop) {
   return success();
 }
 
+/// The truth of a loop predicate at import: staticTruth, or a comparison of
+/// two scalar constants (the compare ops have no folder; a counted loop's
+/// `i < limit` is one once `i` is a constant).
+static std::optional<bool> predicateAtImport(Value pred) {
+  if (std::optional<bool> truth = mlir::tfaot::staticTruth(pred))
+    return truth;
+  Operation *op = pred.getDefiningOp();
+  if (!op || op->getNumOperands() != 2)
+    return std::nullopt;
+  auto lhs = op->getOperand(0).getDefiningOp<ConstOp>();
+  auto rhs = op->getOperand(1).getDefiningOp<ConstOp>();
+  if (!lhs || !rhs || lhs.getValue().getNumElements() != 1 ||
+      rhs.getValue().getNumElements() != 1)
+    return std::nullopt;
+  auto scalar = [](ConstOp c) -> std::optional<double> {
+    auto value = cast<DenseElementsAttr>(c.getValue());
+    Type type = value.getElementType();
+    if (type.isInteger(1))
+      return std::nullopt;
+    if (isa<IntegerType>(type))
+      return (double)(*value.getValues<APInt>().begin()).getSExtValue();
+    if (isa<FloatType>(type))
+      return (*value.getValues<APFloat>().begin()).convertToDouble();
+    return std::nullopt;
+  };
+  std::optional<double> a = scalar(lhs), b = scalar(rhs);
+  if (!a || !b)
+    return std::nullopt;
+  if (isa<mlir::tfaot::LessOp>(op))
+    return *a < *b;
+  if (isa<mlir::tfaot::LessEqualOp>(op))
+    return *a <= *b;
+  if (isa<mlir::tfaot::GreaterOp>(op))
+    return *a > *b;
+  if (isa<mlir::tfaot::GreaterEqualOp>(op))
+    return *a >= *b;
+  if (isa<mlir::tfaot::EqualOp>(op))
+    return *a == *b;
+  if (isa<mlir::tfaot::NotEqualOp>(op))
+    return *a != *b;
+  return std::nullopt;
+}
+
 LogicalResult Structurer::unrollLoop(Scope *loop, ArrayRef<Value> inits) {
   Frame &frame = frames_[loop];
   auto inFrame = [&](const NodeDef &x) {
@@ -1119,7 +1162,7 @@ LogicalResult Structurer::unrollLoop(Scope *loop, ArrayRef<Value> inits) {
       layers_.pop_back();
       return failure();
     }
-    std::optional<bool> truth = mlir::tfaot::staticTruth(*pred);
+    std::optional<bool> truth = predicateAtImport(*pred);
     if (!truth) {
       layers_.pop_back();
       return fail(*frame.loopCond,

@@ -261,6 +261,8 @@ std::optional<int64_t> (::tfaot::numOutputsOf)(const tensorflow::NodeDef &node) 
     return intAttr("num_split");
   if (node.op() == "Unpack")
     return intAttr("num");
+  if (node.op() == "_SwitchN")
+    return intAttr("num_outs");
   // Ops with several outputs of which tfaot computes only some (the
   // importer reports a use of the others) are counted in full here, so that
   // edge checks accept the graph.
