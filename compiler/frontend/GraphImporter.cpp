@@ -12,7 +12,9 @@
 //      inferred from operand types, locations set to the node name.
 // Control edges ("^node") are checked but not followed: an inference
 // function computes values, and stateful side effects (Assign, Print) that
-// control edges order are outside what tfaot compiles.
+// control edges order are outside what tfaot compiles. The one exception is
+// a TF1 cond's pivot, which tells which branch a constant belongs to
+// (ImportDataflowControlFlow.cpp).
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/frontend/GraphImporter.h"
