@@ -12,13 +12,16 @@
 //      inferred from operand types, locations set to the node name.
 // Control edges ("^node") are checked but not followed: an inference
 // function computes values, and stateful side effects (Assign, Print) that
-// control edges order are outside what tfaot compiles.
+// control edges order are outside what tfaot compiles. The one exception is
+// a TF1 cond's pivot, which tells which branch a constant belongs to
+// (ImportDataflowControlFlow.cpp).
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/frontend/GraphImporter.h"
 
 #include "compiler/frontend/GraphLoader.h"
 #include "compiler/frontend/ImportDataDependentOps.h"
+#include "compiler/frontend/ImportDataflowControlFlow.h"
 #include "compiler/frontend/OpImporters.h"
 #include "compiler/frontend/TensorConversion.h"
 #include "ir/DataDependentOps.h"
@@ -129,6 +132,9 @@ private:
   // Stage 3.
   OwningOpRef<ModuleOp> build();
   LogicalResult buildNode(const NodeDef &node);
+  FailureOr<SmallVector<Value>> importNode(const NodeDef &node,
+                                           SmallVector<Value> operands);
+  LogicalResult buildOrder(Block *block);
   Type argumentType(const TensorSignature &arg);
   std::string unavailableOutput(const std::string &use,
                                 const std::string &source, int64_t index);
@@ -439,11 +445,19 @@ void Importer::resolveFetches() {
 
 void Importer::prune() {
   // Iterative DFS over data edges; a fed node is a leaf. Grey nodes are on
-  // the current path, so meeting one again is a cycle.
+  // the current path, so meeting one again is a cycle. A TF1 loop's back
+  // edge (a Merge's NextIteration input) is not followed on the way: the
+  // NextIteration starts a walk of its own afterwards, so order_ is
+  // topological without the back edges. A cond's pivot control edges are
+  // followed: they place a branch's constants and lead to its predicate.
   enum class Mark { Grey, Black };
   llvm::DenseMap<const NodeDef *, Mark> marks;
-  for (const TensorSignature &fetch : signature_.results) {
-    const NodeDef *root = lookup(fetch.node);
+  std::vector<const NodeDef *> roots;
+  for (const TensorSignature &fetch : signature_.results)
+    roots.push_back(lookup(fetch.node));
+  auto byName = [this](llvm::StringRef name) { return lookup(name); };
+  for (size_t r = 0; r < roots.size(); ++r) {
+    const NodeDef *root = roots[r];
     if (marks.count(root))
       continue;
     std::vector<std::pair<const NodeDef *, int>> stack{{root, 0}};
@@ -460,9 +474,13 @@ void Importer::prune() {
       }
       Edge edge;
       parseEdge(node->input(next++), edge);
-      if (edge.control)
-        continue;
       const NodeDef *source = lookup(edge.node);
+      if (edge.control && !isPivotSource(*source, byName))
+        continue;
+      if (node->op() == "Merge" && source->op() == "NextIteration") {
+        roots.push_back(source);
+        continue;
+      }
       auto it = marks.find(source);
       if (it == marks.end()) {
         marks[source] = Mark::Grey;
@@ -471,9 +489,8 @@ void Importer::prune() {
         diags_.nodeError(node->name(), node->op(),
                          "is part of a cycle through input '" +
                              describeEdge(edge) +
-                             "' (a TF1 dataflow loop: tfaot compiles "
-                             "functional While, not Enter/Exit/"
-                             "NextIteration loops yet)");
+                             "' that no NextIteration closes (a TF1 loop "
+                             "goes round through Merge and NextIteration)");
         order_.clear();
         return;
       }
@@ -609,7 +626,6 @@ std::string Importer::unavailableOutput(const std::string &use,
 }
 
 LogicalResult Importer::buildNode(const NodeDef &node) {
-  const OpSpec &spec = *lookupOpSpec(node.op());
   SmallVector<Value> operands;
   for (const std::string &input : node.input()) {
     Edge edge;
@@ -624,6 +640,19 @@ LogicalResult Importer::buildNode(const NodeDef &node) {
     }
     operands.push_back(it->second);
   }
+  FailureOr<SmallVector<Value>> outputs = importNode(node, operands);
+  if (failed(outputs))
+    return failure();
+  for (auto [i, value] : llvm::enumerate(*outputs))
+    values_[key(node.name(), i)] = value;
+  return success();
+}
+
+/// Builds `node` from `operands` at builder_'s insertion point; returns its
+/// outputs from 0 (output 0 folded to a constant where it folds).
+FailureOr<SmallVector<Value>>
+Importer::importNode(const NodeDef &node, SmallVector<Value> operands) {
+  const OpSpec &spec = *lookupOpSpec(node.op());
   if (!checkTypeAttr(node, spec, operands))
     return failure();
   NodeImportContext context(node, operands, builder_, diags_);
@@ -643,12 +672,37 @@ LogicalResult Importer::buildNode(const NodeDef &node) {
       }
   if (failed(bounds_.record(node, operands, outputs, diags_)))
     return failure();
-  Value folded = foldToConstant(*output);
-  bounds_.forward(*output, folded);
-  values_[key(node.name(), 0)] = folded;
-  for (auto [i, extra] : llvm::enumerate(context.extraOutputs))
-    values_[key(node.name(), i + 1)] = extra;
-  return success();
+  outputs[0] = foldToConstant(*output);
+  bounds_.forward(*output, outputs[0]);
+  return outputs;
+}
+
+/// Builds order_ into `block` (values_ holds the fed values): node by node,
+/// or through the structuring of TF1 dataflow control flow when the graph
+/// has some (ImportDataflowControlFlow.cpp).
+LogicalResult Importer::buildOrder(Block *block) {
+  bool dataflow = llvm::any_of(order_, [](const NodeDef *node) {
+    return isDataflowControlFlowOp(node->op());
+  });
+  if (!dataflow) {
+    for (const NodeDef *node : order_)
+      if (!values_.count(key(node->name(), 0)) && failed(buildNode(*node)))
+        return failure();
+    return success();
+  }
+  std::vector<const NodeDef *> unfed;
+  for (const NodeDef *node : order_)
+    if (!values_.count(key(node->name(), 0)))
+      unfed.push_back(node);
+  DataflowImportHooks hooks;
+  hooks.lookup = [this](llvm::StringRef name) { return lookup(name); };
+  hooks.importNode = [this](const NodeDef &node, ArrayRef<Value> operands,
+                            Block *where) {
+    OpBuilder::InsertionGuard guard(builder_);
+    builder_.setInsertionPointToEnd(where);
+    return importNode(node, SmallVector<Value>(operands));
+  };
+  return importDataflowGraph(unfed, values_, block, hooks, diags_);
 }
 
 /// The function argument type of a feed. A (scalar) string is the generated
@@ -687,10 +741,8 @@ OwningOpRef<ModuleOp> Importer::build() {
     values_[tensor] = builder_.create(state)->getResult(0);
   }
 
-  for (const NodeDef *node : order_) {
-    if (values_.count(key(node->name(), 0)))
-      continue; // Fed.
-    if (failed(buildNode(*node))) {
+  {
+    if (failed(buildOrder(body))) {
       if (!resized_.empty())
         diags_.warning("the graph may be built for its placeholders' shapes "
                        "only: " + llvm::join(resized_, "; "));
@@ -801,9 +853,8 @@ Importer::runInto(ArrayRef<std::string> argNodes, ValueRange args,
   builder_.restoreInsertionPoint(where);
   for (auto [name, value] : llvm::zip(argNodes, args))
     values_[key(name, 0)] = value;
-  for (const NodeDef *node : order_)
-    if (!values_.count(key(node->name(), 0)) && failed(buildNode(*node)))
-      return failure();
+  if (failed(buildOrder(where.getBlock())))
+    return failure();
   SmallVector<Value> results;
   for (const TensorSignature &fetch : signature_.results) {
     auto it = values_.find(key(fetch.node, fetch.outputIndex));

@@ -66,6 +66,18 @@ RankedTensorType NodeImportContext::typeOf(unsigned i) const {
 // The table
 //===----------------------------------------------------------------------===//
 
+/// A dataflow control-flow node met outside the structuring: unreachable
+/// when the importer works as designed, so say so rather than guess.
+static FailureOr<Value> importUnstructured(NodeImportContext &ctx) {
+  return ctx.error("is TF1 dataflow control flow outside a structured cond "
+                   "or loop");
+}
+
+/// A NoOp has no output; only a fetch of it reaches its import.
+static FailureOr<Value> importNoOp(NodeImportContext &ctx) {
+  return ctx.error("is a NoOp: it has no output to fetch");
+}
+
 static const llvm::StringMap<OpSpec> &opTable() {
   static const llvm::StringMap<OpSpec> table = {
       {"Const", {importConst, 0, "", 0}},
@@ -239,6 +251,18 @@ static const llvm::StringMap<OpSpec> &opTable() {
       {"TensorArraySplitV3", {importTensorArraySplitV3, 4, "", 0}},
       {"TensorArraySizeV3", {importTensorArraySizeV3, 2, "", 0}},
       {"TensorArrayCloseV3", {importTensorArrayCloseV3, 1, "", 0}},
+      // TF1 dataflow control flow: structured into If/Case/While by
+      // ImportDataflowControlFlow.cpp, never imported one node at a time.
+      {"Switch", {importUnstructured, 2, "T", 1}},
+      {"_SwitchN", {importUnstructured, 2, "T", 1}},
+      {"Merge", {importUnstructured, -1, "T", -1}},
+      {"Enter", {importUnstructured, 1, "T", 1}},
+      {"Exit", {importUnstructured, 1, "T", 1}},
+      {"NextIteration", {importUnstructured, 1, "T", 1}},
+      {"LoopCond", {importUnstructured, 1, "", 0}},
+      // Nothing to compute; reached only when fetched (control edges are
+      // not followed).
+      {"NoOp", {importNoOp, 0, "", 0}},
       // A function graph's result marker: its input, for a fetch of it.
       {"_Retval", {importPassThrough, 1, "T", 1}},
   };
@@ -269,6 +293,8 @@ std::optional<int64_t> (::tfaot::numOutputsOf)(const tensorflow::NodeDef &node) 
     return intAttr("num_split");
   if (node.op() == "Unpack")
     return intAttr("num");
+  if (node.op() == "_SwitchN")
+    return intAttr("num_outs");
   // Ops with several outputs of which tfaot computes only some (the
   // importer reports a use of the others) are counted in full here, so that
   // edge checks accept the graph.
