@@ -400,6 +400,7 @@ struct FuseEpiloguesPass
     for (linalg::Conv2DNhwcHwcfOp conv : alone)
       if (failed(blockAlone(rewriter, conv)))
         return signalPassFailure();
+    fillsBeforeUnfusedContractions(rewriter);
   }
 
   /// Gives a convolution that has no epilogue fused with it (ResNet-50's
@@ -426,15 +427,7 @@ struct FuseEpiloguesPass
     // A fill of its own, into a fresh tensor: CSE may have shared the fill
     // (and its tensor.empty) with other ops, whose values must not become
     // this loop's destination.
-    rewriter.setInsertionPoint(conv);
-    Value empty = tensor::EmptyOp::create(rewriter, fill.getLoc(),
-                                          type.getShape(),
-                                          type.getElementType());
-    auto fresh = linalg::FillOp::create(
-        rewriter, fill.getLoc(), fill.getDpsInputOperand(0)->get(), empty);
-    rewriter.modifyOpInPlace(conv, [&] { init->set(fresh->getResult(0)); });
-    if (fill->use_empty())
-      rewriter.eraseOp(fill);
+    linalg::FillOp fresh = ownFillBefore(rewriter, linalgConv, fill);
 
     // Loops n, oh, ow, f, kh, kw, c: blocks of f outside n and oh.
     SmallVector<int64_t> convSizes = {sizes[0], sizes[1], 0, sizes[3],
@@ -474,6 +467,52 @@ struct FuseEpiloguesPass
         rewriter.eraseOp(op);
     ++numConvsBlocked;
     return success();
+  }
+
+  /// Gives `contraction`, whose accumulator `fill` zeroes, a fill of its
+  /// own into a fresh tensor right before it, and erases `fill` if that
+  /// was its last use. Returns the new fill.
+  static linalg::FillOp ownFillBefore(RewriterBase &rewriter,
+                                      linalg::LinalgOp contraction,
+                                      linalg::FillOp fill) {
+    OpOperand *init = contraction.getDpsInitOperand(0);
+    auto type = cast<RankedTensorType>(init->get().getType());
+    rewriter.setInsertionPoint(contraction);
+    Value empty = tensor::EmptyOp::create(rewriter, fill.getLoc(),
+                                          type.getShape(),
+                                          type.getElementType());
+    auto fresh = linalg::FillOp::create(
+        rewriter, fill.getLoc(), fill.getDpsInputOperand(0)->get(), empty);
+    rewriter.modifyOpInPlace(contraction,
+                             [&] { init->set(fresh->getResult(0)); });
+    if (fill->use_empty())
+      rewriter.eraseOp(fill);
+    return fresh;
+  }
+
+  /// Puts the zero fill of each contraction left outside a loop right
+  /// before it (the fused ones have theirs in their loops already).
+  /// Lowering and CSE leave such fills wherever the first of the same shape
+  /// was made, often layers earlier; adjacent, tfaot-vectorize-contractions
+  /// starts the accumulators from the fill's value in registers and drops
+  /// the fill (ResNet-50's projection convolutions, MobileNetV2's last
+  /// 1x1 convolution and its classifier's matmul).
+  void fillsBeforeUnfusedContractions(RewriterBase &rewriter) {
+    SmallVector<std::pair<linalg::LinalgOp, linalg::FillOp>> pairs;
+    getOperation().walk([&](linalg::LinalgOp op) {
+      if (!isa<linalg::Conv2DNhwcHwcfOp, linalg::DepthwiseConv2DNhwcHwcOp,
+               linalg::MatmulOp, linalg::BatchMatmulOp>(op.getOperation()) ||
+          !op.hasPureTensorSemantics() || op.getNumDpsInits() != 1 ||
+          op->getParentOfType<scf::ForOp>())
+        return;
+      auto fill = op.getDpsInitOperand(0)->get().getDefiningOp<linalg::FillOp>();
+      auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+      if (fill && fill.hasPureTensorSemantics() && type &&
+          type.hasStaticShape() && op->getPrevNode() != fill.getOperation())
+        pairs.push_back({op, fill});
+    });
+    for (auto [op, fill] : pairs)
+      ownFillBefore(rewriter, op, fill);
   }
 
   /// Says, for each contraction left outside a loop whose result an

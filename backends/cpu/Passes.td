@@ -76,6 +76,10 @@ def VectorizeContractionsPass
     vector code, the accumulator's load and store are hoisted out of the
     reduction loops, and `vector.contract` is lowered to outer products, i.e.
     one FMA of a filter row by a broadcast input element per output pixel.
+    When a `linalg.fill` of the whole output comes right before the op and
+    the accumulator is carried through every reduction loop, the
+    accumulator starts as the fill's value in registers and the fill is
+    dropped (the tiles write every element).
 
     Each output element still adds its terms in the same order as the
     scalar loops (window rows, columns, then channels); only the multiply

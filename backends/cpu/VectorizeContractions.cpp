@@ -275,6 +275,20 @@ SmallVector<Value> readRows(OpBuilder &b, vector::TransferReadOp read) {
   return rows;
 }
 
+/// One 1-D row per row of `type`, each `value` in every lane. Each row is
+/// its own op: hoistAccumulator gives each row its own loop argument by
+/// replacing the row's uses inside the loops, which one shared value would
+/// merge.
+SmallVector<Value> splatRows(OpBuilder &b, Location loc, VectorType type,
+                             Value value) {
+  auto rowType = VectorType::get(type.getShape().back(),
+                                 type.getElementType());
+  SmallVector<Value> rows;
+  for (size_t i = 0, e = rowPositions(type).size(); i < e; ++i)
+    rows.push_back(vector::BroadcastOp::create(b, loc, rowType, value));
+  return rows;
+}
+
 /// Writes `rows` where `write` would write its vector, one 1-D transfer
 /// each.
 void writeRows(OpBuilder &b, vector::TransferWriteOp write, ValueRange rows) {
@@ -316,9 +330,17 @@ Value joinRows(OpBuilder &b, Location loc, VectorType type, ValueRange rows) {
 /// array, which it keeps in memory; linalg's own hoisting also refuses
 /// buffers reached through subviews, which is all a tile has. Here the
 /// buffer is the tile's output, which nothing else in these loops touches.)
-void hoistAccumulator(RewriterBase &rewriter, ArrayRef<scf::ForOp> loops) {
+///
+/// With `initialValue` (the scalar a fill just wrote over the whole output)
+/// the accumulator starts as that value splatted instead of being loaded,
+/// provided every loop of `reductionLoops` is among those it is carried
+/// through, so each output element starts from it exactly once. Returns
+/// whether it did: the fill is then dead.
+bool hoistAccumulator(RewriterBase &rewriter, ArrayRef<scf::ForOp> loops,
+                      ArrayRef<scf::ForOp> reductionLoops = {},
+                      Value initialValue = {}) {
   if (loops.empty())
-    return;
+    return false;
   for (scf::ForOp loop : llvm::reverse(loops))
     moveLoopInvariantCode(cast<LoopLikeOpInterface>(loop.getOperation()));
   scf::ForOp innermost = loops.back();
@@ -326,7 +348,7 @@ void hoistAccumulator(RewriterBase &rewriter, ArrayRef<scf::ForOp> loops) {
   vector::TransferReadOp read = accumulator.first;
   vector::TransferWriteOp write = accumulator.second;
   if (!read || read.getMask() || write.getMask())
-    return;
+    return false;
   // The loops the accumulator's location does not depend on.
   auto invariantIn = [&](scf::ForOp loop) {
     auto outside = [&](Value v) { return loop.isDefinedOutsideOfLoop(v); };
@@ -340,12 +362,20 @@ void hoistAccumulator(RewriterBase &rewriter, ArrayRef<scf::ForOp> loops) {
     nest.insert(nest.begin(), loop);
   }
   if (nest.empty())
-    return;
+    return false;
   scf::ForOp outer = nest.front();
   VectorType shape = read.getVectorType();
   Location loc = read.getLoc();
   rewriter.setInsertionPoint(outer);
-  SmallVector<Value> initial = readRows(rewriter, read);
+  bool startsFromFill =
+      initialValue &&
+      initialValue.getType() == shape.getElementType() &&
+      llvm::all_of(reductionLoops, [&](scf::ForOp loop) {
+        return llvm::is_contained(nest, loop);
+      });
+  SmallVector<Value> initial =
+      startsFromFill ? splatRows(rewriter, loc, shape, initialValue)
+                     : readRows(rewriter, read);
 
   // Inside, the body sees the rows joined again; the join's operands become
   // the innermost loop's new block arguments below. The fold of extract
@@ -371,15 +401,51 @@ void hoistAccumulator(RewriterBase &rewriter, ArrayRef<scf::ForOp> loops) {
   writeRows(rewriter, write, carried);
   rewriter.eraseOp(write);
   rewriter.eraseOp(read);
+  return startsFromFill;
 }
 
 /// Tiles, narrows and vectorizes one contraction. Leaves `op` untouched
 /// (for the scalar loop path) when any step does not apply.
+/// The scalar of the linalg.fill right before `op` that writes all of
+/// `op`'s output buffer (the zeroing tfaot-fuse-epilogues puts before each
+/// product), or null.
+linalg::FillOp fillOfOutput(linalg::LinalgOp op) {
+  auto fill = dyn_cast_or_null<linalg::FillOp>(op->getPrevNode());
+  if (!fill || op.getNumDpsInits() != 1 || fill.getOutputs().size() != 1 ||
+      fill.getOutputs().front() != op.getDpsInitOperand(0)->get())
+    return {};
+  return fill;
+}
+
+/// The loops of `tileLoops` (one per non-zero tile size of `op`, in `op`'s
+/// loop order) that step over a reduction dimension; null when the loops
+/// cannot be matched to the dimensions.
+std::optional<SmallVector<scf::ForOp>>
+reductionTileLoops(linalg::LinalgOp op, ArrayRef<int64_t> sizes,
+                   ArrayRef<scf::ForOp> tileLoops) {
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  SmallVector<scf::ForOp> reductions;
+  size_t next = 0;
+  for (auto [size, iterator] : llvm::zip(sizes, iterators)) {
+    if (size == 0)
+      continue;
+    if (next == tileLoops.size())
+      return std::nullopt;
+    if (iterator == utils::IteratorType::reduction)
+      reductions.push_back(tileLoops[next]);
+    ++next;
+  }
+  if (next != tileLoops.size())
+    return std::nullopt;
+  return reductions;
+}
+
 LogicalResult vectorizeContraction(RewriterBase &rewriter,
                                    linalg::LinalgOp op, int64_t lanes) {
   SmallVector<int64_t> sizes = tileSizesFor(op, lanes);
   if (sizes.empty())
     return failure();
+  linalg::FillOp fill = fillOfOutput(op);
   SmallVector<OpFoldResult> tileSizes;
   for (int64_t size : sizes)
     tileSizes.push_back(indexAttr(rewriter, size));
@@ -394,6 +460,8 @@ LogicalResult vectorizeContraction(RewriterBase &rewriter,
   SmallVector<scf::ForOp> tileLoops;
   for (LoopLikeOpInterface loop : tiled->loops)
     tileLoops.push_back(cast<scf::ForOp>(loop.getOperation()));
+  std::optional<SmallVector<scf::ForOp>> reductions =
+      reductionTileLoops(op, sizes, tileLoops);
   rewriter.eraseOp(op);
   Operation *narrow = tile;
   if (isa<linalg::Conv2DNhwcHwcfOp, linalg::DepthwiseConv2DNhwcHwcOp>(tile)) {
@@ -412,7 +480,12 @@ LogicalResult vectorizeContraction(RewriterBase &rewriter,
   if (failed(vectorized))
     return success(); // Tiled; the scalar loops handle the tile.
   rewriter.eraseOp(narrow);
-  hoistAccumulator(rewriter, tileLoops);
+  // A fill the accumulators start from instead of loading it is dead: the
+  // tiles write every element of the output.
+  if (hoistAccumulator(rewriter, tileLoops,
+                       reductions ? *reductions : SmallVector<scf::ForOp>{},
+                       fill && reductions ? fill.value() : Value{}))
+    rewriter.eraseOp(fill);
   return success();
 }
 

@@ -532,3 +532,28 @@ func.func @packed_alone(%x: tensor<1x1x4096x8xf32>) -> tensor<1x1x4096x128xf32> 
          ins(%x, %w : tensor<1x1x4096x8xf32>, tensor<1x1x8x128xf32>) outs(%f : tensor<1x1x4096x128xf32>) -> tensor<1x1x4096x128xf32> loc("packed_alone")
   return %c : tensor<1x1x4096x128xf32>
 }
+
+// -----
+
+// Contractions left outside loops (no epilogue, not split) each get a zero
+// fill of their own right before them, not the one fill CSE shared between
+// them further up, so that tfaot-vectorize-contractions can start their
+// accumulators from the fill's value and drop it.
+// CHECK-LABEL: func.func @own_fills
+// CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT: %[[NEG:.*]] = arith.negf
+// CHECK-NEXT: %[[E1:.*]] = tensor.empty() : tensor<2x32xf32>
+// CHECK-NEXT: %[[F1:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%[[E1]] : tensor<2x32xf32>)
+// CHECK-NEXT: linalg.matmul ins(%arg0, %arg1 : {{.*}}) outs(%[[F1]] : tensor<2x32xf32>)
+// CHECK-NEXT: %[[E2:.*]] = tensor.empty() : tensor<2x32xf32>
+// CHECK-NEXT: %[[F2:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%[[E2]] : tensor<2x32xf32>)
+// CHECK-NEXT: linalg.matmul ins(%[[NEG]], %arg1 : {{.*}}) outs(%[[F2]] : tensor<2x32xf32>)
+func.func @own_fills(%a: tensor<2x16xf32>, %b: tensor<16x32xf32>) -> (tensor<2x32xf32>, tensor<2x32xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x32xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<2x32xf32>) -> tensor<2x32xf32>
+  %neg = arith.negf %a : tensor<2x16xf32>
+  %m1 = linalg.matmul ins(%a, %b : tensor<2x16xf32>, tensor<16x32xf32>) outs(%f : tensor<2x32xf32>) -> tensor<2x32xf32>
+  %m2 = linalg.matmul ins(%neg, %b : tensor<2x16xf32>, tensor<16x32xf32>) outs(%f : tensor<2x32xf32>) -> tensor<2x32xf32>
+  return %m1, %m2 : tensor<2x32xf32>, tensor<2x32xf32>
+}

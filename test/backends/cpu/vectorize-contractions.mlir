@@ -122,3 +122,56 @@ func.func @dynamic(%a: memref<?x64xf32>, %b: memref<64x48xf32>, %c: memref<?x48x
   linalg.matmul ins(%a, %b : memref<?x64xf32>, memref<64x48xf32>) outs(%c : memref<?x48xf32>)
   return
 }
+
+// The fill right before a product that writes all of its output (what
+// tfaot-fuse-epilogues puts there): the accumulators start as the filled
+// value in registers, nothing reads the output before the tile writes it,
+// and the fill is gone. The value is carried through every reduction loop.
+// CHECK-LABEL: func.func @conv_after_fill
+// CHECK-NOT: linalg.fill
+// CHECK: %[[ONE:.*]] = arith.constant dense<1.000000e+00> : vector<32xf32>
+// CHECK-NOT: linalg.fill
+// CHECK: scf.for %{{.*}} = %c0 to %c3 step %c1 iter_args(%{{.*}} = %[[ONE]], %{{.*}} = %[[ONE]], %{{.*}} = %[[ONE]], %{{.*}} = %[[ONE]], %{{.*}} = %[[ONE]], %{{.*}} = %[[ONE]], %{{.*}} = %[[ONE]], %{{.*}} = %[[ONE]])
+// CHECK-NOT: vector.transfer_read {{.*}} : memref<1x8x32xf32, strided<[256, 32, 1]>>, vector<32xf32>
+// CHECK-COUNT-8: vector.transfer_write %{{.*}} : vector<32xf32>, memref<1x8x32xf32
+// CHECK-NEXT: return
+func.func @conv_after_fill(%in: memref<1x3x10x16xf32>, %w: memref<3x3x16x32xf32>, %out: memref<1x1x8x32xf32>) {
+  %one = arith.constant 1.0 : f32
+  linalg.fill ins(%one : f32) outs(%out : memref<1x1x8x32xf32>)
+  linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%in, %w : memref<1x3x10x16xf32>, memref<3x3x16x32xf32>) outs(%out : memref<1x1x8x32xf32>)
+  return
+}
+
+// The same for a matmul tiled over N: each tile's accumulators start as
+// the value, in every tile.
+// CHECK-LABEL: func.func @matmul_after_fill
+// CHECK-NOT: linalg.fill
+// CHECK: scf.for %{{.*}} = %c0 to %c48 step %c16 {
+// CHECK-NOT: vector.transfer_read %{{.*}} : memref<4x16xf32
+// CHECK: scf.for %{{.*}} = %c0 to %c64 step %c8 iter_args(%{{.*}} = %cst, %{{.*}} = %cst, %{{.*}} = %cst, %{{.*}} = %cst)
+// CHECK-COUNT-4: vector.transfer_write
+func.func @matmul_after_fill(%a: memref<4x64xf32>, %b: memref<64x48xf32>, %c: memref<4x48xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<4x48xf32>)
+  linalg.matmul ins(%a, %b : memref<4x64xf32>, memref<64x48xf32>) outs(%c : memref<4x48xf32>)
+  return
+}
+
+// A fill of another buffer, or one with an op between it and the product,
+// stays, and the accumulators are read from the output.
+// CHECK-LABEL: func.func @fill_not_of_the_output
+// CHECK: linalg.fill ins(%{{.*}} : f32) outs(%arg3
+// CHECK: linalg.fill ins(%{{.*}} : f32) outs(%arg2
+// CHECK: memref.copy
+// CHECK: vector.transfer_read %{{.*}} : memref<4x16xf32
+// CHECK: vector.transfer_read %{{.*}} : memref<4x16xf32
+func.func @fill_not_of_the_output(%a: memref<4x64xf32>, %b: memref<64x48xf32>, %c: memref<4x48xf32>, %d: memref<4x48xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%d : memref<4x48xf32>)
+  linalg.matmul ins(%a, %b : memref<4x64xf32>, memref<64x48xf32>) outs(%c : memref<4x48xf32>)
+  linalg.fill ins(%zero : f32) outs(%c : memref<4x48xf32>)
+  memref.copy %d, %c : memref<4x48xf32> to memref<4x48xf32>
+  linalg.matmul ins(%a, %b : memref<4x64xf32>, memref<64x48xf32>) outs(%c : memref<4x48xf32>)
+  return
+}
