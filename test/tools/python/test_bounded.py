@@ -10,7 +10,7 @@ import pytest
 import tfaot
 from conftest import HERE, shared_library
 
-WHERE = os.path.join(HERE, "where.pbtxt")
+WHERE = os.path.join(HERE, "Inputs", "where.pbtxt")
 
 # By hand: the non-zero elements of each input, row-major.
 CASES = [
