@@ -128,6 +128,26 @@ static int64_t rankOf(Value v) {
   return cast<RankedTensorType>(v.getType()).getRank();
 }
 
+/// Squeeze, ExpandDims or Reshape of a value bounded along its outermost
+/// dim into one with the same outermost dim and the same row size: row i
+/// stays row i in row-major order, so the valid rows stay the leading ones.
+static bool
+isRowPreservingReshape(const tensorflow::NodeDef &node,
+                       ArrayRef<Value> operands, ArrayRef<Value> outputs,
+                       ArrayRef<std::pair<unsigned, BoundedDim>> bounded) {
+  if (node.op() != "Squeeze" && node.op() != "ExpandDims" &&
+      node.op() != "Reshape")
+    return false;
+  if (bounded.size() != 1 || bounded[0].first != 0 ||
+      bounded[0].second.dim != 0)
+    return false;
+  auto in = cast<RankedTensorType>(operands[0].getType());
+  auto out = cast<RankedTensorType>(outputs[0].getType());
+  return in.getRank() >= 1 && out.getRank() >= 1 &&
+         in.getDimSize(0) == out.getDimSize(0) &&
+         in.getNumElements() == out.getNumElements();
+}
+
 void ::tfaot::BoundTracker::forward(Value from, Value to) {
   if (const BoundedDim *bound = lookup(from))
     bounds_[to] = *bound;
@@ -204,10 +224,15 @@ LogicalResult(::tfaot::BoundTracker::record)(const tensorflow::NodeDef &node,
     if (a < 0)
       a += rankOf(operands[0]);
     result = BoundedDim{bounded[0].second.count, a + bounded[0].second.dim};
+  } else if (isRowPreservingReshape(node, operands, outputs, bounded)) {
+    // The valid entries are the leading rows, and stay so.
+    result = bounded[0].second;
   } else {
     return refuse("tfaot passes such values only through elementwise ops, "
-                  "Cast, Identity and the indices of GatherV2, where the "
-                  "padding past the count stays apart from the valid entries");
+                  "Cast, Identity, the indices of GatherV2, and Squeeze, "
+                  "ExpandDims or Reshape that keep the bounded rows "
+                  "outermost, where the padding past the count stays apart "
+                  "from the valid entries");
   }
   bounds_[outputs[0]] = *result;
   return success();

@@ -347,6 +347,31 @@ bool TfjsModelLoader::decodeWeight(const WeightSpec &spec, size_t offset,
   return true;
 }
 
+/// `tensor` (int32 or float32, little-endian tensor_content) as `wide`
+/// (int64 or float64), element by element.
+static tensorflow::TensorProto widened(const tensorflow::TensorProto &tensor,
+                                       tensorflow::DataType wide) {
+  const std::string &narrow = tensor.tensor_content();
+  std::string content(narrow.size() * 2, '\0');
+  for (size_t i = 0; i < narrow.size() / 4; ++i) {
+    uint32_t bits = llvm::support::endian::read32le(narrow.data() + 4 * i);
+    uint64_t out;
+    if (wide == tensorflow::DT_INT64) {
+      out = uint64_t(int64_t(int32_t(bits)));
+    } else {
+      float f;
+      std::memcpy(&f, &bits, sizeof(f));
+      double d = f;
+      std::memcpy(&out, &d, sizeof(out));
+    }
+    llvm::support::endian::write64le(&content[8 * i], out);
+  }
+  tensorflow::TensorProto result = tensor;
+  result.set_dtype(wide);
+  result.set_tensor_content(std::move(content));
+  return result;
+}
+
 void TfjsModelLoader::assignWeight(const WeightSpec &spec,
                                    tensorflow::TensorProto tensor) {
   auto it = consts_.find(spec.name);
@@ -380,24 +405,19 @@ void TfjsModelLoader::assignWeight(const WeightSpec &spec,
         continue;
       }
     }
-    // TF.js has no int64: the converter stores int64 constants as int32
-    // weights but keeps the node's int64 dtype. Widen them back so the
-    // graph's types stay what TensorFlow built.
+    // TF.js has no int64 and no float64: the converter stores such
+    // constants as int32 and float32 weights but keeps the node's dtype.
+    // Widen them back so the graph's types stay what TensorFlow built.
     auto dtype = node->attr().find("dtype");
-    if (dtype != node->attr().end() &&
-        dtype->second.type() == tensorflow::DT_INT64 &&
-        tensor.dtype() == tensorflow::DT_INT32) {
-      tensorflow::TensorProto wide = tensor;
-      const std::string &narrow = tensor.tensor_content();
-      std::string content(narrow.size() * 2, '\0');
-      for (size_t i = 0; i < narrow.size() / 4; ++i) {
-        int64_t v = int32_t(llvm::support::endian::read32le(narrow.data() + 4 * i));
-        llvm::support::endian::write64le(&content[8 * i], uint64_t(v));
+    if (dtype != node->attr().end()) {
+      tensorflow::DataType want = dtype->second.type();
+      if ((want == tensorflow::DT_INT64 &&
+           tensor.dtype() == tensorflow::DT_INT32) ||
+          (want == tensorflow::DT_DOUBLE &&
+           tensor.dtype() == tensorflow::DT_FLOAT)) {
+        *value.mutable_tensor() = widened(tensor, want);
+        continue;
       }
-      wide.set_dtype(tensorflow::DT_INT64);
-      wide.set_tensor_content(std::move(content));
-      *value.mutable_tensor() = wide;
-      continue;
     }
     *value.mutable_tensor() = tensor;
   }
