@@ -178,7 +178,7 @@ static void adoptBlocks(Operation *op, ArrayRef<Block *> blocks) {
     region.push_back(block);
 }
 
-static void deleteBlocks(ArrayRef<Block *> blocks) {
+void ::tfaot::deleteDetachedBlocks(ArrayRef<Block *> blocks) {
   for (Block *block : blocks)
     if (block) {
       block->dropAllDefinedValueUses();
@@ -206,7 +206,7 @@ FailureOr<Value>(::tfaot::importIf)(NodeImportContext &ctx) {
   if (!elseBlock ||
       failed(checkBranchTypes(ctx, {thenBlock, elseBlock},
                               {*thenFn, *elseFn}))) {
-    deleteBlocks({thenBlock, elseBlock});
+    deleteDetachedBlocks({thenBlock, elseBlock});
     return failure();
   }
   auto op = IfOp::create(ctx.builder, ctx.loc, yieldedTypes(thenBlock), cond,
@@ -227,7 +227,7 @@ FailureOr<Value>(::tfaot::importWhile)(NodeImportContext &ctx) {
   if (!condBlock)
     return failure();
   if (yieldedTypes(condBlock).size() != 1) {
-    deleteBlocks({condBlock});
+    deleteDetachedBlocks({condBlock});
     return ctx.error("its cond function '" +
                      condFn->def->signature().name() + "' returns " +
                      llvm::Twine(yieldedTypes(condBlock).size()) +
@@ -235,7 +235,7 @@ FailureOr<Value>(::tfaot::importWhile)(NodeImportContext &ctx) {
   }
   Block *bodyBlock = importRegion(ctx, *bodyFn, vars.getTypes());
   if (!bodyBlock) {
-    deleteBlocks({condBlock});
+    deleteDetachedBlocks({condBlock});
     return failure();
   }
   TypeRange next = yieldedTypes(bodyBlock);
@@ -252,7 +252,7 @@ FailureOr<Value>(::tfaot::importWhile)(NodeImportContext &ctx) {
                  "; tfaot compiles loops whose variables keep one static "
                  "shape and type";
   if (!mismatch.empty()) {
-    deleteBlocks({condBlock, bodyBlock});
+    deleteDetachedBlocks({condBlock, bodyBlock});
     return ctx.error(mismatch);
   }
   auto op = WhileOp::create(ctx.builder, ctx.loc, vars.getTypes(), vars);
@@ -289,13 +289,13 @@ FailureOr<Value>(::tfaot::importCase)(NodeImportContext &ctx) {
   for (const Callee &callee : callees) {
     Block *block = importRegion(ctx, callee, args.getTypes());
     if (!block) {
-      deleteBlocks(blocks);
+      deleteDetachedBlocks(blocks);
       return failure();
     }
     blocks.push_back(block);
   }
   if (failed(checkBranchTypes(ctx, blocks, callees))) {
-    deleteBlocks(blocks);
+    deleteDetachedBlocks(blocks);
     return failure();
   }
   auto op = CaseOp::create(ctx.builder, ctx.loc, yieldedTypes(blocks[0]),

@@ -827,13 +827,6 @@ Block *Structurer::newRegionBlock(Captures &captures, TypeRange fixedTypes) {
   return block;
 }
 
-static void deleteDetached(ArrayRef<Block *> blocks) {
-  for (Block *block : blocks) {
-    block->dropAllDefinedValueUses();
-    block->dropAllReferences();
-    delete block;
-  }
-}
 
 /// The value a cond Merge's input `input` has in its branch, built into the
 /// current (top) layer.
@@ -933,7 +926,7 @@ LogicalResult Structurer::buildCondMerge(const NodeDef &merge) {
       yields.push_back({*value, constantI32(b, loc)});
     layers_.pop_back();
     if (failed(value)) {
-      deleteDetached(blocks);
+      deleteDetachedBlocks(blocks);
       return failure();
     }
   }
@@ -941,7 +934,7 @@ LogicalResult Structurer::buildCondMerge(const NodeDef &merge) {
     if (yields[k][0].getType() != yields[0][0].getType()) {
       std::string a = typeString(yields[0][0].getType());
       std::string b = typeString(yields[k][0].getType());
-      deleteDetached(blocks);
+      deleteDetachedBlocks(blocks);
       return fail(merge, "its inputs are " + a + " in branch " +
                              std::to_string(order[0]) + " but " + b +
                              " in branch " + std::to_string(order[k]) +
@@ -1042,7 +1035,7 @@ LogicalResult Structurer::buildLoop(Scope *loop) {
     layers_.pop_back();
   }
   if (!ok) {
-    deleteDetached({condBlock, bodyBlock});
+    deleteDetachedBlocks({condBlock, bodyBlock});
     return failure();
   }
   Location loc = locOf(*frame.loopCond);
@@ -1050,11 +1043,11 @@ LogicalResult Structurer::buildLoop(Scope *loop) {
     if (next.getType() != types[k]) {
       // Not a While: shapes are static. Unroll it if import decides the
       // trip count.
-      deleteDetached({condBlock, bodyBlock});
+      deleteDetachedBlocks({condBlock, bodyBlock});
       return unrollLoop(loop, inits);
     }
   if (cast<RankedTensorType>(pred->getType()).getRank() != 0) {
-    deleteDetached({condBlock, bodyBlock});
+    deleteDetachedBlocks({condBlock, bodyBlock});
     return fail(*frame.loopCond, "the loop predicate " +
                                      typeString(pred->getType()) +
                                      " is no scalar");

@@ -209,6 +209,11 @@ mlir::FailureOr<mlir::Value> importQuantizedAdd(NodeImportContext &ctx);
 mlir::FailureOr<mlir::Value> importIf(NodeImportContext &ctx);
 mlir::FailureOr<mlir::Value> importWhile(NodeImportContext &ctx);
 mlir::FailureOr<mlir::Value> importCase(NodeImportContext &ctx);
+/// Deletes region blocks built for an op that will not be created (its
+/// import failed, or the dataflow structurer chose another form): their
+/// values' uses are dropped first, so nothing dangles. Null entries are
+/// skipped.
+void deleteDetachedBlocks(llvm::ArrayRef<mlir::Block *> blocks);
 
 } // namespace tfaot
 

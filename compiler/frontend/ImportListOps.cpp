@@ -353,15 +353,22 @@ FailureOr<Value>(::tfaot::importTensorListFromTensor)(NodeImportContext &ctx) {
   return list;
 }
 
-/// TensorListSetItem(list, index, item).
-FailureOr<Value>(::tfaot::importTensorListSetItem)(NodeImportContext &ctx) {
+/// One element write: operand 1 the index, operand 2 the item, operand
+/// `listOperand` the list (a TensorList's value, a TensorArray's flow).
+static FailureOr<Value> importItemWrite(NodeImportContext &ctx,
+                                        unsigned listOperand) {
   RankedTensorType item = ctx.typeOf(2);
-  FailureOr<Value> list = prepareForWrite(ctx, ctx.operands[0],
+  FailureOr<Value> list = prepareForWrite(ctx, ctx.operands[listOperand],
                                           item.getShape(), item.getElementType());
   if (failed(list) || failed(checkConstantIndices(ctx, ctx.operands[1],
                                                   numElements(*list), "modify")))
     return failure();
   return buildWrite(ctx, *list, ctx.operands[1], ctx.operands[2]);
+}
+
+/// TensorListSetItem(list, index, item).
+FailureOr<Value>(::tfaot::importTensorListSetItem)(NodeImportContext &ctx) {
+  return importItemWrite(ctx, 0);
 }
 
 /// TensorListGetItem(list, index, element_shape).
@@ -479,13 +486,7 @@ FailureOr<Value>(::tfaot::importTensorArrayV3)(NodeImportContext &ctx) {
 
 /// TensorArrayWriteV3(handle, index, value, flow_in) -> flow.
 FailureOr<Value>(::tfaot::importTensorArrayWriteV3)(NodeImportContext &ctx) {
-  RankedTensorType item = ctx.typeOf(2);
-  FailureOr<Value> list = prepareForWrite(ctx, ctx.operands[3],
-                                          item.getShape(), item.getElementType());
-  if (failed(list) || failed(checkConstantIndices(ctx, ctx.operands[1],
-                                                  numElements(*list), "modify")))
-    return failure();
-  return buildWrite(ctx, *list, ctx.operands[1], ctx.operands[2]);
+  return importItemWrite(ctx, 3);
 }
 
 /// TensorArrayReadV3(handle, index, flow_in).
