@@ -9,6 +9,7 @@
 #include "compiler/Run.h"
 
 #include "compiler/Compile.h"
+#include "compiler/Show.h"
 #include "compiler/driver/HeaderWriter.h"
 #include "compiler/driver/OutputFiles.h"
 #include "compiler/frontend/Diagnostics.h"
@@ -91,6 +92,58 @@ bool loadInput(const TensorSignature &arg, void *buffer,
   }
   std::memcpy(buffer, (*contents)->getBufferStart(), bytes);
   return true;
+}
+
+/// A .npy --input says its argument's shape and dtype, so with no --feed
+/// and no --config each one feeds its argument: a placeholder of unknown
+/// batch size then needs no flag. Given --feed or --config flags list the
+/// feeds themselves (and the files must fit them). False after printing
+/// the file's error.
+bool addFeedsFromNpyInputs(
+    const std::vector<std::pair<std::string, std::string>> &inputs,
+    CompileOptions &compile, llvm::raw_ostream &errs) {
+  if (!compile.config.empty() || !compile.feeds.empty())
+    return true;
+  for (const auto &[name, file] : inputs) {
+    if (!llvm::StringRef(file).ends_with(".npy"))
+      continue;
+    NpyTensor tensor;
+    std::string error;
+    if (!readNpy(file, tensor, error)) {
+      GraphDiagnostics(file, errs).error(error);
+      return false;
+    }
+    std::string dims;
+    for (int64_t d : tensor.shape)
+      dims += (dims.empty() ? "" : ",") + std::to_string(d);
+    compile.feeds.push_back(name + ":" + dims + ":" +
+                            dataTypeName(tensor.dtype));
+  }
+  return true;
+}
+
+/// A plain GraphDef run with no --fetch and no --config fetches the nodes
+/// no other node reads, as `tfaot show` suggests, and says so. Models with
+/// a signature (TF.js, SavedModel) name their outputs themselves.
+void addDefaultFetches(CompileOptions &compile, llvm::raw_ostream &errs) {
+  llvm::StringRef graph = compile.graph;
+  if (!compile.fetches.empty() || !compile.config.empty() ||
+      graph.ends_with(".json") || llvm::sys::fs::is_directory(graph))
+    return;
+  std::string ignored;
+  llvm::raw_string_ostream quiet(ignored);
+  GraphDiagnostics diags(compile.graph, quiet); // compile reports errors.
+  std::optional<tensorflow::GraphDef> def = loadGraphDef(compile.graph, diags);
+  if (!def)
+    return;
+  std::vector<std::string> names;
+  for (const ShownTensor &out : unreadOutputs(*def)) {
+    compile.fetches.push_back(out.node);
+    names.push_back(out.node);
+  }
+  if (!names.empty())
+    errs << "tfaot run: no --fetch: fetching " << llvm::join(names, ", ")
+         << " (the nodes no other node reads, as 'tfaot show' lists)\n";
 }
 
 std::vector<double> valuesOf(tensorflow::DataType dtype, const char *data,
@@ -227,6 +280,9 @@ int tfaot::runGraph(const RunOptions &options, llvm::raw_ostream &out,
 
   CompiledArtifacts artifacts;
   CompileOptions compile = options.compile;
+  if (!addFeedsFromNpyInputs(inputs, compile, errs))
+    return 1;
+  addDefaultFetches(compile, errs);
   compile.artifacts = &artifacts;
   compile.report = CompileOptions::Report::None;
   compile.batchBuckets.clear();

@@ -64,10 +64,6 @@ bool isSinkOnly(llvm::StringRef op) {
 void inputsAndOutputsOfGraph(const tensorflow::GraphDef &graph,
                              ShowReport &report) {
   report.ioSource = "graph";
-  llvm::StringSet<> read;
-  for (const tensorflow::NodeDef &node : graph.node())
-    for (const std::string &input : node.input())
-      read.insert(nodeOfInput(input));
   for (const tensorflow::NodeDef &node : graph.node()) {
     if (node.op() == "Placeholder") {
       ShownTensor t = tensorNamed(node.name());
@@ -79,13 +75,9 @@ void inputsAndOutputsOfGraph(const tensorflow::GraphDef &graph,
       if (attr != node.attr().end())
         t.shape = shapeOf(attr->second.shape());
       report.inputs.push_back(std::move(t));
-    } else if (!read.contains(node.name()) && !isSinkOnly(node.op())) {
-      ShownTensor t = tensorNamed(node.name());
-      t.name = node.name();
-      t.op = node.op();
-      report.outputs.push_back(std::move(t));
     }
   }
+  report.outputs = unreadOutputs(graph);
 }
 
 /// A TF.js model's signature (as the loader turned it into feeds and
@@ -376,6 +368,23 @@ void printText(const ShowReport &r, llvm::raw_ostream &out) {
 }
 
 } // namespace
+
+std::vector<ShownTensor> tfaot::unreadOutputs(const tensorflow::GraphDef &graph) {
+  llvm::StringSet<> read;
+  for (const tensorflow::NodeDef &node : graph.node())
+    for (const std::string &input : node.input())
+      read.insert(nodeOfInput(input));
+  std::vector<ShownTensor> outputs;
+  for (const tensorflow::NodeDef &node : graph.node()) {
+    if (read.contains(node.name()) || isSinkOnly(node.op()))
+      continue;
+    ShownTensor t = tensorNamed(node.name());
+    t.name = node.name();
+    t.op = node.op();
+    outputs.push_back(std::move(t));
+  }
+  return outputs;
+}
 
 bool tfaot::buildShowReport(const std::string &graphPath,
                             const std::string &signature, ShowReport &report,

@@ -13,6 +13,7 @@
 #define TFAOT_COMPILER_SHOW_H
 
 #include "compiler/driver/OpReport.h"
+#include "compiler/proto/graph.pb.h"
 #include "compiler/proto/types.pb.h"
 
 #include "llvm/Support/raw_ostream.h"
@@ -59,6 +60,12 @@ struct ShowReport {
   std::vector<std::string> flags;  ///< "--feed x:1,784:float32", ...
   std::vector<std::string> notes;  ///< About the flags.
 };
+
+/// A plain GraphDef's likely outputs: the nodes no other node reads, less
+/// those that exist only for their effect or hold values (NoOp, Const,
+/// Assign, SaveV2, ...). `tfaot show` suggests them as --fetch flags and
+/// `tfaot run` fetches them when given none.
+std::vector<ShownTensor> unreadOutputs(const tensorflow::GraphDef &graph);
 
 /// Builds the report of `graphPath` (`signature`: a SavedModel's, empty for
 /// the default); false after printing "<file>: error: ..." to `errs`.

@@ -394,6 +394,20 @@ std::optional<HostTensor> Evaluator::compute(Operation *op, Value value,
   return binary(op, value, in);
 }
 
+// The six comparisons, for float (double) and integer (int64_t) operands
+// alike; nullopt when `name` is not a comparison.
+template <typename T>
+static std::optional<bool> compare(StringRef name, T a, T b) {
+  return llvm::StringSwitch<std::optional<bool>>(name)
+      .Case("Greater", a > b)
+      .Case("GreaterEqual", a >= b)
+      .Case("Less", a < b)
+      .Case("LessEqual", a <= b)
+      .Case("Equal", a == b)
+      .Case("NotEqual", a != b)
+      .Default(std::nullopt);
+}
+
 std::optional<HostTensor> Evaluator::binary(Operation *op, Value value,
                                             ArrayRef<HostTensor> in) {
   auto type = cast<RankedTensorType>(value.getType());
@@ -406,17 +420,8 @@ std::optional<HostTensor> Evaluator::binary(Operation *op, Value value,
     int64_t ay = broadcastIndex(type.getShape(), y.type.getShape(), n);
     if (x.isFloat()) {
       double a = x.f[ax], b = y.f[ay];
-      std::optional<bool> compare =
-          llvm::StringSwitch<std::optional<bool>>(name)
-              .Case("Greater", a > b)
-              .Case("GreaterEqual", a >= b)
-              .Case("Less", a < b)
-              .Case("LessEqual", a <= b)
-              .Case("Equal", a == b)
-              .Case("NotEqual", a != b)
-              .Default(std::nullopt);
-      if (compare) {
-        t.i.push_back(*compare);
+      if (std::optional<bool> c = compare(name, a, b)) {
+        t.i.push_back(*c);
         continue;
       }
       double r;
@@ -446,14 +451,12 @@ std::optional<HostTensor> Evaluator::binary(Operation *op, Value value,
       continue;
     }
     int64_t a = x.i[ax], b = y.i[ay];
+    if (std::optional<bool> c = compare(name, a, b)) {
+      t.i.push_back(*c);
+      continue;
+    }
     std::optional<int64_t> r =
         llvm::StringSwitch<std::optional<int64_t>>(name)
-            .Case("Greater", a > b)
-            .Case("GreaterEqual", a >= b)
-            .Case("Less", a < b)
-            .Case("LessEqual", a <= b)
-            .Case("Equal", a == b)
-            .Case("NotEqual", a != b)
             .Case("LogicalAnd", a && b)
             .Case("LogicalOr", a || b)
             .Cases({"Add", "AddV2"}, int64_t(uint64_t(a) + uint64_t(b)))

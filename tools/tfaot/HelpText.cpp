@@ -221,9 +221,13 @@ DESCRIPTION
   must be the argument's: little-endian, C order) or a .bin file of
   exactly the argument's raw bytes; arguments given none get random data
   (floats uniform in [-1, 1), integers in [0, 10), from --seed), and
-  standard error says which. Each result is written as
-  D/<name>.npy, its name made safe for a file name, and printed with its
-  dtype, shape, minimum, maximum and mean. The files hold the bytes the
+  standard error says which. With no --feed and no --config, each .npy
+  input also feeds its argument with the file's shape and dtype (no
+  --feed needed for a placeholder of unknown batch size); with no --fetch
+  and no --config, a GraphDef's fetches are the nodes no other node reads,
+  as 'tfaot show' lists them (standard error names them). Each result is
+  written as D/<name>.npy, its name made safe for a file name, and printed
+  with its dtype, shape, minimum, maximum and mean. The files hold the bytes the
   same object computes when linked into a program.
 
   --compare DIR reads DIR/<name>.npy for each result and prints the
