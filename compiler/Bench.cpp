@@ -155,8 +155,10 @@ bool profile(const BenchOptions &options, int64_t batch,
   if (!writeFileAtomically(options.profilePath,
                            recorder.chromeTrace(names, process), errs))
     return false;
-  if (!options.json)
+  if (!options.json) {
     recorder.printSummary(names, out, /*top=*/15);
+    recorder.printScalingPrediction(names, out);
+  }
   return true;
 }
 

@@ -8,6 +8,7 @@
 #include "llvm/Support/JSON.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 using namespace tfaot;
@@ -211,4 +212,91 @@ double ProfileRecorder::medianOutsideOps() const {
     outside.push_back(std::max(0.0, end - begin - covered) / 1000);
   }
   return median(outside);
+}
+
+double tfaot::loopMsOnThreads(double ms, int64_t n, int threads) {
+  if (n <= 1 || threads <= 1)
+    return ms;
+  const int64_t chunks = std::min<int64_t>(n, threads);
+  const int64_t largest = (n + chunks - 1) / chunks;
+  return ms * double(largest) / double(n);
+}
+
+void ProfileRecorder::printScalingPrediction(
+    const std::vector<std::string> &names, llvm::raw_ostream &out) const {
+  // A pool of one runs each loop whole, as one chunk [0, n) on the caller's
+  // track: with more tracks the loops were already split.
+  if (tracks_.size() != 1 || tracks_.front().chunks.empty())
+    return;
+  const Track &caller = tracks_.front();
+  // Chunks are recorded in the first runs only, which are also the
+  // coldest: each of those runs gives fractions (speed-ups, shares), and
+  // the median of all runs turns them into milliseconds.
+  const std::vector<int> threadCounts = {2, 4, 8, 16};
+  std::vector<std::vector<double>> speedUps(threadCounts.size());
+  std::vector<double> parallelShare;
+  std::map<int64_t, std::vector<double>> serialShare; // Per op, per run.
+  size_t chunk = 0, event = 0;
+  for (size_t r = 0; r < runs_.size() && r < kChunkRuns; ++r) {
+    const auto [begin, end] = runs_[r];
+    const double runUs = end - begin;
+    if (runUs <= 0)
+      continue;
+    std::vector<double> loops(threadCounts.size(), 0);
+    std::map<int64_t, double> loopUsOfOp;
+    double loopUs = 0;
+    for (; chunk < caller.chunks.size() && caller.chunks[chunk].beginUs < end;
+         ++chunk) {
+      const Chunk &c = caller.chunks[chunk];
+      if (c.beginUs < begin)
+        continue;
+      const double us = c.endUs - c.beginUs;
+      loopUs += us;
+      loopUsOfOp[c.op] += us;
+      for (size_t i = 0; i < threadCounts.size(); ++i)
+        loops[i] += loopMsOnThreads(us, c.end - c.begin, threadCounts[i]);
+    }
+    for (size_t i = 0; i < threadCounts.size(); ++i)
+      speedUps[i].push_back(runUs / (runUs - loopUs + loops[i]));
+    parallelShare.push_back(loopUs / runUs);
+    for (; event < caller.ops.size() && caller.ops[event].beginUs < end;
+         ++event) {
+      const Event &e = caller.ops[event];
+      if (e.beginUs >= begin)
+        serialShare[e.id].push_back(
+            std::max(0.0, e.endUs - e.beginUs - loopUsOfOp[e.id]) / runUs);
+    }
+  }
+  std::vector<double> runMs;
+  for (auto [begin, end] : runs_)
+    runMs.push_back((end - begin) / 1000);
+  const double one = median(runMs);
+  out << llvm::format("predicted Run() on more threads, from this one-thread "
+                      "profile (speed-ups: median of its first %zu runs):\n",
+                      parallelShare.size());
+  out << llvm::format("%8s %10s %9s\n", "threads", "ms", "speed-up");
+  out << llvm::format("%8d %10.4g %8.2fx\n", 1, one, 1.0);
+  for (size_t i = 0; i < threadCounts.size(); ++i) {
+    const double speedUp = median(speedUps[i]);
+    out << llvm::format("%8d %10.4g %8.2fx\n", threadCounts[i],
+                        one / speedUp, speedUp);
+  }
+  const double share = median(parallelShare);
+  out << llvm::format("parallel loops hold %.1f%% of a run; the serial rest "
+                      "caps the speed-up at %.3gx. Each loop's iterations "
+                      "are taken as equal in cost, with no wake-up or "
+                      "memory contention: a bound, not a forecast.\n",
+                      100 * share, share < 1 ? 1 / (1 - share) : INFINITY);
+  std::vector<std::pair<double, int64_t>> ranked;
+  for (auto &[id, shares] : serialShare)
+    ranked.push_back({median(shares), id});
+  std::sort(ranked.rbegin(), ranked.rend());
+  for (size_t i = 0; i < ranked.size() && i < 5 && ranked[i].first >= 0.01;
+       ++i) {
+    if (i == 0)
+      out << "serial time over 1% of a run (outside parallel loops):\n";
+    out << llvm::format("%6.1f%% %10.4g  ", 100 * ranked[i].first,
+                        ranked[i].first * one)
+        << nameOf(names, ranked[i].second) << "\n";
+  }
 }

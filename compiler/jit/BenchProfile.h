@@ -66,6 +66,13 @@ public:
   void printSummary(const std::vector<std::string> &names,
                     llvm::raw_ostream &out, size_t top) const;
 
+  /// From a one-thread profile (nothing printed otherwise): the Run() time
+  /// predicted on 2, 4, 8 and 16 threads, each parallel loop's recorded
+  /// time divided as the pool divides its iterations, the rest serial; and
+  /// the ops with the most serial time.
+  void printScalingPrediction(const std::vector<std::string> &names,
+                              llvm::raw_ostream &out) const;
+
 private:
   static constexpr size_t kChunkRuns = 10;
 
@@ -108,6 +115,13 @@ private:
   std::atomic<int64_t> currentOp_{-1};
   std::vector<std::pair<double, double>> runs_;  ///< Begin, end (us).
 };
+
+/// The time a loop of `n` iterations that took `ms` on one thread takes on
+/// a pool of `threads`: the pool splits it into min(n, threads) near-equal
+/// chunks (ThreadPool::ParallelFor), and the largest, ceil(n / chunks)
+/// iterations, decides, iterations being taken as equal in cost. No
+/// wake-up or memory contention: a lower bound.
+double loopMsOnThreads(double ms, int64_t n, int threads);
 
 /// The q-quantile (0.5: the median) of `sorted` (ascending), interpolated
 /// between neighbours; 0 for no values.

@@ -80,7 +80,13 @@ struct Loop {
 
   /// Runs chunk `c`: the c-th of `chunks` near-equal contiguous ranges.
   void Run(int64_t c) const {
-    const int64_t begin = n * c / chunks, end = n * (c + 1) / chunks;
+    RunChunk(body, context, n * c / chunks, n * (c + 1) / chunks);
+  }
+
+  /// Runs iterations [begin, end) on this thread as one chunk, reported to
+  /// the chunk profiler if one is installed.
+  static void RunChunk(ThreadPool::Body body, void *context, int64_t begin,
+                       int64_t end) {
     const internal::ChunkProfiler profiler =
         chunk_profiler.load(std::memory_order_acquire);
     if (profiler)
@@ -92,6 +98,17 @@ struct Loop {
       profiler(worker_index, begin, end, /*finished=*/true);
   }
 };
+
+/// A loop that runs on the calling thread alone (no workers, one
+/// iteration, or no pool): one chunk of all its iterations, so that a
+/// one-thread profile still sees each loop's size and time. A loop inside
+/// a chunk is part of that chunk and runs unreported.
+void RunOnCaller(ThreadPool::Body body, void *context, int64_t n) {
+  if (in_loop_body)
+    body(context, 0, n);
+  else
+    Loop::RunChunk(body, context, 0, n);
+}
 
 } // namespace
 
@@ -170,7 +187,7 @@ void ThreadPool::ParallelFor(int64_t n, Body body, void *context) {
   if (n <= 0)
     return;
   if (n == 1 || impl_->workers.empty() || in_loop_body) {
-    body(context, 0, n);
+    RunOnCaller(body, context, n);
     return;
   }
   Loop loop(body, context, n, std::min<int64_t>(n, impl_->num_threads));
@@ -231,5 +248,5 @@ extern "C" void tfaot_rt_parallel_for(tfaot::ThreadPool::Body body,
   if (tfaot::ThreadPool *pool = tfaot::internal::CurrentThreadPool())
     pool->ParallelFor(n, body, context);
   else if (n > 0)
-    body(context, 0, n);
+    tfaot::RunOnCaller(body, context, n);
 }

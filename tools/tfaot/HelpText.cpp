@@ -141,7 +141,10 @@ DESCRIPTION
   op of the model (a convolution with its fused epilogue is one op), writes
   every op of every run as a Chrome trace for Perfetto (a track per
   thread: with --threads N, each worker's chunks of the parallel loops),
-  and prints the slowest ops with their share of a run. --plot draws the
+  and prints the slowest ops with their share of a run; on one thread it
+  also predicts the run on 2 to 16 threads (each parallel loop divided as
+  the pool divides it, the rest serial: a bound) and names the ops with
+  the most serial time. --plot draws the
   measurements, marking the batch size --sweep recommends.
 
 EXIT STATUS

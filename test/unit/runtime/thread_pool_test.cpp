@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tfaot/runtime/compiled_function.h"
+#include "tfaot/runtime/run_hooks.h"
 #include "tfaot/runtime/thread_pool.h"
 
 #include <gtest/gtest.h>
@@ -21,6 +22,7 @@
 #include <mutex>
 #include <set>
 #include <thread>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -139,6 +141,58 @@ TEST(ThreadPool, NestedLoopsRunOnTheCallingThread) {
       &outer);
   EXPECT_EQ(outer.inner_iterations.load(), 30);
   EXPECT_EQ(outer.inner_on_other_thread.load(), 0);
+}
+
+/// What the chunk profiler was told, in order: (thread, begin, end,
+/// finished). Only one test installs it, and only the calling thread runs
+/// loops while it is installed.
+std::vector<std::tuple<int, int64_t, int64_t, bool>> profiled_chunks;
+
+void ProfileChunk(int thread, int64_t begin, int64_t end, bool finished) {
+  profiled_chunks.emplace_back(thread, begin, end, finished);
+}
+
+// A loop the caller runs alone (a pool of one, no pool, or one iteration)
+// is reported as one chunk of all its iterations: `tfaot bench --profile
+// --threads 1` predicts other thread counts from those. A loop inside a
+// chunk is part of that chunk and is not reported.
+TEST(ThreadPool, LoopsOnTheCallerAloneAreReportedAsOneChunk) {
+  ThreadPool one(1);
+  tfaot::internal::SetChunkProfiler(&ProfileChunk);
+  profiled_chunks.clear();
+  int64_t iterations = 0;
+  auto count = [](void *context, int64_t begin, int64_t end) {
+    *static_cast<int64_t *>(context) += end - begin;
+  };
+  one.ParallelFor(7, count, &iterations);
+  one.ParallelFor(1, count, &iterations);
+  tfaot_rt_parallel_for(count, &iterations, 5); // No current pool.
+  struct Nested {
+    ThreadPool *pool;
+    int64_t inner = 0;
+  } nested{&one};
+  one.ParallelFor(
+      2,
+      [](void *context, int64_t begin, int64_t end) {
+        auto *n = static_cast<Nested *>(context);
+        for (int64_t i = begin; i < end; ++i)
+          n->pool->ParallelFor(
+              3,
+              [](void *c, int64_t b, int64_t e) {
+                *static_cast<int64_t *>(c) += e - b;
+              },
+              &n->inner);
+      },
+      &nested);
+  tfaot::internal::SetChunkProfiler(nullptr);
+  EXPECT_EQ(iterations, 13);
+  EXPECT_EQ(nested.inner, 6);
+  using C = std::tuple<int, int64_t, int64_t, bool>;
+  EXPECT_EQ(profiled_chunks,
+            (std::vector<C>{C{0, 0, 7, false}, C{0, 0, 7, true},
+                            C{0, 0, 1, false}, C{0, 0, 1, true},
+                            C{0, 0, 5, false}, C{0, 0, 5, true},
+                            C{0, 0, 2, false}, C{0, 0, 2, true}}));
 }
 
 // Instances running at the same time may share a pool: their loops queue
