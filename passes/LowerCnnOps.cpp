@@ -474,26 +474,11 @@ void mlir::tfaot::populateCnnLoweringPatterns(RewritePatternSet &patterns,
                ReductionLowering<MinOp, ReduceKind::Min>,
                ReductionLowering<ProdOp, ReduceKind::Prod>>(converter, ctx);
 
-  patterns.add<ElementwiseLowering<ExpOp>>(
-      converter, ctx, [](OpBuilder &b, Location l, ExpOp, Type, ValueRange a) {
-        return (Value)math::ExpOp::create(b, l, a[0]);
-      });
-  patterns.add<ElementwiseLowering<LogOp>>(
-      converter, ctx, [](OpBuilder &b, Location l, LogOp, Type, ValueRange a) {
-        return (Value)math::LogOp::create(b, l, a[0]);
-      });
-  patterns.add<ElementwiseLowering<SqrtOp>>(
-      converter, ctx, [](OpBuilder &b, Location l, SqrtOp, Type, ValueRange a) {
-        return (Value)math::SqrtOp::create(b, l, a[0]);
-      });
-  patterns.add<ElementwiseLowering<RsqrtOp>>(
-      converter, ctx, [](OpBuilder &b, Location l, RsqrtOp, Type, ValueRange a) {
-        return (Value)math::RsqrtOp::create(b, l, a[0]);
-      });
-  patterns.add<ElementwiseLowering<FloorOp>>(
-      converter, ctx, [](OpBuilder &b, Location l, FloorOp, Type, ValueRange a) {
-        return (Value)math::FloorOp::create(b, l, a[0]);
-      });
+  addUnaryMathLowering<ExpOp, math::ExpOp>(patterns, converter);
+  addUnaryMathLowering<LogOp, math::LogOp>(patterns, converter);
+  addUnaryMathLowering<SqrtOp, math::SqrtOp>(patterns, converter);
+  addUnaryMathLowering<RsqrtOp, math::RsqrtOp>(patterns, converter);
+  addUnaryMathLowering<FloorOp, math::FloorOp>(patterns, converter);
   patterns.add<ElementwiseLowering<ReciprocalOp>>(
       converter, ctx,
       [](OpBuilder &b, Location l, ReciprocalOp, Type t, ValueRange a) {

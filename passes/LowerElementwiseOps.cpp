@@ -141,24 +141,12 @@ void mlir::tfaot::populateElementwiseLoweringPatterns(
         Value picked = arith::SelectOp::create(b, l, positive, a[0], negative);
         return (Value)arith::MulFOp::create(b, l, scale, picked);
       });
-  patterns.add<ElementwiseLowering<ErfOp>>(
-      converter, ctx, [](OpBuilder &b, Location l, ErfOp, Type, ValueRange a) {
-        return (Value)math::ErfOp::create(b, l, a[0]);
-      });
-  patterns.add<ElementwiseLowering<SinOp>>(
-      converter, ctx, [](OpBuilder &b, Location l, SinOp, Type, ValueRange a) {
-        return (Value)math::SinOp::create(b, l, a[0]);
-      });
-  patterns.add<ElementwiseLowering<CosOp>>(
-      converter, ctx, [](OpBuilder &b, Location l, CosOp, Type, ValueRange a) {
-        return (Value)math::CosOp::create(b, l, a[0]);
-      });
+  addUnaryMathLowering<ErfOp, math::ErfOp>(patterns, converter);
+  addUnaryMathLowering<SinOp, math::SinOp>(patterns, converter);
+  addUnaryMathLowering<CosOp, math::CosOp>(patterns, converter);
   patterns.add<ElementwiseLowering<Atan2Op>>(
       converter, ctx, [](OpBuilder &b, Location l, Atan2Op, Type, ValueRange a) {
         return (Value)math::Atan2Op::create(b, l, a[0], a[1]);
       });
-  patterns.add<ElementwiseLowering<RoundOp>>(
-      converter, ctx, [](OpBuilder &b, Location l, RoundOp, Type, ValueRange a) {
-        return (Value)math::RoundEvenOp::create(b, l, a[0]);
-      });
+  addUnaryMathLowering<RoundOp, math::RoundEvenOp>(patterns, converter);
 }

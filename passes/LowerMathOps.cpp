@@ -155,8 +155,5 @@ void mlir::tfaot::populateMathLoweringPatterns(RewritePatternSet &patterns,
   patterns.add<BoolReductionLowering<AnyOp, false>,
                BoolReductionLowering<AllOp, true>, FusedBatchNormLowering,
                RandomUniformLowering>(converter, ctx);
-  patterns.add<ElementwiseLowering<CeilOp>>(
-      converter, ctx, [](OpBuilder &b, Location l, CeilOp, Type, ValueRange a) {
-        return (Value)math::CeilOp::create(b, l, a[0]);
-      });
+  addUnaryMathLowering<CeilOp, math::CeilOp>(patterns, converter);
 }

@@ -155,6 +155,18 @@ struct ElementwiseLowering : TfaotPattern<OpTy> {
   Body body;
 };
 
+/// Lowers `TfOp` to `MathOp` of its one operand, element by element: the
+/// unary ops that map one to one onto the math dialect (Exp, Log, Sqrt...).
+template <typename TfOp, typename MathOp>
+void addUnaryMathLowering(RewritePatternSet &patterns,
+                          const TypeConverter &converter) {
+  patterns.add<ElementwiseLowering<TfOp>>(
+      converter, patterns.getContext(),
+      [](OpBuilder &b, Location l, TfOp, Type, ValueRange a) {
+        return (Value)MathOp::create(b, l, a[0]);
+      });
+}
+
 /// Adds the patterns for comparisons, logical ops, Select and the remaining
 /// arithmetic (FloorDiv, FloorMod, Pow, Softplus, Selu, Round).
 void populateElementwiseLoweringPatterns(RewritePatternSet &patterns,
