@@ -1,0 +1,216 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
+"""Times tfaot against ONNX Runtime (MLAS) and PyTorch (oneDNN) on the
+generated networks, alternating, on this machine's CPU, and prints each
+model's ratio to the faster peer and its fraction of the FMA peak.
+
+    /usr/bin/python3 bench/cpu_peers.py --ort-modules DIR [--build build]
+        [--models resnet50,mobilenet_v2,mlp,bert_layer] [--batches 1,8]
+        [--threads 1,2] [--rounds 3] [--min-time 1] [--int8]
+        [--work DIR] [--json out.json]
+
+Each (model, batch, threads) is timed --rounds times in turn: `tfaot bench`
+(--target_cpu native), ONNX Runtime 1.x from npm (`onnxruntime-node`,
+bench/peers/ort_time.js; DIR is a node_modules folder holding it, see
+../shared/bench/ort_peer/README.md for the install) on the same network
+exported from bench/peers/torch_time.py (bench/peers/onnx_export.py), and
+PyTorch (bench/peers/torch_time.py: eager or frozen TorchScript, whichever
+is faster), so a load that comes and goes hits all three alike; each
+figure is the median of the rounds' medians. --int8 adds `tfaot
+--quantize=int8` and PyTorch's FX int8 (oneDNN, ../shared/bench/
+torch_int8_peer.py) for the convolutional networks at batch 1.
+
+% of peak: the model's multiply-add work (onnx_export.py's count: convs,
+fully connected layers, attention products; 2 FLOP each) per second,
+over --threads times one core's FMA peak, measured by bench/peak/fma_peak.c
+(or --peak-gflops). Output: a Markdown table on stdout, progress on stderr.
+Needs the build's tfaot and tfaot_gen_models, and Debian's python3-torch
+(run with /usr/bin/python3).
+"""
+import argparse
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SHAPES = {"resnet50": ("input:{b},224,224,3", "{b},3,224,224", "probs"),
+          "mobilenet_v2": ("input:{b},224,224,3", "{b},3,224,224", "probs"),
+          "mlp": ("input:{b},784", "{b},784", "probs"),
+          "bert_layer": ("input:{b},128,768", "{b},128,768", "output")}
+CONVOLUTIONAL = ("resnet50", "mobilenet_v2")
+
+
+def log(*args):
+    print(*args, file=sys.stderr, flush=True)
+
+
+def run_json(cmd, env=None):
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    if proc.returncode != 0:
+        tail = (proc.stderr.strip().splitlines() or ["(no output)"])[-1]
+        raise RuntimeError(f"{cmd[0]} failed: {tail}")
+    try:  # tfaot bench --json prints one object over several lines,
+        return json.loads(proc.stdout)
+    except json.JSONDecodeError:  # the peers a line after their logs.
+        return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def tfaot_ms(args, graph, model, batch, threads, quantize=False):
+    feed, _, fetch = SHAPES[model]
+    cmd = [os.path.join(args.build, "bin", "tfaot"), "bench", "--graph",
+           graph, "--feed", feed.format(b=batch), "--fetch", fetch,
+           "--target_cpu", "native", f"--threads={threads}", "--json",
+           f"--min_time={args.min_time}"]
+    if quantize:
+        # Calibration on 8 seeded uniform [0, 1) images, as bench/int8/run.py
+        # does (the torch peer calibrates on 8 random batches too).
+        samples = os.path.join(args.work, "calibration.npy")
+        if not os.path.exists(samples):
+            subprocess.run([sys.executable, os.path.join(
+                ROOT, "test", "tools", "Inputs", "write_npy.py"), samples,
+                "8", "224", "224", "3", "--seed", "1"], check=True)
+        cmd += ["--quantize=int8", "--calibration", samples]
+    return run_json(cmd)["points"][0]["median_ms"]
+
+
+def ort_ms(args, model, batch, threads):
+    env = dict(os.environ, NODE_PATH=args.ort_modules)
+    script = os.path.join(ROOT, "bench", "peers", "ort_time.js")
+    onnx = os.path.join(args.work, model + ".onnx")
+    shape = SHAPES[model][1].format(b=batch)
+    return run_json(["node", script, onnx, str(threads), shape,
+                     str(args.min_time)], env)["median_ms"]
+
+
+def torch_ms(args, model, batch, threads):
+    script = os.path.join(ROOT, "bench", "peers", "torch_time.py")
+    return run_json([sys.executable, script, "--model", model, "--batch",
+                     str(batch), "--threads", str(threads), "--min_time",
+                     str(args.min_time)])["median_ms"]
+
+
+def torch_int8_ms(args, model, threads):
+    script = os.path.join(ROOT, "..", "shared", "bench", "torch_int8_peer.py")
+    return run_json([sys.executable, script, model, str(threads), ROOT])[
+        "int8_median_ms"]
+
+
+def measured_peak():
+    exe = os.path.join(os.environ.get("TMPDIR", "/tmp"), "tfaot_fma_peak")
+    subprocess.run(["cc", "-O3", "-march=native",
+                    os.path.join(ROOT, "bench", "peak", "fma_peak.c"), "-o",
+                    exe], check=True)
+    return float(subprocess.run([exe], capture_output=True, text=True,
+                                check=True).stdout)
+
+
+def cpu_name():
+    with open("/proc/cpuinfo") as f:
+        for line in f:
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    return platform.processor()
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--build", default=os.path.join(ROOT, "build"))
+    parser.add_argument("--ort-modules", required=True,
+                        help="node_modules folder with onnxruntime-node")
+    parser.add_argument("--models", default="resnet50,mobilenet_v2,mlp,"
+                        "bert_layer")
+    parser.add_argument("--batches", default="1,8")
+    parser.add_argument("--threads", default="1,2")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--min-time", type=float, default=1.0)
+    parser.add_argument("--int8", action="store_true")
+    parser.add_argument("--peak-gflops", type=float,
+                        help="one core's fp32 FMA peak (default: measured)")
+    parser.add_argument("--work", default="/tmp/tfaot-cpu-peers")
+    parser.add_argument("--json", help="also write every figure here")
+    args = parser.parse_args()
+    models = args.models.split(",")
+    unknown = set(models) - set(SHAPES)
+    if unknown:
+        parser.error(f"unknown models {sorted(unknown)}; known: "
+                     f"{', '.join(SHAPES)}")
+    os.makedirs(args.work, exist_ok=True)
+    log("generating the GraphDefs and the ONNX files in", args.work)
+    subprocess.run([os.path.join(args.build, "bin", "tfaot_gen_models"),
+                    args.work, "--only", ",".join(models)], check=True,
+                   stdout=subprocess.DEVNULL)
+    subprocess.run([sys.executable, os.path.join(ROOT, "bench", "peers",
+                                                 "onnx_export.py"),
+                    args.work, *models], check=True)
+    with open(os.path.join(args.work, "flops.json")) as f:
+        flops = json.load(f)
+    peak = args.peak_gflops or measured_peak()
+    log(f"FMA peak: {peak:.1f} GFLOP/s per core")
+
+    rows = []
+    for model in models:
+        graph = os.path.join(args.work, model + ".pb")
+        for batch in map(int, args.batches.split(",")):
+            for threads in map(int, args.threads.split(",")):
+                times = {"tfaot": [], "ort": [], "torch": []}
+                for r in range(args.rounds):
+                    log(f"{model} b{batch} t{threads} round {r + 1}")
+                    times["tfaot"].append(
+                        tfaot_ms(args, graph, model, batch, threads))
+                    times["ort"].append(ort_ms(args, model, batch, threads))
+                    times["torch"].append(
+                        torch_ms(args, model, batch, threads))
+                row = {"model": model, "batch": batch, "threads": threads,
+                       "rounds": times}
+                row.update({k: statistics.median(v) for k, v in times.items()})
+                gflops = flops[model] * batch / row["tfaot"] / 1e6
+                row["tfaot_gflops"] = gflops
+                row["peak_fraction"] = gflops / (peak * threads)
+                rows.append(row)
+    print(f"CPU: {cpu_name()}, {os.cpu_count()} cores seen; FMA peak "
+          f"{peak:.1f} GFLOP/s per core (measured); medians of "
+          f"{args.rounds} alternating rounds, ms per Run()\n")
+    print("| model | batch | threads | tfaot | ONNX Runtime | PyTorch | "
+          "tfaot / best peer | tfaot GFLOP/s | % of peak |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        best = min(r["ort"], r["torch"])
+        print(f"| {r['model']} | {r['batch']} | {r['threads']} | "
+              f"{r['tfaot']:.3g} | {r['ort']:.3g} | {r['torch']:.3g} | "
+              f"{r['tfaot'] / best:.2f} | {r['tfaot_gflops']:.1f} | "
+              f"{100 * r['peak_fraction']:.0f}% |")
+
+    int8_rows = []
+    if args.int8:
+        for model in [m for m in models if m in CONVOLUTIONAL]:
+            graph = os.path.join(args.work, model + ".pb")
+            for threads in map(int, args.threads.split(",")):
+                ours, theirs = [], []
+                for r in range(args.rounds):
+                    log(f"int8 {model} t{threads} round {r + 1}")
+                    ours.append(tfaot_ms(args, graph, model, 1, threads,
+                                         quantize=True))
+                    theirs.append(torch_int8_ms(args, model, threads))
+                int8_rows.append({"model": model, "threads": threads,
+                                  "tfaot": statistics.median(ours),
+                                  "torch": statistics.median(theirs),
+                                  "rounds": {"tfaot": ours, "torch": theirs}})
+        print("\nint8, batch 1 (tfaot --quantize=int8; PyTorch FX int8, "
+              "oneDNN):\n")
+        print("| model | threads | tfaot | PyTorch int8 | tfaot / PyTorch |")
+        print("|---|---|---|---|---|")
+        for r in int8_rows:
+            print(f"| {r['model']} | {r['threads']} | {r['tfaot']:.3g} | "
+                  f"{r['torch']:.3g} | {r['tfaot'] / r['torch']:.2f} |")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"cpu": cpu_name(), "peak_gflops": peak,
+                       "flops_per_item": flops, "fp32": rows,
+                       "int8": int8_rows}, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
