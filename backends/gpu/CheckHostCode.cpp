@@ -12,6 +12,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Pass/Pass.h"
 
@@ -31,6 +32,23 @@ struct CheckHostCodePass
     bool failed = false;
     for (func::FuncOp func : getOperation().getOps<func::FuncOp>()) {
       if (func.isExternal())
+        continue;
+      // Branches and loops (tfaot.If/While/Case) decide on a value in
+      // device memory, which host code would have to copy back first: said
+      // once per node, rather than as the loads and stores around them.
+      bool controlFlow = false;
+      for (Operation &op : func.getBody().getOps()) {
+        if (!isa<scf::IfOp, scf::WhileOp, scf::IndexSwitchOp>(op))
+          continue;
+        mlir::emitError(op.getLoc())
+            << "cannot run on the GPU: control flow (a branch or loop: If, "
+               "While, Case or TF1 cond/while_loop) decides on a value in "
+               "device memory, which the CUDA backend does not copy back to "
+               "the host yet; --gpu_emulate runs it (as loops on the CPU), "
+               "and --target=cpu compiles it";
+        controlFlow = failed = true;
+      }
+      if (controlFlow)
         continue;
       for (Operation &op : func.getBody().getOps()) {
         if (isAddressOnly(&op) || isa<mlir::gpu::LaunchFuncOp>(op))

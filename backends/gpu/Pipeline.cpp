@@ -49,8 +49,11 @@ static std::string bufferizePipeline(const std::string &convsToMatmuls,
          // transposed weights: cuBLAS's int8 GEMM, or a generated kernel.
          "func.func(tfaot-lower-int8-contractions{product=matmul})," +
          convsToMatmuls + storeHalf +
+         // As on the CPU, a loop variable the body replaces is a new
+         // buffer each iteration.
          "one-shot-bufferize{bufferize-function-boundaries "
-         "function-boundary-type-conversion=identity-layout-map},"
+         "function-boundary-type-conversion=identity-layout-map "
+         "allow-return-allocs-from-loops},"
          // As on the CPU: a repeated result gets a buffer of its own.
          "func.func(tfaot-distinct-result-buffers),"
          "buffer-results-to-out-params{hoist-static-allocs "
@@ -58,7 +61,11 @@ static std::string bufferizePipeline(const std::string &convsToMatmuls,
          "canonicalize," +
          cudnnCalls +
          "tfaot-plan-buffers,"
-         "buffer-deallocation-pipeline";
+         "buffer-deallocation-pipeline,"
+         // As on the CPU: around loops and branches the deallocation
+         // pipeline calls a helper on lists of buffers; inline it.
+         "inline{default-pipeline=},"
+         "symbol-dce";
 }
 
 // No canonicalization between flattening and mapping: it would fold the
