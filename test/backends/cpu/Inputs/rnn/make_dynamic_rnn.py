@@ -21,7 +21,7 @@ with and without peepholes, and GRUBlockCell), one node in the body.
 With --static T it writes tf.nn.static_rnn of the same cell instead: the
 cell unrolled over T steps (for comparing the two forms).
 
-usage: make_dynamic_rnn.py CELL [--seq | --static T] > graph.pbtxt
+usage: make_dynamic_rnn.py CELL [--seq | --static T] [--sizes B,D,H] > graph.pbtxt
   CELL: rnn, lstm, gru, lstm_block, lstm_block_peep, gru_block
 """
 import sys
@@ -430,7 +430,19 @@ float32 [%d, %d, %d].
     return graph.text()
 
 
+def set_sizes(text):
+    """--sizes B,D,H: other sizes than the tests' (for benchmarks; the
+    weights are then still rnn_reference.py's deterministic ones)."""
+    global B, D, H
+    B, D, H = (int(v) for v in text.split(","))
+    ref.BATCH, ref.INPUT, ref.HIDDEN = B, D, H
+
+
 if __name__ == "__main__":
+    if "--sizes" in sys.argv:
+        at = sys.argv.index("--sizes")
+        set_sizes(sys.argv[at + 1])
+        del sys.argv[at:at + 2]
     if len(sys.argv) < 2 or sys.argv[1] not in CELL_SCOPE:
         sys.exit(__doc__)
     if sys.argv[2:3] == ["--static"]:
