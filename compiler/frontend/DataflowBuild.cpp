@@ -1,4 +1,4 @@
-//===- DataflowBuild.cpp - Building scopes into blocks ----------------------===//
+//===- DataflowBuild.cpp - Building scopes into blocks --------------------===//
 // SPDX-License-Identifier: Apache-2.0
 //
 // Step 2 of structuring TF1 control flow: a scope's nodes and child loop

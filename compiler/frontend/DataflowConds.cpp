@@ -1,4 +1,4 @@
-//===- DataflowConds.cpp - Cond Merges to tfaot.If / Case -------------------===//
+//===- DataflowConds.cpp - Cond Merges to tfaot.If / Case -----------------===//
 // SPDX-License-Identifier: Apache-2.0
 //
 // A cond's Merge (of Switch outputs on one predicate) becomes a tfaot.If, or

@@ -1,4 +1,4 @@
-//===- DataflowLoopFrames.cpp - Loop frames to tfaot.While ------------------===//
+//===- DataflowLoopFrames.cpp - Loop frames to tfaot.While ----------------===//
 // SPDX-License-Identifier: Apache-2.0
 //
 // A loop frame (Enter -> Merge -> Switch on LoopCond -> body ->

@@ -1,4 +1,4 @@
-//===- DataflowScopes.cpp - Which scope each node runs in -------------------===//
+//===- DataflowScopes.cpp - Which scope each node runs in -----------------===//
 // SPDX-License-Identifier: Apache-2.0
 //
 // Step 1 of structuring TF1 control flow: every node the fetches need is

@@ -160,7 +160,9 @@ private:
   Value constantI32(int64_t value, Location loc);
 
   // Graph walking.
-  const NodeDef *node(llvm::StringRef name) const { return hooks_.lookup(name); }
+  const NodeDef *node(llvm::StringRef name) const {
+    return hooks_.lookup(name);
+  }
   /// Inputs the structure follows: data inputs and pivot control inputs,
   /// as (input string, source node).
   SmallVector<std::pair<std::string, const NodeDef *>>

@@ -248,7 +248,8 @@ static LogicalResult checkConstantIndices(NodeImportContext &ctx,
 /// as TensorArray stack and unstack (dynamic_rnn's input and output) give.
 static bool isEveryRow(Value indices, int64_t n) {
   DenseElementsAttr values = constantElements(indices);
-  if (!values || values.getType().getRank() != 1 || values.getNumElements() != n)
+  if (!values || values.getType().getRank() != 1 ||
+      values.getNumElements() != n)
     return false;
   int64_t row = 0;
   for (const APInt &v : values.getValues<APInt>())

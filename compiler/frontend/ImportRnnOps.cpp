@@ -223,13 +223,16 @@ FailureOr<Value>(::tfaot::importBlockLstm)(NodeImportContext &ctx) {
 
   // Loop variables: t, cs, h, the seven outputs; then the invariants x, the
   // weights and the step count min(seq_len_max, time).
+  enum : unsigned {
+    kTime, kCs, kH, kFirstOutput,
+    kX = kFirstOutput + 7, kW, kWci, kWcf, kWco, kB, kSteps
+  };
   Value steps = binary(ctx, "Minimum", ctx.operands[0],
                        buildI64Const(ctx, {time}, {}));
   Value zeros = buildConst(ctx, DenseElementsAttr::get(seqType, 0.0f));
   SmallVector<Value> vars{buildI64Const(ctx, {0}, {}), ctx.operands[2],
                           ctx.operands[3]};
   vars.append(7, zeros);
-  const unsigned kInvariants = 10;
   vars.append({x, params->w, params->wci, params->wcf, params->wco,
                params->b, steps});
   SmallVector<Type> types(ValueRange(vars).getTypes());
@@ -244,37 +247,39 @@ FailureOr<Value>(::tfaot::importBlockLstm)(NodeImportContext &ctx) {
     OpBuilder::InsertionGuard guard(ctx.builder);
     ctx.builder.setInsertionPointToEnd(cond);
     Value more = buildOpWithAttrs(
-        ctx, "Less", {cond->getArgument(0), cond->getArgument(kInvariants + 6)},
+        ctx, "Less", {cond->getArgument(kTime), cond->getArgument(kSteps)},
         RankedTensorType::get({}, ctx.builder.getI1Type()), {});
     mlir::tfaot::YieldOp::create(ctx.builder, ctx.loc, ValueRange{more});
 
     ctx.builder.setInsertionPointToEnd(body);
     auto arg = [&](unsigned k) { return body->getArgument(k); };
     LstmParams p = *params;
-    p.w = arg(kInvariants + 1);
-    p.wci = arg(kInvariants + 2);
-    p.wcf = arg(kInvariants + 3);
-    p.wco = arg(kInvariants + 4);
-    p.b = arg(kInvariants + 5);
-    Value t = arg(0);
+    p.w = arg(kW);
+    p.wci = arg(kWci);
+    p.wcf = arg(kWcf);
+    p.wco = arg(kWco);
+    p.b = arg(kB);
+    Value t = arg(kTime);
     Value xt = buildOpWithAttrs(
-        ctx, "GatherV2", {arg(kInvariants), t, buildI64Const(ctx, {0}, {})},
+        ctx, "GatherV2", {arg(kX), t, buildI64Const(ctx, {0}, {})},
         matrixType(x, batch, xType.getDimSize(2)), {});
-    LstmStep step = buildLstmStep(ctx, p, xt, arg(1), arg(2));
+    LstmStep step = buildLstmStep(ctx, p, xt, arg(kCs), arg(kH));
     SmallVector<Value> next{binary(ctx, "AddV2", t,
                                    buildI64Const(ctx, {1}, {})),
                             step.cs, step.h};
     for (auto [k, value] : llvm::enumerate(step.all()))
       next.push_back(buildOpWithAttrs(ctx, "ListSetItem",
-                                      {arg(3 + k), t, value}, seqType, {}));
-    for (unsigned k = kInvariants; k < vars.size(); ++k)
+                                      {arg(kFirstOutput + k), t, value},
+                                      seqType, {}));
+    for (unsigned k = kX; k < vars.size(); ++k)
       next.push_back(arg(k));
     mlir::tfaot::YieldOp::create(ctx.builder, ctx.loc, next);
   }
   auto loop = mlir::tfaot::WhileOp::create(ctx.builder, ctx.loc, types, vars);
   loop.getCond().push_back(cond);
   loop.getBody().push_back(body);
-  return setOutputs(ctx, SmallVector<Value>(loop.getResults().slice(3, 7)));
+  return setOutputs(
+      ctx, SmallVector<Value>(loop.getResults().slice(kFirstOutput, 7)));
 }
 
 /// GRUBlockCell(x, h_prev, w_ru, w_c, b_ru, b_c) -> r, u, c, h:
