@@ -72,3 +72,16 @@ else:
 if any(os.path.isfile(os.path.join(r, "nvvm/libdevice/libdevice.10.bc"))
        for r in _cuda_roots):
     config.available_features.add("libdevice")
+
+# A Python with NumPy, for tests whose reference is computed with NumPy (the
+# RNN tests: test/backends/cpu/Inputs/rnn/rnn_reference.py). Debian's
+# python3-numpy serves /usr/bin/python3, which may not be the python3 on
+# PATH; tests say REQUIRES: numpy and run %numpy_python.
+import subprocess
+for _python in [shutil.which("python3"), "/usr/bin/python3"]:
+    if _python and subprocess.run([_python, "-c", "import numpy"],
+                                  stdout=subprocess.DEVNULL,
+                                  stderr=subprocess.DEVNULL).returncode == 0:
+        config.available_features.add("numpy")
+        config.substitutions.append(("%numpy_python", _python))
+        break

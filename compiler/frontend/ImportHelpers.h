@@ -175,6 +175,10 @@ mlir::FailureOr<mlir::Value> importSpaceToBatchND(NodeImportContext &ctx);
 mlir::FailureOr<mlir::Value> importBatchToSpaceND(NodeImportContext &ctx);
 mlir::FailureOr<mlir::Value> importTopKV2(NodeImportContext &ctx);
 
+// ImportRnnOps.cpp
+mlir::FailureOr<mlir::Value> importLstmBlockCell(NodeImportContext &ctx);
+mlir::FailureOr<mlir::Value> importBlockLstm(NodeImportContext &ctx);
+mlir::FailureOr<mlir::Value> importGruBlockCell(NodeImportContext &ctx);
 // ImportMathOps.cpp
 mlir::FailureOr<mlir::Value> importFusedBatchNorm(NodeImportContext &ctx);
 /// tfaot.FusedBatchNorm (inference) of the rank-4 `input` with `params`

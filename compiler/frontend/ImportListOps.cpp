@@ -244,9 +244,26 @@ static LogicalResult checkConstantIndices(NodeImportContext &ctx,
   return success();
 }
 
+/// Whether `indices` are the constants 0, 1, ..., n - 1: every row in order,
+/// as TensorArray stack and unstack (dynamic_rnn's input and output) give.
+static bool isEveryRow(Value indices, int64_t n) {
+  DenseElementsAttr values = constantElements(indices);
+  if (!values || values.getType().getRank() != 1 ||
+      values.getNumElements() != n)
+    return false;
+  int64_t row = 0;
+  for (const APInt &v : values.getValues<APInt>())
+    if (v.getSExtValue() != row++)
+      return false;
+  return true;
+}
+
 /// Rows `indices` of `list` (GatherV2 along axis 0): an element for a
-/// scalar index, a stack of them for a 1-D one.
+/// scalar index, a stack of them for a 1-D one; the list itself for every
+/// row in order.
 static Value buildRead(NodeImportContext &ctx, Value list, Value indices) {
+  if (isEveryRow(indices, numElements(list)))
+    return list;
   auto indicesType = cast<RankedTensorType>(indices.getType());
   SmallVector<int64_t> shape(indicesType.getShape());
   llvm::append_range(shape, elementShapeOf(list));
@@ -299,6 +316,10 @@ static FailureOr<Value> buildScatter(NodeImportContext &ctx, Value list,
       failed(checkConstantIndices(ctx, indices, numElements(*prepared),
                                   "modify")))
     return failure();
+  // Every row in order: the tensor is the new list, not n row copies.
+  if (isEveryRow(indices, numElements(*prepared)) &&
+      tensor.getType() == prepared->getType())
+    return tensor;
   DenseElementsAttr constantIndices = constantElements(indices);
   Value result = *prepared;
   for (int64_t k = 0; k < indicesType.getDimSize(0); ++k) {

@@ -188,6 +188,11 @@ static const llvm::StringMap<OpSpec> &opTable() {
       {"CropAndResize", {importCropAndResize, 4, "T", 1}},
       {"Size", {importShapeQuery, 1, "T", 1}},
       {"Rank", {importShapeQuery, 1, "T", 1}},
+      // Fused RNN cells (ImportRnnOps.cpp), decomposed.
+      {"LSTMBlockCell", {importLstmBlockCell, 8, "T", -1}},
+      {"BlockLSTM", {importBlockLstm, 9, "", 0}},
+      {"BlockLSTMV2", {importBlockLstm, 9, "", 0}},
+      {"GRUBlockCell", {importGruBlockCell, 6, "T", -1}},
       // Reductions.
       {"ArgMax", {importArgMax, 2, "T", 1}},
       {"Mean", {importReduction, 2, "T", 1}},
@@ -310,7 +315,8 @@ std::optional<int64_t> (::tfaot::numOutputsOf)(const tensorflow::NodeDef &node) 
       {"RequantizationRange", 2}, {"Requantize", 3}, {"QuantizedRelu", 3},
       {"QuantizedRelu6", 3}, {"QuantizedReshape", 3}, {"QuantizedMaxPool", 3},
       {"QuantizedAdd", 3}, {"TensorArrayV3", 2}, {"TensorArrayConcatV3", 2},
-      {"TensorArrayCloseV3", 0}};
+      {"TensorArrayCloseV3", 0}, {"LSTMBlockCell", 7}, {"BlockLSTM", 7},
+      {"BlockLSTMV2", 7}, {"GRUBlockCell", 4}};
   if (auto it = fixed.find(node.op()); it != fixed.end())
     return it->second;
   // Functional control flow: one output per type of its list attribute.
