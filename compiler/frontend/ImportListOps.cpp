@@ -25,8 +25,9 @@
 //
 // The element shape must be static. When the creating op does not give it
 // (element_shape unknown or partial, as tf.TensorArray leaves it), the list
-// is created as an empty marker constant, and the first write, which must
-// come before any loop that carries the list, gives it. PushBack/PopBack
+// is created as an empty marker constant, and the first write gives it:
+// before any loop that carries the list, or inside a loop whose trip count
+// import decides, which is then unrolled (mayBeLoopCarriedMarker below). PushBack/PopBack
 // lists (EmptyTensorList) need a run-time length and are not supported.
 //
 //===----------------------------------------------------------------------===//
