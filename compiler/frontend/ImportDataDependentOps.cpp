@@ -250,15 +250,46 @@ LogicalResult(::tfaot::BoundTracker::record)(const tensorflow::NodeDef &node,
     // From bounded params along the axis, by static indices checked
     // against the run-time row count: a static result.
     return success();
+  } else if (node.op() == "Split" && bounded.size() == 1 &&
+             bounded[0].first == 1) {
+    // Pieces along another dim keep the bounded one whole, each of them.
+    DenseElementsAttr axis = constantElements(operands[0]);
+    if (!axis)
+      return refuse("Split needs a constant split_dim");
+    int64_t a = (*axis.getValues<APInt>().begin()).getSExtValue();
+    if (a < 0)
+      a += rankOf(operands[1]);
+    if (a == bounded[0].second.dim)
+      return refuse("tfaot splits such a value only along another "
+                    "dimension than the bounded one");
+    for (Value piece : outputs)
+      bounds_[piece] = bounded[0].second;
+    return success();
+  } else if (node.op() == "ConcatV2" &&
+             bounded.size() + 1 == operands.size()) {
+    // Side by side along another dim, values bounded alike stay so.
+    DenseElementsAttr axis = constantElements(operands.back());
+    if (!axis)
+      return refuse("ConcatV2 needs a constant axis");
+    int64_t a = (*axis.getValues<APInt>().begin()).getSExtValue();
+    if (a < 0)
+      a += rankOf(operands[0]);
+    for (auto &[i, bound] : bounded)
+      if (bound.count != bounded[0].second.count ||
+          bound.dim != bounded[0].second.dim || bound.dim == a)
+        return refuse("tfaot concatenates such values only along another "
+                      "dimension than the bounded one, which they must "
+                      "share with one run-time size");
+    result = bounded[0].second;
   } else if (isRowPreservingReshape(node, operands, outputs, bounded)) {
     // The valid entries are the leading rows, and stay so.
     result = bounded[0].second;
   } else {
     return refuse("tfaot passes such values only through elementwise ops, "
-                  "Cast, Identity, the indices of GatherV2, and Squeeze, "
-                  "ExpandDims or Reshape that keep the bounded rows "
-                  "outermost, where the padding past the count stays apart "
-                  "from the valid entries");
+                  "Cast, Identity, GatherV2, Split and ConcatV2 along "
+                  "another dimension, and Squeeze, ExpandDims or Reshape "
+                  "that keep the bounded rows outermost, where the padding "
+                  "past the count stays apart from the valid entries");
   }
   bounds_[outputs[0]] = *result;
   return success();
