@@ -361,8 +361,9 @@ LogicalResult BoundTracker::maskBoundedScores(NodeImportContext &ctx) {
                          "it is bounded along another dimension than the "
                          "boxes");
   RankedTensorType scoreType = ctx.typeOf(1);
+  // Scores NMS does not take: left as they are, for its importer to report.
   if (scoreType.getRank() != 1 || !scoreType.getElementType().isF32())
-    return failure(); // the importer reports it
+    return success();
   Value minusInf = buildScalar(ctx, scoreType.getElementType(),
                                -std::numeric_limits<double>::infinity());
   ctx.operands[1] = maskPastCount(ctx, ctx.operands[1], 0, bound->count,
