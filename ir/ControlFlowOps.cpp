@@ -6,6 +6,7 @@
 // region a constant predicate or branch index selects.
 //
 //===----------------------------------------------------------------------===//
+#include "ir/ConstantEval.h"
 #include "ir/Ops.h"
 
 #include "mlir/IR/Matchers.h"
@@ -26,8 +27,15 @@ std::optional<bool> mlir::tfaot::staticTruth(Value cond) {
   while (auto identity = cond.getDefiningOp<IdentityOp>())
     cond = identity.getInput();
   DenseElementsAttr attr;
-  if (!matchPattern(cond, m_Constant(&attr)))
-    return std::nullopt;
+  if (!matchPattern(cond, m_Constant(&attr))) {
+    // A predicate computed from constants (a counted loop's
+    // `i < n && j < max_iterations` once i and j are known) is one too.
+    EvalFailure failure;
+    FailureOr<DenseElementsAttr> value = evaluateConstant(cond, failure);
+    if (failed(value))
+      return std::nullopt;
+    attr = *value;
+  }
   if (auto ints = dyn_cast<DenseIntElementsAttr>(attr))
     return !(*ints.value_begin<APInt>()).isZero();
   if (auto floats = dyn_cast<DenseFPElementsAttr>(attr))

@@ -65,3 +65,9 @@ LogicalResult BoundedDimsOp::verify() {
     return emitOpError("dim ") << dim << " is not below the rank " << rank;
   return success();
 }
+
+LogicalResult CheckBoundedIndicesOp::verify() {
+  if (!isScalar(getValidRows()) || !isScalar(getRowCount()))
+    return emitOpError("valid_rows and row_count must be scalars");
+  return success();
+}

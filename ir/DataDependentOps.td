@@ -66,4 +66,24 @@ def Tfaot_BoundedDimsOp : Tfaot_Op<"BoundedDims", [Pure]> {
   let hasVerifier = 1;
 }
 
+def Tfaot_CheckBoundedIndicesOp : Tfaot_Op<"CheckBoundedIndices", [
+    AllTypesMatch<["indices", "checked"]>]> {
+  let summary = "fails Run() if a valid index is not below a run-time row count; returns the indices";
+  let description = [{
+    Guards a GatherV2 whose params are bounded along the gathered axis: the
+    buffer has the bound's rows, but only the first `row_count` (computed
+    at run time) are valid, so an index is checked against that count, as
+    TensorFlow checks it against the params' actual size. Of the indices,
+    the first `valid_rows` rows along dim 0 are checked (all of them when
+    the indices are not bounded); the rest are padding. `checked` is
+    `indices` itself: the gather reads it, which orders it after the check.
+    Not Pure: the check is a side effect that must not be dropped or merged.
+  }];
+  let arguments = (ins Tfaot_IndexTensor:$indices, RankedTensorOf<[I32]>:$valid_rows,
+                   RankedTensorOf<[I32]>:$row_count);
+  let results = (outs Tfaot_IndexTensor:$checked);
+  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
 #endif // TFAOT_IR_DATADEPENDENTOPS_TD

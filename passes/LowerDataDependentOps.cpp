@@ -15,6 +15,7 @@
 
 #include "ir/DataDependentOps.h"
 #include "passes/LoweringUtils.h"
+#include "passes/Passes.h"
 #include "passes/Remarks.h"
 #include "passes/RuntimeCalls.h"
 #include "tfaot/runtime/symbols.h"
@@ -39,12 +40,26 @@ enum : int64_t {
 /// Parameters of the runtime functions: addresses, then int64s.
 static constexpr int kNmsAddresses = 10, kNmsInts = 3;
 static constexpr int kWhereAddresses = 4, kWhereInts = 3;
+/// tfaot_rt_check_indices (checks.h), as passes/LowerIndexChecks.cpp calls
+/// it: indices, indices shape, bounds, node; kind, index bytes, indices
+/// rank, bounds rank.
+static constexpr int kCheckAddresses = 4, kCheckInts = 4;
+static constexpr int64_t kCheckGather = 0; // tfaot::IndexCheckKind
+
+/// Whether --runtime_checks=none left the checks on.
+static bool runtimeChecksEnabled(Operation *op) {
+  auto module = op->getParentOfType<ModuleOp>();
+  auto mode = module ? module->getAttrOfType<StringAttr>(kRuntimeChecksAttr)
+                     : StringAttr();
+  return !mode || mode.getValue() != "none";
+}
 
 void mlir::tfaot::declareDataDependentRuntime(ModuleOp module) {
-  bool nms = false, where = false;
+  bool nms = false, where = false, checks = false;
   module.walk([&](Operation *op) {
     nms |= isa<NonMaxSuppressionOp>(op);
     where |= isa<WhereOp>(op);
+    checks |= isa<CheckBoundedIndicesOp>(op) && runtimeChecksEnabled(op);
   });
   OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
   auto declare = [&](StringRef name, int addresses, int ints) {
@@ -58,6 +73,8 @@ void mlir::tfaot::declareDataDependentRuntime(ModuleOp module) {
   };
   if (nms)
     declare(tfaot_rt::kNonMaxSuppression, kNmsAddresses, kNmsInts);
+  if (checks)
+    declare(tfaot_rt::kCheckIndices, kCheckAddresses, kCheckInts);
   if (where)
     declare(tfaot_rt::kWhere, kWhereAddresses, kWhereInts);
 }
@@ -207,10 +224,62 @@ struct BoundedDimsLowering : TfaotPattern<BoundedDimsOp> {
   }
 };
 
+/// A call of tfaot_rt_check_indices with the dims and the bound made at
+/// run time: the indices' shape with dim 0 replaced by valid_rows, and
+/// row_count as the bound. The op then stands for its own operand.
+struct CheckBoundedIndicesLowering : TfaotPattern<CheckBoundedIndicesOp> {
+  using TfaotPattern::TfaotPattern;
+  LogicalResult
+  matchAndRewrite(CheckBoundedIndicesOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!runtimeChecksEnabled(op)) {
+      rewriter.replaceOp(op, adaptor.getIndices());
+      return success();
+    }
+    Location loc = op.getLoc();
+    CallBuilder c{rewriter, loc};
+    auto module = op->getParentOfType<ModuleOp>();
+    Value node = textGlobal(rewriter, loc, module, "__tfaot_check_node",
+                            nodeNameOf(loc).value_or("?"));
+    auto type = cast<RankedTensorType>(adaptor.getIndices().getType());
+    auto widen = [&](Value scalar) -> Value {
+      Value v = tensor::ExtractOp::create(rewriter, loc, scalar, ValueRange{});
+      return arith::ExtSIOp::create(rewriter, loc, rewriter.getI64Type(), v);
+    };
+    // Zero-length tensors have no address; a scalar's shape gets one unused
+    // element.
+    SmallVector<Value> dims;
+    for (int64_t d : type.getShape())
+      dims.push_back(c.i64(d));
+    if (dims.empty())
+      dims.push_back(c.i64(1));
+    else
+      dims[0] = widen(adaptor.getValidRows());
+    auto i64Vector = [&](ValueRange values) -> Value {
+      auto t = RankedTensorType::get({int64_t(values.size())},
+                                     rewriter.getI64Type());
+      return tensor::FromElementsOp::create(rewriter, loc, t, values);
+    };
+    Value shape = i64Vector(dims);
+    Value bounds = i64Vector({widen(adaptor.getRowCount())});
+    SmallVector<Value> args{c.inputAddress(shape), c.inputAddress(bounds)};
+    // The indices' address last, right before the call (above).
+    args.insert(args.begin(), c.inputAddress(adaptor.getIndices()));
+    args.append({node, c.i64(kCheckGather),
+                 c.i64(type.getElementTypeBitWidth() / 8),
+                 c.i64(type.getRank()), c.i64(1)});
+    func::CallOp::create(rewriter, loc, tfaot_rt::kCheckIndices, TypeRange{},
+                         args);
+    rewriter.replaceOp(op, adaptor.getIndices());
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::tfaot::populateDataDependentLoweringPatterns(
     RewritePatternSet &patterns, const TypeConverter &converter) {
-  patterns.add<NonMaxSuppressionLowering, WhereLowering, BoundedDimsLowering>(
+  patterns.add<NonMaxSuppressionLowering, WhereLowering, BoundedDimsLowering,
+               CheckBoundedIndicesLowering>(
       converter, patterns.getContext());
 }

@@ -20,6 +20,7 @@
 //===----------------------------------------------------------------------===//
 #include "passes/LoweringUtils.h"
 
+#include "ir/DataDependentOps.h"
 #include "ir/Ops.h"
 #include "passes/Passes.h"
 #include "passes/Remarks.h"
@@ -65,6 +66,10 @@ static bool needsCheck(Operation *op) {
   if (!checksEnabled(op))
     return false;
   if (auto gather = dyn_cast<GatherV2Op>(op)) {
+    // Checked against the params' run-time row count already (bounded
+    // params, LowerDataDependentOps.cpp), which is at most the static one.
+    if (gather.getIndices().getDefiningOp<CheckBoundedIndicesOp>())
+      return false;
     auto axis = getConstantIntValues(gather.getAxis());
     auto params = gather.getParams().getType();
     if (!axis || axis->empty())

@@ -658,6 +658,9 @@ Importer::importNode(const NodeDef &node, SmallVector<Value> operands) {
   NodeImportContext context(node, operands, builder_, diags_);
   context.options = &options_;
   context.library = &graph_.library();
+  if (std::optional<FailureOr<SmallVector<Value>>> imported =
+          bounds_.importBounded(context))
+    return *imported;
   FailureOr<Value> output = spec.import(context);
   if (failed(output))
     return failure();

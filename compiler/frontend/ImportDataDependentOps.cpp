@@ -23,6 +23,7 @@ using namespace mlir;
 using namespace ::tfaot;
 using mlir::tfaot::NonMaxSuppressionOp;
 using mlir::tfaot::WhereOp;
+using mlir::tfaot::CheckBoundedIndicesOp;
 
 /// The node's pad_to_max_output_size (V4, V5), false for the others.
 static bool padsToMax(const tensorflow::NodeDef &node) {
@@ -149,8 +150,12 @@ isRowPreservingReshape(const tensorflow::NodeDef &node,
 }
 
 void ::tfaot::BoundTracker::forward(Value from, Value to) {
+  if (from == to)
+    return;
   if (const BoundedDim *bound = lookup(from))
     bounds_[to] = *bound;
+  if (const CountExpr *expr = lookupCountExpr(from))
+    countExprs_[to] = *expr;
 }
 
 LogicalResult(::tfaot::BoundTracker::record)(const tensorflow::NodeDef &node,
@@ -171,12 +176,26 @@ LogicalResult(::tfaot::BoundTracker::record)(const tensorflow::NodeDef &node,
     return success();
   }
 
+  for (auto [i, operand] : llvm::enumerate(operands))
+    if (complements_.count(operand)) {
+      diags.nodeError(
+          node.name(), node.op(),
+          llvm::formatv("input {0} ('{1}') has a size computed from a "
+                        "data-dependent one (docs/dynamic-shapes.md); tfaot "
+                        "uses such a Fill only to pad a bounded value to a "
+                        "static size with ConcatV2",
+                        i, node.input(i))
+              .str());
+      return failure();
+    }
   SmallVector<std::pair<unsigned, BoundedDim>> bounded;
   for (auto [i, operand] : llvm::enumerate(operands))
     if (const BoundedDim *bound = lookup(operand))
       bounded.push_back({unsigned(i), *bound});
-  if (bounded.empty())
+  if (bounded.empty()) {
+    recordCountExpr(node, operands, outputs[0]);
     return success();
+  }
   auto refuse = [&](const llvm::Twine &why) {
     diags.nodeError(node.name(), node.op(),
                     llvm::formatv("input {0} ('{1}') has a size that depends "
@@ -214,25 +233,63 @@ LogicalResult(::tfaot::BoundTracker::record)(const tensorflow::NodeDef &node,
                                     "count of {1} would match",
                                     i, type.getDimSize(at)));
     }
-  } else if (node.op() == "GatherV2" && bounded.size() == 1 &&
-             bounded[0].first == 1) {
-    // Gathered rows follow the bounded indices: output dim axis + d.
+  } else if (node.op() == "GatherV2" && bounded.back().first == 1) {
+    // Gathered rows follow the bounded indices: output dim axis + d. (From
+    // params bounded too, the indices went through CheckBoundedIndices,
+    // ImportBoundedOps.cpp.)
     DenseElementsAttr axis = constantElements(operands[2]);
     if (!axis)
       return refuse("GatherV2 needs a constant axis");
     int64_t a = (*axis.getValues<APInt>().begin()).getSExtValue();
     if (a < 0)
       a += rankOf(operands[0]);
-    result = BoundedDim{bounded[0].second.count, a + bounded[0].second.dim};
+    const BoundedDim &indices = bounded.back().second;
+    result = BoundedDim{indices.count, a + indices.dim};
+  } else if (node.op() == "GatherV2" && bounded.size() == 1 &&
+             operands[1].getDefiningOp<CheckBoundedIndicesOp>()) {
+    // From bounded params along the axis, by static indices checked
+    // against the run-time row count: a static result.
+    return success();
+  } else if (node.op() == "Split" && bounded.size() == 1 &&
+             bounded[0].first == 1) {
+    // Pieces along another dim keep the bounded one whole, each of them.
+    DenseElementsAttr axis = constantElements(operands[0]);
+    if (!axis)
+      return refuse("Split needs a constant split_dim");
+    int64_t a = (*axis.getValues<APInt>().begin()).getSExtValue();
+    if (a < 0)
+      a += rankOf(operands[1]);
+    if (a == bounded[0].second.dim)
+      return refuse("tfaot splits such a value only along another "
+                    "dimension than the bounded one");
+    for (Value piece : outputs)
+      bounds_[piece] = bounded[0].second;
+    return success();
+  } else if (node.op() == "ConcatV2" &&
+             bounded.size() + 1 == operands.size()) {
+    // Side by side along another dim, values bounded alike stay so.
+    DenseElementsAttr axis = constantElements(operands.back());
+    if (!axis)
+      return refuse("ConcatV2 needs a constant axis");
+    int64_t a = (*axis.getValues<APInt>().begin()).getSExtValue();
+    if (a < 0)
+      a += rankOf(operands[0]);
+    for (auto &[i, bound] : bounded)
+      if (bound.count != bounded[0].second.count ||
+          bound.dim != bounded[0].second.dim || bound.dim == a)
+        return refuse("tfaot concatenates such values only along another "
+                      "dimension than the bounded one, which they must "
+                      "share with one run-time size");
+    result = bounded[0].second;
   } else if (isRowPreservingReshape(node, operands, outputs, bounded)) {
     // The valid entries are the leading rows, and stay so.
     result = bounded[0].second;
   } else {
     return refuse("tfaot passes such values only through elementwise ops, "
-                  "Cast, Identity, the indices of GatherV2, and Squeeze, "
-                  "ExpandDims or Reshape that keep the bounded rows "
-                  "outermost, where the padding past the count stays apart "
-                  "from the valid entries");
+                  "Cast, Identity, GatherV2, Split and ConcatV2 along "
+                  "another dimension, and Squeeze, ExpandDims or Reshape "
+                  "that keep the bounded rows outermost, where the padding "
+                  "past the count stays apart from the valid entries");
   }
   bounds_[outputs[0]] = *result;
   return success();

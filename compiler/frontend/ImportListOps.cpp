@@ -25,8 +25,9 @@
 //
 // The element shape must be static. When the creating op does not give it
 // (element_shape unknown or partial, as tf.TensorArray leaves it), the list
-// is created as an empty marker constant, and the first write, which must
-// come before any loop that carries the list, gives it. PushBack/PopBack
+// is created as an empty marker constant, and the first write gives it:
+// before any loop that carries the list, or inside a loop whose trip count
+// import decides, which is then unrolled (mayBeLoopCarriedMarker below). PushBack/PopBack
 // lists (EmptyTensorList) need a run-time length and are not supported.
 //
 //===----------------------------------------------------------------------===//
@@ -190,6 +191,19 @@ static FailureOr<Value> requireShaped(NodeImportContext &ctx, Value list,
   return list;
 }
 
+/// Whether `list` may be a marker carried into a loop body: the body's
+/// block argument has the marker's type ([n, 0]) but not its attribute.
+/// A write of another shape is then taken provisionally (the list takes the
+/// written element shape): the variable changes type, so the loop cannot
+/// be a While, and the importer either unrolls it, importing the body again
+/// where the write sees the list itself (a marker, or a shaped list that
+/// must match), or reports the loop; a functional While reports the change
+/// of type. So a provisional write never reaches the compiled graph unless
+/// the real list takes it.
+static bool mayBeLoopCarriedMarker(Value list) {
+  return isa<BlockArgument>(list) && elementShapeOf(list) == ArrayRef<int64_t>{0};
+}
+
 /// `list`, ready to receive elements of `itemShape` and `itemType`: a
 /// marker becomes zeros of that shape; a shaped list must match it.
 static FailureOr<Value> prepareForWrite(NodeImportContext &ctx, Value list,
@@ -209,6 +223,8 @@ static FailureOr<Value> prepareForWrite(NodeImportContext &ctx, Value list,
                        shapeString(*partial));
     return buildZeroList(ctx, numElements(list), itemShape, itemType);
   }
+  if (mayBeLoopCarriedMarker(list) && elementShapeOf(list) != itemShape)
+    return buildZeroList(ctx, numElements(list), itemShape, itemType);
   if (elementShapeOf(list) != itemShape)
     return ctx.error("writes an element of shape " + shapeString(itemShape) +
                      " into a list of element shape " +
