@@ -334,6 +334,49 @@ int Compare() {
     ok &= RunAndCompare("fc-layers int8", gpu, cpu, 7);
   }
   {
+    // Caller-owned device buffers: `owner`'s own device copies (its Run()
+    // put the input there) stand for the caller's; `gpu` reads and writes
+    // them with no copy, and `owner` fetches the results.
+    gpu_test::cuda::FcLayers owner, gpu;
+    gpu_test::cpu::FcLayers cpu;
+    Fill(owner.arg0_data(), owner.kArg0Elements, 8);
+    std::memcpy(cpu.arg0_data(), owner.arg0_data(), owner.kArg0Bytes);
+    auto device = [](unsigned long long ptr) {
+      return reinterpret_cast<void *>(ptr);
+    };
+    bool ran = owner.Run() && cpu.Run() &&
+               gpu.set_arg_device_ptr(0, device(owner.arg_device_ptr(0))) &&
+               gpu.set_result_device_ptr(0, device(owner.result_device_ptr(0)));
+    std::memset(owner.result0_data(), 0, owner.kResult0Bytes);
+    // Twice: the second run is the CUDA graph, with the caller's addresses.
+    ran = ran && gpu.Run() && gpu.Run() && owner.CopyResultsToHost();
+    if (!ran)
+      std::printf("FAIL fc-layers with caller-owned buffers: %s%s\n",
+                  owner.error_msg().c_str(), gpu.error_msg().c_str());
+    ok &= ran && Close("fc-layers output in the caller's device buffer",
+                       owner.result0_data(), cpu.result0_data(),
+                       owner.kResult0Elements);
+  }
+  {
+    // Batch buckets: the rows in use at batch 3 (bucket 4) and 8.
+    gpu_test::cuda::FcLayersBuckets gpu;
+    gpu_test::cpu::FcLayers cpu;
+    Fill(cpu.arg0_data(), cpu.kArg0Elements, 9);
+    const int64_t row = gpu.kResult0Elements / gpu.kMaxBatch;
+    bool ran = cpu.Run();
+    for (int64_t batch : {3, 8, 3}) {
+      std::memcpy(gpu.arg0_data(), cpu.arg0_data(), gpu.kArg0Bytes);
+      ran = ran && gpu.set_batch_size(batch) && gpu.Run() && gpu.Run();
+      std::string what = "fc-layers buckets on the GPU, batch " +
+                         std::to_string(batch);
+      ok &= ran && Close(what.c_str(), gpu.result0_data(), cpu.result0_data(),
+                         batch * row);
+    }
+    if (!ran)
+      std::printf("FAIL fc-layers buckets on the GPU: %s\n",
+                  gpu.error_msg().c_str());
+  }
+  {
     gpu_test::cuda::FcLayersFp16 fp16;
     gpu_test::emulated::FcLayersFp16 fp16Emulated;
     gpu_test::cuda::FcLayersBf16 bf16;
