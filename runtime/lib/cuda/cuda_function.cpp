@@ -138,9 +138,12 @@ thread_local CudaDeviceState *current_state = nullptr;
 
 /// set_device() past the driver's devices.
 std::string DescribeMissingDevice(int ordinal, int count) {
-  return "no CUDA device " + std::to_string(ordinal) + ": the CUDA driver "
-         "found " + std::to_string(count) + " GPU" + (count == 1 ? "" : "s") +
-         " (set_device takes 0 to " + std::to_string(count - 1) + ")";
+  std::string device = "no CUDA device " + std::to_string(ordinal) + ": ";
+  if (count == 0)
+    return device + "the CUDA driver found no GPU";
+  return device + "the CUDA driver found " + std::to_string(count) + " GPU" +
+         (count == 1 ? "" : "s") + " (set_device takes 0 to " +
+         std::to_string(count - 1) + ")";
 }
 
 size_t AlignUp(size_t value, size_t alignment) {
