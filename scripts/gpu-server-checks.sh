@@ -29,6 +29,12 @@
 #                      with commas (default fp16,tf32: "<model>-fp16-cudnn",
 #                      "<model>-tf32-cudnn"), beside gpu-bench-half's and
 #                      gpu-bench's im2col builds -> gpu_bench.jsonl
+#   gpu-bench-zero-copy[=BUCKETS]  fp32 at batch 1 and 32 and a --batch
+#                      BUCKETS build (default 1,8,32; VARIANTS="cuda
+#                      buckets"): Run() with copies vs caller-owned device
+#                      buffers, alternating, and the bucket build at each
+#                      bucket and between them, against the fixed-batch
+#                      builds of the same call -> gpu_bench.jsonl
 #   int8-cpu           bench/int8/run.py: int8 vs float32 tfaot builds on
 #                      1 and all threads         -> int8_cpu/results.*
 #   gpu-profile[=M_bB] kernel times (ncu) of one gpu-bench program, default
@@ -140,6 +146,13 @@ for step in "$@"; do
     say "gpu bench, cuDNN convolutions: $cudnn_variants"
     gpu_bench "$cudnn_variants"
     say "gpu bench cudnn: exit $?"
+    ;;
+  gpu-bench-zero-copy|gpu-bench-zero-copy=*)
+    bucket_list=1,8,32
+    [[ $step == *=* ]] && bucket_list=${step#*=}
+    say "gpu bench: caller-owned buffers and batch buckets ($bucket_list)"
+    BUCKETS=$bucket_list gpu_bench "cuda buckets"
+    say "gpu bench zero-copy: exit $?"
     ;;
   int8-cpu)
     say "int8 vs float32 on the CPU (1 and $(nproc) threads)"

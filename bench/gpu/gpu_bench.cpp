@@ -16,12 +16,22 @@
 // copies the arguments to the GPU, launches every kernel and copies the
 // results back, synchronized. Then it times RunDeviceResident() (inputs
 // already on the GPU, results left there: how the peers are timed) and
-// checks that its results, fetched, are bit-identical. Prints one JSON
-// object:
+// checks that its results, fetched, are bit-identical. Then the zero-copy
+// path: a second instance of the model whose arguments and results are
+// "the caller's" device buffers (set_arg_device_ptr / set_result_device_ptr;
+// the buffers are a third instance's own), timed alternating with Run()
+// (copies) on the first, and its results, fetched, must be bit-identical
+// too. A build with batch buckets (--batch) is also timed at each bucket's
+// batch size and at sizes between them (round robin over the sizes, each
+// Run() after set_batch_size), the rows in use checked against the
+// reference to --rtol. Prints one JSON object:
 //
 //   {"model": ..., "batch": N, "first_run_ms": ..., "median_ms": ...,
 //    "p90_ms": ..., "min_ms": ..., "runs": ..., "items_per_second": ...,
 //    "resident_median_ms": ..., "resident_same": true,
+//    "copy_alternating_median_ms": ..., "caller_buffers_median_ms": ...,
+//    "caller_buffers_same": true,
+//    "buckets": [{"batch": n, "bucket": b, "median_ms": ...}] (--batch only),
 //    "device_bytes": ..., "results": [{"name", "max_abs_diff", "max_abs_ref",
 //    "mean_abs_diff", "top1_agree", "top1_rows"}], "rtol": ..., "ok": true}
 //
@@ -50,6 +60,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <random>
 #include <string>
 #include <vector>
@@ -127,6 +138,32 @@ std::string number(double value, int digits) {
   char text[32];
   std::snprintf(text, sizeof text, "%.*g", digits, value);
   return text;
+}
+
+/// Runs every function of `runs` once per round, in turn, until each has
+/// run `minIters` times and `minSeconds` have passed; returns each one's
+/// times in ms, sorted (empty if one failed: `failed` names it).
+template <typename Fn>
+std::vector<std::vector<double>> alternate(const std::vector<Fn> &runs,
+                                          long minIters, double minSeconds,
+                                          std::string &failed) {
+  using Clock = std::chrono::steady_clock;
+  std::vector<std::vector<double>> ms(runs.size());
+  auto start = Clock::now();
+  while (minIters > 0 &&
+         (static_cast<long>(ms[0].size()) < minIters ||
+          std::chrono::duration<double>(Clock::now() - start).count() <
+              minSeconds)) {
+    for (size_t i = 0; i < runs.size(); ++i) {
+      auto t = Clock::now();
+      if (!runs[i](failed))
+        return {};
+      ms[i].push_back(msSince(t));
+    }
+  }
+  for (std::vector<double> &times : ms)
+    std::sort(times.begin(), times.end());
+  return ms;
 }
 
 } // namespace
@@ -280,18 +317,134 @@ int main(int argc, char **argv) {
                   "\"resident_median_ms\": %.4f, \"resident_same\": %s, ",
                   percentile(resident, 0.5), residentSame ? "true" : "false");
 
+  // Zero-copy: `zeroCopy` reads its arguments from and writes its results
+  // to device buffers it does not own (`owner`'s, which a Run() of `owner`
+  // filled with the same inputs), timed alternating with gpu.Run().
+  std::string callerJson;
+  if (opt.minIters > 0) {
+    TFAOT_BENCH_CUDA_CLASS owner, zeroCopy;
+    for (int i = 0; i < info.num_args; ++i)
+      std::memcpy(owner.arg_data(i), gpu.arg_data(i), info.args[i].size_bytes);
+    bool set = owner.Run();
+    for (int i = 0; set && i < info.num_args; ++i)
+      set = zeroCopy.set_arg_device_ptr(
+          i, reinterpret_cast<void *>(owner.arg_device_ptr(i)));
+    for (int r = 0; set && r < info.num_results; ++r)
+      set = zeroCopy.set_result_device_ptr(
+          r, reinterpret_cast<void *>(owner.result_device_ptr(r)));
+    auto run = [](TFAOT_BENCH_CUDA_CLASS &fn, std::string &failed) {
+      if (fn.Run())
+        return true;
+      failed = fn.error_msg();
+      return false;
+    };
+    std::vector<std::function<bool(std::string &)>> runs = {
+        [&](std::string &failed) { return run(gpu, failed); },
+        [&](std::string &failed) { return run(zeroCopy, failed); }};
+    std::string failed = set ? "" : owner.error_msg() + zeroCopy.error_msg();
+    // Warm: the first run, then the CUDA-graph capture.
+    for (int i = 0; set && i < 3; ++i)
+      set = run(zeroCopy, failed);
+    std::vector<std::vector<double>> ms2;
+    if (set)
+      ms2 = alternate(runs, opt.minIters, opt.minTimeSeconds, failed);
+    if (ms2.empty()) {
+      std::fprintf(stderr, "gpu_bench: caller-owned buffers failed: %s\n",
+                   failed.c_str());
+      return 2;
+    }
+    bool same = owner.CopyResultsToHost();
+    for (int r = 0; r < info.num_results; ++r)
+      same = same && std::memcmp(owner.result_data(r), hostResults[r].data(),
+                                 hostResults[r].size()) == 0;
+    ok = ok && same;
+    char text[192];
+    std::snprintf(text, sizeof text,
+                  "\"copy_alternating_median_ms\": %.4f, "
+                  "\"caller_buffers_median_ms\": %.4f, "
+                  "\"caller_buffers_same\": %s, ",
+                  percentile(ms2[0], 0.5), percentile(ms2[1], 0.5),
+                  same ? "true" : "false");
+    callerJson = text;
+  }
+
+  // Batch buckets: each bucket and a size between two, round robin.
+  std::string bucketJson;
+  if (info.num_buckets > 0 && opt.minIters > 0) {
+    std::vector<int64_t> sizes;
+    for (int b = 0; b < info.num_buckets; ++b) {
+      int64_t previous = b ? info.bucket_batches[b - 1] : 0;
+      if (info.bucket_batches[b] - previous > 1)
+        sizes.push_back((previous + info.bucket_batches[b] + 1) / 2);
+      sizes.push_back(info.bucket_batches[b]);
+    }
+    std::vector<std::function<bool(std::string &)>> runs;
+    for (int64_t n : sizes)
+      runs.push_back([&gpu, n](std::string &failed) {
+        if (gpu.set_batch_size(n) && gpu.Run())
+          return true;
+        failed = gpu.error_msg();
+        return false;
+      });
+    std::string failed;
+    // Warm each bucket (its first run, then its graph capture).
+    for (int i = 0; i < 3; ++i)
+      for (auto &run : runs)
+        if (!run(failed)) {
+          std::fprintf(stderr, "gpu_bench: bucket run failed: %s\n",
+                       failed.c_str());
+          return 2;
+        }
+    std::vector<std::vector<double>> ms3 =
+        alternate(runs, opt.minIters, opt.minTimeSeconds, failed);
+    if (ms3.empty()) {
+      std::fprintf(stderr, "gpu_bench: bucket run failed: %s\n",
+                   failed.c_str());
+      return 2;
+    }
+    // The rows in use of the last size run (the largest bucket's) were
+    // checked above; the others' rows against the reference here.
+    for (size_t i = 0; i < sizes.size(); ++i) {
+      bool rowsOk = gpu.set_batch_size(sizes[i]) && gpu.Run();
+      for (int r = 0; rowsOk && r < info.num_results; ++r) {
+        const tfaot::BufferInfo &result = info.results[r];
+        int64_t rowElements = result.num_elements / gpu.max_batch_size();
+        double maxRef = 0, maxDiff = 0;
+        for (int64_t k = 0; k < sizes[i] * rowElements; ++k) {
+          double want = element(cpu.result_data(r), cpuInfo.results[r].dtype, k);
+          maxRef = std::max(maxRef, std::fabs(want));
+          double diff = std::fabs(
+              element(gpu.result_data(r), result.dtype, k) - want);
+          maxDiff = std::isnan(diff) ? INFINITY : std::max(maxDiff, diff);
+        }
+        rowsOk = maxDiff <= opt.rtol * std::max(maxRef, 1.0);
+      }
+      ok = ok && rowsOk;
+      char text[160];
+      std::snprintf(text, sizeof text,
+                    "%s{\"batch\": %lld, \"bucket\": %lld, "
+                    "\"median_ms\": %.4f, \"rows_ok\": %s}",
+                    i ? ", " : "", static_cast<long long>(sizes[i]),
+                    static_cast<long long>(gpu.bucket_for_batch()),
+                    percentile(ms3[i], 0.5), rowsOk ? "true" : "false");
+      bucketJson += text;
+    }
+    bucketJson = "\"buckets\": [" + bucketJson + "], ";
+  }
+
   int64_t batch = info.num_args && info.args[0].rank > 0
                       ? info.args[0].dims[0]
                       : 1;
   double median = percentile(ms, 0.5);
   std::printf("{\"model\": \"%s\", \"batch\": %lld, \"first_run_ms\": %.2f, "
               "\"median_ms\": %.4f, \"p90_ms\": %.4f, \"min_ms\": %.4f, "
-              "\"runs\": %zu, \"items_per_second\": %.1f, %s"
+              "\"runs\": %zu, \"items_per_second\": %.1f, %s%s%s"
               "\"device_bytes\": %zu, \"results\": [%s], \"rtol\": %g, "
               "\"ok\": %s}\n",
               opt.name.c_str(), static_cast<long long>(batch), firstMs, median,
               percentile(ms, 0.9), ms.front(), ms.size(), batch * 1000.0 / median,
-              residentJson, gpu.device_bytes(), results.c_str(), opt.rtol,
+              residentJson, callerJson.c_str(), bucketJson.c_str(),
+              gpu.device_bytes(), results.c_str(), opt.rtol,
               ok ? "true" : "false");
   return ok ? 0 : 1;
 }

@@ -30,7 +30,12 @@
 # comes as "<variant>-cudnn" (--gpu_conv=cudnn: convolutions and their
 # bias/residual/ReLU epilogues in cuDNN, timed as "<model>-<variant>-cudnn"
 # and checked to the same bound as the variant; the machine needs
-# libcudnn.so.9). A build that fails to compile is
+# libcudnn.so.9). buckets (fp32 with --batch $BUCKETS, default 1,8,32, as
+# "<model>-buckets", built only at the batch size equal to the largest
+# bucket, whose CPU build is its reference) is timed by gpu_bench at each
+# bucket and at sizes between them. Every CUDA build is also timed with
+# caller-owned device buffers (set_arg_device_ptr / set_result_device_ptr)
+# alternating with Run()'s copies. A build that fails to compile is
 # skipped (its log's tail printed, exit 2); the others still run.
 set -u
 out=$1
@@ -44,6 +49,8 @@ arch=${GPU_ARCH:-sm_90}
 cxx=${CXX:-g++}
 threads=${CPU_THREADS:-$(nproc)}
 variants=${VARIANTS:-cuda tf32}
+buckets=${BUCKETS:-1,8,32}
+bucket_max=${buckets##*,}
 if [ -z "$libs" ]; then
   libs=$root/build/gpu-bench-libs
   mkdir -p "$libs"
@@ -84,6 +91,7 @@ pids=() built=()
 for m in $models; do
   for b in $batches; do
     for t in $builds; do
+      [ "$t" = buckets ] && [ "$b" != "$bucket_max" ] && continue
       int8=(--quantize=int8 --calibration "$work/calibration_b$b.npy"
             --quantize_report "$work/${m}_b${b}_$t.report.json" --quiet)
       # shellcheck disable=SC2206 # GPU_FLAGS is a list of flags
@@ -91,6 +99,7 @@ for m in $models; do
       [[ $t == *-cudnn ]] && conv=(--gpu_conv=cudnn)
       case ${t%-cudnn} in
       cuda) flags=(--target=cuda --gpu_arch="$arch" ${GPU_FLAGS:-}) ;;
+      buckets) flags=(--target=cuda --gpu_arch="$arch" --batch "$buckets" ${GPU_FLAGS:-}) ;;
       tf32) flags=(--target=cuda --gpu_arch="$arch" --allow_tf32 ${GPU_FLAGS:-}) ;;
       fp16|bf16) flags=(--target=cuda --gpu_arch="$arch" --precision="${t%-cudnn}" ${GPU_FLAGS:-}) ;;
       int8) flags=(--target=cuda --gpu_arch="$arch" ${GPU_FLAGS:-} "${int8[@]}") ;;
@@ -133,6 +142,7 @@ for m in $models; do
     # leave room for that and still catch a wrong layer; the top-1
     # agreement is reported, not checked.
     for t in $variants; do
+      [ "$t" = buckets ] && [ "$b" != "$bucket_max" ] && continue
       exe=$work/${m}_b${b}_${t}_bench
       name=$m rtol=() ref=cpu
       base=${t%-cudnn}
@@ -141,6 +151,7 @@ for m in $models; do
       [ "$base" = fp16 ] && { name=$m-fp16; rtol=(--rtol 5e-2); }
       [ "$base" = bf16 ] && { name=$m-bf16; rtol=(--rtol 1e-1); }
       [ "$t" = cuda-cudnn ] && name=$m-cuda
+      [ "$t" = buckets ] && name=$m-buckets
       [ "$t" != "$base" ] && name=$name-cudnn
       if [[ "$failed" == *" ${m}_b${b}_$t "* || "$failed" == *" ${m}_b${b}_$ref "* ]]; then
         echo "skipping $name at batch $b: a compile failed"

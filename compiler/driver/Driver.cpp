@@ -565,11 +565,6 @@ static int compileGraph(const CompileOptions &options, const BuildHooks &hooks,
     diags.usageError("--gpu_emulate needs --target=cuda");
     return 1;
   }
-  if (cuda && !options.batchBuckets.empty()) {
-    diags.usageError("--batch is not supported with --target=cuda yet; "
-                     "compile one library per batch size");
-    return 1;
-  }
   if (!cuda && (options.emit == EmitStage::GpuKernels ||
                 options.emit == EmitStage::Ptx)) {
     diags.usageError("--emit gpu and --emit ptx need --target=cuda");

@@ -132,6 +132,10 @@ struct CompileOptions {
   int64_t quantizeMinK = 0;                  ///< --quantize_min_k
   bool quantizeFloatWeights = false;         ///< --quantize_float_weights
   std::string quantizeReport;                ///< --quantize_report FILE
+  /// --precision_report FILE: with --precision=fp16|bf16 and --calibration,
+  /// the half-precision build's accuracy against the fp32 build
+  /// (compiler/quantize/PrecisionReport.h).
+  std::string precisionReport;
 };
 
 /// What a caller that builds on the driver (the quantizer) does inside one

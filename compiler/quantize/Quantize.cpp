@@ -82,10 +82,10 @@ bool checkOptions(const CompileOptions &options, GraphDiagnostics &diags) {
   return true;
 }
 
-/// `options` for a build the quantizer runs or measures itself: the same
-/// graph and flags, writing nothing but `artifacts`.
-CompileOptions internalBuild(const CompileOptions &options,
-                             CompiledArtifacts &artifacts) {
+} // namespace
+
+CompileOptions tfaot::quantize::internalBuild(const CompileOptions &options,
+                                              CompiledArtifacts &artifacts) {
   CompileOptions build = options;
   build.quantize.clear();
   build.outHeader.clear();
@@ -98,8 +98,11 @@ CompileOptions internalBuild(const CompileOptions &options,
   build.profile = false; // bench --profile times the int8 build only
   build.artifacts = &artifacts;
   build.outputs = nullptr;
+  build.precisionReport.clear();
   return build;
 }
+
+namespace {
 
 /// Step 1: the float model with the chosen layers' inputs as extra results.
 /// Fills `names` with the layers chosen, `observedResult` with the result

@@ -22,6 +22,8 @@
 
 #include "mlir/IR/BuiltinOps.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdint>
@@ -153,6 +155,21 @@ constexpr size_t kEmulatedComparedSamples = 32;
 /// compile's outputs, which are written together; "-" prints it now.
 void addReport(const Report &report, const std::string &path,
                llvm::raw_ostream &out, OutputFiles &outputs);
+/// addReport for any report: `print(os, json)` writes it.
+void addReportFile(
+    const std::string &path, llvm::raw_ostream &out, OutputFiles &outputs,
+    llvm::function_ref<void(llvm::raw_ostream &, bool json)> print);
+
+/// The outputs' lines of a text report ("  name: max |error| ...") and
+/// their JSON array; both reports (int8, half precision) use them.
+void printOutputs(llvm::raw_ostream &os,
+                  const std::vector<OutputComparison> &outputs);
+llvm::json::Array outputsJson(const std::vector<OutputComparison> &outputs);
+
+/// `options` for a build the quantizer runs or measures itself: the same
+/// graph and flags, writing nothing but `artifacts`.
+CompileOptions internalBuild(const CompileOptions &options,
+                             CompiledArtifacts &artifacts);
 
 } // namespace tfaot::quantize
 

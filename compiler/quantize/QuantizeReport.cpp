@@ -98,6 +98,11 @@ void Report::printText(llvm::raw_ostream &os) const {
        << kEmulatedComparedSamples
        << " samples as that is slow; the float outputs are the CPU build's)";
   os << ":\n";
+  printOutputs(os, outputs);
+}
+
+void printOutputs(llvm::raw_ostream &os,
+                  const std::vector<OutputComparison> &outputs) {
   for (const OutputComparison &out : outputs) {
     os << "  " << out.name << ": max |error| " << g4(out.maxError)
        << ", mean |error| " << g4(out.count ? out.sumError / out.count : 0.0)
@@ -109,8 +114,26 @@ void Report::printText(llvm::raw_ostream &os) const {
   }
 }
 
+llvm::json::Array
+outputsJson(const std::vector<OutputComparison> &outputs) {
+  llvm::json::Array array;
+  for (const OutputComparison &out : outputs) {
+    llvm::json::Object object{
+        {"name", out.name},
+        {"max_abs_error", out.maxError},
+        {"mean_abs_error", out.count ? out.sumError / out.count : 0.0},
+        {"max_abs_float", out.maxMagnitude}};
+    if (out.rows) {
+      object["top1_rows"] = out.rows;
+      object["top1_agree"] = out.top1Agree;
+    }
+    array.push_back(std::move(object));
+  }
+  return array;
+}
+
 void Report::printJson(llvm::raw_ostream &os) const {
-  llvm::json::Array layerArray, outputArray;
+  llvm::json::Array layerArray;
   for (const Layer &layer : layers)
     layerArray.push_back(llvm::json::Object{
         {"name", layer.name},
@@ -123,18 +146,6 @@ void Report::printJson(llvm::raw_ostream &os) const {
         {"weight_scale_max", layer.weightScaleMax},
         {"weights", layer.weights},
         {"channels", layer.channels}});
-  for (const OutputComparison &out : outputs) {
-    llvm::json::Object object{
-        {"name", out.name},
-        {"max_abs_error", out.maxError},
-        {"mean_abs_error", out.count ? out.sumError / out.count : 0.0},
-        {"max_abs_float", out.maxMagnitude}};
-    if (out.rows) {
-      object["top1_rows"] = out.rows;
-      object["top1_agree"] = out.top1Agree;
-    }
-    outputArray.push_back(std::move(object));
-  }
   llvm::json::Object root{
       {"graph", graph},
       {"calibration", calibration},
@@ -144,7 +155,7 @@ void Report::printJson(llvm::raw_ostream &os) const {
       {"min_k", minK},
       {"layers", std::move(layerArray)},
       {"weights_only_layers", llvm::json::Array(weightsOnly)},
-      {"outputs", std::move(outputArray)},
+      {"outputs", outputsJson(outputs)},
       {"float_weight_bytes", static_cast<int64_t>(floatWeightBytes())},
       {"int8_weight_bytes", static_cast<int64_t>(int8WeightBytes())},
       {"float_object_bytes", static_cast<int64_t>(floatObjectBytes)},
@@ -159,19 +170,26 @@ void Report::printJson(llvm::raw_ostream &os) const {
   os << llvm::formatv("{0:2}", llvm::json::Value(std::move(root))) << "\n";
 }
 
-void addReport(const Report &report, const std::string &path,
-               llvm::raw_ostream &out, OutputFiles &outputs) {
+void addReportFile(
+    const std::string &path, llvm::raw_ostream &out, OutputFiles &outputs,
+    llvm::function_ref<void(llvm::raw_ostream &, bool json)> print) {
   if (path.empty())
     return;
   if (path == "-") {
-    report.printText(out);
+    print(out, /*json=*/false);
     return;
   }
   std::string text;
   llvm::raw_string_ostream os(text);
-  llvm::StringRef(path).ends_with(".json") ? report.printJson(os)
-                                           : report.printText(os);
+  print(os, llvm::StringRef(path).ends_with(".json"));
   outputs.add(path, std::move(text));
+}
+
+void addReport(const Report &report, const std::string &path,
+               llvm::raw_ostream &out, OutputFiles &outputs) {
+  addReportFile(path, out, outputs, [&](llvm::raw_ostream &os, bool json) {
+    json ? report.printJson(os) : report.printText(os);
+  });
 }
 
 } // namespace tfaot::quantize

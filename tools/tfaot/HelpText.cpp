@@ -73,8 +73,10 @@ DESCRIPTION
   --target cuda compiles for NVIDIA GPUs instead: PTX kernels (and a cubin
   for --gpu_arch when ptxas is installed) in the object with a host
   launcher, and a class deriving from tfaot::CudaCompiledFunction, whose
-  Run() copies the arguments to the GPU and the results back; link
+  Run() copies the arguments to the GPU and the results back (or uses the
+  caller's device buffers: set_arg_device_ptr); link
   libtfaot_cuda_runtime.a too. --emit gpu|ptx prints the kernels.
+  --batch works there too.
 
 EXIT STATUS
   0 the outputs were written; 1 any error: then no output is written, and

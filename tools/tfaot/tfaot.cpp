@@ -300,9 +300,10 @@ static cl::opt<std::string> quantizeFlag(
 static cl::opt<std::string> calibrationFlag(
     "calibration", cl::sub(compileCmd), cl::sub(benchCmd), cl::sub(runCmd), cl::cat(compileCategory),
     cl::value_desc("file.npy|dir"),
-    cl::desc("With --quantize: samples of the (single, float32) feed, as one "
-             ".npy file or a directory of them; an array of the feed's shape "
-             "is one sample, [n, ...] is several."));
+    cl::desc("With --quantize, or --target=cuda --precision=fp16|bf16 (for "
+             "its accuracy report): samples of the (single, float32) feed, as "
+             "one .npy file or a directory of them; an array of the feed's "
+             "shape is one sample, [n, ...] is several."));
 static cl::opt<std::string> calibrationMethodFlag(
     "calibration_method", cl::sub(compileCmd), cl::sub(benchCmd), cl::sub(runCmd),
     cl::cat(compileCategory), cl::init("minmax"),
@@ -351,6 +352,15 @@ static cl::opt<std::string> quantizeReportFlag(
              "scales, int8 vs float error on the calibration samples, "
              "top-1 agreement, sizes) to this file, as JSON if it ends in "
              ".json; - prints it."));
+static cl::opt<std::string> precisionReportFlag(
+    "precision_report", cl::sub(compileCmd), cl::cat(compileCategory),
+    cl::value_desc("file"),
+    cl::desc("With --target=cuda --precision=fp16|bf16 and --calibration: "
+             "write the accuracy report (per output the largest and mean "
+             "error against the fp32 build on the calibration samples, "
+             "top-1 agreement; computed through --gpu_emulate) to this file, "
+             "as JSON if it ends in .json; - prints it. --calibration alone "
+             "prints the one-line summary."));
 static cl::opt<bool> gpuEmulateFlag(
     "gpu_emulate", cl::sub(compileCmd), cl::cat(compileCategory), cl::Hidden,
     cl::desc("Testing: with --target=cuda, run the kernels' launches as "
@@ -665,6 +675,7 @@ int main(int argc, char **argv) {
   options.quantizeMinK = quantizeMinKFlag;
   options.quantizeFloatWeights = quantizeFloatWeightsFlag;
   options.quantizeReport = quantizeReportFlag;
+  options.precisionReport = precisionReportFlag;
   if (runCmd) {
     tfaot::RunOptions run;
     run.compile = options;

@@ -46,6 +46,8 @@ LoadResult Load() {
   Resolve(library, "cuMemFree_v2", d.cuMemFree, missing);
   Resolve(library, "cuMemcpyHtoDAsync_v2", d.cuMemcpyHtoDAsync, missing);
   Resolve(library, "cuMemcpyDtoHAsync_v2", d.cuMemcpyDtoHAsync, missing);
+  Resolve(library, "cuMemGetAddressRange_v2", d.cuMemGetAddressRange,
+          missing);
   Resolve(library, "cuModuleLoadData", d.cuModuleLoadData, missing);
   Resolve(library, "cuModuleUnload", d.cuModuleUnload, missing);
   Resolve(library, "cuModuleGetFunction", d.cuModuleGetFunction, missing);

@@ -59,6 +59,9 @@ struct Driver {
   CUresult (*cuMemFree)(CUdeviceptr);
   CUresult (*cuMemcpyHtoDAsync)(CUdeviceptr, const void *, size_t, CUstream);
   CUresult (*cuMemcpyDtoHAsync)(void *, CUdeviceptr, size_t, CUstream);
+  /// The allocation holding a device address (base and size): how a
+  /// caller's device buffer (set_arg_device_ptr) is checked.
+  CUresult (*cuMemGetAddressRange)(CUdeviceptr *, size_t *, CUdeviceptr);
   CUresult (*cuModuleLoadData)(CUmodule *, const void *);
   CUresult (*cuModuleUnload)(CUmodule);
   CUresult (*cuModuleGetFunction)(CUfunction *, CUmodule, const char *);

@@ -8,6 +8,8 @@
 // tfaot_rt_cuda_* for every weight and launch), copies the results out and
 // synchronizes. Errors go through the runtime's per-thread run status, so
 // the base Run() turns them into `false` and error_msg() as for CPU code.
+// With batch buckets the base Run() picks a bucket and calls RunOnDevice
+// for it too; CudaCompiledFunction::Run() has told the state which one.
 //
 //===----------------------------------------------------------------------===//
 #include "tfaot/runtime/cuda_function.h"
@@ -20,8 +22,10 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -36,6 +40,7 @@ using namespace tfaot::cuda;
 struct CudaDeviceState {
   const FunctionInfo *generated = nullptr;
   const Driver *driver = nullptr;
+  int ordinal = 0;  ///< set_device()'s.
   CUdevice device = 0;
   CUcontext context = nullptr;
   int arch = 0;  ///< Compute capability, major*10+minor.
@@ -45,25 +50,44 @@ struct CudaDeviceState {
   CUdeviceptr block = 0;
   size_t block_bytes = 0;
   std::vector<CUdeviceptr> arg_ptrs, result_ptrs;
+  /// The caller's device buffers (set_arg/result_device_ptr), 0 where the
+  /// instance's own are used; `pointer_error` is why the last one given
+  /// was refused (Run() fails while it is set); `pointers_checked` is
+  /// false until a Run() has checked them with the driver.
+  std::vector<CUdeviceptr> caller_args, caller_results;
+  std::string pointer_error;
+  bool pointers_checked = true;
   CUdeviceptr arena = 0;
   /// Device copies of the weights, by their address in the host object.
   std::unordered_map<const void *, CUdeviceptr> constants;
   size_t constant_bytes = 0;
   std::vector<std::pair<const void *, CUmodule>> modules;
-  /// Kernels by the address of their name in the host object (unique).
-  std::unordered_map<const char *, CUfunction> functions;
+  /// Kernels by image and the address of their name in the host object:
+  /// batch buckets have one image each, and the linker may merge their
+  /// kernels' equal names into one string.
+  std::map<std::pair<const void *, const char *>, CUfunction> functions;
   /// cuBLAS, created on the first GEMM (models without one never load it).
   const Cublas *cublas = nullptr;
   CublasHandle cublas_handle = nullptr;
   /// cuDNN's handle, descriptors and workspace (--gpu_conv=cudnn).
   CudnnConvs cudnn_convs;
   std::vector<CUdeviceptr> heap;  ///< Temporaries of the current Run().
-  /// CUDA graph of the entry (see RunEntry): captured on the second Run(),
-  /// replayed from then on. `graphs` is false when they cannot be used.
+  /// Per entry (one, or one per batch bucket): its CUDA graph (see
+  /// RunEntry), captured on its second Run(), replayed from then on, and
+  /// the addresses it was captured with. `graphs` is false when they
+  /// cannot be used.
+  struct EntryState {
+    EntryFunction entry = nullptr;
+    int completed_runs = 0;
+    CUgraphExec graph = nullptr;
+    std::vector<void *> graph_args, graph_results;
+  };
+  std::vector<EntryState> entries;
+  size_t bucket = 0;         ///< The entry the current Run() runs.
+  int64_t bucket_rows = 0;   ///< Its batch (buckets only).
+  int64_t batch_rows = 0;    ///< Rows in use (buckets only).
   bool graphs = true;
   bool used_heap = false;   ///< A Run() allocated temporaries.
-  int completed_runs = 0;
-  CUgraphExec graph = nullptr;
   /// The steps of the current Run() (all of them but for
   /// SetUpDevice, RunDeviceResident and CopyResultsToHost).
   bool copy_args = true, launch = true, copy_results = true;
@@ -94,17 +118,33 @@ struct CudaDeviceState {
   }
 
   bool SetUp();
+  /// Checks the caller's device buffers with the driver (once after each
+  /// change); false with the error recorded.
+  bool CheckCallerPointers();
+  /// Bytes of argument / result `i` a Run() moves: with batch buckets the
+  /// rows of the bucket (arguments) or of the batch (results).
+  size_t CopyBytes(const BufferInfo &buffer, bool result) const;
   CUmodule Module(const void *image);
   /// The instance's cuBLAS handle, bound to the run's stream; null (with
   /// the error recorded) if cuBLAS cannot be loaded or initialized.
   CublasHandle CublasOnStream();
   void RunEntry(void **args, void **results);
-  bool CaptureGraph(void **args, void **results);
+  bool CaptureGraph(EntryState &entry, void **args, void **results);
   void Release();
 };
 
 namespace {
 thread_local CudaDeviceState *current_state = nullptr;
+
+/// set_device() past the driver's devices.
+std::string DescribeMissingDevice(int ordinal, int count) {
+  std::string device = "no CUDA device " + std::to_string(ordinal) + ": ";
+  if (count == 0)
+    return device + "the CUDA driver found no GPU";
+  return device + "the CUDA driver found " + std::to_string(count) + " GPU" +
+         (count == 1 ? "" : "s") + " (set_device takes 0 to " +
+         std::to_string(count - 1) + ")";
+}
 
 size_t AlignUp(size_t value, size_t alignment) {
   return (value + alignment - 1) / alignment * alignment;
@@ -156,9 +196,21 @@ void RunOnDevice(void *const *args, void *const *results, void *) {
   }
   const FunctionInfo &info = *state->generated;
   CUstream stream = state->stream();
+  // An argument whose host slot no longer holds the caller's device
+  // pointer was set again with set_arg_data(): back to copying it.
+  for (int i = 0; i < info.num_args; ++i)
+    if (state->caller_args[i] &&
+        args[i] != reinterpret_cast<void *>(state->caller_args[i]))
+      state->caller_args[i] = 0;
+  if (!state->CheckCallerPointers()) {
+    ReportRunError(state->error);
+    return;
+  }
   for (int i = 0; state->copy_args && i < info.num_args; ++i)
-    if (!state->Check(d.cuMemcpyHtoDAsync(state->arg_ptrs[i], args[i],
-                                          info.args[i].size_bytes, stream),
+    if (!state->caller_args[i] &&
+        !state->Check(d.cuMemcpyHtoDAsync(state->arg_ptrs[i], args[i],
+                                          state->CopyBytes(info.args[i], false),
+                                          stream),
                       "copying argument '" + std::string(info.args[i].name) +
                           "' to the GPU"))
       break;
@@ -166,16 +218,20 @@ void RunOnDevice(void *const *args, void *const *results, void *) {
     std::vector<void *> device_args(info.num_args + 1), device_results(
                                                             info.num_results + 1);
     for (int i = 0; i < info.num_args; ++i)
-      device_args[i] = reinterpret_cast<void *>(state->arg_ptrs[i]);
+      device_args[i] = reinterpret_cast<void *>(
+          state->caller_args[i] ? state->caller_args[i] : state->arg_ptrs[i]);
     for (int i = 0; i < info.num_results; ++i)
-      device_results[i] = reinterpret_cast<void *>(state->result_ptrs[i]);
+      device_results[i] = reinterpret_cast<void *>(
+          state->caller_results[i] ? state->caller_results[i]
+                                   : state->result_ptrs[i]);
     state->RunEntry(device_args.data(), device_results.data());
   }
   if (state->error.empty() && state->copy_results)
     for (int i = 0; i < info.num_results; ++i)
-      if (!state->Check(d.cuMemcpyDtoHAsync(results[i], state->result_ptrs[i],
-                                            info.results[i].size_bytes,
-                                            stream),
+      if (!state->caller_results[i] &&
+          !state->Check(d.cuMemcpyDtoHAsync(
+                            results[i], state->result_ptrs[i],
+                            state->CopyBytes(info.results[i], true), stream),
                         "copying result '" + std::string(info.results[i].name) +
                             "' from the GPU"))
         break;
@@ -188,7 +244,7 @@ void RunOnDevice(void *const *args, void *const *results, void *) {
   if (!state->error.empty())
     ReportRunError(state->error);
   else if (state->launch)
-    ++state->completed_runs;
+    ++state->entries[state->bucket].completed_runs;
 }
 
 } // namespace
@@ -210,8 +266,13 @@ bool CudaDeviceState::SetUp() {
       Fail("no CUDA device: the CUDA driver found no GPU");
       return false;
     }
+    if (ordinal >= count) {
+      Fail(DescribeMissingDevice(ordinal, count));
+      return false;
+    }
+    std::string which = "device " + std::to_string(ordinal);
     int major = 0, minor = 0;
-    if (!Check(driver->cuDeviceGet(&device, 0), "getting device 0") ||
+    if (!Check(driver->cuDeviceGet(&device, ordinal), "getting " + which) ||
         !Check(driver->cuDeviceGetAttribute(
                    &major, kAttributeComputeCapabilityMajor, device),
                "reading the compute capability") ||
@@ -222,7 +283,7 @@ bool CudaDeviceState::SetUp() {
     arch = major * 10 + minor;
     CUcontext primary = nullptr;
     if (!Check(driver->cuDevicePrimaryCtxRetain(&primary, device),
-               "retaining device 0's primary context"))
+               "retaining " + which + "'s primary context"))
       return false;
     context = primary;
   }
@@ -318,44 +379,121 @@ CUmodule CudaDeviceState::Module(const void *image) {
 /// ones launch the graph again: one launch per Run() instead of one per
 /// kernel (200 for ResNet-50), which is what batch-1 latency is made of.
 /// The buffers' device addresses are fixed per instance, so the graph
-/// stays valid. Models that allocate temporaries on every Run() (dynamic
-/// sizes), drivers without graphs and TFAOT_CUDA_GRAPHS=0 keep launching
-/// directly.
+/// stays valid, unless the caller gives other device buffers
+/// (set_arg_device_ptr): then it is captured again. Each batch bucket has
+/// its own entry, and so its own graph. Models that allocate temporaries
+/// on every Run() (dynamic sizes), drivers without graphs and
+/// TFAOT_CUDA_GRAPHS=0 keep launching directly.
 void CudaDeviceState::RunEntry(void **args, void **results) {
-  if (!graph && graphs && completed_runs >= 1) {
+  EntryState &current = entries[bucket];
+  const FunctionInfo &info = *generated;
+  if (current.graph &&
+      (!std::equal(args, args + info.num_args, current.graph_args.begin()) ||
+       !std::equal(results, results + info.num_results,
+                   current.graph_results.begin()))) {
+    driver->cuGraphExecDestroy(current.graph);
+    current.graph = nullptr;
+  }
+  if (!current.graph && graphs && current.completed_runs >= 1) {
     const char *env = std::getenv("TFAOT_CUDA_GRAPHS");
     graphs = driver->cuStreamBeginCapture && !used_heap &&
              !(env && std::string(env) == "0");
-    if (graphs && !CaptureGraph(args, results))
+    if (graphs && !CaptureGraph(current, args, results))
       graphs = false;
   }
-  if (graph) {
-    Check(driver->cuGraphLaunch(graph, stream()), "launching the CUDA graph");
+  if (current.graph) {
+    Check(driver->cuGraphLaunch(current.graph, stream()),
+          "launching the CUDA graph");
     return;
   }
-  generated->entry(args, results, reinterpret_cast<void *>(arena));
+  current.entry(args, results, reinterpret_cast<void *>(arena));
 }
 
-/// Records the entry's launches into `graph`. False, with nothing recorded
-/// or run, if the driver refuses any step: the caller then launches
-/// directly (and for good: failures here are not the model's).
-bool CudaDeviceState::CaptureGraph(void **args, void **results) {
+/// Records the entry's launches into its graph. False, with nothing
+/// recorded or run, if the driver refuses any step: the caller then
+/// launches directly (and for good: failures here are not the model's).
+bool CudaDeviceState::CaptureGraph(EntryState &current, void **args,
+                                   void **results) {
   if (driver->cuStreamBeginCapture(stream(), kStreamCaptureModeRelaxed) !=
       kSuccess)
     return false;
-  generated->entry(args, results, reinterpret_cast<void *>(arena));
+  current.entry(args, results, reinterpret_cast<void *>(arena));
   CUgraph captured = nullptr;
   bool ok = driver->cuStreamEndCapture(stream(), &captured) == kSuccess &&
             captured && error.empty();
   if (ok)
-    ok = driver->cuGraphInstantiateWithFlags(&graph, captured, 0) == kSuccess;
+    ok = driver->cuGraphInstantiateWithFlags(&current.graph, captured, 0) ==
+         kSuccess;
   if (captured)
     driver->cuGraphDestroy(captured);
   if (!ok) {
-    graph = nullptr;
+    current.graph = nullptr;
     error.clear();  // Launching directly will say if it was the model's.
+    return false;
   }
-  return ok;
+  const FunctionInfo &info = *generated;
+  current.graph_args.assign(args, args + info.num_args);
+  current.graph_results.assign(results, results + info.num_results);
+  return true;
+}
+
+bool CudaDeviceState::CheckCallerPointers() {
+  if (!pointer_error.empty()) {
+    Fail(pointer_error);
+    return false;
+  }
+  if (pointers_checked)
+    return true;
+  const FunctionInfo &info = *generated;
+  auto check = [&](CUdeviceptr ptr, const BufferInfo &buffer,
+                   const char *what, const char *setter, int i) {
+    if (!ptr)
+      return true;
+    std::string name = std::string(what) + " " + std::to_string(i) + " ('" +
+                       buffer.name + "')";
+    char address[32];
+    std::snprintf(address, sizeof(address), "0x%llx", ptr);
+    CUdeviceptr base = 0;
+    size_t size = 0;
+    CUresult result = driver->cuMemGetAddressRange(&base, &size, ptr);
+    if (result != kSuccess) {
+      Fail("the device buffer given to " + std::string(setter) + "(" +
+           std::to_string(i) + ", " + address + ") for " + name +
+           " is not device memory of device " + std::to_string(ordinal) +
+           " (cuMemGetAddressRange: " + DescribeError(*driver, result) + ")");
+      return false;
+    }
+    size_t available = static_cast<size_t>(base + size - ptr);
+    if (available < buffer.size_bytes) {
+      Fail("the device buffer given to " + std::string(setter) + "(" +
+           std::to_string(i) + ", " + address + ") for " + name +
+           " has " + std::to_string(available) +
+           " bytes from there to the end of its allocation but needs " +
+           std::to_string(buffer.size_bytes));
+      return false;
+    }
+    return true;
+  };
+  for (int i = 0; i < info.num_args; ++i)
+    if (!check(caller_args[i], info.args[i], "argument", "set_arg_device_ptr",
+               i))
+      return false;
+  for (int i = 0; i < info.num_results; ++i)
+    if (!check(caller_results[i], info.results[i], "result",
+               "set_result_device_ptr", i))
+      return false;
+  pointers_checked = true;
+  return true;
+}
+
+size_t CudaDeviceState::CopyBytes(const BufferInfo &buffer,
+                                  bool result) const {
+  const FunctionInfo &info = *generated;
+  if (info.num_buckets == 0)
+    return buffer.size_bytes;
+  auto max = static_cast<size_t>(info.bucket_batches[info.num_buckets - 1]);
+  return buffer.size_bytes / max *
+         static_cast<size_t>(result ? batch_rows : bucket_rows);
 }
 
 CublasHandle CudaDeviceState::CublasOnStream() {
@@ -390,9 +528,11 @@ void CudaDeviceState::Release() {
     ContextScope scope(driver, context);
     if (scope.ok()) {
       driver->cuStreamSynchronize(stream());
-      if (graph)
-        driver->cuGraphExecDestroy(graph);
-      graph = nullptr;
+      for (EntryState &entry : entries) {
+        if (entry.graph)
+          driver->cuGraphExecDestroy(entry.graph);
+        entry.graph = nullptr;
+      }
       if (cublas_handle)
         cublas->cublasDestroy(cublas_handle);
       cublas_handle = nullptr;
@@ -416,6 +556,12 @@ CudaInfoHolder::CudaInfoHolder(const FunctionInfo &generated)
     : generated_info(generated), host_info(generated) {
   host_info.entry = &RunOnDevice;
   host_info.temp_bytes = 0;  // The arena is on the device.
+  if (generated.num_buckets > 0) {
+    host_bucket_entries.reset(new EntryFunction[generated.num_buckets]);
+    std::fill_n(host_bucket_entries.get(), generated.num_buckets,
+                &RunOnDevice);
+    host_info.bucket_entries = host_bucket_entries.get();
+  }
 }
 
 } // namespace internal
@@ -425,6 +571,16 @@ CudaCompiledFunction::CudaCompiledFunction(const FunctionInfo &info,
     : internal::CudaInfoHolder(info), CompiledFunction(host_info, mode),
       device_(new internal::CudaDeviceState) {
   device_->generated = &generated_info;
+  device_->caller_args.assign(info.num_args, 0);
+  device_->caller_results.assign(info.num_results, 0);
+  if (info.num_buckets == 0) {
+    device_->entries.resize(1);
+    device_->entries[0].entry = info.entry;
+  } else {
+    device_->entries.resize(info.num_buckets);
+    for (int i = 0; i < info.num_buckets; ++i)
+      device_->entries[i].entry = info.bucket_entries[i];
+  }
 }
 
 CudaCompiledFunction::~CudaCompiledFunction() { device_->Release(); }
@@ -433,6 +589,14 @@ bool CudaCompiledFunction::RunSteps(bool copy_args, bool launch,
                                     bool copy_results) {
   internal::CudaDeviceState *previous = internal::current_state;
   internal::current_state = device_.get();
+  // The bucket the base Run() picks (the smallest holding the batch).
+  const FunctionInfo &info = generated_info;
+  device_->bucket = 0;
+  for (int i = 0; i < info.num_buckets; ++i)
+    if (info.bucket_batches[i] == bucket_for_batch())
+      device_->bucket = static_cast<size_t>(i);
+  device_->bucket_rows = bucket_for_batch();
+  device_->batch_rows = batch_size();
   device_->copy_args = copy_args;
   device_->launch = launch;
   device_->copy_results = copy_results;
@@ -465,6 +629,88 @@ unsigned long long CudaCompiledFunction::result_device_ptr(size_t i) const {
   return device_->ready && i < device_->result_ptrs.size()
              ? device_->result_ptrs[i]
              : 0;
+}
+
+bool CudaCompiledFunction::set_device(int ordinal) {
+  internal::CudaDeviceState &state = *device_;
+  std::string call = "set_device(" + std::to_string(ordinal) + ")";
+  if (ordinal < 0) {
+    set_error_msg(call + ": CUDA device ordinals start at 0");
+    return false;
+  }
+  if (state.context && ordinal != state.ordinal) {
+    set_error_msg(call + " after the instance set up device " +
+                  std::to_string(state.ordinal) +
+                  " (its first Run() or SetUpDevice()); an instance stays "
+                  "on its device: make another one for device " +
+                  std::to_string(ordinal));
+    return false;
+  }
+  // Checked now where the driver loads; without one Run() says why.
+  if (const cuda::Driver *driver = cuda::LoadDriver(nullptr)) {
+    int count = 0;
+    if (driver->cuDeviceGetCount(&count) == cuda::kSuccess &&
+        ordinal >= count) {
+      set_error_msg(call + ": " +
+                    internal::DescribeMissingDevice(ordinal, count));
+      return false;
+    }
+  }
+  state.ordinal = ordinal;
+  set_error_msg("");
+  return true;
+}
+
+int CudaCompiledFunction::device() const { return device_->ordinal; }
+
+bool CudaCompiledFunction::SetDevicePtr(bool result, int i, void *device_ptr) {
+  internal::CudaDeviceState &state = *device_;
+  const char *what = result ? "result" : "argument";
+  std::string call = std::string(result ? "set_result_device_ptr("
+                                        : "set_arg_device_ptr(") +
+                     std::to_string(i) + ", ...)";
+  int count = result ? num_results() : num_args();
+  std::string error;
+  if (i < 0 || i >= count) {
+    error = call + ": " + what + " index " + std::to_string(i) +
+            " is out of range: " + info().class_name + " has " +
+            std::to_string(count) + " " + what + (count == 1 ? "" : "s");
+  } else if (!device_ptr) {
+    error = call + ": the device pointer for " + what + " '" +
+            (result ? result_info(i) : arg_info(i)).name + "' is null";
+  } else if (reinterpret_cast<uintptr_t>(device_ptr) % kDeviceAlignment) {
+    error = call + ": the device pointer for " + what + " '" +
+            (result ? result_info(i) : arg_info(i)).name + "' is not " +
+            std::to_string(kDeviceAlignment) + "-byte aligned";
+  }
+  if (!error.empty()) {
+    // As a refused set_temp_buffer(): Run() must not quietly go on with
+    // another buffer than the one the caller believes in use.
+    state.pointer_error = error;
+    set_error_msg(error);
+    return false;
+  }
+  auto address = reinterpret_cast<cuda::CUdeviceptr>(device_ptr);
+  if (result) {
+    state.caller_results[i] = address;
+  } else {
+    state.caller_args[i] = address;
+    // The base Run() wants every argument set; the host slot holds the
+    // device address, which RunOnDevice never reads as host memory.
+    set_arg_data(i, device_ptr);
+  }
+  state.pointer_error.clear();
+  state.pointers_checked = false;
+  set_error_msg("");
+  return true;
+}
+
+bool CudaCompiledFunction::set_arg_device_ptr(int i, void *device_ptr) {
+  return SetDevicePtr(false, i, device_ptr);
+}
+
+bool CudaCompiledFunction::set_result_device_ptr(int i, void *device_ptr) {
+  return SetDevicePtr(true, i, device_ptr);
 }
 
 void CudaCompiledFunction::set_stream(void *cu_stream) {
@@ -539,14 +785,15 @@ extern "C" void tfaot_rt_cuda_launch(const void *image, const char *kernel,
   if (!module)
     return;
   tfaot::cuda::CUfunction function = nullptr;
-  if (auto it = state->functions.find(kernel); it != state->functions.end())
+  auto key = std::make_pair(image, kernel);
+  if (auto it = state->functions.find(key); it != state->functions.end())
     function = it->second;
   if (!function) {
     if (!state->Check(
             state->driver->cuModuleGetFunction(&function, module, kernel),
             "finding kernel '" + std::string(kernel) + "'"))
       return;
-    state->functions.emplace(kernel, function);
+    state->functions.emplace(key, function);
   }
   state->Check(state->driver->cuLaunchKernel(
                    function, grid_x, grid_y, grid_z, block_x, block_y, block_z,
@@ -759,8 +1006,10 @@ extern "C" void tfaot_rt_cuda_conv(int64_t site, int64_t x, int64_t w,
   if (!state->error.empty() || n <= 0 || oh <= 0 || ow <= 0 || k <= 0)
     return;
   using namespace tfaot::cuda;
+  // Sites are numbered per entry: a batch bucket's are its own.
+  int64_t bucket_site = static_cast<int64_t>(state->bucket) << 32 | site;
   std::string error = state->cudnn_convs.Run(
-      *state->driver, state->stream(), site, layer,
+      *state->driver, state->stream(), bucket_site, layer,
       ConvShape{n, h, w_in, c, k, r, s, oh, ow, stride_h, stride_w,
                 dilation_h, dilation_w, flags},
       ConvOperands{static_cast<CUdeviceptr>(x), static_cast<CUdeviceptr>(w),

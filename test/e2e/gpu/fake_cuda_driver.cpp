@@ -21,6 +21,13 @@
 // launches and products are checked and recorded, not counted; launching
 // the graph counts them; allocations and copies are refused meanwhile.
 //
+// Devices: each has its own primary context; an allocation belongs to the
+// device whose context is current, and a launch, product or convolution
+// must only touch memory of the current device. fake_cuda_uses(address)
+// counts the kernel parameters, cuBLAS matrices and cuDNN tensors that
+// pointed into the allocation holding `address` (so a test can see that a
+// caller's device buffer is the one the work used).
+//
 // Knobs (environment): FAKE_CUDA_CC compute capability as major*10+minor
 // (default 90); FAKE_CUDA_DEVICES device count (default 1);
 // FAKE_CUDA_MEM_LIMIT bytes after which cuMemAlloc fails with
@@ -34,6 +41,7 @@
 #include "runtime/lib/cuda/cudnn.h"
 #include "runtime/lib/cuda/cuda_driver.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -57,8 +65,18 @@ constexpr CUresult kSuccess = 0, kInvalidValue = 1, kOutOfMemory = 2,
                    kInvalidImage = 200, kNotFound = 500;
 
 FakeCudaStats stats;
-std::map<unsigned long long, size_t> live;  // device address -> bytes
+struct Allocation {
+  size_t bytes;
+  int device;
+  int uses = 0;  ///< Operands of launches, products and convolutions.
+};
+std::map<unsigned long long, Allocation> live;  // by device address
 size_t live_bytes = 0;
+constexpr int kMaxDevices = 8;
+int ctx_tokens[kMaxDevices];
+/// The devices of the contexts pushed, innermost last.
+std::vector<int> context_stack;
+int CurrentDevice() { return context_stack.empty() ? -1 : context_stack.back(); }
 
 struct Function;
 
@@ -76,7 +94,7 @@ struct Function {
   std::string name;
 };
 std::vector<Module *> modules;
-int ctx_token, stream_token;
+int stream_token;
 
 /// What a capture recorded (also the "executable graph": same contents).
 struct Graph {
@@ -106,12 +124,32 @@ void Bad(const std::string &what) {
                 what.c_str());
 }
 
-bool InsideAllocation(unsigned long long address) {
+/// The allocation holding `address`, or null.
+std::pair<const unsigned long long, Allocation> *
+FindAllocation(unsigned long long address) {
   auto it = live.upper_bound(address);
   if (it == live.begin())
-    return false;
+    return nullptr;
   --it;
-  return address < it->first + it->second;
+  return address < it->first + it->second.bytes ? &*it : nullptr;
+}
+
+bool InsideAllocation(unsigned long long address) {
+  return FindAllocation(address) != nullptr;
+}
+
+/// InsideAllocation for an operand of work on the device: it must also be
+/// memory of the current device, and the use is counted.
+bool UsedOperand(unsigned long long address) {
+  auto *allocation = FindAllocation(address);
+  if (!allocation)
+    return false;
+  if (allocation->second.device != CurrentDevice())
+    Bad("an operand in memory of device " +
+        std::to_string(allocation->second.device) + " used on device " +
+        std::to_string(CurrentDevice()));
+  ++allocation->second.uses;
+  return true;
 }
 
 /// Reads ".visible .entry name(\n .param .u64 .ptr .align 1 x,\n ...)".
@@ -145,6 +183,10 @@ void ParsePtx(const char *ptx, Module &module) {
 extern "C" {
 
 const FakeCudaStats *fake_cuda_stats() { return &stats; }
+int fake_cuda_uses(unsigned long long address) {
+  auto *allocation = FindAllocation(address);
+  return allocation ? allocation->second.uses : -1;
+}
 
 CUresult cuInit(unsigned) {
   ++stats.inits;
@@ -156,7 +198,10 @@ CUresult cuDeviceGetCount(int *count) {
 }
 CUresult cuDeviceGet(int *device, int ordinal) {
   *device = ordinal;
-  return ordinal == 0 ? kSuccess : kInvalidValue;
+  return ordinal >= 0 && ordinal < EnvInt("FAKE_CUDA_DEVICES", 1) &&
+                 ordinal < kMaxDevices
+             ? kSuccess
+             : kInvalidValue;
 }
 CUresult cuDeviceGetAttribute(int *value, int attribute, int) {
   int cc = EnvInt("FAKE_CUDA_CC", 90);
@@ -168,9 +213,15 @@ CUresult cuDeviceGetAttribute(int *value, int attribute, int) {
     return kInvalidValue;
   return kSuccess;
 }
-CUresult cuDevicePrimaryCtxRetain(CUcontext *context, int) {
+CUresult cuDevicePrimaryCtxRetain(CUcontext *context, int device) {
+  if (device < 0 || device >= EnvInt("FAKE_CUDA_DEVICES", 1) ||
+      device >= kMaxDevices) {
+    Bad("retained the context of a device the driver did not give");
+    return kInvalidValue;
+  }
   ++stats.retained;
-  *context = reinterpret_cast<CUcontext>(&ctx_token);
+  stats.last_device = device;
+  *context = reinterpret_cast<CUcontext>(&ctx_tokens[device]);
   return kSuccess;
 }
 CUresult cuDevicePrimaryCtxRelease_v2(int) {
@@ -178,14 +229,23 @@ CUresult cuDevicePrimaryCtxRelease_v2(int) {
   return kSuccess;
 }
 CUresult cuCtxPushCurrent_v2(CUcontext context) {
-  if (context != reinterpret_cast<CUcontext>(&ctx_token))
+  auto *token = reinterpret_cast<int *>(context);
+  if (token < ctx_tokens || token >= ctx_tokens + kMaxDevices) {
     Bad("pushed a context the driver did not give");
+    return kInvalidValue;
+  }
   ++stats.context_depth;
+  context_stack.push_back(static_cast<int>(token - ctx_tokens));
   return kSuccess;
 }
 CUresult cuCtxPopCurrent_v2(CUcontext *context) {
+  if (context_stack.empty()) {
+    Bad("popped an empty context stack");
+    return kInvalidValue;
+  }
   --stats.context_depth;
-  *context = reinterpret_cast<CUcontext>(&ctx_token);
+  *context = reinterpret_cast<CUcontext>(&ctx_tokens[context_stack.back()]);
+  context_stack.pop_back();
   return kSuccess;
 }
 CUresult cuStreamCreate(CUstream *stream, unsigned) {
@@ -207,9 +267,14 @@ CUresult cuMemAlloc_v2(CUdeviceptr *address, size_t bytes) {
   size_t limit = static_cast<size_t>(EnvInt("FAKE_CUDA_MEM_LIMIT", 0));
   if (limit && live_bytes + bytes > limit)
     return kOutOfMemory;
-  void *memory = std::calloc(1, bytes ? bytes : 1);
+  // Aligned as the real driver's allocations are (the runtime's buffers
+  // and its checks of a caller's rely on it).
+  size_t rounded = (bytes + 255) / 256 * 256;
+  void *memory = std::aligned_alloc(256, rounded ? rounded : 256);
+  std::memset(memory, 0, rounded ? rounded : 256);
   *address = reinterpret_cast<unsigned long long>(memory);
-  live[*address] = bytes;
+  // A test allocating its "caller buffers" has no context: device 0's.
+  live[*address] = {bytes, std::max(CurrentDevice(), 0)};
   live_bytes += bytes;
   ++stats.allocs;
   stats.live_allocs = static_cast<int>(live.size());
@@ -221,7 +286,7 @@ CUresult cuMemFree_v2(CUdeviceptr address) {
     Bad("freed memory the driver did not allocate");
     return kInvalidValue;
   }
-  live_bytes -= it->second;
+  live_bytes -= it->second.bytes;
   live.erase(it);
   std::free(reinterpret_cast<void *>(address));
   stats.live_allocs = static_cast<int>(live.size());
@@ -245,6 +310,17 @@ CUresult cuMemcpyDtoHAsync_v2(void *to, CUdeviceptr from, size_t bytes,
   std::memcpy(to, reinterpret_cast<void *>(from), bytes);
   stats.dtoh_bytes += bytes;
   stats.last_stream = stream;
+  return kSuccess;
+}
+CUresult cuMemGetAddressRange_v2(CUdeviceptr *base, size_t *size,
+                                 CUdeviceptr address) {
+  auto *allocation = FindAllocation(address);
+  if (!allocation)
+    return kInvalidValue;  // What the driver says of host memory.
+  if (base)
+    *base = allocation->first;
+  if (size)
+    *size = allocation->second.bytes;
   return kSuccess;
 }
 CUresult cuModuleLoadData(CUmodule *module, const void *image) {
@@ -304,7 +380,7 @@ CUresult cuLaunchKernel(CUfunction function, unsigned gx, unsigned gy,
       continue;
     unsigned long long address;
     std::memcpy(&address, params[i], sizeof(address));
-    if (!InsideAllocation(address))
+    if (!UsedOperand(address))
       Bad("launch of " + f->name + ": pointer parameter " + std::to_string(i) +
           " is not device memory");
     ++stats.pointer_params_checked;
@@ -406,7 +482,7 @@ bool MatrixInside(const void *base, int rows, int cols, int ld,
   auto address = reinterpret_cast<unsigned long long>(base);
   long long last = (static_cast<long long>(cols) - 1) * ld + rows - 1 +
                    (batch - 1) * stride;
-  return ld >= rows && InsideAllocation(address) &&
+  return ld >= rows && UsedOperand(address) &&
          InsideAllocation(address + bytes * last + bytes - 1);
 }
 
@@ -511,9 +587,11 @@ int cublasGemmStridedBatchedEx(CublasHandle handle, int transa, int transb,
 }
 
 CUresult cuGetErrorName(CUresult result, const char **name) {
-  *name = result == kOutOfMemory ? "CUDA_ERROR_OUT_OF_MEMORY"
-          : result == kInvalidImage ? "CUDA_ERROR_INVALID_IMAGE"
-                                    : "CUDA_ERROR_FAKE";
+  *name = result == kOutOfMemory    ? "CUDA_ERROR_OUT_OF_MEMORY"
+          : result == kInvalidImage  ? "CUDA_ERROR_INVALID_IMAGE"
+          : result == kInvalidValue  ? "CUDA_ERROR_INVALID_VALUE"
+          : result == kNotFound      ? "CUDA_ERROR_NOT_FOUND"
+                                     : "CUDA_ERROR_FAKE";
   return kSuccess;
 }
 CUresult cuGetErrorString(CUresult, const char **text) {
@@ -562,7 +640,7 @@ template <typename T> T *Get(void *desc) { return static_cast<T *>(desc); }
 
 bool TensorInside(const void *base, size_t bytes) {
   auto address = reinterpret_cast<unsigned long long>(base);
-  return bytes && InsideAllocation(address) &&
+  return bytes && UsedOperand(address) &&
          InsideAllocation(address + bytes - 1);
 }
 

@@ -8,6 +8,7 @@
 /// Counters of fake_cuda_driver.cpp, read through fake_cuda_stats().
 struct FakeCudaStats {
   int inits, retained, context_depth, streams, syncs;
+  int last_device;  ///< Of the last primary context retained.
   int allocs, live_allocs;
   size_t htod_bytes, dtoh_bytes;
   int cubin_loads, ptx_loads, unloads;

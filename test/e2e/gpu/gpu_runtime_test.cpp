@@ -50,6 +50,8 @@
 #endif
 #include "fc_layers_bf16_cuda.h"
 #include "fc_layers_bf16_emulated.h"
+#include "fc_layers_buckets_cuda.h"
+#include "fc_layers_buckets_emulated.h"
 #include "fc_layers_cpu.h"
 #include "fc_layers_cuda.h"
 #include "fc_layers_emulated.h"
@@ -72,6 +74,7 @@
 #include <cstdlib>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <string>
 
 namespace {
@@ -214,6 +217,30 @@ int CompareEmulated() {
     ok &= RunAndCompare("blazeface", fn, cpu, 5);
   }
   {
+    // Batch buckets: the rows in use of the bucket a batch size picks
+    // (3 -> 4, 8 -> 8) against the CPU's fixed batch-8 build.
+    gpu_test::emulated::FcLayersBuckets fn;
+    gpu_test::cpu::FcLayers cpu;
+    Fill(cpu.arg0_data(), cpu.kArg0Elements, 9);
+    const int64_t row = fn.kResult0Elements / fn.kMaxBatch;
+    bool ran = cpu.Run();
+    for (int64_t batch : {3, 8}) {
+      // Again each time: a Run() zeroes the rows past the batch size.
+      std::memcpy(fn.arg0_data(), cpu.arg0_data(), fn.kArg0Bytes);
+      ran = ran && fn.set_batch_size(batch) && fn.Run();
+      std::string what = "fc-layers buckets, batch " + std::to_string(batch) +
+                         " (bucket " + std::to_string(fn.bucket_for_batch()) +
+                         ")";
+      ok &= ran && Close(what.c_str(), fn.result0_data(), cpu.result0_data(),
+                         batch * row);
+    }
+    if (!ran) {
+      std::printf("FAIL fc-layers buckets: %s%s\n", fn.error_msg().c_str(),
+                  cpu.error_msg().c_str());
+      ok = false;
+    }
+  }
+  {
     gpu_test::emulated::FcLayersInt8 fn;
     gpu_test::cpu::FcLayersInt8 cpu;
     ok &= RunAndCompare("fc-layers int8", fn, cpu, 7);
@@ -305,6 +332,49 @@ int Compare() {
     gpu_test::cuda::FcLayersInt8 gpu;
     gpu_test::cpu::FcLayersInt8 cpu;
     ok &= RunAndCompare("fc-layers int8", gpu, cpu, 7);
+  }
+  {
+    // Caller-owned device buffers: `owner`'s own device copies (its Run()
+    // put the input there) stand for the caller's; `gpu` reads and writes
+    // them with no copy, and `owner` fetches the results.
+    gpu_test::cuda::FcLayers owner, gpu;
+    gpu_test::cpu::FcLayers cpu;
+    Fill(owner.arg0_data(), owner.kArg0Elements, 8);
+    std::memcpy(cpu.arg0_data(), owner.arg0_data(), owner.kArg0Bytes);
+    auto device = [](unsigned long long ptr) {
+      return reinterpret_cast<void *>(ptr);
+    };
+    bool ran = owner.Run() && cpu.Run() &&
+               gpu.set_arg_device_ptr(0, device(owner.arg_device_ptr(0))) &&
+               gpu.set_result_device_ptr(0, device(owner.result_device_ptr(0)));
+    std::memset(owner.result0_data(), 0, owner.kResult0Bytes);
+    // Twice: the second run is the CUDA graph, with the caller's addresses.
+    ran = ran && gpu.Run() && gpu.Run() && owner.CopyResultsToHost();
+    if (!ran)
+      std::printf("FAIL fc-layers with caller-owned buffers: %s%s\n",
+                  owner.error_msg().c_str(), gpu.error_msg().c_str());
+    ok &= ran && Close("fc-layers output in the caller's device buffer",
+                       owner.result0_data(), cpu.result0_data(),
+                       owner.kResult0Elements);
+  }
+  {
+    // Batch buckets: the rows in use at batch 3 (bucket 4) and 8.
+    gpu_test::cuda::FcLayersBuckets gpu;
+    gpu_test::cpu::FcLayers cpu;
+    Fill(cpu.arg0_data(), cpu.kArg0Elements, 9);
+    const int64_t row = gpu.kResult0Elements / gpu.kMaxBatch;
+    bool ran = cpu.Run();
+    for (int64_t batch : {3, 8, 3}) {
+      std::memcpy(gpu.arg0_data(), cpu.arg0_data(), gpu.kArg0Bytes);
+      ran = ran && gpu.set_batch_size(batch) && gpu.Run() && gpu.Run();
+      std::string what = "fc-layers buckets on the GPU, batch " +
+                         std::to_string(batch);
+      ok &= ran && Close(what.c_str(), gpu.result0_data(), cpu.result0_data(),
+                         batch * row);
+    }
+    if (!ran)
+      std::printf("FAIL fc-layers buckets on the GPU: %s\n",
+                  gpu.error_msg().c_str());
   }
   {
     gpu_test::cuda::FcLayersFp16 fp16;
@@ -491,6 +561,251 @@ int FakeCudnnFallback(const char *library) {
 #endif
 }
 
+/// The fake driver's own entry points, for the tests that need device
+/// memory of their own ("the caller's buffers") and to see which
+/// allocations the work used.
+struct FakeApi {
+  int (*mem_alloc)(unsigned long long *, size_t) = nullptr;
+  int (*mem_free)(unsigned long long) = nullptr;
+  int (*uses)(unsigned long long) = nullptr;
+};
+
+FakeApi LoadFakeApi(const char *library) {
+  FakeApi api;
+  void *handle = dlopen(library, RTLD_NOW | RTLD_LOCAL);
+  if (!handle)
+    return api;
+  api.mem_alloc = reinterpret_cast<int (*)(unsigned long long *, size_t)>(
+      dlsym(handle, "cuMemAlloc_v2"));
+  api.mem_free = reinterpret_cast<int (*)(unsigned long long)>(
+      dlsym(handle, "cuMemFree_v2"));
+  api.uses = reinterpret_cast<int (*)(unsigned long long)>(
+      dlsym(handle, "fake_cuda_uses"));
+  return api;
+}
+
+using Expect = std::function<void(bool, const char *)>;
+
+/// set_arg_device_ptr / set_result_device_ptr on simple_mnist: no copy in
+/// or out for the caller's buffers, the work reads and writes them (seen
+/// through the fake's use counts: kernel parameters are only read from
+/// PTX, so with a cubin (sm_90) only cuBLAS's operands count), a changed
+/// pointer captures the CUDA graph again, set_arg_data() goes back to
+/// copying, and the errors: bad index, null, misaligned, host memory, a
+/// buffer too small. Returns the modules the instances loaded.
+int FakeCallerBuffers(const FakeCudaStats &stats, const FakeApi &fake,
+                      bool graphs, const Expect &expect) {
+  using Mnist = gpu_test::cuda::Mnist;
+  auto alloc = [&](size_t bytes) {
+    unsigned long long ptr = 0;
+    fake.mem_alloc(&ptr, bytes);
+    return ptr;
+  };
+  auto as_ptr = [](unsigned long long ptr) {
+    return reinterpret_cast<void *>(ptr);
+  };
+  unsigned long long x = alloc(Mnist::kArg0Bytes);
+  unsigned long long y_pred = alloc(Mnist::kResult0Bytes);
+  unsigned long long logits = alloc(Mnist::kResult1Bytes);
+  unsigned long long logits2 = alloc(Mnist::kResult1Bytes);
+  Fill(static_cast<float *>(as_ptr(x)), Mnist::kArg0Elements, 1);
+  int modules = 0;
+  {
+    // Results only: the argument exists on the device alone.
+    Mnist fn(Mnist::AllocMode::kResultsOnly);
+    expect(fn.set_arg_device_ptr(0, as_ptr(x)) &&
+               fn.set_result_device_ptr(0, as_ptr(y_pred)) &&
+               fn.set_result_device_ptr(1, as_ptr(logits)) &&
+               fn.arg_data(0) == as_ptr(x),
+           "set_arg_device_ptr / set_result_device_ptr take cuMemAlloc'ed "
+           "buffers; arg_data() is the device address");
+    FakeCudaStats before = stats;
+    bool ran = fn.Run();
+    FakeCudaStats first = stats;
+    ran = ran && fn.Run();
+    ++modules;
+    FakeCudaStats second = stats;
+    expect(ran && second.bad_calls == before.bad_calls,
+           "caller-owned buffers: runs with no bad driver call");
+    if (!ran || second.bad_calls != before.bad_calls)
+      std::printf("     %s %s\n", fn.error_msg().c_str(), stats.last_problem);
+    expect(first.dtoh_bytes == before.dtoh_bytes &&
+               second.htod_bytes == first.htod_bytes &&
+               second.dtoh_bytes == first.dtoh_bytes,
+           "nothing copied in or out for them (the first run uploads the "
+           "weights only)");
+    bool kernels_seen = second.pointer_params_checked > first.pointer_params_checked;
+    expect(fake.uses(x) > 0, "the argument is read where the caller put it");
+    if (kernels_seen) {
+      expect(fake.uses(y_pred) > 0 && fake.uses(logits) > 0,
+             "the results are written where the caller put them");
+    } else {
+      std::printf("note the results' kernels come from a cubin, whose "
+                  "parameters the fake does not read (checked with "
+                  "FAKE_CUDA_CC=100)\n");
+    }
+    expect(second.captures == first.captures + (graphs ? 1 : 0),
+           graphs ? "the second run captures a CUDA graph with those addresses"
+                  : "TFAOT_CUDA_GRAPHS=0: no capture");
+    int used = fake.uses(logits2);
+    expect(fn.set_result_device_ptr(1, as_ptr(logits2)) && fn.Run() &&
+               stats.captures == second.captures + (graphs ? 1 : 0) &&
+               stats.dtoh_bytes == second.dtoh_bytes &&
+               (!kernels_seen || fake.uses(logits2) > used),
+           "another result buffer: used from the next run on (the graph "
+           "captured again with it)");
+  }
+  {
+    // Only one result on the device: the other result and the argument
+    // are copied as usual; set_arg_data() goes back to copying.
+    Mnist fn;
+    Fill(fn.arg0_data(), fn.kArg0Elements, 1);
+    FakeCudaStats before = stats;
+    bool ran = fn.set_result_device_ptr(1, as_ptr(logits)) && fn.Run();
+    ++modules;
+    expect(ran && stats.dtoh_bytes - before.dtoh_bytes == Mnist::kResult0Bytes,
+           "a run copies back only the results left on the host");
+    expect(fn.set_arg_device_ptr(0, as_ptr(x)), "the argument on the device");
+    before = stats;
+    expect(fn.Run() && stats.htod_bytes == before.htod_bytes,
+           "then nothing is copied in");
+    float host[Mnist::kArg0Elements];
+    Fill(host, Mnist::kArg0Elements, 2);
+    fn.set_arg_data(0, host);
+    before = stats;
+    expect(fn.Run() && stats.htod_bytes - before.htod_bytes == Mnist::kArg0Bytes,
+           "set_arg_data() after it: the host data is copied again");
+  }
+  {
+    Mnist fn;
+    Fill(fn.arg0_data(), fn.kArg0Elements, 1);
+    auto refused = [&](bool set, const std::string &message) {
+      bool ok = !set && fn.error_msg().find(message) != std::string::npos &&
+                !fn.Run() && fn.error_msg().find(message) != std::string::npos;
+      if (!ok)
+        std::printf("     got '%s'; expected '%s'\n", fn.error_msg().c_str(),
+                    message.c_str());
+      return ok;
+    };
+    expect(refused(fn.set_arg_device_ptr(0, nullptr),
+                   "set_arg_device_ptr(0, ...): the device pointer for "
+                   "argument 'x' is null"),
+           "a null device pointer is refused, and Run() fails until a "
+           "valid one is set");
+    expect(refused(fn.set_result_device_ptr(1, as_ptr(logits + 4)),
+                   "the device pointer for result 'OuputLayer/logits' is "
+                   "not 256-byte aligned"),
+           "a misaligned one too");
+    expect(refused(fn.set_result_device_ptr(2, as_ptr(logits)),
+                   "result index 2 is out of range: gpu_test::cuda::Mnist "
+                   "has 2 results"),
+           "and a bad index");
+    expect(fn.set_result_device_ptr(1, as_ptr(logits)) && fn.Run(),
+           "a valid pointer clears the error");
+    ++modules;
+    void *host =
+        std::aligned_alloc(256, (Mnist::kArg0Bytes + 255) / 256 * 256);
+    char address[32];
+    std::snprintf(address, sizeof(address), "%p", host);
+    expect(fn.set_arg_device_ptr(0, host) && !fn.Run() &&
+               StartsWith(fn.error_msg(),
+                          "the device buffer given to set_arg_device_ptr(0, " +
+                              std::string(address) +
+                              ") for argument 0 ('x') is not device memory "
+                              "of device 0 (cuMemGetAddressRange: "
+                              "CUDA_ERROR_INVALID_VALUE"),
+           "host memory given as a device buffer: Run() fails saying so");
+    std::printf("     %s\n", fn.error_msg().c_str());
+    std::free(host);
+    unsigned long long small = alloc(Mnist::kArg0Bytes / 2);
+    expect(fn.set_arg_device_ptr(0, as_ptr(small)) && !fn.Run() &&
+               fn.error_msg().find("for argument 0 ('x') has 15680 bytes from "
+                                   "there to the end of its allocation but "
+                                   "needs 31360") != std::string::npos,
+           "a device buffer too small: Run() fails saying so");
+    fake.mem_free(small);
+  }
+  for (unsigned long long ptr : {x, y_pred, logits, logits2})
+    fake.mem_free(ptr);
+  return modules;
+}
+
+/// set_device(): with FAKE_CUDA_DEVICES=2 the instance runs on device 1
+/// (its context, its memory; the fake checks every operand is on the
+/// current device); ordinals the driver lacks and changes after set-up
+/// are refused. Returns the modules loaded.
+int FakeSetDevice(const FakeCudaStats &stats, const Expect &expect) {
+  const char *env = std::getenv("FAKE_CUDA_DEVICES");
+  int devices = env ? std::atoi(env) : 1;
+  gpu_test::cuda::Mnist fn;
+  Fill(fn.arg0_data(), fn.kArg0Elements, 1);
+  expect(!fn.set_device(-1) &&
+             fn.error_msg() == "set_device(-1): CUDA device ordinals start at 0",
+         "set_device(-1) is refused");
+  std::string missing = "set_device(" + std::to_string(devices) +
+                        "): no CUDA device " + std::to_string(devices) +
+                        ": the CUDA driver found " + std::to_string(devices) +
+                        " GPU" + (devices == 1 ? "" : "s");
+  expect(!fn.set_device(devices) && StartsWith(fn.error_msg(), missing),
+         "an ordinal past the driver's devices is refused");
+  if (devices < 2) {
+    expect(fn.set_device(0) && fn.device() == 0 && fn.Run() &&
+               stats.last_device == 0,
+           "set_device(0): the default device");
+    return 1;
+  }
+  FakeCudaStats before = stats;
+  expect(fn.set_device(1) && fn.device() == 1 && fn.Run() && fn.Run() &&
+             stats.last_device == 1 && stats.bad_calls == before.bad_calls,
+         "set_device(1): runs on device 1's context and memory");
+  if (stats.bad_calls != before.bad_calls)
+    std::printf("     last problem: %s\n", stats.last_problem);
+  expect(!fn.set_device(0) &&
+             StartsWith(fn.error_msg(),
+                        "set_device(0) after the instance set up device 1"),
+         "a change after set-up is refused");
+  expect(fn.set_device(1) && fn.Run(), "the same device again is fine");
+  return 1;
+}
+
+/// A --batch 1,4,8 build: each Run() copies the rows of its bucket in and
+/// the batch's rows out, runs that bucket's products, and each bucket gets
+/// its own CUDA graph. Returns the modules loaded.
+int FakeBuckets(const FakeCudaStats &stats, bool graphs,
+                const Expect &expect) {
+  using Buckets = gpu_test::cuda::FcLayersBuckets;
+  Buckets fn;
+  Fill(fn.arg0_data(), fn.kArg0Elements, 3);
+  const size_t in_row = Buckets::kArg0Bytes / Buckets::kMaxBatch;
+  const size_t out_row = Buckets::kResult0Bytes / Buckets::kMaxBatch;
+  expect(fn.set_batch_size(3) && fn.bucket_for_batch() == 4 && fn.Run(),
+         "batch 3 runs the bucket of 4");
+  FakeCudaStats first = stats;
+  bool ran = fn.Run();
+  FakeCudaStats second = stats;
+  expect(ran && second.htod_bytes - first.htod_bytes == 4 * in_row &&
+             second.dtoh_bytes - first.dtoh_bytes == 3 * out_row,
+         "it copies the bucket's 4 rows in and the batch's 3 rows out");
+  const int capture = graphs ? 1 : 0;
+  expect(second.gemms - first.gemms == 3 &&
+             second.captures == first.captures + capture,
+         "the bucket's three products (captured into its graph)");
+  expect(fn.set_batch_size(8) && fn.Run() && fn.Run() &&
+             stats.htod_bytes - second.htod_bytes == 2 * 8 * in_row &&
+             stats.captures == second.captures + capture &&
+             stats.live_graphs - second.live_graphs == capture,
+         "batch 8 runs the bucket of 8 (and captures a graph of its own)");
+  FakeCudaStats third = stats;
+  expect(fn.set_batch_size(2) && fn.Run() && stats.captures == third.captures &&
+             stats.graph_launches == third.graph_launches + capture &&
+             stats.gemms == third.gemms + 3 &&
+             stats.bad_calls == first.bad_calls,
+         "back to the bucket of 4 (its graph launched again)");
+  if (stats.bad_calls != first.bad_calls)
+    std::printf("     last problem: %s\n", stats.last_problem);
+  return 2;  // The images of the buckets of 4 and 8.
+}
+
 /// The runtime's use of the (fake) driver: the instance sets up once,
 /// uploads the weights once, copies exactly the arguments in and the
 /// results out per run, launches kernels whose pointer parameters are all
@@ -626,7 +941,19 @@ int FakeDriver(const char *library) {
     expect(stats.half_gemms - before.half_gemms == 6,
            "their three layers each run as cuBLAS 16-bit products");
   }
+  // Modules the instances loaded (one per instance, one per bucket run).
   int instances = 5;
+  {
+    FakeApi fake = LoadFakeApi(library);
+    if (!fake.mem_alloc || !fake.mem_free || !fake.uses) {
+      std::printf("FAIL the fake driver lacks cuMemAlloc_v2, cuMemFree_v2 "
+                  "or fake_cuda_uses\n");
+      return 1;
+    }
+    instances += FakeCallerBuffers(stats, fake, graphs, expect);
+    instances += FakeSetDevice(stats, expect);
+    instances += FakeBuckets(stats, graphs, expect);
+  }
 #if TFAOT_GPU_TEST_CUDA_CONV_NETS
   {
     // --gpu_conv=cudnn: emotion in (the fake's) cuDNN. fp32: 9 calls, 8

@@ -1,10 +1,11 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Checks a tfaot --quantize_report JSON file against accuracy bounds.
+"""Checks a tfaot --quantize_report or --precision_report JSON file against
+accuracy bounds.
 
 usage: check_quantize_report.py REPORT.json OUTPUT MAX_RELATIVE_ERROR
                                 MIN_TOP1_AGREEMENT
        check_quantize_report.py --same-outputs A.json B.json
-Fails (exit 1, saying why) when output OUTPUT's largest int8-vs-float error
+Fails (exit 1, saying why) when output OUTPUT's largest error against float
 exceeds MAX_RELATIVE_ERROR times its largest float magnitude, or when its
 top-1 agreement is below MIN_TOP1_AGREEMENT (a fraction). With
 --same-outputs, when two reports (say, of a CPU and a GPU build) give
@@ -33,7 +34,7 @@ def main(path, output, max_relative_error, min_agreement):
         print("error: top-1 agreement below %s" % min_agreement)
         ok = False
     if out["max_abs_error"] == 0:
-        print("error: no difference at all: did the int8 code run?")
+        print("error: no difference at all: did the int8 or 16-bit code run?")
         ok = False
     sys.exit(0 if ok else 1)
 

@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "tfaot/runtime/thread_pool.h"
 
@@ -248,6 +249,12 @@ public:
   int LookupResultIndex(const std::string &name) const;
 
   const FunctionInfo &info() const { return info_; }
+
+protected:
+  /// For a derived class's setters that fail (CudaCompiledFunction's).
+  void set_error_msg(std::string message) const {
+    error_msg_ = std::move(message);
+  }
 
 private:
   // const so that the const accessors can report a bad index too; it only

@@ -13,8 +13,12 @@
 // the instance is destroyed: one block holding the device copies of every
 // argument and result and the arena of temporaries (kTempBytes, the same
 // buffer plan as on CPU), plus the weights, uploaded once. The instance uses
-// device 0's primary context, pushed around each Run() so that a caller's
-// current context is left as it was.
+// the primary context of its device (0 unless set_device() says another),
+// pushed around each Run() so that a caller's current context is left as
+// it was. Arguments and results may instead live in the caller's device
+// memory (set_arg_device_ptr, set_result_device_ptr): nothing is copied
+// for those. With batch buckets (--batch) each Run() copies the rows of
+// the bucket it runs, and each bucket gets its own CUDA graph.
 //
 // Failures never abort: Run() returns false and error_msg() starts with
 // "no CUDA driver", "no CUDA device", "kernel image is not for this GPU
@@ -42,6 +46,9 @@ struct CudaInfoHolder {
   explicit CudaInfoHolder(const FunctionInfo &generated);
   const FunctionInfo &generated_info;
   FunctionInfo host_info;
+  /// With batch buckets, host_info's entry for every bucket: the runtime's
+  /// (which runs the bucket CudaCompiledFunction::Run() chose).
+  std::unique_ptr<EntryFunction[]> host_bucket_entries;
 };
 struct CudaDeviceState;
 } // namespace internal
@@ -61,7 +68,18 @@ public:
   /// on a base reference fails with a message saying so.)
   bool Run();
 
-  /// Runs on `cu_stream` (a CUstream of device 0's primary context, or
+  /// The GPU to run on: the CUDA device ordinal (0, the default, to the
+  /// driver's device count - 1). Call it before the first Run() or
+  /// SetUpDevice(); after them the instance stays on its device (make
+  /// another instance for another GPU). Returns false and sets error_msg()
+  /// for a negative ordinal, one the driver does not have (checked now
+  /// when the driver loads; without a driver Run() says so) or a change
+  /// after set-up.
+  bool set_device(int ordinal);
+  /// The device ordinal set_device() chose (0 by default).
+  int device() const;
+
+  /// Runs on `cu_stream` (a CUstream of the device's primary context, or
   /// one current when Run() is called) instead of the instance's own
   /// stream. Run() still returns after the results are copied back, with
   /// the stream synchronized. Null goes back to the instance's stream.
@@ -78,9 +96,10 @@ public:
   /// the device addresses below exist. False with error_msg() set on
   /// failure. Run() and RunDeviceResident() do it too.
   bool SetUpDevice();
-  /// The device address (a CUdeviceptr) of argument / result `i`, kArgNBytes
-  /// / kResultNBytes long, 256-byte aligned, fixed for the instance's life;
-  /// 0 before the device is set up or for an index out of range.
+  /// The device address (a CUdeviceptr) of the instance's own buffer for
+  /// argument / result `i`, kArgNBytes / kResultNBytes long, 256-byte
+  /// aligned, fixed for the instance's life; 0 before the device is set up
+  /// or for an index out of range.
   unsigned long long arg_device_ptr(size_t i) const;
   unsigned long long result_device_ptr(size_t i) const;
   /// Runs on the device copies as they are: nothing is copied in (write
@@ -93,9 +112,39 @@ public:
   /// (result_data()), as Run() does at its end.
   bool CopyResultsToHost();
 
+  // Caller-owned device buffers, for zero-copy pipelines: the kernels,
+  // cuBLAS and cuDNN read argument `i` from / write result `i` to the
+  // caller's device memory directly, and Run() copies nothing in or out
+  // for them (other arguments and results are copied as usual).
+
+  /// Alignment the caller's device buffers need: what cuMemAlloc gives,
+  /// and what the instance's own buffers have, so that the kernels and
+  /// library calls see the same alignment either way.
+  static constexpr size_t kDeviceAlignment = 256;
+  /// Makes argument `i` the device buffer at `device_ptr` (a CUdeviceptr
+  /// of this instance's device): it must hold arg_size(i) bytes (with
+  /// batch buckets, the largest bucket's; a Run() reads the rows of its
+  /// bucket), be kDeviceAlignment-aligned, and be written before Run()
+  /// (on the instance's stream or before the call); it is read, never
+  /// written. arg_data(i) then returns `device_ptr` (not host memory);
+  /// set_arg_data(i, ...) goes back to copying host data. Returns false
+  /// and sets error_msg() for a bad index, a null or misaligned pointer;
+  /// Run() then fails until a valid one is set. Run() checks with the
+  /// driver that the buffer is device memory of at least that size.
+  /// Changing a pointer after the second Run() costs one CUDA-graph
+  /// capture on the next (the graph holds the addresses).
+  bool set_arg_device_ptr(int i, void *device_ptr);
+  /// Makes result `i` the device buffer at `device_ptr`: as above, holding
+  /// result_size(i) bytes, which Run() writes on the device (result_data(i)
+  /// is then not written, and CopyResultsToHost() skips it). A result
+  /// stays on the caller's device memory for the instance's life.
+  bool set_result_device_ptr(int i, void *device_ptr);
+
 private:
   /// Run() with some of its steps (RunOnDevice in cuda_function.cpp).
   bool RunSteps(bool copy_args, bool launch, bool copy_results);
+  /// set_arg_device_ptr (result false) and set_result_device_ptr.
+  bool SetDevicePtr(bool result, int i, void *device_ptr);
   std::unique_ptr<internal::CudaDeviceState> device_;
 };
 
