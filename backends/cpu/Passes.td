@@ -286,8 +286,9 @@ def WinogradConvolutionsPass
     Runs on linalg on tensors, after elementwise fusion and before
     `tfaot-fuse-epilogues` (`--conv_algorithm=winograd|auto`). Each f32
     `linalg.conv_2d_nhwc_hwcf` with a constant 3x3 filter, strides and
-    dilations 1 and a zero-filled init (what the lowering of an ungrouped
-    Conv2D makes; its SAME padding is the tensor.pad in front) becomes:
+    dilations 1, input and output channels multiples of 4 and a
+    zero-filled init (what the lowering of an ungrouped Conv2D makes; its
+    SAME padding is the tensor.pad in front) becomes:
 
     1. an input transform, one `linalg.generic` over (image, tile row, tile
        column, channel) reading the 6x6 patch under each 4x4 block of

@@ -196,7 +196,11 @@ struct WinogradConvolutionsPass
         !inputType.getElementType().isF32() ||
         !outputType.getElementType().isF32() ||
         filterType.getDimSize(0) != 3 || filterType.getDimSize(1) != 3 ||
-        filterType.getDimSize(2) != inputType.getDimSize(3))
+        filterType.getDimSize(2) != inputType.getDimSize(3) ||
+        // Channels in whole vectors of at least 4 lanes, which the
+        // transforms' vector loops need (an RGB input layer is mostly
+        // transforms anyway).
+        filterType.getDimSize(2) % 4 != 0 || filterType.getDimSize(3) % 4 != 0)
       return {};
     DenseElementsAttr filter = denseConstant(conv.getInputs()[1]);
     if (!filter || !filter.getElementType().isF32())

@@ -97,33 +97,47 @@ func.func @partial_blocks(%in: tensor<2x9x9x4xf32>) -> tensor<2x7x7x16xf32> {
 // CHECK-COUNT-5: linalg.conv_2d_nhwc_hwcf
 // CHECK-NOT: tfaot.winograd_transform
 // CHECK: return
-func.func @not_winograd(%in: tensor<1x10x10x2xf32>, %wv: tensor<3x3x2x16xf32>)
+func.func @not_winograd(%in: tensor<1x10x10x4xf32>, %wv: tensor<3x3x4x16xf32>)
     -> (tensor<1x4x4x16xf32>, tensor<1x6x6x16xf32>, tensor<1x8x8x16xf32>, tensor<1x8x8x16xf32>, tensor<1x10x10x16xf32>) {
-  %w = arith.constant dense<1.0> : tensor<3x3x2x16xf32>
-  %w1 = arith.constant dense<1.0> : tensor<1x1x2x16xf32>
+  %w = arith.constant dense<1.0> : tensor<3x3x4x16xf32>
+  %w1 = arith.constant dense<1.0> : tensor<1x1x4x16xf32>
   %zero = arith.constant 0.0 : f32
   %one = arith.constant 1.0 : f32
   %e4 = tensor.empty() : tensor<1x4x4x16xf32>
   %i4 = linalg.fill ins(%zero : f32) outs(%e4 : tensor<1x4x4x16xf32>) -> tensor<1x4x4x16xf32>
   %strided = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
-      ins(%in, %w : tensor<1x10x10x2xf32>, tensor<3x3x2x16xf32>) outs(%i4 : tensor<1x4x4x16xf32>) -> tensor<1x4x4x16xf32>
+      ins(%in, %w : tensor<1x10x10x4xf32>, tensor<3x3x4x16xf32>) outs(%i4 : tensor<1x4x4x16xf32>) -> tensor<1x4x4x16xf32>
   %e6 = tensor.empty() : tensor<1x6x6x16xf32>
   %i6 = linalg.fill ins(%zero : f32) outs(%e6 : tensor<1x6x6x16xf32>) -> tensor<1x6x6x16xf32>
   %dilated = linalg.conv_2d_nhwc_hwcf {dilations = dense<2> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
-      ins(%in, %w : tensor<1x10x10x2xf32>, tensor<3x3x2x16xf32>) outs(%i6 : tensor<1x6x6x16xf32>) -> tensor<1x6x6x16xf32>
+      ins(%in, %w : tensor<1x10x10x4xf32>, tensor<3x3x4x16xf32>) outs(%i6 : tensor<1x6x6x16xf32>) -> tensor<1x6x6x16xf32>
   %e8 = tensor.empty() : tensor<1x8x8x16xf32>
   %i8 = linalg.fill ins(%zero : f32) outs(%e8 : tensor<1x8x8x16xf32>) -> tensor<1x8x8x16xf32>
   %variable = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
-      ins(%in, %wv : tensor<1x10x10x2xf32>, tensor<3x3x2x16xf32>) outs(%i8 : tensor<1x8x8x16xf32>) -> tensor<1x8x8x16xf32>
+      ins(%in, %wv : tensor<1x10x10x4xf32>, tensor<3x3x4x16xf32>) outs(%i8 : tensor<1x8x8x16xf32>) -> tensor<1x8x8x16xf32>
   %ones = linalg.fill ins(%one : f32) outs(%e8 : tensor<1x8x8x16xf32>) -> tensor<1x8x8x16xf32>
   %accumulating = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
-      ins(%in, %w : tensor<1x10x10x2xf32>, tensor<3x3x2x16xf32>) outs(%ones : tensor<1x8x8x16xf32>) -> tensor<1x8x8x16xf32>
+      ins(%in, %w : tensor<1x10x10x4xf32>, tensor<3x3x4x16xf32>) outs(%ones : tensor<1x8x8x16xf32>) -> tensor<1x8x8x16xf32>
   %e10 = tensor.empty() : tensor<1x10x10x16xf32>
   %i10 = linalg.fill ins(%zero : f32) outs(%e10 : tensor<1x10x10x16xf32>) -> tensor<1x10x10x16xf32>
   %pointwise = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
-      ins(%in, %w1 : tensor<1x10x10x2xf32>, tensor<1x1x2x16xf32>) outs(%i10 : tensor<1x10x10x16xf32>) -> tensor<1x10x10x16xf32>
+      ins(%in, %w1 : tensor<1x10x10x4xf32>, tensor<1x1x4x16xf32>) outs(%i10 : tensor<1x10x10x16xf32>) -> tensor<1x10x10x16xf32>
   return %strided, %dilated, %variable, %accumulating, %pointwise
       : tensor<1x4x4x16xf32>, tensor<1x6x6x16xf32>, tensor<1x8x8x16xf32>, tensor<1x8x8x16xf32>, tensor<1x10x10x16xf32>
+}
+
+// Left alone too: 2 input channels (the transforms' vector loops need 4).
+// CHECK-LABEL: func.func @two_channels
+// CHECK-NOT: tfaot.winograd_transform
+// CHECK: linalg.conv_2d_nhwc_hwcf
+func.func @two_channels(%in: tensor<1x10x10x2xf32>) -> tensor<1x8x8x16xf32> {
+  %w = arith.constant dense<1.0> : tensor<3x3x2x16xf32>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x8x8x16xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<1x8x8x16xf32>) -> tensor<1x8x8x16xf32>
+  %conv = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%in, %w : tensor<1x10x10x2xf32>, tensor<3x3x2x16xf32>) outs(%init : tensor<1x8x8x16xf32>) -> tensor<1x8x8x16xf32>
+  return %conv : tensor<1x8x8x16xf32>
 }
 
 // BAD: tfaot-winograd-convolutions: algorithm must be winograd or auto, not 'fast'
