@@ -186,8 +186,13 @@ struct ParallelizeLoopsPass
     SmallVector<linalg::LinalgOp> ops;
     for (Operation &op : function.getBody().getOps())
       if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
+        // A Winograd transform left as a generic (channels its vector loops
+        // could not take) reads its 4x4 blocks through floordiv / mod maps,
+        // which a split along rows would cut through: it runs whole.
         if (linalgOp.hasPureBufferSemantics() &&
-            !linalgOp.hasDynamicShape() && tfaot::staticWorkOf(linalgOp) >= minWork)
+            !linalgOp.hasDynamicShape() &&
+            tfaot::staticWorkOf(linalgOp) >= minWork &&
+            !linalgOp->hasAttr(tfaot::kWinogradTransformAttr))
           ops.push_back(linalgOp);
     IRRewriter rewriter(&getContext());
     for (linalg::LinalgOp op : ops) {

@@ -25,6 +25,13 @@ namespace mlir::tfaot {
 /// tfaot-parallelize-loops may run on several threads.
 inline constexpr llvm::StringLiteral kParallelLoopAttr = "tfaot.parallel";
 
+/// Marks the input ("input") and output ("output") transforms
+/// tfaot-winograd-convolutions makes, which
+/// tfaot-vectorize-winograd-transforms turns into vector loops over
+/// channels once they are on buffers.
+inline constexpr llvm::StringLiteral kWinogradTransformAttr =
+    "tfaot.winograd_transform";
+
 /// The module attribute tfaot-instrument-profile writes: the name of each
 /// timed op, indexed by the id its timing calls pass. The driver reads it
 /// back for `tfaot bench --profile`.

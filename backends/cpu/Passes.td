@@ -279,4 +279,99 @@ def FuseEpiloguesPass : Pass<"tfaot-fuse-epilogues", "mlir::func::FuncOp"> {
   ];
 }
 
+def WinogradConvolutionsPass
+    : Pass<"tfaot-winograd-convolutions", "mlir::func::FuncOp"> {
+  let summary = "compute 3x3 stride-1 convolutions as Winograd F(4x4,3x3)";
+  let description = [{
+    Runs on linalg on tensors, after elementwise fusion and before
+    `tfaot-fuse-epilogues` (`--conv_algorithm=winograd|auto`). Each f32
+    `linalg.conv_2d_nhwc_hwcf` with a constant 3x3 filter, strides and
+    dilations 1, input and output channels multiples of 4 and a
+    zero-filled init (what the lowering of an ungrouped Conv2D makes; its
+    SAME padding is the tensor.pad in front) becomes:
+
+    1. an input transform, one `linalg.generic` over (image, tile row, tile
+       column, channel) reading the 6x6 patch under each 4x4 block of
+       output pixels (36 inputs, the padded input at 36 offsets) and writing
+       the 36 values of B^T d B to 36 tensors [N, tiles_h, tiles_w, C_in];
+    2. 36 `linalg.matmul`s, [tiles x C_in] x [C_in x C_out], with the
+       filter's G g G^T computed here in double precision and stored as 36
+       constants (4x the filter's size);
+    3. an output transform, one `linalg.generic` over the convolution's
+       output [N, H, W, C_out] that sums the 36 products of the pixel's
+       block with the coefficients A^T[p][a] A^T[q][b] of its position
+       (p, q) in the block, read from a 4x4x36 constant.
+
+    The one elementwise consumer of the convolution (bias, activation,
+    residual add) is fused into the output transform. Where H or W is not a
+    multiple of 4 the input gets zero rows and columns at its end for the
+    last block's patch. With `algorithm=auto` only convolutions with at
+    least `min-tiles` 4x4 blocks (over the batch) are rewritten. Both
+    transforms are marked `tfaot.winograd_transform` for
+    `tfaot-vectorize-winograd-transforms`.
+  }];
+  let options = [
+    Option<"algorithm", "algorithm", "std::string", /*default=*/"\"winograd\"",
+           "winograd (every convolution that qualifies) or auto (those with "
+           "at least min-tiles blocks)">,
+    Option<"minTiles", "min-tiles", "int64_t", /*default=*/"16",
+           "with algorithm=auto: the fewest 4x4 output blocks worth it">,
+  ];
+  let dependentDialects = [
+    "mlir::linalg::LinalgDialect", "mlir::tensor::TensorDialect",
+    "mlir::arith::ArithDialect",
+  ];
+  let statistics = [
+    Statistic<"numConvolutionsRewritten", "convolutions-rewritten",
+              "Number of convolutions rewritten as Winograd F(4x4,3x3)">,
+  ];
+}
+
+def VectorizeWinogradTransformsPass
+    : Pass<"tfaot-vectorize-winograd-transforms", "mlir::func::FuncOp"> {
+  let summary = "vector loops over channels for the Winograd transforms";
+  let description = [{
+    Runs on bufferized code, before `tfaot-parallelize-loops`. Each
+    `linalg.generic` marked `tfaot.winograd_transform` whose loops are all
+    parallel, whose body is scalar elementwise ops, and whose innermost
+    loop indexes the last, contiguous dimension of every operand it indexes
+    at all becomes a loop nest whose innermost loop steps through that
+    dimension a vector at a time (`vector-bits` / 32 lanes, or the widest
+    power of two down to 4 that divides it): `vector.load`s of the operands
+    it indexes, scalar loads splatted for those it does not (hoisted out of
+    the vector loop), the body on vectors, `vector.store`s of the results.
+    LLVM's loop vectorizer leaves these loops scalar: they touch 36 buffers,
+    more than it checks for overlap at run time. Each element is computed
+    with the same operations in the same order as the scalar loop.
+
+    ```mlir
+    linalg.generic {indexing_maps = [(d0, d1) -> (d0, d1), (d0, d1) -> (d0),
+                                     (d0, d1) -> (d0, d1)], ...,
+                    tfaot.winograd_transform = "output"}
+        ins(%m, %c : memref<2x32xf32>, memref<2xf32>) outs(%y : memref<2x32xf32>)
+    ```
+    becomes
+    ```mlir
+    scf.for %i = %c0 to %c2 step %c1 {
+      %s = memref.load %c[%i]
+      scf.for %j = %c0 to %c32 step %c16 {
+        %v = vector.load %m[%i, %j] : memref<2x32xf32>, vector<16xf32>
+        ... vector.store %r, %y[%i, %j]
+    ```
+  }];
+  let options = [
+    Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"512",
+           "width of the target's vector registers in bits">,
+  ];
+  let dependentDialects = [
+    "mlir::scf::SCFDialect", "mlir::vector::VectorDialect",
+    "mlir::affine::AffineDialect", "mlir::arith::ArithDialect",
+    "mlir::memref::MemRefDialect",
+  ];
+  let statistics = [
+    Statistic<"numTransformsVectorized", "transforms-vectorized",
+              "Number of Winograd transforms turned into vector loops">,
+  ];
+}
+
 #endif // TFAOT_BACKENDS_CPU_PASSES_TD

@@ -19,13 +19,23 @@ using namespace mlir;
 
 // tfaot -> linalg on tensors -> bufferized memrefs. Function results become
 // trailing out-parameters, so the caller (the generated class) owns them.
-static const char kBufferizePipeline[] =
-    "tfaot-lower-to-linalg,"
+// `convAlgorithm` other than "direct" adds tfaot-winograd-convolutions.
+static std::string bufferizePipeline(llvm::StringRef convAlgorithm) {
+  std::string winograd =
+      convAlgorithm == "direct"
+          ? ""
+          : "func.func(tfaot-winograd-convolutions{algorithm=" +
+                convAlgorithm.str() + "}),canonicalize,";
+  return "tfaot-lower-to-linalg,"
     "canonicalize,"
     "func.func(linalg-fuse-elementwise-ops),"
     "canonicalize,cse,"
     // After the fusion, which would take the int8 products apart.
     "func.func(tfaot-lower-int8-contractions),"
+    // After the fusion too, which would otherwise fuse each producer into
+    // the input transform's 36 reads of it; the pass fuses the epilogue
+    // into the output transform itself.
+    + winograd +
     // Each conv/matmul with its epilogue becomes one tiled loop nest that
     // writes the result slice in place (no temporary, no alloc in a loop).
     "func.func(tfaot-fuse-epilogues),"
@@ -61,6 +71,7 @@ static const char kBufferizePipeline[] =
     // and drop the helper.
     "inline{default-pipeline=},"
     "symbol-dce";
+}
 
 // Bufferized code -> LLVM dialect. Bare-pointer calling convention: every
 // buffer crosses the ABI as one plain pointer, which is what the generated
@@ -68,8 +79,14 @@ static const char kBufferizePipeline[] =
 static std::string toLLVMPipeline(unsigned vectorBits, bool profile) {
   // Large loops are outlined for the thread pool before the contraction
   // tiles are vectorized, so the outlined bodies get the same kernels.
+  // The Winograd transforms become vector loops before the thread pool
+  // outlining, which would split them along rows that their blocks of 4
+  // share.
   return std::string(profile ? "tfaot-instrument-profile," : "") +
-         "func.func(tfaot-expand-strided-copies),"
+         "func.func(tfaot-expand-strided-copies,"
+         "tfaot-vectorize-winograd-transforms{vector-bits=" +
+         std::to_string(vectorBits) +
+         "}),"
          "tfaot-parallelize-loops,"
          "func.func(tfaot-vectorize-contractions{vector-bits=" +
          std::to_string(vectorBits) +
@@ -105,9 +122,10 @@ static void registerUpstreamPassesOnce() {
 
 namespace tfaot::cpu {
 
-LogicalResult buildBufferizePipeline(OpPassManager &pm) {
+LogicalResult buildBufferizePipeline(OpPassManager &pm,
+                                     llvm::StringRef convAlgorithm) {
   registerUpstreamPassesOnce();
-  return parsePassPipeline(kBufferizePipeline, pm);
+  return parsePassPipeline(bufferizePipeline(convAlgorithm), pm);
 }
 
 LogicalResult buildToLLVMPipeline(OpPassManager &pm, unsigned vectorBits,

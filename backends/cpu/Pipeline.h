@@ -18,8 +18,12 @@
 
 namespace tfaot::cpu {
 
-/// Adds tfaot -> bufferized memref code to `pm`.
-mlir::LogicalResult buildBufferizePipeline(mlir::OpPassManager &pm);
+/// Adds tfaot -> bufferized memref code to `pm`. `convAlgorithm` is
+/// --conv_algorithm: "direct" (the default), or "winograd" / "auto" for
+/// tfaot-winograd-convolutions.
+mlir::LogicalResult
+buildBufferizePipeline(mlir::OpPassManager &pm,
+                       llvm::StringRef convAlgorithm = "direct");
 
 /// Adds bufferized code -> LLVM dialect to `pm`. `vectorBits` is the width of
 /// the target's vector registers (cpu::vectorBitsFor), which sizes the

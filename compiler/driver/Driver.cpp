@@ -271,7 +271,12 @@ static bool lowerEntry(const tensorflow::GraphDef &graph,
     return checkEntryAbi(module, entry, diags);
   }
   progress.stage("lowering and bufferizing" + bucket);
-  if (!runPipeline(module, cpu::buildBufferizePipeline, options, diags))
+  if (!runPipeline(
+          module,
+          [&](mlir::OpPassManager &pm) {
+            return cpu::buildBufferizePipeline(pm, options.convAlgorithm);
+          },
+          options, diags))
     return false;
   report.memory = mlir::tfaot::readMemoryPlan(module);
   entry.tempBytes = report.memory->tempBytes();
@@ -526,6 +531,17 @@ static int compileGraph(const CompileOptions &options, const BuildHooks &hooks,
   if (options.gpuConv != "im2col" && options.gpuConv != "cudnn") {
     diags.usageError("--gpu_conv must be im2col or cudnn, not '" +
                      options.gpuConv + "'");
+    return 1;
+  }
+  const char *const convAlgorithms[] = {"direct", "winograd", "auto"};
+  if (!llvm::is_contained(convAlgorithms, options.convAlgorithm)) {
+    diags.usageError("--conv_algorithm must be direct, winograd or auto, "
+                     "not '" + options.convAlgorithm + "'");
+    return 1;
+  }
+  if (cuda && options.convAlgorithm != "direct") {
+    diags.usageError("--conv_algorithm=" + options.convAlgorithm +
+                     " is for --target=cpu (--gpu_conv chooses for cuda)");
     return 1;
   }
   if (options.gpuConv == "cudnn" && (!cuda || options.gpuGemm != "cublas")) {

@@ -409,6 +409,16 @@ static cl::opt<std::string> layoutFlag(
     cl::desc("Data layout of convolutions, pools and batch norm; the graph's "
              "inputs and outputs keep theirs (transposes are added at the "
              "boundary only). auto: NHWC on CPU (default auto)."));
+static cl::opt<std::string> convAlgorithmFlag(
+    "conv_algorithm", cl::sub(compileCmd), cl::sub(explainCmd),
+    cl::sub(benchCmd), cl::sub(runCmd), cl::cat(compileCategory),
+    cl::init("direct"), cl::value_desc("direct|winograd|auto"),
+    cl::desc("How the CPU computes f32 3x3 stride-1 undilated convolutions "
+             "with constant filters: direct (default), winograd (Winograd "
+             "F(4x4,3x3): about 4x fewer multiply-adds, filters 4x larger, "
+             "results within a few 1e-6 relative of direct; see "
+             "docs/performance.md) or auto (winograd where the layer has "
+             "at least 16 4x4 output blocks over the batch)."));
 static cl::opt<std::string> jpegSizeFlag(
     "jpeg_size", cl::sub(compileCmd), cl::sub(explainCmd), cl::cat(compileCategory),
     cl::value_desc("HxW"),
@@ -639,6 +649,7 @@ int main(int argc, char **argv) {
   options.layout = layoutFlag;
   options.jpegSize = jpegSizeFlag;
   options.jpegDctScaling = jpegDctScalingFlag;
+  options.convAlgorithm = convAlgorithmFlag;
   options.runtimeChecks = runtimeChecksFlag;
   options.dumpIrAfter.assign(dumpIrAfterFlag.begin(), dumpIrAfterFlag.end());
   options.batchBuckets.assign(batchFlag.begin(), batchFlag.end());

@@ -1,0 +1,143 @@
+// Tests --tfaot-winograd-convolutions: which convolutions become Winograd
+// F(4x4,3x3) and the form they take, and (with bufferization) the vector
+// loops --tfaot-vectorize-winograd-transforms makes of the transforms.
+// RUN: tfaot-opt %s --pass-pipeline='builtin.module(func.func(tfaot-winograd-convolutions))' | FileCheck %s
+// RUN: tfaot-opt %s --pass-pipeline='builtin.module(func.func(tfaot-winograd-convolutions))' | FileCheck %s --check-prefix=CONST
+// RUN: tfaot-opt %s --pass-pipeline='builtin.module(func.func(tfaot-winograd-convolutions{algorithm=auto min-tiles=5}))' | FileCheck %s --check-prefix=AUTO
+// RUN: tfaot-opt %s --pass-pipeline='builtin.module(func.func(tfaot-winograd-convolutions),canonicalize,one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map},func.func(tfaot-vectorize-winograd-transforms))' | FileCheck %s --check-prefix=VEC
+// RUN: not tfaot-opt %s --pass-pipeline='builtin.module(func.func(tfaot-winograd-convolutions{algorithm=fast}))' 2>&1 | FileCheck %s --check-prefix=BAD
+
+// An all-ones 3x3 filter: G g G^T is (G 1)(G 1)^T with the row sums of G,
+// 1/4, -1/2, -1/6, 7/24, 1/8, 1: U[0][0] = 1/16, U[1][1] = 1/4,
+// U[0][5] = 1/4, U[5][5] = 1, U[2][3] = -1/6 * 7/24 = -7/144.
+// 8x8 outputs are 2x2 blocks of 4x4, patches of 6x6 from the 10x10 input.
+// CONST-LABEL: func.func @conv_relu
+// CONST-DAG: arith.constant dense<6.250000e-02> : tensor<4x16xf32>
+// CONST-DAG: arith.constant dense<2.500000e-01> : tensor<4x16xf32>
+// CONST-DAG: arith.constant dense<1.000000e+00> : tensor<4x16xf32>
+// CONST-DAG: arith.constant dense<-0.0486111119> : tensor<4x16xf32>
+// CONST: return
+// The patch, block and coefficient maps (printed first).
+// CHECK-DAG: affine_map<(d0, d1, d2, d3) -> (d0, d1 * 4, d2 * 4, d3)>
+// CHECK-DAG: affine_map<(d0, d1, d2, d3) -> (d0, d1 * 4 + 5, d2 * 4 + 5, d3)>
+// CHECK-DAG: affine_map<(d0, d1, d2, d3) -> (d0, d1 floordiv 4, d2 floordiv 4, d3)>
+// CHECK-DAG: affine_map<(d0, d1, d2, d3) -> (d1 mod 4, d2 mod 4, 35)>
+// CHECK-LABEL: func.func @conv_relu
+// CHECK-NOT: tensor.pad
+// CHECK: linalg.generic {{.*}} ins(%arg0, %arg0, {{.*}} : tensor<1x10x10x4xf32>, {{.*}}) outs({{.*}} : tensor<1x2x2x4xf32>, {{.*}}) attrs = {tfaot.winograd_transform = "input"}
+// CHECK-COUNT-36: linalg.matmul ins({{.*}} : tensor<4x4xf32>, tensor<4x16xf32>) outs({{.*}} : tensor<4x16xf32>) -> tensor<4x16xf32>
+// The output transform with the ReLU fused into it; no convolution left.
+// CHECK: %[[Y:.+]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<1x8x8x16xf32>) attrs = {tfaot.winograd_transform = "output"}
+// CHECK: arith.addf {{.*}} {tfaot.winograd_sum}
+// CHECK: arith.maximumf
+// CHECK: return %[[Y]]
+// CHECK-NOT: linalg.conv_2d_nhwc_hwcf
+// AUTO-LABEL: func.func @conv_relu
+// AUTO: linalg.conv_2d_nhwc_hwcf
+// VEC-LABEL: func.func @conv_relu
+// VEC-NOT: linalg.generic
+// VEC: vector.load %arg0[{{.*}}] : memref<1x10x10x4xf32>, vector<4xf32>
+// VEC: linalg.matmul
+// VEC: vector.load {{.*}} : memref<1x2x2x16xf32{{.*}}>, vector<16xf32>
+// VEC: arith.maximumf {{.*}} : vector<16xf32>
+// VEC: vector.store {{.*}} : memref<1x8x8x16xf32>, vector<16xf32>
+func.func @conv_relu(%in: tensor<1x10x10x4xf32>) -> tensor<1x8x8x16xf32> {
+  %w = arith.constant dense<1.0> : tensor<3x3x4x16xf32>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x8x8x16xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<1x8x8x16xf32>) -> tensor<1x8x8x16xf32>
+  %conv = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%in, %w : tensor<1x10x10x4xf32>, tensor<3x3x4x16xf32>) outs(%init : tensor<1x8x8x16xf32>) -> tensor<1x8x8x16xf32>
+  %e2 = tensor.empty() : tensor<1x8x8x16xf32>
+  %relu = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>],
+                          iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%conv : tensor<1x8x8x16xf32>) outs(%e2 : tensor<1x8x8x16xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %r = arith.maximumf %x, %zero : f32
+    linalg.yield %r : f32
+  } -> tensor<1x8x8x16xf32>
+  return %relu : tensor<1x8x8x16xf32>
+}
+
+// 7x7 outputs of two images: 2x2 blocks each (8 in all), the last row and
+// column of blocks hanging over; the 9x9 input gets one more zero row and
+// column for their patches. No epilogue: the transform's result is returned.
+// CHECK-LABEL: func.func @partial_blocks
+// CHECK: tensor.pad %arg0 low[0, 0, 0, 0] high[0, 1, 1, 0]
+// CHECK: tensor<2x9x9x4xf32> to tensor<2x10x10x4xf32>
+// CHECK-COUNT-36: linalg.matmul ins({{.*}} : tensor<8x4xf32>, tensor<4x16xf32>)
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<2x7x7x16xf32>) attrs = {tfaot.winograd_transform = "output"}
+// AUTO-LABEL: func.func @partial_blocks
+// AUTO-NOT: linalg.conv_2d_nhwc_hwcf
+// AUTO: tfaot.winograd_transform = "output"
+// The blocks are looped over in four groups: whole (1x1 of them per image),
+// the last row (3 of 4 pixel rows), the last column, the corner.
+// VEC-LABEL: func.func @partial_blocks
+// VEC-NOT: linalg.generic
+// VEC-COUNT-16: vector.store {{.*}} : memref<2x7x7x16xf32>
+// VEC-COUNT-12: vector.store {{.*}} : memref<2x7x7x16xf32>
+// VEC-COUNT-12: vector.store {{.*}} : memref<2x7x7x16xf32>
+// VEC-COUNT-9: vector.store {{.*}} : memref<2x7x7x16xf32>
+// VEC-NOT: vector.store {{.*}} : memref<2x7x7x16xf32>
+// VEC: return
+func.func @partial_blocks(%in: tensor<2x9x9x4xf32>) -> tensor<2x7x7x16xf32> {
+  %w = arith.constant dense<0.5> : tensor<3x3x4x16xf32>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x7x7x16xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<2x7x7x16xf32>) -> tensor<2x7x7x16xf32>
+  %conv = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%in, %w : tensor<2x9x9x4xf32>, tensor<3x3x4x16xf32>) outs(%init : tensor<2x7x7x16xf32>) -> tensor<2x7x7x16xf32>
+  return %conv : tensor<2x7x7x16xf32>
+}
+
+// Left alone: strides 2, dilations 2, a filter that is not a constant, an
+// init that is not zero, a 1x1 filter.
+// CHECK-LABEL: func.func @not_winograd
+// CHECK-NOT: tfaot.winograd_transform
+// CHECK-COUNT-5: linalg.conv_2d_nhwc_hwcf
+// CHECK-NOT: tfaot.winograd_transform
+// CHECK: return
+func.func @not_winograd(%in: tensor<1x10x10x4xf32>, %wv: tensor<3x3x4x16xf32>)
+    -> (tensor<1x4x4x16xf32>, tensor<1x6x6x16xf32>, tensor<1x8x8x16xf32>, tensor<1x8x8x16xf32>, tensor<1x10x10x16xf32>) {
+  %w = arith.constant dense<1.0> : tensor<3x3x4x16xf32>
+  %w1 = arith.constant dense<1.0> : tensor<1x1x4x16xf32>
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %e4 = tensor.empty() : tensor<1x4x4x16xf32>
+  %i4 = linalg.fill ins(%zero : f32) outs(%e4 : tensor<1x4x4x16xf32>) -> tensor<1x4x4x16xf32>
+  %strided = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+      ins(%in, %w : tensor<1x10x10x4xf32>, tensor<3x3x4x16xf32>) outs(%i4 : tensor<1x4x4x16xf32>) -> tensor<1x4x4x16xf32>
+  %e6 = tensor.empty() : tensor<1x6x6x16xf32>
+  %i6 = linalg.fill ins(%zero : f32) outs(%e6 : tensor<1x6x6x16xf32>) -> tensor<1x6x6x16xf32>
+  %dilated = linalg.conv_2d_nhwc_hwcf {dilations = dense<2> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%in, %w : tensor<1x10x10x4xf32>, tensor<3x3x4x16xf32>) outs(%i6 : tensor<1x6x6x16xf32>) -> tensor<1x6x6x16xf32>
+  %e8 = tensor.empty() : tensor<1x8x8x16xf32>
+  %i8 = linalg.fill ins(%zero : f32) outs(%e8 : tensor<1x8x8x16xf32>) -> tensor<1x8x8x16xf32>
+  %variable = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%in, %wv : tensor<1x10x10x4xf32>, tensor<3x3x4x16xf32>) outs(%i8 : tensor<1x8x8x16xf32>) -> tensor<1x8x8x16xf32>
+  %ones = linalg.fill ins(%one : f32) outs(%e8 : tensor<1x8x8x16xf32>) -> tensor<1x8x8x16xf32>
+  %accumulating = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%in, %w : tensor<1x10x10x4xf32>, tensor<3x3x4x16xf32>) outs(%ones : tensor<1x8x8x16xf32>) -> tensor<1x8x8x16xf32>
+  %e10 = tensor.empty() : tensor<1x10x10x16xf32>
+  %i10 = linalg.fill ins(%zero : f32) outs(%e10 : tensor<1x10x10x16xf32>) -> tensor<1x10x10x16xf32>
+  %pointwise = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%in, %w1 : tensor<1x10x10x4xf32>, tensor<1x1x4x16xf32>) outs(%i10 : tensor<1x10x10x16xf32>) -> tensor<1x10x10x16xf32>
+  return %strided, %dilated, %variable, %accumulating, %pointwise
+      : tensor<1x4x4x16xf32>, tensor<1x6x6x16xf32>, tensor<1x8x8x16xf32>, tensor<1x8x8x16xf32>, tensor<1x10x10x16xf32>
+}
+
+// Left alone too: 2 input channels (the transforms' vector loops need 4).
+// CHECK-LABEL: func.func @two_channels
+// CHECK-NOT: tfaot.winograd_transform
+// CHECK: linalg.conv_2d_nhwc_hwcf
+func.func @two_channels(%in: tensor<1x10x10x2xf32>) -> tensor<1x8x8x16xf32> {
+  %w = arith.constant dense<1.0> : tensor<3x3x2x16xf32>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x8x8x16xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<1x8x8x16xf32>) -> tensor<1x8x8x16xf32>
+  %conv = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%in, %w : tensor<1x10x10x2xf32>, tensor<3x3x2x16xf32>) outs(%init : tensor<1x8x8x16xf32>) -> tensor<1x8x8x16xf32>
+  return %conv : tensor<1x8x8x16xf32>
+}
+
+// BAD: tfaot-winograd-convolutions: algorithm must be winograd or auto, not 'fast'
