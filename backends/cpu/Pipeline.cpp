@@ -22,7 +22,7 @@ using namespace mlir;
 static const char kBufferizePipeline[] =
     "tfaot-lower-to-linalg,"
     "canonicalize,"
-    "func.func(linalg-fuse-elementwise-ops),"
+    "func.func(tfaot-fuse-elementwise),"
     "canonicalize,cse,"
     // After the fusion, which would take the int8 products apart.
     "func.func(tfaot-lower-int8-contractions),"
