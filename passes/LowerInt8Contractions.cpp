@@ -3,7 +3,7 @@
 //
 // tfaot-lower-int8-contractions. tfaot-lower-to-linalg leaves the int8
 // products (Int8Conv2D, Int8MatMul, Int8DepthwiseConv2D) in place, and
-// they are lowered here, after linalg-fuse-elementwise-ops: that pass
+// they are lowered here, after tfaot-fuse-elementwise: that pass
 // propagates reshapes through every linalg op whose indexing maps are
 // projected permutations, mmt4d included, and would turn the product into
 // a linalg.generic the CPU kernel pass no longer recognizes. The ops

@@ -7,6 +7,7 @@
 #ifndef TFAOT_PASSES_PASSES_H
 #define TFAOT_PASSES_PASSES_H
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"

@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // The shapes matched here are what tfaot-lower-int8-contractions and
-// linalg-fuse-elementwise-ops leave after bufferization: the product's
+// tfaot-fuse-elementwise leave after bufferization: the product's
 // buffer [m][n1][1][16] i32 is collapsed to [m][16 n1], sliced to the first
 // n columns when n is not a multiple of 16, expanded back to the layer's
 // shape (NHWC) and read by one generic. Anything else is left as it is,

@@ -213,7 +213,7 @@ def WriteIntoPaddedBuffersPass
 def FuseEpiloguesPass : Pass<"tfaot-fuse-epilogues", "mlir::func::FuncOp"> {
   let summary = "fuse each convolution or matmul with its elementwise epilogue into one loop nest";
   let description = [{
-    Runs on linalg on tensors, after `linalg-fuse-elementwise-ops`. For each
+    Runs on linalg on tensors, after `tfaot-fuse-elementwise`. For each
     elementwise `linalg.generic` (all loops parallel, identity output map,
     output value not read) reading, through identity maps, the result of a
     `linalg.conv_2d_nhwc_hwcf`, `linalg.depthwise_conv_2d_nhwc_hwc(m)` or

@@ -28,7 +28,7 @@ static std::string bufferizePipeline(llvm::StringRef convAlgorithm) {
                 convAlgorithm.str() + "}),canonicalize,";
   return "tfaot-lower-to-linalg,"
     "canonicalize,"
-    "func.func(linalg-fuse-elementwise-ops),"
+    "func.func(tfaot-fuse-elementwise),"
     "canonicalize,cse,"
     // After the fusion, which would take the int8 products apart.
     "func.func(tfaot-lower-int8-contractions),"

@@ -42,7 +42,7 @@ static std::string bufferizePipeline(const std::string &convsToMatmuls,
                                      const std::string &cudnnCalls = "") {
   return "tfaot-lower-to-linalg,"
          "canonicalize,"
-         "func.func(linalg-fuse-elementwise-ops),"
+         "func.func(tfaot-fuse-elementwise),"
          "canonicalize,cse,"
          "func.func(tfaot-gpu-split-small-reductions),"
          // int8 products (--quantize=int8) as linalg.matmul by the

@@ -16,6 +16,7 @@
 #include "compiler/driver/CompileReport.h"
 #include "compiler/driver/HeaderWriter.h"
 #include "compiler/driver/SharedLibrary.h"
+#include "compiler/driver/Watchdog.h"
 #include "compiler/frontend/GraphImporter.h"
 #include "compiler/frontend/GraphLoader.h"
 #include "compiler/frontend/TfjsLoader.h"
@@ -77,16 +78,33 @@ static void enableIRDumps(mlir::PassManager &pm,
 }
 
 /// Runs `build`'s pipeline on `module`, reporting failures against the graph.
+namespace {
+/// Tells the progress which pass runs, for --max_compile_seconds' message
+/// (a stuck compilation is usually one pass that does not finish).
+struct PassTracker : mlir::PassInstrumentation {
+  explicit PassTracker(CompileProgress &progress) : progress(progress) {}
+  void runBeforePass(mlir::Pass *pass, mlir::Operation *) override {
+    // Pipeline adaptors (func.func(...)) have no argument: keep the pass
+    // inside them.
+    if (!pass->getArgument().empty())
+      progress.setPass(pass->getArgument());
+  }
+  CompileProgress &progress;
+};
+} // namespace
+
 static bool runPipeline(
     mlir::ModuleOp module,
     llvm::function_ref<mlir::LogicalResult(mlir::OpPassManager &)> build,
-    const CompileOptions &options, GraphDiagnostics &diags) {
+    const CompileOptions &options, GraphDiagnostics &diags,
+    CompileProgress &progress) {
   mlir::PassManager pm(module->getContext());
   if (failed(build(pm))) {
     diags.error("internal error: cannot build the lowering pipeline");
     return false;
   }
   enableIRDumps(pm, options.dumpIrAfter, diags.stream());
+  pm.addInstrumentation(std::make_unique<PassTracker>(progress));
   ScopedGraphDiagnosticHandler handler(module->getContext(), diags);
   if (failed(pm.run(module))) {
     if (!diags.hasErrors())
@@ -169,7 +187,7 @@ static bool lowerEntryForCuda(const CompileOptions &options,
           [&](mlir::OpPassManager &pm) {
             return gpu::buildBufferizePipeline(pm, gemms);
           },
-          options, diags))
+          options, diags, progress))
     return false;
   report.memory = mlir::tfaot::readMemoryPlan(module);
   entry.tempBytes = report.memory->tempBytes();
@@ -194,7 +212,9 @@ static bool lowerEntryForCuda(const CompileOptions &options,
   gpu::LoweredKernels kernels;
   bool ok = gpu::lowerBufferizedEntry(
       module, gpuOptions,
-      [&](auto build) { return runPipeline(module, build, options, diags); },
+      [&](auto build) {
+        return runPipeline(module, build, options, diags, progress);
+      },
       kernels, error, diags.stream());
   if (!ok && !error.empty())
     diags.error(error);
@@ -240,7 +260,7 @@ static bool lowerEntry(const tensorflow::GraphDef &graph,
               mlir::tfaot::buildGraphPipeline(pm, graphOptions);
               return mlir::success();
             },
-            options, diags))
+            options, diags, progress))
       return false;
     report.opsAfterGraphPasses = countTfaotOps(module);
   }
@@ -262,7 +282,7 @@ static bool lowerEntry(const tensorflow::GraphDef &graph,
           pm.addPass(mlir::tfaot::createLowerToLinalgPass());
           return mlir::success();
         },
-        options, diags);
+        options, diags, progress);
   if (options.targetKind == "cuda") {
     if (!lowerEntryForCuda(options, diags, report, progress, bucket, entry))
       return false;
@@ -276,7 +296,7 @@ static bool lowerEntry(const tensorflow::GraphDef &graph,
           [&](mlir::OpPassManager &pm) {
             return cpu::buildBufferizePipeline(pm, options.convAlgorithm);
           },
-          options, diags))
+          options, diags, progress))
     return false;
   report.memory = mlir::tfaot::readMemoryPlan(module);
   entry.tempBytes = report.memory->tempBytes();
@@ -289,7 +309,7 @@ static bool lowerEntry(const tensorflow::GraphDef &graph,
           [&](mlir::OpPassManager &pm) {
             return cpu::buildToLLVMPipeline(pm, vectorBits, options.profile);
           },
-          options, diags))
+          options, diags, progress))
     return false;
   if (auto names = module->getAttrOfType<mlir::ArrayAttr>(
           mlir::tfaot::kProfileNamesAttr))
@@ -507,6 +527,14 @@ static int compileGraph(const CompileOptions &options, const BuildHooks &hooks,
                      options.runtimeChecks + "'");
     return 1;
   }
+  // Written so that NaN fails too.
+  if (!(options.maxCompileSeconds >= 0 &&
+        options.maxCompileSeconds <= kMaxCompileSecondsLimit)) {
+    diags.usageError("--max_compile_seconds must be a number of seconds "
+                     "from 0 (no limit) to 1e9, not " +
+                     formatSeconds(options.maxCompileSeconds));
+    return 1;
+  }
   if (options.targetKind != "cpu" && options.targetKind != "cuda") {
     diags.usageError("--target must be cpu or cuda, not '" +
                      options.targetKind + "'");
@@ -616,6 +644,9 @@ static int compileGraph(const CompileOptions &options, const BuildHooks &hooks,
   // Stages: loading, four per entry, code generation, writing.
   progress.setTotalStages(
       3 + 4 * static_cast<int>(std::max<size_t>(1, options.batchBuckets.size())));
+  // From here on the build counts against --max_compile_seconds.
+  CompileWatchdog watchdog(options.maxCompileSeconds, options.graph, progress);
+  progress.onStage([&watchdog] { watchdog.check(); });
   progress.stage("loading " + llvm::sys::path::filename(options.graph).str());
   auto graph = loadModel(options.graph, options.signature, config, diags,
                          &signatureConfig);

@@ -82,6 +82,9 @@ struct CompileOptions {
   /// --runtime_checks: "all" (default) checks indices read from data at run
   /// time (Run() fails on a bad one); "none" leaves them clamped unchecked.
   std::string runtimeChecks = "all";
+  /// --max_compile_seconds: a build running longer is stopped with an
+  /// error and exit status kCompileTimeLimitExit (Watchdog.h); 0: no limit.
+  double maxCompileSeconds = 1800;
   /// --dump_ir_after: pass arguments (e.g. tfaot-fold-batch-norm) after
   /// which the IR is printed to `errs`; "all" prints after every pass.
   std::vector<std::string> dumpIrAfter;

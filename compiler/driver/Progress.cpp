@@ -27,8 +27,15 @@ void CompileProgress::eraseStatusLine() {
 }
 
 void CompileProgress::stage(llvm::StringRef name) {
+  if (onStage_)
+    onStage_();
   finish();
   current_ = name.str();
+  {
+    std::lock_guard<std::mutex> lock(phaseMutex_);
+    phaseStage_ = current_;
+    phasePass_.clear();
+  }
   started_ = Clock::now();
   ++index_;
   if (!statusLine_)
@@ -55,4 +62,17 @@ void CompileProgress::finish() {
   }
   eraseStatusLine();
   current_.clear();
+}
+
+void CompileProgress::setPass(llvm::StringRef name) {
+  std::lock_guard<std::mutex> lock(phaseMutex_);
+  phasePass_ = name.str();
+}
+
+std::string CompileProgress::phase() const {
+  std::lock_guard<std::mutex> lock(phaseMutex_);
+  std::string phase = phaseStage_.empty() ? "starting" : phaseStage_;
+  if (!phasePass_.empty())
+    phase += " (pass " + phasePass_ + ")";
+  return phase;
 }

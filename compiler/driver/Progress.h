@@ -15,6 +15,8 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
+#include <functional>
+#include <mutex>
 #include <string>
 
 namespace tfaot {
@@ -45,6 +47,16 @@ public:
   /// Ends the last stage and erases the status line.
   void finish();
 
+  /// Records the pass now running in the current stage (empty: none).
+  void setPass(llvm::StringRef name);
+  /// "<stage>" or "<stage> (pass <name>)": what the compilation is doing.
+  /// The one member that other threads may call (the watchdog's).
+  std::string phase() const;
+  /// Whether a status line may be on the terminal.
+  bool showsStatusLine() const { return statusLine_; }
+  /// Called at the start of every stage (the compile-time limit's check).
+  void onStage(std::function<void()> hook) { onStage_ = std::move(hook); }
+
 private:
   /// Forwards to the real stream after erasing the status line.
   class MessageStream : public llvm::raw_ostream {
@@ -69,6 +81,12 @@ private:
   int total_ = 0;
   int index_ = 0;
   std::string current_;
+  /// What phase() reports, guarded by phaseMutex_ (current_ is cleared
+  /// between stages).
+  mutable std::mutex phaseMutex_;
+  std::string phaseStage_;
+  std::string phasePass_;
+  std::function<void()> onStage_;
   Clock::time_point started_;
   size_t shownWidth_ = 0;  ///< Characters of the status line on screen.
   MessageStream messages_{*this};

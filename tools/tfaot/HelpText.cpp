@@ -42,8 +42,9 @@ ERRORS
 
 EXIT STATUS
   0 success; 1 any error (bad flags, unreadable graph, unsupported op,
-  failed compilation); tfaot ops: 2 when some ops are not supported;
-  tfaot run --compare: 1 when a result does not match.
+  failed compilation); 3 a compilation ran past --max_compile_seconds;
+  tfaot ops: 2 when some ops are not supported; tfaot run --compare: 1
+  when a result does not match.
 )";
 
 static const char kCompileHelp[] =
@@ -81,7 +82,10 @@ DESCRIPTION
 EXIT STATUS
   0 the outputs were written; 1 any error: then no output is written, and
   files already at the output paths keep what they had (each output goes
-  to a temporary file that is renamed into place once all are written).
+  to a temporary file that is renamed into place once all are written);
+  3 the compilation ran past --max_compile_seconds (default 1800 s): it
+  is stopped with an error naming the graph, the stage and the pass it
+  was in, and no output is written.
 
 EXAMPLES
   tfaot compile --graph mnist.pb --feed x:1,784 --fetch y_pred \

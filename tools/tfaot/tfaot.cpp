@@ -442,6 +442,14 @@ static cl::opt<std::string> runtimeChecksFlag(
              "on one out of range; none: no checks, such indices are "
              "clamped into range, for inputs validated beforehand (default "
              "all; --target=cuda has no checks yet)."));
+static cl::opt<double> maxCompileSecondsFlag(
+    "max_compile_seconds", cl::sub(compileCmd), cl::sub(explainCmd),
+    cl::sub(benchCmd), cl::sub(runCmd), cl::cat(compileCategory),
+    cl::init(1800), cl::value_desc("seconds"),
+    cl::desc("Stop a compilation that runs longer, with an error naming the "
+             "graph and the stage and pass it was in, and exit status 3 "
+             "(default 1800; 0: no limit). Each build counts on its own: "
+             "--quantize builds twice, bench once per batch size."));
 static cl::list<std::string> dumpIrAfterFlag(
     "dump_ir_after", cl::sub(compileCmd), cl::sub(explainCmd), cl::cat(compileCategory),
     cl::CommaSeparated, cl::value_desc("pass[,pass...]|all"),
@@ -651,6 +659,7 @@ int main(int argc, char **argv) {
   options.jpegDctScaling = jpegDctScalingFlag;
   options.convAlgorithm = convAlgorithmFlag;
   options.runtimeChecks = runtimeChecksFlag;
+  options.maxCompileSeconds = maxCompileSecondsFlag;
   options.dumpIrAfter.assign(dumpIrAfterFlag.begin(), dumpIrAfterFlag.end());
   options.batchBuckets.assign(batchFlag.begin(), batchFlag.end());
   if (reportJsonFlag && !reportFlag && !explainCmd && !benchCmd) {

@@ -164,7 +164,7 @@ func.func @depthwise_relu6(%x: tensor<2x6x6x8xf32>, %w: tensor<3x3x8x1xf32>, %b:
 #id5 = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>
 #cm5 = affine_map<(d0, d1, d2, d3, d4) -> (d3, d4)>
 
-// The form the CPU pipeline gives: linalg-fuse-elementwise-ops has moved
+// The form the CPU pipeline gives: tfaot-fuse-elementwise has moved
 // the collapse below the epilogue, which runs on the 5-D HWCM result.
 // CHECK-LABEL: func.func @depthwise_hwcm
 // CHECK: %[[E:.*]] = tensor.empty() : tensor<1x4x4x8x1xf32>
