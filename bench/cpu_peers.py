@@ -7,7 +7,7 @@ model's ratio to the faster peer and its fraction of the FMA peak.
     /usr/bin/python3 bench/cpu_peers.py --ort-modules DIR [--build build]
         [--models resnet50,mobilenet_v2,mlp,bert_layer] [--batches 1,8]
         [--threads 1,2] [--rounds 3] [--min-time 1] [--int8]
-        [--work DIR] [--json out.json]
+        [--tfaot-args "--conv_algorithm=auto"] [--work DIR] [--json out.json]
 
 Each (model, batch, threads) is timed --rounds times in turn: `tfaot bench`
 (--target_cpu native), ONNX Runtime 1.x from npm (`onnxruntime-node`,
@@ -64,6 +64,7 @@ def tfaot_ms(args, graph, model, batch, threads, quantize=False):
            graph, "--feed", feed.format(b=batch), "--fetch", fetch,
            "--target_cpu", "native", f"--threads={threads}", "--json",
            f"--min_time={args.min_time}"]
+    cmd += args.tfaot_args.split()
     if quantize:
         # Calibration on 8 seeded uniform [0, 1) images, as bench/int8/run.py
         # does (the torch peer calibrates on 8 random batches too).
@@ -129,6 +130,9 @@ def main():
     parser.add_argument("--int8", action="store_true")
     parser.add_argument("--peak-gflops", type=float,
                         help="one core's fp32 FMA peak (default: measured)")
+    parser.add_argument("--tfaot-args", default="",
+                        help="more flags for every tfaot bench, e.g. "
+                        "--conv_algorithm=auto")
     parser.add_argument("--work", default="/tmp/tfaot-cpu-peers")
     parser.add_argument("--json", help="also write every figure here")
     args = parser.parse_args()
@@ -170,6 +174,8 @@ def main():
                 row["tfaot_gflops"] = gflops
                 row["peak_fraction"] = gflops / (peak * threads)
                 rows.append(row)
+    if args.tfaot_args:
+        print(f"tfaot bench flags added: {args.tfaot_args}\n")
     print(f"CPU: {cpu_name()}, {os.cpu_count()} cores seen; FMA peak "
           f"{peak:.1f} GFLOP/s per core (measured); medians of "
           f"{args.rounds} alternating rounds, ms per Run()\n")
