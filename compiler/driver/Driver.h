@@ -84,7 +84,10 @@ struct CompileOptions {
   std::string runtimeChecks = "all";
   /// --max_compile_seconds: a build running longer is stopped with an
   /// error and exit status kCompileTimeLimitExit (Watchdog.h); 0: no limit.
-  double maxCompileSeconds = 1800;
+  /// Stopping ends the process, which only the command line may do (its
+  /// flag defaults to 1800): in-process callers such as the Python
+  /// package's compile() get no limit unless they ask for one.
+  double maxCompileSeconds = 0;
   /// --dump_ir_after: pass arguments (e.g. tfaot-fold-batch-norm) after
   /// which the IR is printed to `errs`; "all" prints after every pass.
   std::vector<std::string> dumpIrAfter;
