@@ -165,24 +165,6 @@ static std::pair<Window2D, SmallVector<int64_t>> poolWindow(PoolOp op) {
           {ksize[h], ksize[h + 1]}};
 }
 
-/// `input` with every NaN replaced by `lowest` (-inf). A max pool in TF
-/// and TF.js skips NaN (a NaN never compares greater than the maximum so
-/// far), while linalg's max pool is arith.maximumf, which returns NaN when
-/// either operand is one. With NaN made -inf first, a window holding a
-/// number pools to its largest number and a window of only NaN to -inf,
-/// as TF.js computes. The select fuses into the producer's loop.
-static Value withoutNaN(OpBuilder &b, Location loc, Value input,
-                        Value lowest) {
-  auto type = cast<RankedTensorType>(input.getType());
-  return buildElementwise(
-      b, loc, type, input, b.getMultiDimIdentityMap(type.getRank()),
-      [&](OpBuilder &nb, Location nl, ValueRange x) -> Value {
-        Value isNaN = arith::CmpFOp::create(nb, nl, arith::CmpFPredicate::UNO,
-                                            x[0], x[0]);
-        return arith::SelectOp::create(nb, nl, isNaN, lowest, x[0]);
-      });
-}
-
 struct MaxPoolLowering : TfaotPattern<MaxPoolOp> {
   using TfaotPattern::TfaotPattern;
   LogicalResult
@@ -197,8 +179,6 @@ struct MaxPoolLowering : TfaotPattern<MaxPoolOp> {
         [&](Value input, RankedTensorType type) -> Value {
           // Padding never wins a max: pad with the lowest value.
           Value lowest = extremeValue(rewriter, loc, original, true);
-          if (isa<FloatType>(type.getElementType()))
-            input = withoutNaN(rewriter, loc, input, lowest);
           Value padded = padSpatial(rewriter, loc, input, window, lowest);
           Value init = buildFilled(rewriter, loc, type, lowest);
           Value shape = tensor::EmptyOp::create(rewriter, loc, kernel,
