@@ -7,7 +7,7 @@ model's ratio to the faster peer and its fraction of the FMA peak.
     /usr/bin/python3 bench/cpu_peers.py --ort-modules DIR [--build build]
         [--models resnet50,mobilenet_v2,mlp,bert_layer] [--batches 1,8]
         [--threads 1,2] [--rounds 3] [--min-time 1] [--int8]
-        [--tfaot-args "--conv_algorithm=auto"] [--work DIR] [--json out.json]
+        [--tfaot-args=--conv_algorithm=auto] [--work DIR] [--json out.json]
 
 Each (model, batch, threads) is timed --rounds times in turn: `tfaot bench`
 (--target_cpu native), ONNX Runtime 1.x from npm (`onnxruntime-node`,
