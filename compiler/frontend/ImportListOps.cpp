@@ -408,14 +408,20 @@ FailureOr<Value>(::tfaot::importTensorListSetItem)(NodeImportContext &ctx) {
   return importItemWrite(ctx, 0);
 }
 
-/// TensorListGetItem(list, index, element_shape).
-FailureOr<Value>(::tfaot::importTensorListGetItem)(NodeImportContext &ctx) {
+/// TensorListGetItem(list, index, element_shape) and TensorListGather(list,
+/// indices, element_shape): the same read, of one element or of several
+/// (buildRead takes an index of any rank).
+static FailureOr<Value> importListRead(NodeImportContext &ctx) {
   FailureOr<Value> list = requireShaped(ctx, ctx.operands[0], "element_dtype");
   if (failed(list) || failed(checkReadShape(ctx, 2, *list)) ||
       failed(checkConstantIndices(ctx, ctx.operands[1], numElements(*list),
                                   "access")))
     return failure();
   return buildRead(ctx, *list, ctx.operands[1]);
+}
+
+FailureOr<Value>(::tfaot::importTensorListGetItem)(NodeImportContext &ctx) {
+  return importListRead(ctx);
 }
 
 /// TensorListStack(list, element_shape): the list as one tensor.
@@ -430,14 +436,8 @@ FailureOr<Value>(::tfaot::importTensorListStack)(NodeImportContext &ctx) {
   return *list;
 }
 
-/// TensorListGather(list, indices, element_shape).
 FailureOr<Value>(::tfaot::importTensorListGather)(NodeImportContext &ctx) {
-  FailureOr<Value> list = requireShaped(ctx, ctx.operands[0], "element_dtype");
-  if (failed(list) || failed(checkReadShape(ctx, 2, *list)) ||
-      failed(checkConstantIndices(ctx, ctx.operands[1], numElements(*list),
-                                  "access")))
-    return failure();
-  return buildRead(ctx, *list, ctx.operands[1]);
+  return importListRead(ctx);
 }
 
 /// TensorListScatter(tensor, indices, element_shape) and
