@@ -28,6 +28,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <map>
 
 using namespace tfaot;
 
@@ -51,19 +52,22 @@ int findArgument(const FunctionSignature &sig, llvm::StringRef name) {
 }
 
 /// Loads `file` (.npy, or raw bytes in a .bin) into argument `arg` after
-/// checking it fits; false after printing "<file>: error: ...".
+/// checking it fits; false after printing "<file>: error: ...". A .npy file
+/// already read (to take a feed's shape from it) is `read`, not read again.
 bool loadInput(const TensorSignature &arg, void *buffer,
-               const std::string &file, llvm::raw_ostream &errs) {
+               const std::string &file, const NpyTensor *read,
+               llvm::raw_ostream &errs) {
   GraphDiagnostics diags(file, errs);
   uint64_t bytes = bufferBytes(arg);
   std::string expected = describe(arg.dtype, arg.shape);
   if (llvm::StringRef(file).ends_with(".npy")) {
-    NpyTensor tensor;
+    NpyTensor loaded;
     std::string error;
-    if (!readNpy(file, tensor, error)) {
+    if (!read && !readNpy(file, loaded, error)) {
       diags.error(error);
       return false;
     }
+    const NpyTensor &tensor = read ? *read : loaded;
     // Compare NumPy types: quint8 data is stored as uint8, and so on.
     if (npyDescr(tensor.dtype) != npyDescr(arg.dtype) ||
         tensor.shape != arg.shape) {
@@ -97,17 +101,19 @@ bool loadInput(const TensorSignature &arg, void *buffer,
 /// A .npy --input says its argument's shape and dtype, so with no --feed
 /// and no --config each one feeds its argument: a placeholder of unknown
 /// batch size then needs no flag. Given --feed or --config flags list the
-/// feeds themselves (and the files must fit them). False after printing
-/// the file's error.
+/// feeds themselves (and the files must fit them). The files read are kept
+/// in `read` by path, for loadInput. False after printing the file's
+/// error.
 bool addFeedsFromNpyInputs(
     const std::vector<std::pair<std::string, std::string>> &inputs,
-    CompileOptions &compile, llvm::raw_ostream &errs) {
+    CompileOptions &compile, std::map<std::string, NpyTensor> &read,
+    llvm::raw_ostream &errs) {
   if (!compile.config.empty() || !compile.feeds.empty())
     return true;
   for (const auto &[name, file] : inputs) {
     if (!llvm::StringRef(file).ends_with(".npy"))
       continue;
-    NpyTensor tensor;
+    NpyTensor &tensor = read[file];
     std::string error;
     if (!readNpy(file, tensor, error)) {
       GraphDiagnostics(file, errs).error(error);
@@ -280,7 +286,8 @@ int tfaot::runGraph(const RunOptions &options, llvm::raw_ostream &out,
 
   CompiledArtifacts artifacts;
   CompileOptions compile = options.compile;
-  if (!addFeedsFromNpyInputs(inputs, compile, errs))
+  std::map<std::string, NpyTensor> npyRead;
+  if (!addFeedsFromNpyInputs(inputs, compile, npyRead, errs))
     return 1;
   addDefaultFetches(compile, errs);
   compile.artifacts = &artifacts;
@@ -312,7 +319,9 @@ int tfaot::runGraph(const RunOptions &options, llvm::raw_ostream &out,
                      : std::string("that argument is already given")));
       return 1;
     }
-    if (!loadInput(sig.args[index], model->arg(index), file, errs))
+    auto read = npyRead.find(file);
+    if (!loadInput(sig.args[index], model->arg(index), file,
+                   read == npyRead.end() ? nullptr : &read->second, errs))
       return 1;
     given[index] = true;
   }
