@@ -37,11 +37,16 @@
 #                      builds of the same call -> gpu_bench.jsonl
 #   int8-cpu           bench/int8/run.py: int8 vs float32 tfaot builds on
 #                      1 and all threads         -> int8_cpu/results.*
-#   gpu-profile[=M_bB] kernel times (ncu) of one gpu-bench program, default
-#                      resnet50_b1               -> gpu_profile_M_bB.csv
+#   gpu-profile[=M_bB[_VARIANT]] kernel times (ncu) of one gpu-bench
+#                      program (resnet50_b32_fp16-cudnn; default resnet50_b1,
+#                      the fp32 build)           -> gpu_profile_<that>.csv
 #   cpu-bench          tfaot bench on all cores, batch 1 and 8 -> cpu_bench.json
 #   cpu-scaling        batch 1 on 1, 8 and all threads; the profile of the
 #                      last                      -> cpu_profile_<model>.json
+#   cpu-predict[=MODELS] batch 1 on one thread with --profile (which predicts
+#                      2 to 16 threads from it), then measured on all
+#                      threads, to check the prediction (default resnet50)
+#                                                -> cpu_predict.txt
 #   peers-xla=SCRIPT   ../shared/bench/peers_gpu_server.py's XLA part
 #                                                -> anchors.json
 #   peers-xla-half[=PRECISIONS]  bench/peers/xla_peers.py: XLA on the GPU
@@ -165,8 +170,11 @@ for step in "$@"; do
     which=resnet50_b1
     [ "$step" != gpu-profile ] && which=${step#*=}
     say "gpu profile (ncu, $which)"
-    exe=/tmp/gpu-bench/${which}_cuda_bench
-    timeout 120 ncu --metrics gpu__time_duration.sum --csv --page raw \
+    # A variant's program (resnet50_b32_fp16-cudnn), else the fp32 build's.
+    exe=/tmp/gpu-bench/${which}_bench
+    [ -x "$exe" ] || exe=/tmp/gpu-bench/${which}_cuda_bench
+    timeout 120 ncu --clock-control none --metrics gpu__time_duration.sum \
+      --csv --page raw \
       "$exe" --name "${which%_b*}" --iters 0 --min-time 0 \
       >"$out/gpu_profile_$which.csv" 2>>"$log"
     say "gpu profile: exit $?"
@@ -193,6 +201,23 @@ for step in "$@"; do
       done
     done
     say "cpu scaling done"
+    ;;
+  cpu-predict|cpu-predict=*)
+    models=resnet50
+    [[ $step == *=* ]] && models=$(echo "${step#*=}" | tr ',' ' ')
+    say "cpu prediction: $models on 1 thread profiled, then $(nproc) threads"
+    for m in $models; do
+      for t in 1 "$(nproc)"; do
+        profile=()
+        [ "$t" = 1 ] && profile=(--profile /tmp/cpu_predict_$m.json)
+        echo "### $m, $t threads" >>"$out/cpu_predict.txt"
+        timeout 200 $portable/wrap/tfaot bench --graph "$(graph $m)" \
+          --feed input:1,224,224,3 --fetch probs --threads "$t" \
+          --target_cpu native --min_time 1 "${profile[@]}" \
+          >>"$out/cpu_predict.txt" 2>&1
+      done
+    done
+    say "cpu prediction done"
     ;;
   peers-xla=*)
     say "peers: XLA"
