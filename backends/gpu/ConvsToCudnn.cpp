@@ -141,12 +141,8 @@ struct ConvsToCudnnPass
   }
 
   void runOnOperation() override {
-    // Depthwise convolutions stay generated kernels (said here, where
-    // `explain` lists where each convolution runs).
-    getOperation().walk([&](linalg::DepthwiseConv2DNhwcHwcmOp op) {
-      mlir::tfaot::remarkRewrite(op.getLoc(), getArgument(),
-                                 "generated kernel (depthwise)");
-    });
+    // Depthwise convolutions stay generated kernels
+    // (tfaot-gpu-direct-depthwise says how, for `explain`).
     SmallVector<linalg::Conv2DNhwcHwcfOp> convs;
     getOperation().walk(
         [&](linalg::Conv2DNhwcHwcfOp conv) { convs.push_back(conv); });

@@ -66,6 +66,28 @@ def ConvsToMatmulsPass
                            "mlir::tensor::TensorDialect"];
 }
 
+def DirectDepthwisePass
+    : Pass<"tfaot-gpu-direct-depthwise", "mlir::func::FuncOp"> {
+  let summary = "Depthwise convolutions as one generic each: the padded "
+                "input read in place, the accumulator in a register, the "
+                "elementwise epilogue fused";
+  let description = [{
+    Runs on tensors, before tfaot-gpu-store-half. Each statically shaped
+    float `linalg.depthwise_conv_2d_nhwc_hwcm` that accumulates into a fill,
+    reads an input padded along H and W by a constant (or not padded) and
+    has at most 49 taps becomes a `linalg.generic` over its output whose
+    body sums the taps in the named op's order, reading the unpadded input
+    with `tensor.extract` at clamped indices and taking the padding value
+    outside it. The elementwise generic that alone reads the result is
+    fused into it. The pad, the fill and the epilogue's separate kernel
+    go. Every depthwise convolution gets a remark saying which way it
+    runs, for `tfaot explain`.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::linalg::LinalgDialect",
+                           "mlir::tensor::TensorDialect"];
+}
+
 def StoreHalfPass : Pass<"tfaot-gpu-store-half", "mlir::func::FuncOp"> {
   let summary = "Store activations and weights in f16 or bf16 between ops, "
                 "with f32 arithmetic, and make matrix products 16-bit "

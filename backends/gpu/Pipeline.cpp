@@ -47,7 +47,10 @@ static std::string bufferizePipeline(const std::string &convsToMatmuls,
          "func.func(tfaot-gpu-split-small-reductions),"
          // int8 products (--quantize=int8) as linalg.matmul by the
          // transposed weights: cuBLAS's int8 GEMM, or a generated kernel.
-         "func.func(tfaot-lower-int8-contractions{product=matmul})," +
+         "func.func(tfaot-lower-int8-contractions{product=matmul}),"
+         // Before the 16-bit storage, which makes the named depthwise
+         // convolutions generics of their own.
+         "func.func(tfaot-gpu-direct-depthwise)," +
          convsToMatmuls + storeHalf +
          // As on the CPU, a loop variable the body replaces is a new
          // buffer each iteration.
