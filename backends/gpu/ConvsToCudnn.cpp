@@ -178,8 +178,9 @@ struct ConvsToCudnnPass
       if (epilogue)
         cudnnConv->setAttr(::tfaot::gpu::kFusedEpilogueAttr,
                            b.getUnitAttr());
-      // cuDNN's legacy call pads symmetrically only, and the pad is not
-      // folded into it yet: a copy kernel pads first.
+      // A padded input: tfaot-gpu-cudnn-calls hands cuDNN the unpadded
+      // buffer where the pad is symmetric (cuDNN's legacy call pads
+      // symmetrically only); else a copy kernel pads first.
       if (conv.getInputs()[0].getDefiningOp<tensor::PadOp>())
         cudnnConv->setAttr(::tfaot::gpu::kPaddedInputAttr, b.getUnitAttr());
       conv->replaceAllUsesWith(cudnnConv->getResults());

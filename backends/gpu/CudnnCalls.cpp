@@ -14,7 +14,9 @@
 // a GEMM and an epilogue kernel reading the GEMM's f32 output. Else the
 // call writes the convolution's own (f32) buffer and the epilogue stays a
 // kernel. The zero fill of the convolution's buffer goes (cuDNN overwrites;
-// with a fused epilogue no one reads that buffer any more).
+// with a fused epilogue no one reads that buffer any more). An input that
+// is a symmetric zero pad of another buffer (PaddedInput.h) is replaced by
+// that buffer and the call pads, so the pad's fill and copy go too.
 //
 // --gpu_emulate later points the calls at tfaot_emulated_conv_*, the same
 // contract as loops (DefineEmulatedConv.cpp).
@@ -22,6 +24,7 @@
 //===----------------------------------------------------------------------===//
 #include "backends/gpu/ConvEpilogue.h"
 #include "backends/gpu/HostLaunch.h"
+#include "backends/gpu/PaddedInput.h"
 #include "backends/gpu/Passes.h"
 #include "passes/LoweringUtils.h"
 #include "passes/Remarks.h"
@@ -71,7 +74,7 @@ struct CudnnCallsPass
     if (auto existing = module.lookupSymbol<func::FuncOp>(name))
       return existing;
     OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
-    SmallVector<Type> params(19, b.getI64Type());
+    SmallVector<Type> params(21, b.getI64Type());
     params.push_back(b.getI32Type());
     auto func = func::FuncOp::create(b, module.getLoc(), name,
                                      b.getFunctionType(params, {}));
@@ -104,7 +107,7 @@ struct CudnnCallsPass
   /// runs it unfused, see runtime/lib/cuda/cudnn.h.)
   void remarkPlacement(linalg::Conv2DNhwcFhwcOp conv,
                        const std::optional<::tfaot::gpu::ConvEpilogue> &e,
-                       bool copied) {
+                       bool padInCall, bool copied) {
     // The form goes into the remark's group (what --report's text shows),
     // the pad and copy around the call into its detail.
     std::string what = "cuDNN conv, epilogue a kernel";
@@ -113,7 +116,9 @@ struct CudnnCallsPass
              std::string(e->residualInput ? " + residual" : "") + " + bias" +
              (e->relu6 ? " + ReLU6" : e->relu ? " + ReLU" : "");
     SmallVector<StringRef, 2> around;
-    if (conv->hasAttr(::tfaot::gpu::kPaddedInputAttr))
+    if (padInCall)
+      around.push_back("padding in the call");
+    else if (conv->hasAttr(::tfaot::gpu::kPaddedInputAttr))
       around.push_back("after a pad copy");
     if (copied)
       around.push_back("written aside, then copied over its input");
@@ -139,6 +144,11 @@ struct CudnnCallsPass
       return conv.emitError("internal error: a 16-bit convolution for cuDNN "
                             "has no epilogue that stores 16 bits right "
                             "after it");
+    // A symmetric zero pad of x: cuDNN reads the unpadded buffer and pads.
+    std::optional<::tfaot::gpu::SymmetricZeroPad> pad =
+        ::tfaot::gpu::matchSymmetricZeroPad(x, conv);
+    if (pad)
+      x = pad->source;
     // The zero fills of the convolution's buffer: cuDNN overwrites it, or
     // (fused) no one reads it. Kept if anything but the convolution reads
     // the zeros: something before it, or a copy from that buffer (a zero
@@ -199,7 +209,8 @@ struct CudnnCallsPass
             b, loc, MemRefType::get(type.getShape(), type.getElementType()));
       }
     }
-    remarkPlacement(conv, epilogue, static_cast<bool>(inPlaceOutput));
+    remarkPlacement(conv, epilogue, pad.has_value(),
+                    static_cast<bool>(inPlaceOutput));
     ArrayRef<int64_t> in = cast<MemRefType>(x.getType()).getShape();
     ArrayRef<int64_t> filter = cast<MemRefType>(w.getType()).getShape();
     ArrayRef<int64_t> out = cast<MemRefType>(output.getType()).getShape();
@@ -209,7 +220,8 @@ struct CudnnCallsPass
                                z, address(y)};
     for (int64_t value : {in[0], in[1], in[2], in[3], filter[0], filter[1],
                           filter[2], out[1], out[2], strides[0], strides[1],
-                          dilations[0], dilations[1]})
+                          dilations[0], dilations[1], pad ? pad->h : 0,
+                          pad ? pad->w : 0})
       args.push_back(constant(value));
     args.push_back(arith::ConstantIntOp::create(b, loc, b.getI32Type(), flags));
     func::CallOp::create(b, loc, declareConv(getOperation()), args);
@@ -220,6 +232,8 @@ struct CudnnCallsPass
     if (epilogue)
       dead.push_back(epilogue->op);
     dead.push_back(conv);
+    if (pad)
+      dead.append(pad->ops.begin(), pad->ops.end());
     for (Operation *op : dead)
       op->erase();
     return success();

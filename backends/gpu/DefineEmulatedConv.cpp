@@ -10,7 +10,8 @@
 //
 //   for each n, oh < OH, ow < OW, k < K:
 //     acc = sum over r < R, s < S, c < C (f32, 16-bit values widened) of
-//           x[n][oh*sh + r*dh][ow*sw + s*dw][c] * w[k][r][s][c]
+//           x[n][oh*sh + r*dh - ph][ow*sw + s*dw - pw][c] * w[k][r][s][c]
+//           (x zero outside its H x W: the padding)
 //     acc += z[n][oh][ow][k]  (flags & residual)
 //     acc += bias[k]          (flags & bias)
 //     acc = max(acc, 0)       (flags & relu)
@@ -64,8 +65,8 @@ void defineBody(func::FuncOp func, Type element) {
         y = entry->getArgument(5);
   Value n = arg(6), h = arg(7), wd = arg(8), c = arg(9), k = arg(10),
         r = arg(11), s = arg(12), oh = arg(13), ow = arg(14), sh = arg(15),
-        sw = arg(16), dh = arg(17), dw = arg(18);
-  Value flags = entry->getArgument(19);
+        sw = arg(16), dh = arg(17), dw = arg(18), ph = arg(19), pw = arg(20);
+  Value flags = entry->getArgument(21);
   auto flag = [&](int bit) -> Value {
     Value i32Bit = arith::ConstantIntOp::create(b, loc, b.getI32Type(), bit);
     return arith::CmpIOp::create(
@@ -106,6 +107,25 @@ void defineBody(func::FuncOp func, Type element) {
                                        element_at(nb, base, i, bytes));
     return element.isF32() ? value : arith::ExtFOp::create(nb, loc, f32, value);
   };
+  // cond ? base[i] : 0 (f32), loading only when cond holds.
+  auto loadIf = [&](OpBuilder &nb, Value cond, Value base, Value i) -> Value {
+    return scf::IfOp::create(
+               nb, loc, cond,
+               [&](OpBuilder &tb, Location) {
+                 scf::YieldOp::create(tb, loc, load(tb, base, i));
+               },
+               [&](OpBuilder &eb, Location) {
+                 scf::YieldOp::create(eb, loc, zeroF);
+               })
+        .getResult(0);
+  };
+  // 0 <= i < size.
+  auto inside = [&](OpBuilder &nb, Value i, Value size) -> Value {
+    return arith::AndIOp::create(
+        nb, loc,
+        arith::CmpIOp::create(nb, loc, arith::CmpIPredicate::sge, i, zero),
+        arith::CmpIOp::create(nb, loc, arith::CmpIPredicate::slt, i, size));
+  };
   // acc + (cond ? base[i] : 0), loading only when cond holds.
   auto addIf = [&](OpBuilder &nb, Value cond, Value acc, Value base,
                    Value i) -> Value {
@@ -134,8 +154,10 @@ void defineBody(func::FuncOp func, Type element) {
     loop(b1, oh, ValueRange(), [&](OpBuilder &b2, Value i, ValueRange) {
       loop(b2, ow, ValueRange(), [&](OpBuilder &b3, Value j, ValueRange) {
         loop(b3, k, ValueRange(), [&](OpBuilder &b4, Value kk, ValueRange) {
-          Value row = arith::MulIOp::create(b4, loc, i, sh);
-          Value col = arith::MulIOp::create(b4, loc, j, sw);
+          Value row = arith::SubIOp::create(
+              b4, loc, arith::MulIOp::create(b4, loc, i, sh), ph);
+          Value col = arith::SubIOp::create(
+              b4, loc, arith::MulIOp::create(b4, loc, j, sw), pw);
           auto sum = loop(b4, r, zeroF, [&](OpBuilder &b5, Value p,
                                             ValueRange acc5) {
             Value hi = arith::AddIOp::create(
@@ -144,10 +166,14 @@ void defineBody(func::FuncOp func, Type element) {
                                               ValueRange acc6) {
               Value wi = arith::AddIOp::create(
                   b6, loc, col, arith::MulIOp::create(b6, loc, q, dw));
+              Value in = arith::AndIOp::create(b6, loc, inside(b6, hi, h),
+                                               inside(b6, wi, wd));
               auto sumC = loop(b6, c, acc6, [&](OpBuilder &b7, Value cc,
                                                 ValueRange acc7) {
-                Value xv = load(b7, x, linear(b7, {ni, hi, wi, cc},
-                                              {n, h, wd, c}));
+                // A padding zero is multiplied and added like a value, as
+                // a padded copy would be.
+                Value xv = loadIf(b7, in, x,
+                                  linear(b7, {ni, hi, wi, cc}, {n, h, wd, c}));
                 Value wv = load(b7, w, linear(b7, {kk, p, q, cc},
                                               {k, r, s, c}));
                 Value next = arith::AddFOp::create(

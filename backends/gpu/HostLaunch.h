@@ -27,7 +27,8 @@
 //                            i64 y, i64 n, i64 h, i64 w_in, i64 c, i64 k,
 //                            i64 r, i64 s, i64 oh, i64 ow, i64 stride_h,
 //                            i64 stride_w, i64 dilation_h, i64 dilation_w,
-//                            i32 flags, const char *layer);
+//                            i64 pad_h, i64 pad_w, i32 flags,
+//                            const char *layer);
 //
 // The GEMMs (from tfaot-gpu-matmuls-to-cublas, MatmulsToCublas.cpp) are a
 // row-major f32 C[m,n] += A[m,k] B[k,n], `batch` times, the addresses as
@@ -38,9 +39,10 @@
 // in fp32; the runtime runs them with cuBLAS on the run's stream.
 // The convolution (from tfaot-gpu-cudnn-calls, CudnnCalls.cpp, with
 // --gpu_conv=cudnn) is y[n,oh,ow,k] = relu?(sum over r,s,c of
-// x[n, oh*stride_h + r*dilation_h, ow*stride_w + s*dilation_w, c]
-// * w[k,r,s,c] + z[n,oh,ow,k]? + bias[k]?), NHWC x, z and y and KRSC w,
-// unpadded, dense, in the element type of its flags (cuda_image.h), f32
+// x[n, oh*stride_h + r*dilation_h - pad_h, ow*stride_w + s*dilation_w -
+// pad_w, c] * w[k,r,s,c] + z[n,oh,ow,k]? + bias[k]?), x read as zero
+// outside its H x W (pad_h and pad_w zeros on each side), NHWC x, z and y
+// and KRSC w, dense, in the element type of its flags (cuda_image.h), f32
 // sums; `site` numbers the model's convolutions, so that the runtime makes
 // each one's cuDNN descriptors once per instance, and `layer` is its TF
 // node's name, for errors (added by lowerHostLaunches: tfaot-gpu-cudnn-calls

@@ -153,7 +153,11 @@ def CudnnCallsPass : Pass<"tfaot-gpu-cudnn-calls", "mlir::ModuleOp"> {
     the generic goes too: cuDNN's cudnnConvolutionBiasActivationForward
     does both. Where that output is in the convolution's input buffer, the
     call writes a temporary that a memref.copy moves after it. The zero
-    fill of the convolution's buffer is dropped (cuDNN overwrites). Each
+    fill of the convolution's buffer is dropped (cuDNN overwrites). An
+    input buffer that is a symmetric zero pad of another (an alloc, a zero
+    fill and a copy into its interior, read by the convolution alone)
+    becomes that buffer, with the padding passed to the call, and the
+    fill and copy go (PaddedInput.h). Each
     call gets a remark saying what it fuses, for `tfaot explain`. For
     --gpu_emulate, tfaot-gpu-define-emulated-conv points the calls at
     loops.

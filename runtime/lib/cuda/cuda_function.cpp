@@ -1000,7 +1000,8 @@ extern "C" void tfaot_rt_cuda_conv(int64_t site, int64_t x, int64_t w,
                                    int64_t c, int64_t k, int64_t r, int64_t s,
                                    int64_t oh, int64_t ow, int64_t stride_h,
                                    int64_t stride_w, int64_t dilation_h,
-                                   int64_t dilation_w, int32_t flags,
+                                   int64_t dilation_w, int64_t pad_h,
+                                   int64_t pad_w, int32_t flags,
                                    const char *layer) {
   tfaot::internal::CudaDeviceState *state = current_state;
   if (!state->error.empty() || n <= 0 || oh <= 0 || ow <= 0 || k <= 0)
@@ -1011,7 +1012,7 @@ extern "C" void tfaot_rt_cuda_conv(int64_t site, int64_t x, int64_t w,
   std::string error = state->cudnn_convs.Run(
       *state->driver, state->stream(), bucket_site, layer,
       ConvShape{n, h, w_in, c, k, r, s, oh, ow, stride_h, stride_w,
-                dilation_h, dilation_w, flags},
+                dilation_h, dilation_w, pad_h, pad_w, flags},
       ConvOperands{static_cast<CUdeviceptr>(x), static_cast<CUdeviceptr>(w),
                    static_cast<CUdeviceptr>(bias), static_cast<CUdeviceptr>(z),
                    static_cast<CUdeviceptr>(y)});

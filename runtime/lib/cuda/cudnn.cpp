@@ -121,8 +121,12 @@ std::string Describe(const ConvShape &s) {
     return std::to_string(a) + "x" + std::to_string(b) + "x" +
            std::to_string(c) + "x" + std::to_string(d);
   };
+  std::string padded =
+      s.pad_h || s.pad_w ? " padded by " + std::to_string(s.pad_h) + "x" +
+                               std::to_string(s.pad_w)
+                         : "";
   return "a " + std::to_string(s.r) + "x" + std::to_string(s.s) + " " + type +
-         " convolution of " + dims(s.n, s.h, s.w, s.c) + " into " +
+         " convolution of " + dims(s.n, s.h, s.w, s.c) + padded + " into " +
          dims(s.n, s.oh, s.ow, s.k);
 }
 
@@ -174,12 +178,13 @@ std::string CudnnConvs::MakePlan(const Driver &driver, CUstream stream,
   if (status == kCudnnSuccess)
     status = c.cudnnSetFilter4dDescriptor(plan.w, type, kCudnnTensorNhwc, s.k,
                                           s.c, s.r, s.s);
-  // No padding (a padding is a copy before the call); f32 arithmetic for
-  // every data type. Strict fp32 needs FMA math: the default lets cuDNN use
-  // TF32 on Ampere and newer.
+  // Zero padding on both sides (an asymmetric one is a copy before the
+  // call); f32 arithmetic for every data type. Strict fp32 needs FMA math:
+  // the default lets cuDNN use TF32 on Ampere and newer.
   if (status == kCudnnSuccess)
     status = c.cudnnSetConvolution2dDescriptor(
-        plan.conv, 0, 0, s.stride_h, s.stride_w, s.dilation_h, s.dilation_w,
+        plan.conv, static_cast<int>(s.pad_h), static_cast<int>(s.pad_w),
+        s.stride_h, s.stride_w, s.dilation_h, s.dilation_w,
         kCudnnCrossCorrelation, kCudnnDataFloat);
   int math = type != kCudnnDataFloat ||
                      (s.flags & cuda_image::kConvAllowTf32)

@@ -138,12 +138,14 @@ const Cudnn *LoadCudnn(std::string *why);
 struct ConvShape {
   int64_t n, h, w, c, k, r, s, oh, ow, stride_h, stride_w, dilation_h,
       dilation_w;
-  int32_t flags;  ///< cuda_image::kConv* bits.
+  int64_t pad_h, pad_w;  ///< Zeros on each side of x's H and W.
+  int32_t flags;         ///< cuda_image::kConv* bits.
   bool operator==(const ConvShape &o) const {
     return std::tie(n, h, w, c, k, r, s, oh, ow, stride_h, stride_w,
-                    dilation_h, dilation_w, flags) ==
+                    dilation_h, dilation_w, pad_h, pad_w, flags) ==
            std::tie(o.n, o.h, o.w, o.c, o.k, o.r, o.s, o.oh, o.ow, o.stride_h,
-                    o.stride_w, o.dilation_h, o.dilation_w, o.flags);
+                    o.stride_w, o.dilation_h, o.dilation_w, o.pad_h, o.pad_w,
+                    o.flags);
   }
 };
 

@@ -8,7 +8,7 @@
 // (conv + bias)): one call writes the epilogue's output %y with x, w, bias
 // and z, and the conv's zero-filled buffer is gone. Arguments: site 0,
 // the addresses, N H W C = 1 3 3 1, K R S = 2 1 2, OH OW = 3 2, strides
-// and dilations 1, flags 57 = TF32 (1) | bias (8) | residual (16) | ReLU (32).
+// and dilations 1, no padding, flags 57 = TF32 (1) | bias (8) | residual (16) | ReLU (32).
 // CHECK-LABEL: func.func @fused(
 // CHECK-SAME: %[[X:[a-z0-9]+]]: memref<1x3x3x1xf32>, %[[W:[a-z0-9]+]]: memref<2x1x2x1xf32>, %[[BIAS:[a-z0-9]+]]: memref<2xf32>, %[[Z:[a-z0-9]+]]: memref<1x3x2x2xf32>, %[[Y:[a-z0-9]+]]: memref<1x3x2x2xf32>)
 // CHECK-DAG: %[[BP:.*]] = memref.extract_aligned_pointer_as_index %[[BIAS]]
@@ -21,10 +21,10 @@
 // CHECK-DAG: %[[WA:.*]] = arith.index_cast %[[WP]]
 // CHECK-DAG: %[[YP:.*]] = memref.extract_aligned_pointer_as_index %[[Y]]
 // CHECK-DAG: %[[YA:.*]] = arith.index_cast %[[YP]]
-// CHECK: call @tfaot_rt_cuda_conv(%c0_i64, %[[XA]], %[[WA]], %[[B]], %[[ZA]], %[[YA]], %c1_i64, %c3_i64, %c3_i64, %c1_i64, %c2_i64, %c1_i64, %c2_i64, %c3_i64, %c2_i64, %c1_i64, %c1_i64, %c1_i64, %c1_i64, %c57_i32)
+// CHECK: call @tfaot_rt_cuda_conv(%c0_i64, %[[XA]], %[[WA]], %[[B]], %[[ZA]], %[[YA]], %c1_i64, %c3_i64, %c3_i64, %c1_i64, %c2_i64, %c1_i64, %c2_i64, %c3_i64, %c2_i64, %c1_i64, %c1_i64, %c1_i64, %c1_i64, %c0_i64, %c0_i64, %c57_i32)
 // CHECK-NOT: linalg.
 // CHECK: return
-// CHECK: func.func private @tfaot_rt_cuda_conv(i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i32)
+// CHECK: func.func private @tfaot_rt_cuda_conv(i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i32)
 // EMU-LABEL: func.func @fused(
 // EMU: call @tfaot_emulated_conv_f32(
 // EMU: func.func private @tfaot_emulated_conv_f32({{.*}}) attributes {llvm.linkage = #llvm.linkage<internal>}
@@ -67,7 +67,7 @@ func.func @fused(%x: memref<1x3x3x1xf32>, %w: memref<2x1x2x1xf32>, %bias: memref
 // CHECK-NOT: linalg.fill
 // CHECK: %[[YP:.*]] = memref.extract_aligned_pointer_as_index %[[BUF]]
 // CHECK: %[[YA:.*]] = arith.index_cast %[[YP]]
-// CHECK: call @tfaot_rt_cuda_conv(%c0_i64, %{{.*}}, %{{.*}}, %c0_i64, %c0_i64, %[[YA]], %c1_i64, %c5_i64, %c5_i64, %c2_i64, %c4_i64, %c3_i64, %c3_i64, %c2_i64, %c2_i64, %c2_i64, %c2_i64, %c1_i64, %c1_i64, %c1_i32)
+// CHECK: call @tfaot_rt_cuda_conv(%c0_i64, %{{.*}}, %{{.*}}, %c0_i64, %c0_i64, %[[YA]], %c1_i64, %c5_i64, %c5_i64, %c2_i64, %c4_i64, %c3_i64, %c3_i64, %c2_i64, %c2_i64, %c2_i64, %c2_i64, %c1_i64, %c1_i64, %c0_i64, %c0_i64, %c1_i32)
 // CHECK: linalg.generic {{.*}} ins(%[[BUF]], %{{.*}} : memref<1x2x2x4xf32>, memref<4xf32>)
 // CHECK: arith.mulf
 func.func @plain(%x: memref<1x5x5x2xf32>, %w: memref<4x3x3x2xf32>, %bias: memref<4xf32>, %y: memref<1x2x2x4xf32>) {
@@ -252,5 +252,92 @@ func.func @in_place(%x: memref<1x2x2x2xf32>, %w: memref<2x1x1x2xf32>, %bias: mem
     linalg.yield %s : f32
   }
   memref.dealloc %buf : memref<1x2x2x2xf32>
+  return
+}
+
+// -----
+
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#ch = affine_map<(d0, d1, d2, d3) -> (d3)>
+
+// Tests a 3x3 conv of an input padded by 1 on every side of H and W (as
+// bufferization writes a tensor.pad: an alloc, a map yielding zero, a copy
+// into its interior): the call reads the unpadded %x (N H W C = 1 4 4 2)
+// and pads 1 x 1 itself; the alloc, map, subview and copy go. The
+// emulation then checks each tap's row and column against H and W.
+// CHECK-LABEL: func.func @symmetric_pad(
+// CHECK-SAME: %[[X:[a-z0-9]+]]: memref<1x4x4x2xf32>
+// CHECK-NOT: memref.copy
+// CHECK-NOT: linalg.map
+// CHECK-NOT: memref.subview
+// CHECK-DAG: %[[XP:.*]] = memref.extract_aligned_pointer_as_index %[[X]]
+// CHECK-DAG: %[[XA:.*]] = arith.index_cast %[[XP]]
+// CHECK: call @tfaot_rt_cuda_conv(%c0_i64, %[[XA]], %{{.*}}, %{{.*}}, %c0_i64, %{{.*}}, %c1_i64, %c4_i64, %c4_i64, %c2_i64, %c3_i64, %c3_i64, %c3_i64, %c4_i64, %c4_i64, %c1_i64, %c1_i64, %c1_i64, %c1_i64, %c1_i64, %c1_i64, %c41_i32)
+// CHECK-NOT: memref.alloc
+// CHECK: return
+// EMU-LABEL: func.func @symmetric_pad(
+// EMU: func.func private @tfaot_emulated_conv_f32(
+// EMU: arith.subi
+// EMU: arith.subi
+// EMU: arith.cmpi sge
+// EMU: arith.cmpi slt
+// EMU: scf.if
+// EMU: llvm.load
+// EMU: } else {
+// EMU: scf.yield %cst
+func.func @symmetric_pad(%x: memref<1x4x4x2xf32>, %w: memref<3x3x3x2xf32>, %bias: memref<3xf32>, %y: memref<1x4x4x3xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %padded = memref.alloc() : memref<1x6x6x2xf32>
+  linalg.map outs(%padded : memref<1x6x6x2xf32>)
+    (%init: f32) {
+      linalg.yield %zero : f32
+    }
+  %inner = memref.subview %padded[0, 1, 1, 0] [1, 4, 4, 2] [1, 1, 1, 1] : memref<1x6x6x2xf32> to memref<1x4x4x2xf32, strided<[72, 12, 2, 1], offset: 14>>
+  memref.copy %x, %inner : memref<1x4x4x2xf32> to memref<1x4x4x2xf32, strided<[72, 12, 2, 1], offset: 14>>
+  %buf = memref.alloc() : memref<1x4x4x3xf32>
+  linalg.fill ins(%zero : f32) outs(%buf : memref<1x4x4x3xf32>)
+  linalg.conv_2d_nhwc_fhwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>, tfaot.cudnn_fused_epilogue, tfaot.cudnn_padded_input}
+       ins(%padded, %w : memref<1x6x6x2xf32>, memref<3x3x3x2xf32>) outs(%buf : memref<1x4x4x3xf32>)
+  linalg.generic {indexing_maps = [#id, #ch, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+       ins(%buf, %bias : memref<1x4x4x3xf32>, memref<3xf32>) outs(%y : memref<1x4x4x3xf32>) {
+  ^bb0(%c: f32, %b: f32, %o: f32):
+    %s = arith.addf %c, %b : f32
+    %u = arith.maximumf %s, %zero : f32
+    linalg.yield %u : f32
+  }
+  return
+}
+
+// -----
+
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#ch = affine_map<(d0, d1, d2, d3) -> (d3)>
+
+// Tests TF's SAME padding of a stride-2 conv of an even input: 0 before,
+// 1 after, which cuDNN's legacy call cannot take: the padded buffer stays,
+// the call reads it unpadded (pads 0 0).
+// CHECK-LABEL: func.func @asymmetric_pad(
+// CHECK: %[[PADDED:.*]] = memref.alloc() : memref<1x5x5x2xf32>
+// CHECK: memref.copy
+// CHECK: %[[PP:.*]] = memref.extract_aligned_pointer_as_index %[[PADDED]]
+// CHECK: %[[PA:.*]] = arith.index_cast %[[PP]]
+// CHECK: call @tfaot_rt_cuda_conv(%c0_i64, %[[PA]], {{.*}}, %c1_i64, %c5_i64, %c5_i64, %c2_i64, %c3_i64, %c3_i64, %c3_i64, %c2_i64, %c2_i64, %c2_i64, %c2_i64, %c1_i64, %c1_i64, %c0_i64, %c0_i64, %c41_i32)
+func.func @asymmetric_pad(%x: memref<1x4x4x2xf32>, %w: memref<3x3x3x2xf32>, %bias: memref<3xf32>, %y: memref<1x2x2x3xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %padded = memref.alloc() : memref<1x5x5x2xf32>
+  linalg.fill ins(%zero : f32) outs(%padded : memref<1x5x5x2xf32>)
+  %inner = memref.subview %padded[0, 0, 0, 0] [1, 4, 4, 2] [1, 1, 1, 1] : memref<1x5x5x2xf32> to memref<1x4x4x2xf32, strided<[50, 10, 2, 1]>>
+  memref.copy %x, %inner : memref<1x4x4x2xf32> to memref<1x4x4x2xf32, strided<[50, 10, 2, 1]>>
+  %buf = memref.alloc() : memref<1x2x2x3xf32>
+  linalg.fill ins(%zero : f32) outs(%buf : memref<1x2x2x3xf32>)
+  linalg.conv_2d_nhwc_fhwc {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>, tfaot.cudnn_fused_epilogue, tfaot.cudnn_padded_input}
+       ins(%padded, %w : memref<1x5x5x2xf32>, memref<3x3x3x2xf32>) outs(%buf : memref<1x2x2x3xf32>)
+  linalg.generic {indexing_maps = [#id, #ch, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+       ins(%buf, %bias : memref<1x2x2x3xf32>, memref<3xf32>) outs(%y : memref<1x2x2x3xf32>) {
+  ^bb0(%c: f32, %b: f32, %o: f32):
+    %s = arith.addf %c, %b : f32
+    %u = arith.maximumf %s, %zero : f32
+    linalg.yield %u : f32
+  }
   return
 }

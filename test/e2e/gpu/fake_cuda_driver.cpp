@@ -603,8 +603,8 @@ CUresult cuGetErrorString(CUresult, const char **text) {
 
 // cuDNN: descriptors remember what they were set to; a convolution checks
 // its handle, stream, that its descriptors agree (x, w and y of one data
-// type, y the size the convolution makes, a bias of K of y's type, NHWC,
-// no padding, f32 arithmetic), the algorithm rules (an identity activation
+// type, y the size the convolution makes with its padding, a bias of K of
+// y's type, NHWC, f32 arithmetic), the algorithm rules (an identity activation
 // only with IMPLICIT_PRECOMP_GEMM), that every tensor and the workspace it
 // would touch lie inside live allocations, and is counted.
 namespace {
@@ -661,16 +661,17 @@ std::string CheckConvCall(CudnnHandle handle, const FakeTensor &x,
   if (x.format != kCudnnTensorNhwc || w.format != kCudnnTensorNhwc ||
       y.format != kCudnnTensorNhwc || x.type != w.type || y.type != x.type)
     Bad(what + ": not NHWC/KRSC of one data type");
-  if (conv.pad_h != 0 || conv.pad_w != 0 ||
+  if (conv.pad_h < 0 || conv.pad_w < 0 ||
       conv.mode != kCudnnCrossCorrelation || conv.compute != kCudnnDataFloat)
-    Bad(what + ": padded, not a cross-correlation, or not f32 arithmetic");
+    Bad(what + ": a negative padding, not a cross-correlation, or not f32 "
+               "arithmetic");
   // f32: FMA math (strict fp32) or tensor ops (TF32); 16-bit: tensor ops.
   if (conv.math != kCudnnTensorOpMath &&
       (conv.math != kCudnnFmaMath || x.type != kCudnnDataFloat))
     Bad(what + ": unexpected math type");
   // w is K x C x R x S as cuDNN counts (n, c, h, w of the filter).
-  int oh = (x.h - ((w.h - 1) * conv.dh + 1)) / conv.u + 1;
-  int ow = (x.w - ((w.w - 1) * conv.dw + 1)) / conv.v + 1;
+  int oh = (x.h + 2 * conv.pad_h - ((w.h - 1) * conv.dh + 1)) / conv.u + 1;
+  int ow = (x.w + 2 * conv.pad_w - ((w.w - 1) * conv.dw + 1)) / conv.v + 1;
   if (w.c != x.c || y.c != w.n || y.n != x.n || y.h != oh || y.w != ow)
     Bad(what + ": y is not the size the convolution makes");
   if (!TensorInside(xp, x.Bytes()) || !TensorInside(wp, w.Bytes()) ||
