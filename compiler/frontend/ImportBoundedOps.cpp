@@ -430,6 +430,9 @@ BoundTracker::importBounded(NodeImportContext &ctx) {
   auto boundOf = [&](unsigned i) {
     return i < ctx.operands.size() ? lookup(ctx.operands[i]) : nullptr;
   };
+  if (op == "Unique" && boundOf(0))
+    return FailureOr<SmallVector<Value>>(refuseBounded(
+        ctx, 0, "tfaot's Unique compares every entry, padding included"));
   if (op == "TopKV2" && boundOf(0))
     return importTopKOfBounded(ctx, *boundOf(0));
   if (llvm::is_contained({"Sum", "Prod", "Max", "Min", "Any", "All"}, op) &&

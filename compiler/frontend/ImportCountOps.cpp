@@ -22,6 +22,7 @@
 #include "compiler/frontend/ImportDataDependentOps.h"
 
 #include "compiler/frontend/ImportHelpers.h"
+#include "ir/DataDependentOps.h"
 #include "ir/Ops.h"
 
 #include "llvm/Support/FormatVariadic.h"
@@ -363,3 +364,83 @@ BoundTracker::importClipSize(NodeImportContext &ctx) {
 }
 
 } // namespace tfaot
+
+/// Unique (x): y, the distinct values of the vector x in the order they
+/// first occur, and idx, each element's position in y. y is bounded by
+/// x's size, its count the number of distinct values (output 2, for
+/// BoundTracker; TF's Unique has two outputs, so no edge reads it).
+/// Built from a comparison of every pair, O(N^2) in time and in an [N, N]
+/// bool buffer, meant for the small vectors graphs deduplicate (class ids,
+/// labels): x[i] is a first occurrence unless some x[k], k < i, equals it;
+/// y gathers the first occurrences (Where); idx[i] is the number of first
+/// occurrences before the first j with x[j] == x[i]. NaN equals nothing,
+/// so each NaN is a value of its own, as in TF's hash map.
+FailureOr<Value>(::tfaot::importUnique)(NodeImportContext &ctx) {
+  RankedTensorType input = ctx.typeOf(0);
+  if (input.getRank() != 1)
+    return ctx.error("x must be a vector, got " + typeString(input));
+  const tensorflow::AttrValue *outIdx = ctx.attr("out_idx");
+  tensorflow::DataType idxDtype = outIdx ? outIdx->type() : tensorflow::DT_INT32;
+  if (idxDtype != tensorflow::DT_INT32 && idxDtype != tensorflow::DT_INT64)
+    return ctx.error("out_idx must be int32 or int64");
+  Builder &b = ctx.builder;
+  Type i1 = b.getI1Type(), i32 = b.getI32Type();
+  int64_t n = input.getDimSize(0);
+  auto square = [&](Type t) { return RankedTensorType::get({n, n}, t); };
+  auto vector = [&](Type t) { return RankedTensorType::get({n}, t); };
+  // before[i][k] = k < i; self[i][k] = k == i.
+  SmallVector<bool> before(n * n), self(n * n);
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t k = 0; k < n; ++k) {
+      before[i * n + k] = k < i;
+      self[i * n + k] = k == i;
+    }
+  Value beforeMask = buildConst(ctx, DenseElementsAttr::get(square(i1), before));
+  Value selfMask = buildConst(ctx, DenseElementsAttr::get(square(i1), self));
+  Value column = buildReshape(ctx, ctx.operands[0], {n, 1});
+  Value row = buildReshape(ctx, ctx.operands[0], {1, n});
+  Value equal = buildOpWithAttrs(ctx, "Equal", {column, row}, square(i1), {});
+  Value one = buildI64Const(ctx, {1}, {1});
+  Value seenBefore = buildOpWithAttrs(
+      ctx, "Any",
+      {buildOpWithAttrs(ctx, "LogicalAnd", {equal, beforeMask}, square(i1), {}),
+       one},
+      vector(i1), {});
+  Value first = buildOpWithAttrs(ctx, "LogicalNot", {seenBefore}, vector(i1), {});
+
+  OperationState where(ctx.loc, mlir::tfaot::WhereOp::getOperationName());
+  where.addOperands(first);
+  where.addTypes({RankedTensorType::get({n, 1}, b.getI64Type()),
+                  RankedTensorType::get({}, i32)});
+  Operation *whereOp = ctx.builder.create(where);
+  Value positions = buildOpWithAttrs(
+      ctx, "Cast", {buildReshape(ctx, whereOp->getResult(0), {n})},
+      vector(i32), {});
+  Value zero = buildScalar(ctx, i32, 0);
+  Value unique = buildOpWithAttrs(ctx, "GatherV2",
+                                  {ctx.operands[0], positions, zero},
+                                  input, {});
+
+  // rank[i]: the first occurrences before i.
+  Value firstRow = buildReshape(ctx, first, {1, n});
+  Value counted = buildOpWithAttrs(
+      ctx, "Cast",
+      {buildOpWithAttrs(ctx, "LogicalAnd", {firstRow, beforeMask}, square(i1),
+                        {})},
+      square(i32), {});
+  Value rank = buildOpWithAttrs(ctx, "Sum", {counted, one}, vector(i32), {});
+  // firstEqual[i]: the first j with x[j] == x[i] (i itself for NaN).
+  Value sameOrSelf =
+      buildOpWithAttrs(ctx, "LogicalOr", {equal, selfMask}, square(i1), {});
+  Value firstEqual = buildOpWithAttrs(
+      ctx, "ArgMax",
+      {buildOpWithAttrs(ctx, "Cast", {sameOrSelf}, square(i32), {}),
+       buildScalar(ctx, i32, 1)},
+      vector(i32), {});
+  Value idx =
+      buildOpWithAttrs(ctx, "GatherV2", {rank, firstEqual, zero}, vector(i32), {});
+  if (idxDtype == tensorflow::DT_INT64)
+    idx = buildOpWithAttrs(ctx, "Cast", {idx}, vector(b.getI64Type()), {});
+  ctx.extraOutputs.assign({idx, whereOp->getResult(1)});
+  return unique;
+}

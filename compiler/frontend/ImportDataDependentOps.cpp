@@ -174,6 +174,12 @@ LogicalResult(::tfaot::BoundTracker::record)(const tensorflow::NodeDef &node,
     }
     return success();
   }
+  if (node.op() == "Unique") {
+    recordCount(outputs[2],
+                cast<RankedTensorType>(outputs[0].getType()).getDimSize(0));
+    bounds_[outputs[0]] = {outputs[2], 0};
+    return success();
+  }
   if (auto where = outputs[0].getDefiningOp<WhereOp>()) {
     recordCount(where.getCount(),
                 cast<RankedTensorType>(where.getIndex().getType()).getDimSize(0));

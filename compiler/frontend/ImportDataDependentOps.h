@@ -21,6 +21,8 @@ namespace tfaot {
 
 mlir::FailureOr<mlir::Value> importNonMaxSuppression(NodeImportContext &ctx);
 mlir::FailureOr<mlir::Value> importWhere(NodeImportContext &ctx);
+/// Unique (ImportCountOps.cpp): y bounded, idx, and the count as output 2.
+mlir::FailureOr<mlir::Value> importUnique(NodeImportContext &ctx);
 
 /// A tensor sized for an upper bound along `dim`, of which the first
 /// `count` (a scalar int32 tensor computed at run time) entries are valid.
