@@ -256,7 +256,7 @@ BoundTracker::importPadOfBounded(NodeImportContext &ctx,
           "before it and `limit - n` after it along its bounded dimension, n "
           "its run-time size there");
   }
-  int64_t before = offset[2 * d], limit = offset[2 * d + 1];
+  int64_t limit = offset[2 * d + 1];
   int64_t bufferRows = input.getDimSize(d);
   if (limit < bufferRows)
     return refuseBounded(
