@@ -67,19 +67,32 @@ OpFoldResult ReshapeOp::fold(FoldAdaptor adaptor) {
 }
 
 OpFoldResult ConcatV2Op::fold(FoldAdaptor adaptor) {
-  // Along axis 0, concatenation is appending the row-major element lists.
+  // In row-major order the result is, for each index before the axis, the
+  // inputs' rows there one after the other (along axis 0: the inputs'
+  // element lists appended; a Pack along axis 1 builds TF's paddings so).
   auto axis = intValues(adaptor.getAxis());
   auto type = getOutput().getType();
-  if (!axis || (*axis)[0] != 0 || !type.hasStaticShape() ||
-      !type.getElementType().isIntOrIndex())
+  if (!axis || !type.hasStaticShape() || !type.getElementType().isIntOrIndex())
     return {};
-  SmallVector<int64_t> all;
+  int64_t a = (*axis)[0] < 0 ? (*axis)[0] + type.getRank() : (*axis)[0];
+  if (a < 0 || a >= type.getRank())
+    return {};
+  int64_t outer = 1;
+  for (int64_t d = 0; d < a; ++d)
+    outer *= type.getDimSize(d);
+  SmallVector<SmallVector<int64_t>> inputs;
   for (Attribute value : adaptor.getValues()) {
     auto values = intValues(value);
     if (!values)
       return {};
-    all.append(values->begin(), values->end());
+    inputs.push_back(std::move(*values));
   }
+  SmallVector<int64_t> all;
+  for (int64_t o = 0; o < outer; ++o)
+    for (const SmallVector<int64_t> &values : inputs) {
+      int64_t chunk = int64_t(values.size()) / outer;
+      all.append(values.begin() + o * chunk, values.begin() + (o + 1) * chunk);
+    }
   return intAttr(type, all);
 }
 

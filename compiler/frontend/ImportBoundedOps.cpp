@@ -24,6 +24,7 @@
 #include "compiler/frontend/ImportDataDependentOps.h"
 
 #include "compiler/frontend/ImportHelpers.h"
+#include "ir/ConstantEval.h"
 #include "ir/DataDependentOps.h"
 #include "ir/Ops.h"
 
@@ -38,8 +39,7 @@ static RankedTensorType typeOfValue(Value v) {
   return cast<RankedTensorType>(v.getType());
 }
 
-/// `values` as a constant of `type` (an integer tensor type).
-static DenseElementsAttr intsAttr(RankedTensorType type,
+DenseElementsAttr(::tfaot::intsAttr)(RankedTensorType type,
                                   ArrayRef<int64_t> values) {
   unsigned width = type.getElementType().getIntOrFloatBitWidth();
   SmallVector<APInt> ints;
@@ -48,10 +48,8 @@ static DenseElementsAttr intsAttr(RankedTensorType type,
   return DenseElementsAttr::get(type, ints);
 }
 
-/// `x` with the entries at positions >= `count` along `dim` replaced by
-/// `fill` (a scalar): SelectV2(iota < count, x, fill), the iota a constant
-/// shaped to broadcast along `dim`.
-static Value maskPastCount(NodeImportContext &ctx, Value x, int64_t dim,
+/// The iota is a constant shaped to broadcast along `dim`.
+Value(::tfaot::maskPastCount)(NodeImportContext &ctx, Value x, int64_t dim,
                            Value count, Value fill) {
   RankedTensorType type = typeOfValue(x);
   SmallVector<int64_t> shape(type.getRank(), 1);
@@ -84,8 +82,7 @@ static Value padAfter(NodeImportContext &ctx, Value x, int64_t dim,
                           {});
 }
 
-/// The error for a use of a bounded value this file does not handle.
-static LogicalResult refuseBounded(NodeImportContext &ctx, unsigned input,
+LogicalResult(::tfaot::refuseBounded)(NodeImportContext &ctx, unsigned input,
                                    const llvm::Twine &why) {
   return ctx.error(llvm::formatv("input {0} ('{1}') has a size that depends "
                                  "on data (a bounded shape, "
@@ -118,8 +115,14 @@ static Attribute foldWith(Value v, const DenseMap<Value, Attribute> &known,
   if (auto constant = v.getDefiningOp<mlir::tfaot::ConstOp>())
     return constant.getValue();
   Operation *op = v.getDefiningOp();
-  if (!op || op->getLoc() != loc || op->getNumResults() != 1)
-    return {};
+  if (!op || op->getLoc() != loc || op->getNumResults() != 1) {
+    // An operand from another node that is a constant not folded at its
+    // import (a Select on a folded condition: TF's clip size for a static
+    // dim) is evaluated now.
+    mlir::tfaot::EvalFailure why;
+    FailureOr<DenseElementsAttr> value = mlir::tfaot::evaluateConstant(v, why);
+    return succeeded(value) ? Attribute(*value) : Attribute();
+  }
   SmallVector<Attribute> operands;
   for (Value operand : op->getOperands()) {
     Attribute a = foldWith(operand, known, loc);
@@ -142,13 +145,14 @@ void BoundTracker::recordCountExpr(const tensorflow::NodeDef &node,
                                           Value output) {
   if (!isAffineShapeOp(node.op()))
     return;
-  Value count;
+  Value count, sliceOf;
   SmallVector<std::pair<Value, const CountExpr *>> exprs;
   for (Value operand : operands)
     if (const CountExpr *expr = lookupCountExpr(operand)) {
-      if (count && count != expr->count)
+      if (count && (count != expr->count || sliceOf != expr->sliceOf))
         return; // two counts: not one affine function
       count = expr->count;
+      sliceOf = expr->sliceOf;
       exprs.push_back({operand, expr});
     }
   // A product of two counts is not affine.
@@ -173,7 +177,7 @@ void BoundTracker::recordCountExpr(const tensorflow::NodeDef &node,
   DenseIntElementsAttr at0 = at(0), at1 = at(1);
   if (!at0 || !at1)
     return;
-  CountExpr result{count, {}, {}};
+  CountExpr result{count, {}, {}, sliceOf};
   for (auto [a, b] : llvm::zip(at0.getValues<APInt>(), at1.getValues<APInt>())) {
     result.offset.push_back(a.getSExtValue());
     result.scale.push_back(b.getSExtValue() - a.getSExtValue());
@@ -208,7 +212,7 @@ BoundTracker::importShapeOfBounded(NodeImportContext &ctx,
   Value shape = buildOpWithAttrs(
       ctx, "AddV2", {buildConst(ctx, intsAttr(vectorType, dims)), counted},
       vectorType, {});
-  countExprs_[shape] = CountExpr{bound.count, dims, onehot};
+  countExprs_[shape] = CountExpr{bound.count, dims, onehot, {}};
   return SmallVector<Value>{shape};
 }
 
@@ -220,7 +224,12 @@ BoundTracker::importPadOfBounded(NodeImportContext &ctx,
                                         const BoundedDim &bound) {
   SmallVector<int64_t> offset, scale;
   Value countOfPaddings;
-  if (const CountExpr *expr = lookupCountExpr(ctx.operands[1])) {
+  const CountExpr *paddingExpr = lookupCountExpr(ctx.operands[1]);
+  if (paddingExpr && paddingExpr->sliceOf)
+    return refuseBounded(ctx, 0,
+                         "its paddings come from a Slice size (-1 or a "
+                         "limit), not from its run-time size");
+  if (const CountExpr *expr = paddingExpr) {
     offset = expr->offset;
     scale = expr->scale;
     countOfPaddings = expr->count;
@@ -247,7 +256,7 @@ BoundTracker::importPadOfBounded(NodeImportContext &ctx,
           "before it and `limit - n` after it along its bounded dimension, n "
           "its run-time size there");
   }
-  int64_t before = offset[2 * d], limit = offset[2 * d + 1];
+  int64_t limit = offset[2 * d + 1];
   int64_t bufferRows = input.getDimSize(d);
   if (limit < bufferRows)
     return refuseBounded(
@@ -281,11 +290,15 @@ BoundTracker::importFillOfCount(NodeImportContext &ctx,
   for (auto [i, s] : llvm::enumerate(dims.scale)) {
     if (s == 0)
       continue;
-    if (s != -1 || at)
+    if (at || dims.sliceOf || !(s == -1 || (s == 1 && dims.offset[i] == 0 &&
+                                             countBound(dims.count))))
       return ctx.error("dims computed from a run-time size are supported "
-                       "only as `limit - n` at one position (a padding)");
+                       "only as `limit - n` (a padding) or `n` at one "
+                       "position");
     at = int64_t(i);
   }
+  if (dims.scale[*at] == 1)
+    return importFillToCount(ctx, dims);
   assert(at && "importBounded routes only dims that depend on the count");
   Value fill = ctx.operands[1];
   RankedTensorType fillType = ctx.typeOf(1);
@@ -413,9 +426,27 @@ BoundTracker::checkBoundedParamsGather(NodeImportContext &ctx,
 std::optional<FailureOr<SmallVector<Value>>>
 BoundTracker::importBounded(NodeImportContext &ctx) {
   const std::string &op = ctx.node.op();
+  substituteStaticCountExprs(ctx);
   auto boundOf = [&](unsigned i) {
     return i < ctx.operands.size() ? lookup(ctx.operands[i]) : nullptr;
   };
+  if (op == "Unique" && boundOf(0))
+    return FailureOr<SmallVector<Value>>(refuseBounded(
+        ctx, 0, "tfaot's Unique compares every entry, padding included"));
+  if (op == "TopKV2" && boundOf(0))
+    return importTopKOfBounded(ctx, *boundOf(0));
+  if (llvm::is_contained({"Sum", "Prod", "Max", "Min", "Any", "All"}, op) &&
+      boundOf(0))
+    return importReductionOfBounded(ctx, *boundOf(0));
+  if (op == "Slice" && boundOf(0))
+    return importSliceOfBounded(ctx, *boundOf(0));
+  if (op == "Range" && ctx.operands.size() == 3)
+    if (Value count = asCount(ctx.operands[1]))
+      return importRangeToCount(ctx, count);
+  if ((op == "Select" || op == "SelectV2") && ctx.operands.size() == 3 &&
+      !boundOf(0) && !boundOf(1) && !boundOf(2))
+    if (auto clipped = importClipSize(ctx))
+      return clipped;
   if (op == "Shape" && boundOf(0))
     return importShapeOfBounded(ctx, *boundOf(0));
   if ((op == "Pad" || op == "PadV2") && boundOf(0))

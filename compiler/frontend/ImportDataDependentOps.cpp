@@ -165,13 +165,24 @@ LogicalResult(::tfaot::BoundTracker::record)(const tensorflow::NodeDef &node,
   // Sources: the ops themselves. A padded NMS has the padded size, which
   // is its TF shape.
   if (auto nms = outputs[0].getDefiningOp<NonMaxSuppressionOp>()) {
+    int64_t bound =
+        cast<RankedTensorType>(nms.getSelectedIndices().getType()).getDimSize(0);
+    recordCount(nms.getValidOutputs(), bound);
     if (!padsToMax(node)) {
       bounds_[nms.getSelectedIndices()] = {nms.getValidOutputs(), 0};
       bounds_[nms.getSelectedScores()] = {nms.getValidOutputs(), 0};
     }
     return success();
   }
+  if (node.op() == "Unique") {
+    recordCount(outputs[2],
+                cast<RankedTensorType>(outputs[0].getType()).getDimSize(0));
+    bounds_[outputs[0]] = {outputs[2], 0};
+    return success();
+  }
   if (auto where = outputs[0].getDefiningOp<WhereOp>()) {
+    recordCount(where.getCount(),
+                cast<RankedTensorType>(where.getIndex().getType()).getDimSize(0));
     bounds_[where.getIndex()] = {where.getCount(), 0};
     return success();
   }
@@ -194,6 +205,7 @@ LogicalResult(::tfaot::BoundTracker::record)(const tensorflow::NodeDef &node,
       bounded.push_back({unsigned(i), *bound});
   if (bounded.empty()) {
     recordCountExpr(node, operands, outputs[0]);
+    recordDerivedCount(node, operands, outputs[0]);
     return success();
   }
   auto refuse = [&](const llvm::Twine &why) {
@@ -210,14 +222,22 @@ LogicalResult(::tfaot::BoundTracker::record)(const tensorflow::NodeDef &node,
   std::optional<BoundedDim> result;
   if (isElementwiseUnary(node)) {
     result = bounded[0].second;
-  } else if (isElementwiseBinary(node)) {
+  } else if (isElementwiseBinary(node) || node.op() == "Select" ||
+             node.op() == "SelectV2") {
     // Broadcasting aligns dims from the right; every bounded operand must
     // put the same count on the same output dim, and the others must not
     // have a size other than 1 there (TF would require it to equal the
-    // run-time count).
+    // run-time count). TF1's Select with a vector condition picks rows:
+    // the condition's dim 0 is the output's.
     int64_t outRank = rankOf(outputs[0]);
+    auto outDim = [&](unsigned i, int64_t d) {
+      if (node.op() == "Select" && i == 0 && rankOf(operands[0]) == 1 &&
+          outRank > 1)
+        return d;
+      return outRank - rankOf(operands[i]) + d;
+    };
     for (auto &[i, bound] : bounded) {
-      BoundedDim here{bound.count, outRank - rankOf(operands[i]) + bound.dim};
+      BoundedDim here{bound.count, outDim(i, bound.dim)};
       if (result && (result->count != here.count || result->dim != here.dim))
         return refuse("its operands have different data-dependent sizes");
       result = here;
@@ -225,9 +245,9 @@ LogicalResult(::tfaot::BoundTracker::record)(const tensorflow::NodeDef &node,
     for (auto [i, operand] : llvm::enumerate(operands)) {
       if (lookup(operand))
         continue;
-      int64_t at = result->dim - (outRank - rankOf(operand));
+      int64_t at = result->dim - outDim(i, 0);
       auto type = cast<RankedTensorType>(operand.getType());
-      if (at >= 0 && type.getDimSize(at) != 1)
+      if (at >= 0 && at < type.getRank() && type.getDimSize(at) != 1)
         return refuse(llvm::formatv("input {0} has the static size {1} on "
                                     "that dimension, which only a run-time "
                                     "count of {1} would match",
@@ -286,10 +306,12 @@ LogicalResult(::tfaot::BoundTracker::record)(const tensorflow::NodeDef &node,
     result = bounded[0].second;
   } else {
     return refuse("tfaot passes such values only through elementwise ops, "
-                  "Cast, Identity, GatherV2, Split and ConcatV2 along "
-                  "another dimension, and Squeeze, ExpandDims or Reshape "
-                  "that keep the bounded rows outermost, where the padding "
-                  "past the count stays apart from the valid entries");
+                  "Select, Cast, Identity, GatherV2, Split and ConcatV2 along "
+                  "another dimension, Squeeze, ExpandDims or Reshape that "
+                  "keep the bounded rows outermost, where the padding past "
+                  "the count stays apart from the valid entries, and the "
+                  "ops that mask it: Sum, Prod, Max, Min, Any, All, TopKV2 "
+                  "with k the count, Slice and Pad to a static size");
   }
   bounds_[outputs[0]] = *result;
   return success();

@@ -21,6 +21,8 @@ namespace tfaot {
 
 mlir::FailureOr<mlir::Value> importNonMaxSuppression(NodeImportContext &ctx);
 mlir::FailureOr<mlir::Value> importWhere(NodeImportContext &ctx);
+/// Unique (ImportCountOps.cpp): y bounded, idx, and the count as output 2.
+mlir::FailureOr<mlir::Value> importUnique(NodeImportContext &ctx);
 
 /// A tensor sized for an upper bound along `dim`, of which the first
 /// `count` (a scalar int32 tensor computed at run time) entries are valid.
@@ -37,6 +39,12 @@ struct BoundedDim {
 struct CountExpr {
   mlir::Value count;
   llvm::SmallVector<int64_t> offset, scale;
+  /// Non-null when the value equals offset + scale * count only as the
+  /// size operand of a Slice of a value whose run-time size is
+  /// `sliceOf`: TF's `where(n > limit, limit, -1)` (-1 meaning "to the
+  /// end", so min(n, limit) entries), whose actual value is -1 when n <=
+  /// limit. Nothing else may read it as that count.
+  mlir::Value sliceOf;
 };
 
 /// A tensor of `fill` whose size along `dim` is `size - count`: a Fill
@@ -83,6 +91,17 @@ public:
     auto it = countExprs_.find(value);
     return it == countExprs_.end() ? nullptr : &it->second;
   }
+  /// The largest value a count (a scalar int32 computed at run time) can
+  /// have, known at compile time, or std::nullopt for a value that is no
+  /// count.
+  std::optional<int64_t> countBound(mlir::Value count) const {
+    auto it = countBounds_.find(count);
+    return it == countBounds_.end() ? std::nullopt
+                                    : std::optional<int64_t>(it->second);
+  }
+  /// The count that `value` (a scalar) equals at run time, if it is one:
+  /// a count itself or an element of a bounded value's Shape.
+  mlir::Value asCount(mlir::Value value) const;
 
 private:
   /// After `node` was imported as usual from operands of which some are
@@ -99,13 +118,52 @@ private:
   mlir::FailureOr<llvm::SmallVector<mlir::Value>>
   importConcatToStatic(NodeImportContext &ctx);
   mlir::LogicalResult maskBoundedScores(NodeImportContext &ctx);
+  /// A new count: `value` (a scalar int32) is one at run time, at most
+  /// `bound`.
+  void recordCount(mlir::Value value, int64_t bound);
+  /// After a Minimum, Maximum or Select node imported as usual: records its
+  /// output as a count if its operands are counts and constants
+  /// (ImportCountOps.cpp).
+  void recordDerivedCount(const tensorflow::NodeDef &node,
+                          llvm::ArrayRef<mlir::Value> operands,
+                          mlir::Value output);
+  // ImportCountOps.cpp: ops whose size or meaning a count gives.
+  mlir::FailureOr<llvm::SmallVector<mlir::Value>>
+  importFillToCount(NodeImportContext &ctx, const CountExpr &dims);
+  mlir::FailureOr<llvm::SmallVector<mlir::Value>>
+  importRangeToCount(NodeImportContext &ctx, mlir::Value count);
+  mlir::FailureOr<llvm::SmallVector<mlir::Value>>
+  importTopKOfBounded(NodeImportContext &ctx, const BoundedDim &bound);
+  mlir::FailureOr<llvm::SmallVector<mlir::Value>>
+  importReductionOfBounded(NodeImportContext &ctx, const BoundedDim &bound);
+  mlir::FailureOr<llvm::SmallVector<mlir::Value>>
+  importSliceOfBounded(NodeImportContext &ctx, const BoundedDim &bound);
+  std::optional<mlir::FailureOr<llvm::SmallVector<mlir::Value>>>
+  importClipSize(NodeImportContext &ctx);
+  /// Operands that are CountExprs not depending on the count (a static dim
+  /// of a bounded value's Shape) replaced by their constant values, so that
+  /// ops that need constants (and folding) see them.
+  void substituteStaticCountExprs(NodeImportContext &ctx);
   mlir::LogicalResult checkBoundedParamsGather(NodeImportContext &ctx,
                                                const BoundedDim &params);
 
   llvm::DenseMap<mlir::Value, BoundedDim> bounds_;
   llvm::DenseMap<mlir::Value, CountExpr> countExprs_;
   llvm::DenseMap<mlir::Value, CountComplement> complements_;
+  llvm::DenseMap<mlir::Value, int64_t> countBounds_;
 };
+
+/// `x` with the entries at positions >= `count` along `dim` replaced by
+/// `fill` (a scalar): SelectV2(iota < count, x, fill).
+mlir::Value maskPastCount(NodeImportContext &ctx, mlir::Value x, int64_t dim,
+                          mlir::Value count, mlir::Value fill);
+/// `values` as a constant of `type` (an integer tensor type).
+mlir::DenseElementsAttr intsAttr(mlir::RankedTensorType type,
+                                 llvm::ArrayRef<int64_t> values);
+/// The error for a use of bounded input `input` that tfaot refuses, `why`
+/// saying what it supports.
+mlir::LogicalResult refuseBounded(NodeImportContext &ctx, unsigned input,
+                                  const llvm::Twine &why);
 
 } // namespace tfaot
 

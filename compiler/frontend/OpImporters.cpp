@@ -219,6 +219,7 @@ static const llvm::StringMap<OpSpec> &opTable() {
       {"NonMaxSuppressionV4", {importNonMaxSuppression, 5, "T", 2}},
       {"NonMaxSuppressionV5", {importNonMaxSuppression, 6, "T", 2}},
       {"Where", {importWhere, 1, "T", 1}},
+      {"Unique", {importUnique, 1, "T", 1}},
       // Math (ImportMathOps.cpp).
       {"Ceil", {importSameType, 1, "T", 1}},
       {"FusedBatchNorm", {importFusedBatchNorm, 5, "T", 1}},
