@@ -13,8 +13,9 @@
 // call (cudnnConvolutionBiasActivationForward) instead of an im2col copy,
 // a GEMM and an epilogue kernel reading the GEMM's f32 output. Else the
 // call writes the convolution's own (f32) buffer and the epilogue stays a
-// kernel. The zero fill of the convolution's buffer goes (cuDNN overwrites;
-// with a fused epilogue no one reads that buffer any more). An input that
+// kernel. The zero fill of the convolution's buffer, or the copy of zeros
+// into it, goes (cuDNN overwrites; with a fused epilogue no one reads that
+// buffer any more). An input that
 // is a symmetric zero pad of another buffer (PaddedInput.h) is replaced by
 // that buffer and the call pads, so the pad's fill and copy go too.
 //
@@ -162,12 +163,24 @@ struct CudnnCallsPass
              (user->getBlock() == conv->getBlock() &&
               conv->isBeforeInBlock(user));
     });
+    // The zeros may also arrive by a copy: CSE gives convolutions of one
+    // shape one zero-filled tensor, and bufferization copies it into each
+    // one's buffer. Those copies go too, and the shared zeros with the
+    // last of them (dropUnreadZeros).
     SmallVector<Operation *> dead;
-    for (Operation *user : output.getUsers())
-      if (auto fill = dyn_cast<linalg::FillOp>(user);
-          fill && zerosUnread && fill->getBlock() == conv->getBlock() &&
-          fill->isBeforeInBlock(conv))
-        dead.push_back(fill);
+    SmallVector<Value> zeroSources;
+    for (Operation *user : output.getUsers()) {
+      if (!zerosUnread || user->getBlock() != conv->getBlock() ||
+          !user->isBeforeInBlock(conv))
+        continue;
+      if (isa<linalg::FillOp>(user)) {
+        dead.push_back(user);
+      } else if (auto copy = dyn_cast<memref::CopyOp>(user);
+                 copy && copy.getTarget() == output) {
+        dead.push_back(copy);
+        zeroSources.push_back(copy.getSource());
+      }
+    }
     Operation *at = epilogue ? epilogue->op.getOperation() : conv;
     OpBuilder b(at);
     Location loc = conv.getLoc();
@@ -236,7 +249,21 @@ struct CudnnCallsPass
       dead.append(pad->ops.begin(), pad->ops.end());
     for (Operation *op : dead)
       op->erase();
+    for (Value zeros : zeroSources)
+      dropUnreadZeros(zeros);
     return success();
+  }
+
+  /// Erases `buffer`, an alloc that its fills alone still use, with them.
+  static void dropUnreadZeros(Value buffer) {
+    auto alloc = buffer.getDefiningOp<memref::AllocOp>();
+    if (!alloc || !llvm::all_of(alloc->getUsers(), [](Operation *user) {
+          return isa<linalg::FillOp>(user);
+        }))
+      return;
+    for (Operation *fill : llvm::make_early_inc_range(alloc->getUsers()))
+      fill->erase();
+    alloc.erase();
   }
 
   void runOnOperation() override {

@@ -153,7 +153,9 @@ def CudnnCallsPass : Pass<"tfaot-gpu-cudnn-calls", "mlir::ModuleOp"> {
     the generic goes too: cuDNN's cudnnConvolutionBiasActivationForward
     does both. Where that output is in the convolution's input buffer, the
     call writes a temporary that a memref.copy moves after it. The zero
-    fill of the convolution's buffer is dropped (cuDNN overwrites). An
+    fill of the convolution's buffer, or the copy of shared zeros into it,
+    is dropped (cuDNN overwrites), and the shared zeros with their last
+    copy. An
     input buffer that is a symmetric zero pad of another (an alloc, a zero
     fill and a copy into its interior, read by the convolution alone)
     becomes that buffer, with the padding passed to the call, and the

@@ -341,3 +341,29 @@ func.func @asymmetric_pad(%x: memref<1x4x4x2xf32>, %w: memref<3x3x3x2xf32>, %bia
   }
   return
 }
+
+// -----
+
+// Tests two convolutions whose zero outputs bufferization copied from one
+// shared zero-filled buffer (CSE merged their fills): both copies go with
+// the calls, and the shared buffer and its fill with the last of them.
+// CHECK-LABEL: func.func @shared_zeros(
+// CHECK-NOT: linalg.fill
+// CHECK-NOT: memref.copy
+// CHECK: call @tfaot_rt_cuda_conv(
+// CHECK-NOT: memref.copy
+// CHECK: call @tfaot_rt_cuda_conv(
+// CHECK-NOT: linalg.fill
+// CHECK: return
+func.func @shared_zeros(%x: memref<1x3x3x1xf32>, %w: memref<2x1x1x1xf32>, %y1: memref<1x3x3x2xf32>, %y2: memref<1x3x3x2xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %zeros = memref.alloc() : memref<1x3x3x2xf32>
+  linalg.fill ins(%zero : f32) outs(%zeros : memref<1x3x3x2xf32>)
+  memref.copy %zeros, %y1 : memref<1x3x3x2xf32> to memref<1x3x3x2xf32>
+  linalg.conv_2d_nhwc_fhwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+       ins(%x, %w : memref<1x3x3x1xf32>, memref<2x1x1x1xf32>) outs(%y1 : memref<1x3x3x2xf32>)
+  memref.copy %zeros, %y2 : memref<1x3x3x2xf32> to memref<1x3x3x2xf32>
+  linalg.conv_2d_nhwc_fhwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+       ins(%x, %w : memref<1x3x3x1xf32>, memref<2x1x1x1xf32>) outs(%y2 : memref<1x3x3x2xf32>)
+  return
+}
