@@ -33,13 +33,14 @@ def run_args(entry):
     fields = entry.split("|")
     name, file, feeds, fetches = fields[:4]
     extra = fields[4] if len(fields) > 4 else ""
-    if extra.startswith("RTOL") or extra == "SENSITIVITY":
-        extra = ""
+    # Only COMPILE_ARGS are tfaot's; the other options (RTOL, INPUT_RANGE,
+    # NO_CUDA, SENSITIVITY) are the comparison's.
+    extra = extra.split("COMPILE_ARGS ")[1] if "COMPILE_ARGS " in extra else ""
     args = ["--graph", os.path.join(CORPUS, "tfjs", file), "--target_cpu",
             "native", "--seed", "5"]
     args += [a for fd in feeds.split() for a in ("--feed", fd)]
     args += [a for ft in fetches.split() for a in ("--fetch", ft)]
-    return name, args + extra.replace("COMPILE_ARGS ", "").split()
+    return name, args + extra.split()
 
 
 def main(base, new, work):

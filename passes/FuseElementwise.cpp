@@ -15,6 +15,7 @@
 // operations at most, far below the default, so their code does not change.
 //
 //===----------------------------------------------------------------------===//
+#include "passes/MaxPoolSkippingNaN.h"
 #include "passes/Passes.h"
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -51,6 +52,11 @@ struct FuseElementwisePass
     linalg::ControlFusionFn control = [limit](OpOperand *fused) {
       Operation *producer = fused->get().getDefiningOp();
       if (!producer || !producer->hasOneUse())
+        return false;
+      // A max pool stays as linalg's named pools were, on its own: fused,
+      // a producer would run once per window reading each element, and a
+      // convolution's epilogue would leave the convolution.
+      if (mlir::tfaot::isMaxPoolSkippingNaN(fused->getOwner()))
         return false;
       int64_t producerOps = bodyOps(producer);
       int64_t consumerOps = bodyOps(fused->getOwner());

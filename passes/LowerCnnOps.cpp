@@ -2,13 +2,15 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Part of --tfaot-lower-to-linalg. Convolutions and pools become linalg's
-// named NHWC ops (NCHW operands are transposed around them; the layout pass
-// will remove those transposes); TF's SAME/EXPLICIT padding becomes an
-// explicit tensor.pad in front. Reductions and the remaining elementwise ops
+// named NHWC ops, but float max pools a linalg.generic of the same loops
+// that skips NaN (MaxPoolSkippingNaN.h). NCHW operands are transposed
+// around them (the layout pass will remove those transposes); TF's
+// SAME/EXPLICIT padding becomes an explicit tensor.pad in front. Reductions and the remaining elementwise ops
 // become linalg.generic.
 //
 //===----------------------------------------------------------------------===//
 #include "passes/LoweringUtils.h"
+#include "passes/MaxPoolSkippingNaN.h"
 
 #include "ir/Ops.h"
 
@@ -184,12 +186,12 @@ struct MaxPoolLowering : TfaotPattern<MaxPoolOp> {
           Value shape = tensor::EmptyOp::create(rewriter, loc, kernel,
                                                 type.getElementType());
           SmallVector<int64_t> ones = {1, 1, 1, 1};
+          // Floats skip NaN as TF.js does: linalg's named pool would
+          // return NaN for a window holding one (MaxPoolSkippingNaN.h).
           if (isa<FloatType>(type.getElementType()))
-            return linalg::PoolingNhwcMaxOp::create(
-                       rewriter, loc, TypeRange{type}, ValueRange{padded, shape},
-                       ValueRange{init}, spatialAttr(rewriter, strides, window),
-                       spatialAttr(rewriter, ones, window))
-                .getResult(0);
+            return buildMaxPoolSkippingNaN(
+                rewriter, loc, padded, shape, init,
+                {strides[window.heightDim], strides[window.widthDim]});
           if (isUnsignedInt(original))
             return linalg::PoolingNhwcMaxUnsignedOp::create(
                        rewriter, loc, TypeRange{type}, ValueRange{padded, shape},

@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "backends/cpu/Passes.h"
+#include "passes/MaxPoolSkippingNaN.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -19,12 +20,14 @@ using namespace mlir;
 
 namespace {
 
-/// The named ops whose reductions come last in linalg's loop order.
+/// The named ops whose reductions come last in linalg's loop order, and
+/// the float max pools, generics of the named pool's loops.
 bool isReorderable(Operation *op) {
   return isa<linalg::Conv2DNhwcHwcfOp, linalg::DepthwiseConv2DNhwcHwcOp,
              linalg::DepthwiseConv2DNhwcHwcmOp, linalg::MatmulOp,
              linalg::BatchMatmulOp, linalg::PoolingNhwcMaxOp,
-             linalg::PoolingNhwcSumOp>(op);
+             linalg::PoolingNhwcSumOp>(op) ||
+         mlir::tfaot::isMaxPoolSkippingNaN(op);
 }
 
 /// The loop order with the loop of the output's last dimension of size > 1
@@ -92,7 +95,9 @@ struct OrderContractionLoopsPass
     for (linalg::LinalgOp op : ops) {
       rewriter.setInsertionPoint(op);
       FailureOr<linalg::GenericOp> generic =
-          linalg::generalizeNamedOp(rewriter, op);
+          isa<linalg::GenericOp>(op.getOperation())
+              ? cast<linalg::GenericOp>(op.getOperation())
+              : linalg::generalizeNamedOp(rewriter, op);
       if (failed(generic))
         continue;
       SmallVector<unsigned> order = innermostContiguous(*generic);

@@ -10,6 +10,7 @@
 
 #include "backends/cpu/Passes.h"
 #include "passes/Passes.h"
+#include "passes/SplitSharedEmpties.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/InitAllPasses.h"
@@ -43,6 +44,9 @@ static std::string bufferizePipeline(llvm::StringRef convAlgorithm) {
     // A loop (tfaot.While) whose body yields a new tensor for a loop
     // variable yields a new buffer: allowed, the old one is freed by the
     // deallocation pipeline (or planned, outside the loop).
+    // CSE made one tensor.empty the destination of every op of its type;
+    // bounded runs of users keep bufferization's alias sets small.
+    "func.func(tfaot-split-shared-empties),"
     "one-shot-bufferize{bufferize-function-boundaries "
     "function-boundary-type-conversion=identity-layout-map "
     "allow-return-allocs-from-loops},"
@@ -113,6 +117,7 @@ static void registerUpstreamPassesOnce() {
   static bool done = [] {
     registerAllPasses();
     mlir::tfaot::registerTfaotPasses();
+    mlir::tfaot::registerSplitSharedEmptiesPass();
     mlir::tfaot::registerTfaotCpuPasses();
     ::tfaot::cpu::registerInt8UkernelPass();
     return true;

@@ -17,6 +17,7 @@
 #include "backends/gpu/DeviceImage.h"
 #include "backends/gpu/Passes.h"
 #include "passes/Passes.h"
+#include "passes/SplitSharedEmpties.h"
 
 #include "mlir/InitAllPasses.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -52,6 +53,8 @@ static std::string bufferizePipeline(const std::string &convsToMatmuls,
          // convolutions generics of their own.
          "func.func(tfaot-gpu-direct-depthwise)," +
          convsToMatmuls + storeHalf +
+         // As on the CPU: runs of at most 64 users per tensor.empty.
+         "func.func(tfaot-split-shared-empties),"
          // As on the CPU, a loop variable the body replaces is a new
          // buffer each iteration.
          "one-shot-bufferize{bufferize-function-boundaries "
@@ -146,6 +149,7 @@ static void registerPassesOnce() {
   static bool done = [] {
     registerAllPasses();
     mlir::tfaot::registerTfaotPasses();
+    mlir::tfaot::registerSplitSharedEmptiesPass();
     mlir::tfaot::registerTfaotGpuPasses();
     return true;
   }();

@@ -45,12 +45,25 @@ func.func @depthwise(%x: tensor<1x4x4x2xf32>, %w: tensor<3x3x2x2xf32>) -> tensor
 
 // -----
 
-// Tests that max pooling pads with -inf, so padding never wins.
+// Tests that max pooling pads with -inf, so padding never wins, and that a
+// float pool is linalg.pooling_nhwc_max's loops (n, oh, ow, c, then the
+// window's kh, kw; strides 2 on oh and ow) with arith.maxnumf as its body,
+// so it skips NaN as TF.js does (the named op's maximumf returns NaN),
+// starting from -inf.
+// CHECK-DAG: #[[IN:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1 * 2 + d4, d2 * 2 + d5, d3)>
+// CHECK-DAG: #[[WINDOW:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d4, d5)>
+// CHECK-DAG: #[[OUT:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3)>
 // CHECK-LABEL: func.func @maxpool
 // CHECK: %[[NEGINF:.*]] = arith.constant 0xFF800000 : f32
-// CHECK: tensor.pad {{.*}} low[0, 0, 0, 0] high[0, 1, 1, 0]
+// CHECK: %[[PADDED:.*]] = tensor.pad {{.*}} low[0, 0, 0, 0] high[0, 1, 1, 0]
 // CHECK: tensor.yield %[[NEGINF]]
-// CHECK: linalg.pooling_nhwc_max
+// CHECK: %[[INIT:.*]] = linalg.fill ins(%[[NEGINF]] : f32) outs(%{{.*}} : tensor<1x2x2x1xf32>)
+// CHECK: %[[SHAPE:.*]] = tensor.empty() : tensor<2x2xf32>
+// CHECK: linalg.generic {indexing_maps = [#[[IN]], #[[WINDOW]], #[[OUT]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]}
+// CHECK-SAME: ins(%[[PADDED]], %[[SHAPE]] : tensor<1x4x4x1xf32>, tensor<2x2xf32>) outs(%[[INIT]] : tensor<1x2x2x1xf32>)
+// CHECK-NEXT: ^bb0(%[[X:.*]]: f32, %{{.*}}: f32, %[[ACC:.*]]: f32):
+// CHECK-NEXT: %[[MAX:.*]] = arith.maxnumf %[[ACC]], %[[X]] : f32
+// CHECK-NEXT: linalg.yield %[[MAX]] : f32
 func.func @maxpool(%x: tensor<1x3x3x1xf32>) -> tensor<1x2x2x1xf32> {
   %0 = tfaot.MaxPool %x {ksize = [1, 2, 2, 1], strides = [1, 2, 2, 1], padding = "SAME"} : (tensor<1x3x3x1xf32>) -> tensor<1x2x2x1xf32>
   return %0 : tensor<1x2x2x1xf32>
@@ -60,7 +73,6 @@ func.func @maxpool(%x: tensor<1x3x3x1xf32>) -> tensor<1x2x2x1xf32> {
 
 // Tests that SAME average pooling divides by the number of in-bounds
 // elements of each window: 4, 2, 2 and 1 for a 3x3 input, 2x2 windows.
-// CHECK-LABEL: func.func @avgpool
 // CHECK: linalg.pooling_nhwc_sum
 // CHECK: arith.constant dense<{{\[\[}}4.000000e+00, 2.000000e+00], [2.000000e+00, 1.000000e+00]]> : tensor<2x2xf32>
 // CHECK: arith.divf

@@ -60,8 +60,9 @@ func.func @depthwise_hard_swish(%x: tensor<1x6x6x4xf32>) -> tensor<1x6x6x4xf32> 
 // -----
 
 // Tests the remark for a product that another op reads too (here a
-// MaxPool): the Relu cannot finish it in place, and the report says why.
-// REMARK: remark: loc("conv"): [tfaot-fuse-epilogues] epilogue not fused into conv_2d_nhwc_hwcf: the product is also read by linalg.pooling_nhwc_max
+// MaxPool, a linalg.generic that skips NaN): the Relu cannot finish it in
+// place, and the report says why.
+// REMARK: remark: loc("conv"): [tfaot-fuse-epilogues] epilogue not fused into conv_2d_nhwc_hwcf: the product is also read by linalg.generic
 func.func @shared_product(%x: tensor<1x6x6x3xf32>) -> (tensor<1x6x6x4xf32>, tensor<1x3x3x4xf32>) {
   %w = tfaot.Const dense<0.25> : tensor<3x3x3x4xf32>
   %c = tfaot.Conv2D %x, %w {padding = "SAME", strides = [1, 1, 1, 1]} : (tensor<1x6x6x3xf32>, tensor<3x3x3x4xf32>) -> tensor<1x6x6x4xf32> loc("conv")
