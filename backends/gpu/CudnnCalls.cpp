@@ -58,12 +58,6 @@ bool isDense(Value buffer) {
 
 Type elementOf(Value value) { return getElementTypeOrSelf(value.getType()); }
 
-/// The buffer `view` is a view of (itself if it is none).
-Value viewRoot(Value view) {
-  while (auto op = view.getDefiningOp<ViewLikeOpInterface>())
-    view = op.getViewSource();
-  return view;
-}
 
 struct CudnnCallsPass
     : mlir::tfaot::impl::CudnnCallsPassBase<CudnnCallsPass> {
@@ -215,7 +209,7 @@ struct CudnnCallsPass
       if (epilogue->relu6)
         flags |= cuda_image::kConvRelu6;
       y = op.getDpsInits()[0];
-      if (viewRoot(y) == viewRoot(x)) {
+      if (::tfaot::gpu::viewRoot(y) == ::tfaot::gpu::viewRoot(x)) {
         inPlaceOutput = y;
         auto type = cast<MemRefType>(y.getType());
         y = memref::AllocOp::create(

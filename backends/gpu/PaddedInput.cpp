@@ -29,13 +29,6 @@ bool fillsWithZero(Operation *op, Value buffer) {
          matchPattern(yield.getOperand(0), m_AnyZeroFloat());
 }
 
-/// The buffer `view` is a view of (itself if it is none).
-Value rootOf(Value view) {
-  while (auto op = view.getDefiningOp<ViewLikeOpInterface>())
-    view = op.getViewSource();
-  return view;
-}
-
 /// Whether an op strictly between `from` and `to` (one block) has an
 /// operand in `root`'s buffer, at any depth.
 bool touchedBetween(Operation *from, Operation *to, Value root) {
@@ -43,7 +36,7 @@ bool touchedBetween(Operation *from, Operation *to, Value root) {
        op = op->getNextNode()) {
     WalkResult touched = op->walk([&](Operation *inner) {
       for (Value operand : inner->getOperands())
-        if (isa<MemRefType>(operand.getType()) && rootOf(operand) == root)
+        if (isa<MemRefType>(operand.getType()) && viewRoot(operand) == root)
           return WalkResult::interrupt();
       return WalkResult::advance();
     });
@@ -54,6 +47,12 @@ bool touchedBetween(Operation *from, Operation *to, Value root) {
 }
 
 } // namespace
+
+Value viewRoot(Value view) {
+  while (auto op = view.getDefiningOp<ViewLikeOpInterface>())
+    view = op.getViewSource();
+  return view;
+}
 
 std::optional<SymmetricZeroPad> matchSymmetricZeroPad(Value x,
                                                       Operation *conv) {
@@ -103,7 +102,7 @@ std::optional<SymmetricZeroPad> matchSymmetricZeroPad(Value x,
   int64_t h = offsets[1], w = offsets[2];
   if (padded[1] - inner[1] != 2 * h || padded[2] - inner[2] != 2 * w)
     return std::nullopt;  // Asymmetric: cuDNN's legacy call cannot.
-  if (touchedBetween(copy, conv, rootOf(source)))
+  if (touchedBetween(copy, conv, viewRoot(source)))
     return std::nullopt;
   return SymmetricZeroPad{source, h, w, {copy, view, fill, alloc}};
 }

@@ -29,6 +29,9 @@ struct SymmetricZeroPad {
   llvm::SmallVector<mlir::Operation *, 4> ops;
 };
 
+/// The buffer `view` is a view of (itself if it is none).
+mlir::Value viewRoot(mlir::Value view);
+
 /// The symmetric zero padding that `x` (the NHWC input buffer of `conv`,
 /// on buffers) is, if nothing but `conv` reads it, it is written only by
 /// the fill and the copy, and nothing between the copy and `conv` touches
