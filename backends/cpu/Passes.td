@@ -290,13 +290,19 @@ def WinogradConvolutionsPass
     zero-filled init (what the lowering of an ungrouped Conv2D makes; its
     SAME padding is the tensor.pad in front) becomes:
 
-    1. an input transform, one `linalg.generic` over (image, tile row, tile
-       column, channel) reading the 6x6 patch under each 4x4 block of
-       output pixels (36 inputs, the padded input at 36 offsets) and writing
-       the 36 values of B^T d B to 36 tensors [N, tiles_h, tiles_w, C_in];
-    2. 36 `linalg.matmul`s, [tiles x C_in] x [C_in x C_out], with the
-       filter's G g G^T computed here in double precision and stored as 36
-       constants (4x the filter's size);
+    1. an input transform, one `linalg.generic` over (position, image, tile
+       row, tile column, channel) writing B^T d B of the 6x6 patch under
+       each 4x4 block of output pixels to one tensor [36, N, tiles_h,
+       tiles_w, C_in]: stated as the sum over the 36 patch positions (the
+       padded input at 36 offsets) times BT[a][i] BT[b][j] from a 36x36
+       constant, computed in factored form by
+       `tfaot-vectorize-winograd-transforms`;
+    2. one `linalg.batch_matmul` of the 36 products, [36 x tiles x C_in] x
+       [36 x C_in x C_out], with the filter's G g G^T computed here in
+       double precision and stored as one constant (4x the filter's size).
+       One batched product rather than 36 matmuls: the kernel is generated
+       once per layer, not 36 times (ResNet-50 compiled in 52 s instead of
+       12.5 s direct; now 18.5 s), and the thread pool splits the batch;
     3. an output transform, one `linalg.generic` over the convolution's
        output [N, H, W, C_out] that sums the 36 products of the pixel's
        block with the coefficients A^T[p][a] A^T[q][b] of its position
@@ -331,7 +337,13 @@ def VectorizeWinogradTransformsPass
     : Pass<"tfaot-vectorize-winograd-transforms", "mlir::func::FuncOp"> {
   let summary = "vector loops over channels for the Winograd transforms";
   let description = [{
-    Runs on bufferized code, before `tfaot-parallelize-loops`. Each
+    Runs on bufferized code, before `tfaot-parallelize-loops`. The input
+    transform of `tfaot-winograd-convolutions` becomes a loop over 4x4
+    blocks and channel vectors that loads the 36 vectors of a patch, forms
+    B^T d then (B^T d) B with constant coefficients (zeros skipped, +-1 not
+    multiplied) and stores the 36 results at their positions of the
+    [36, ...] buffer; the output transform a loop over blocks that applies
+    A^T m A and the fused epilogue per pixel. Any other
     `linalg.generic` marked `tfaot.winograd_transform` whose loops are all
     parallel, whose body is scalar elementwise ops, and whose innermost
     loop indexes the last, contiguous dimension of every operand it indexes
@@ -340,9 +352,9 @@ def VectorizeWinogradTransformsPass
     power of two down to 4 that divides it): `vector.load`s of the operands
     it indexes, scalar loads splatted for those it does not (hoisted out of
     the vector loop), the body on vectors, `vector.store`s of the results.
-    LLVM's loop vectorizer leaves these loops scalar: they touch 36 buffers,
-    more than it checks for overlap at run time. Each element is computed
-    with the same operations in the same order as the scalar loop.
+    LLVM's loop vectorizer leaves these loops scalar: they touch 36
+    operands, more than it checks for overlap at run time. Each element is
+    computed with the same operations in the same order as the scalar loop.
 
     ```mlir
     linalg.generic {indexing_maps = [(d0, d1) -> (d0, d1), (d0, d1) -> (d0),

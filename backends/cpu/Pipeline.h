@@ -19,8 +19,10 @@
 namespace tfaot::cpu {
 
 /// Adds tfaot -> bufferized memref code to `pm`. `convAlgorithm` is
-/// --conv_algorithm: "direct" (the default), or "winograd" / "auto" for
-/// tfaot-winograd-convolutions.
+/// --conv_algorithm: "direct", or "winograd" / "auto" for
+/// tfaot-winograd-convolutions. tfaot compile passes its default, auto; the
+/// default here, direct, is what tfaot-opt's tfaot-cpu-bufferize pipeline
+/// (and the lit tests that run it) gets.
 mlir::LogicalResult
 buildBufferizePipeline(mlir::OpPassManager &pm,
                        llvm::StringRef convAlgorithm = "direct");

@@ -2,10 +2,12 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // --tfaot-vectorize-winograd-transforms (see the pass description in
-// Passes.td). The Winograd transforms read 36 buffers (or write 36), more
-// than LLVM's loop vectorizer will check for overlap at run time, so left
-// to it their channel loops stay scalar. Their channels are contiguous in
-// every buffer they touch, so this pass writes the vector loop itself.
+// Passes.td). The Winograd transforms are stated as generics that read 36
+// operands per value, more than LLVM's loop vectorizer will check for
+// overlap at run time, and the input transform's generic is the plain sum
+// of 36 products per value. Their channels are contiguous in every buffer
+// they touch, so this pass writes the vector loop itself, and computes each
+// transform in factored form, a patch (or block) at a time.
 //
 //===----------------------------------------------------------------------===//
 #include "backends/cpu/Passes.h"
@@ -138,8 +140,9 @@ void buildLoops(OpBuilder &b, Location loc, ArrayRef<std::pair<int64_t, int64_t>
 }
 
 /// The pieces of an output transform that its block-by-block form needs:
-/// the 36 products by position a*6+b and the transformed value in its body
-/// (a fused epilogue starts from it).
+/// the 36 products by position a*6+b (operands reading the batched product
+/// [36, N, tilesH, tilesW, C] at batch index a*6+b) and the transformed
+/// value in its body (a fused epilogue starts from it).
 struct OutputTransform {
   SmallVector<OpOperand *> products;
   Operation *sum = nullptr;
@@ -148,7 +151,7 @@ struct OutputTransform {
 
 /// Finds the products and the sum in the "output" generic `op`, as
 /// tfaot-winograd-convolutions builds them: the sum of 36 products
-/// coeff_k * M_k, M_k read at (n, h floordiv 4, w floordiv 4, c), coeff_k
+/// coeff_k * M_k, M_k read at (k, n, h floordiv 4, w floordiv 4, c), coeff_k
 /// from a table at (h mod 4, w mod 4, k).
 std::optional<OutputTransform> matchOutputTransform(linalg::GenericOp op) {
   OutputTransform t;
@@ -156,8 +159,12 @@ std::optional<OutputTransform> matchOutputTransform(linalg::GenericOp op) {
   MLIRContext *ctx = op.getContext();
   AffineExpr d0, d1, d2, d3;
   bindDims(ctx, d0, d1, d2, d3);
-  AffineMap blockMap = AffineMap::get(
-      4, 0, {d0, d1.floorDiv(kBlock), d2.floorDiv(kBlock), d3}, ctx);
+  auto blockMap = [&](int64_t k) {
+    return AffineMap::get(4, 0,
+                          {getAffineConstantExpr(k, ctx), d0,
+                           d1.floorDiv(kBlock), d2.floorDiv(kBlock), d3},
+                          ctx);
+  };
   Block *block = op.getBody();
   for (Operation &inner : block->without_terminator())
     if (inner.hasAttr(kSumAttr))
@@ -182,7 +189,7 @@ std::optional<OutputTransform> matchOutputTransform(linalg::GenericOp op) {
                    ? dyn_cast<AffineConstantExpr>(coeffMap.getResult(2))
                    : AffineConstantExpr();
       if (!k || k.getValue() < 0 || k.getValue() >= kProducts ||
-          op.getMatchingIndexingMap(productOperand) != blockMap)
+          op.getMatchingIndexingMap(productOperand) != blockMap(k.getValue()))
         return std::nullopt;
       t.products[k.getValue()] = productOperand;
       continue;
@@ -272,6 +279,97 @@ struct VectorizeWinogradTransformsPass
     return true;
   }
 
+  /// Computes the input transform `op` (as tfaot-winograd-convolutions
+  /// builds it: V[k][n][ty][tx][c] = sum_m coeff[k][m] * d_m, d_m the patch
+  /// position m = i*6+j, read at (n, 4 ty + i, 4 tx + j, c)) patch by
+  /// patch: the 36 positions are read once per channel vector and
+  /// transformed as (B^T d) B, rows first, into the 36 values, each stored
+  /// at its batch index k = a*6+b.
+  bool vectorizeInputTransform(linalg::GenericOp op) {
+    if (!op.hasPureBufferSemantics() || op.getNumDpsInits() != 1 ||
+        op.getNumDpsInputs() != 2 * kProducts || op.getNumLoops() != 5 ||
+        op.getNumParallelLoops() != 5 || op.hasIndexSemantics())
+      return false;
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    if (llvm::any_of(ranges, ShapedType::isDynamic) || ranges[0] != kProducts)
+      return false;
+    std::optional<int64_t> lanes = lanesFor(ranges[4], vectorBits);
+    OpOperand &init = *op.getDpsInitOperand(0);
+    if (!lanes || !op.getMatchingIndexingMap(&init).isIdentity() ||
+        accessOf(op, init, 4) != Access::Vector)
+      return false;
+    MLIRContext *ctx = op.getContext();
+    AffineExpr k, d0, d1, d2, d3;
+    bindDims(ctx, k, d0, d1, d2, d3);
+    Value input = op.getDpsInputOperand(0)->get();
+    for (int m = 0; m < kProducts; ++m) {
+      OpOperand *patch = op.getDpsInputOperand(m);
+      AffineMap expected = AffineMap::get(
+          5, 0,
+          {d0, d1 * kBlock + m / kPatch, d2 * kBlock + m % kPatch, d3}, ctx);
+      if (patch->get() != input ||
+          op.getMatchingIndexingMap(patch) != expected ||
+          accessOf(op, *patch, 4) != Access::Vector)
+        return false;
+    }
+
+    Location loc = op.getLoc();
+    OpBuilder b(op);
+    Value output = init.get();
+    buildLoops(
+        b, loc, {{0, ranges[1]}, {0, ranges[2]}, {0, ranges[3]}},
+        [&](OpBuilder &ob, Location oloc, ValueRange tileIvs) {
+          Value zero = arith::ConstantIndexOp::create(ob, oloc, 0);
+          Value end = arith::ConstantIndexOp::create(ob, oloc, ranges[4]);
+          Value step = arith::ConstantIndexOp::create(ob, oloc, *lanes);
+          scf::ForOp::create(
+              ob, oloc, zero, end, step, ValueRange{},
+              [&](OpBuilder &ib, Location iloc, Value c, ValueRange) {
+                emitPatch(ib, iloc, input, output, tileIvs, c, *lanes);
+                scf::YieldOp::create(ib, iloc);
+              });
+        });
+    op.erase();
+    return true;
+  }
+
+  /// One channel vector `c` of the patch under the block (n, ty, tx) =
+  /// `tileIvs`: its 36 transformed values stored into `output`.
+  static void emitPatch(OpBuilder &b, Location loc, Value input, Value output,
+                        ValueRange tileIvs, Value c, int64_t lanes) {
+    auto f32Vector = VectorType::get({lanes}, b.getF32Type());
+    AffineExpr base;
+    bindDims(b.getContext(), base);
+    auto at = [&](Value tile, int64_t within) -> Value {
+      return affine::AffineApplyOp::create(
+          b, loc, AffineMap::get(1, 0, base * kBlock + within),
+          ValueRange{tile});
+    };
+    Value d[kPatch][kPatch];
+    for (int i = 0; i < kPatch; ++i)
+      for (int j = 0; j < kPatch; ++j)
+        d[i][j] = vector::LoadOp::create(
+            b, loc, f32Vector, input,
+            ValueRange{tileIvs[0], at(tileIvs[1], i), at(tileIvs[2], j), c});
+    // t[a][j] = sum_i BT[a][i] d[i][j]; v[a][b] = sum_j t[a][j] BT[b][j].
+    Value t[kPatch][kPatch];
+    for (int a = 0; a < kPatch; ++a)
+      for (int j = 0; j < kPatch; ++j) {
+        SmallVector<Value> column;
+        for (int i = 0; i < kPatch; ++i)
+          column.push_back(d[i][j]);
+        t[a][j] = linearCombination(b, loc, kBT[a], column);
+      }
+    for (int a = 0; a < kPatch; ++a)
+      for (int col = 0; col < kPatch; ++col) {
+        Value v = linearCombination(b, loc, kBT[col], t[a]);
+        Value k = arith::ConstantIndexOp::create(b, loc, a * kPatch + col);
+        vector::StoreOp::create(
+            b, loc, v, output,
+            ValueRange{k, tileIvs[0], tileIvs[1], tileIvs[2], c});
+      }
+  }
+
   /// Computes the output transform `op` 4x4 block by block: the 36
   /// products of a block are read once per channel vector and transformed
   /// as A^T (M A), columns first (180 operations per 16 pixels instead of
@@ -356,12 +454,15 @@ struct VectorizeWinogradTransformsPass
                  ArrayRef<std::optional<Access>> accesses, ValueRange blockIvs,
                  Value c, int64_t rows, int64_t cols, int64_t lanes) {
     auto f32Vector = VectorType::get({lanes}, b.getF32Type());
-    SmallVector<Value> blockIndices(blockIvs);
+    SmallVector<Value> blockIndices = {Value()};
+    llvm::append_range(blockIndices, blockIvs);
     blockIndices.push_back(c);
     Value m[kPatch][kPatch];
-    for (int k = 0; k < kProducts; ++k)
+    for (int k = 0; k < kProducts; ++k) {
+      blockIndices[0] = arith::ConstantIndexOp::create(b, loc, k);
       m[k / kPatch][k % kPatch] = vector::LoadOp::create(
           b, loc, f32Vector, t.products[k]->get(), blockIndices);
+    }
     // r[a][q] = sum_b M[a][b] AT[q][b]; y[p][q] = sum_a AT[p][a] r[a][q].
     Value r[kBlock][kPatch];
     for (int q = 0; q < cols; ++q)
@@ -455,6 +556,8 @@ struct VectorizeWinogradTransformsPass
       auto kind = op->getAttrOfType<StringAttr>(kWinogradTransformAttr);
       if ((kind && kind.getValue() == "output" &&
            vectorizeOutputTransform(op)) ||
+          (kind && kind.getValue() == "input" &&
+           vectorizeInputTransform(op)) ||
           vectorize(op))
         ++numTransformsVectorized;
     }

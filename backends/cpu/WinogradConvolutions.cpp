@@ -7,8 +7,8 @@
 // over the 6x6 input patch d under it (Lavin and Gray, "Fast Algorithms for
 // Convolutional Neural Networks", 2016): the 36 elementwise products of one
 // patch, summed over input channels, are 36 independent matrix products
-// [tiles x C_in] x [C_in x C_out], which the matmul kernels of
-// tfaot-vectorize-contractions run. The filter is constant, so G g G^T is
+// [tiles x C_in] x [C_in x C_out], one linalg.batch_matmul, which the
+// matmul kernels of tfaot-vectorize-contractions run. The filter is constant, so G g G^T is
 // computed here once, in double precision.
 //
 //===----------------------------------------------------------------------===//
@@ -45,13 +45,14 @@ bool isZeroFilled(Value value) {
   return fill && matchPattern(fill.getInputs()[0], m_AnyZeroFloat());
 }
 
-/// The 36 transformed filters U[a*6+b] = (G g G^T)[a][b], each C_in x C_out,
-/// from the HWCF filter `filter` (3 x 3 x C_in x C_out).
-SmallVector<DenseElementsAttr> transformFilter(DenseElementsAttr filter,
-                                               int64_t cin, int64_t cout) {
+/// The 36 transformed filters U[a*6+b] = (G g G^T)[a][b] as one constant
+/// [36, C_in, C_out] (the batch of the product), from the HWCF filter
+/// `filter` (3 x 3 x C_in x C_out).
+DenseElementsAttr transformFilter(DenseElementsAttr filter, int64_t cin,
+                                  int64_t cout) {
   SmallVector<float> g(filter.getValues<float>());
   int64_t plane = cin * cout;
-  std::vector<std::vector<float>> u(kProducts, std::vector<float>(plane));
+  std::vector<float> u(kProducts * plane);
   for (int64_t e = 0; e < plane; ++e) {
     double gg[3][3], t[kPatch][3];
     for (int i = 0; i < 3; ++i)
@@ -63,70 +64,77 @@ SmallVector<DenseElementsAttr> transformFilter(DenseElementsAttr filter,
                   kG[a][2] * gg[2][j];
     for (int a = 0; a < kPatch; ++a)
       for (int b = 0; b < kPatch; ++b)
-        u[a * kPatch + b][e] =
+        u[(a * kPatch + b) * plane + e] =
             float(t[a][0] * kG[b][0] + t[a][1] * kG[b][1] + t[a][2] * kG[b][2]);
   }
-  auto type = RankedTensorType::get({cin, cout},
+  auto type = RankedTensorType::get({kProducts, cin, cout},
                                     Float32Type::get(filter.getContext()));
-  SmallVector<DenseElementsAttr> result;
-  for (const std::vector<float> &plane : u)
-    result.push_back(DenseElementsAttr::get(type, ArrayRef<float>(plane)));
-  return result;
+  return DenseElementsAttr::get(type, ArrayRef<float>(u));
 }
 
-/// The 36 transformed input patches V[a*6+b] = (B^T d B)[a][b], each
-/// [N, tilesH, tilesW, C_in], from the padded input (rows and columns
-/// 4 * tiles + 2 at least), in one linalg.generic over (n, tile row, tile
-/// column, channel) with the 36 patch positions as 36 inputs.
-SmallVector<Value> transformInput(OpBuilder &b, Location loc, Value input,
-                                  int64_t n, int64_t tilesH, int64_t tilesW,
-                                  int64_t cin) {
+/// The transformed input patches V[a*6+b] = (B^T d B)[a][b] as one tensor
+/// [36, N, tilesH, tilesW, C_in] (one buffer, which the batched product
+/// reads), from the padded input (rows and columns 4 * tiles + 2 at
+/// least). The generic states the transform plainly, over (k, n, tile
+/// row, tile column, channel): V[k] = sum_m coeff[k][m] d[m] over the 36
+/// patch positions m = i*6+j, coeff[a*6+b][i*6+j] = BT[a][i] BT[b][j] from
+/// a constant table. tfaot-vectorize-winograd-transforms computes it in
+/// factored form instead (B^T d, then (B^T d) B: about 8 operations per
+/// value rather than 36 multiply-adds), all 36 values of a patch at once.
+Value transformInput(OpBuilder &b, Location loc, Value input, int64_t n,
+                     int64_t tilesH, int64_t tilesW, int64_t cin) {
   MLIRContext *ctx = b.getContext();
-  AffineExpr d0, d1, d2, d3;
-  bindDims(ctx, d0, d1, d2, d3);
+  SmallVector<float> table;
+  for (int a = 0; a < kPatch; ++a)
+    for (int c = 0; c < kPatch; ++c)
+      for (int i = 0; i < kPatch; ++i)
+        for (int j = 0; j < kPatch; ++j)
+          table.push_back(float(kBT[a][i] * kBT[c][j]));
+  auto tableType = RankedTensorType::get({kProducts, kProducts}, b.getF32Type());
+  Value coeffs = arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(tableType, ArrayRef<float>(table)));
+  AffineExpr k, d0, d1, d2, d3;
+  bindDims(ctx, k, d0, d1, d2, d3);
   SmallVector<AffineMap> maps;
+  SmallVector<Value> inputs;
   for (int i = 0; i < kPatch; ++i)
-    for (int j = 0; j < kPatch; ++j)
+    for (int j = 0; j < kPatch; ++j) {
+      inputs.push_back(input);
       maps.push_back(AffineMap::get(
-          4, 0, {d0, d1 * kBlock + i, d2 * kBlock + j, d3}, ctx));
-  auto vType = RankedTensorType::get({n, tilesH, tilesW, cin}, b.getF32Type());
-  SmallVector<Value> inits;
-  for (int k = 0; k < kProducts; ++k) {
-    inits.push_back(tensor::EmptyOp::create(b, loc, vType.getShape(),
-                                            vType.getElementType()));
-    maps.push_back(AffineMap::getMultiDimIdentityMap(4, ctx));
+          5, 0, {d0, d1 * kBlock + i, d2 * kBlock + j, d3}, ctx));
+    }
+  for (int m = 0; m < kProducts; ++m) {
+    inputs.push_back(coeffs);
+    maps.push_back(
+        AffineMap::get(5, 0, {k, getAffineConstantExpr(m, ctx)}, ctx));
   }
-  SmallVector<Value> inputs(kProducts, input);
-  SmallVector<utils::IteratorType> iterators(4, utils::IteratorType::parallel);
+  maps.push_back(AffineMap::getMultiDimIdentityMap(5, ctx));
+  Value init = tensor::EmptyOp::create(
+      b, loc, ArrayRef<int64_t>{kProducts, n, tilesH, tilesW, cin},
+      b.getF32Type());
+  SmallVector<utils::IteratorType> iterators(5, utils::IteratorType::parallel);
   auto generic = linalg::GenericOp::create(
-      b, loc, SmallVector<Type>(kProducts, vType), inputs, inits, maps,
+      b, loc, TypeRange{init.getType()}, inputs, ValueRange{init}, maps,
       iterators, [&](OpBuilder &nb, Location nloc, ValueRange args) {
-        // Columns first: t[a][j] = sum_i BT[a][i] d[i][j], then
-        // v[a][b] = sum_j t[a][j] BT[b][j].
-        Value t[kPatch][kPatch];
-        for (int a = 0; a < kPatch; ++a)
-          for (int j = 0; j < kPatch; ++j) {
-            SmallVector<Value> column;
-            for (int i = 0; i < kPatch; ++i)
-              column.push_back(args[i * kPatch + j]);
-            t[a][j] = linearCombination(nb, nloc, kBT[a], column);
-          }
-        SmallVector<Value> results;
-        for (int a = 0; a < kPatch; ++a)
-          for (int c = 0; c < kPatch; ++c)
-            results.push_back(linearCombination(nb, nloc, kBT[c], t[a]));
-        linalg::YieldOp::create(nb, nloc, results);
+        Value sum;
+        for (int m = 0; m < kProducts; ++m) {
+          Value term = arith::MulFOp::create(nb, nloc, args[kProducts + m],
+                                             args[m]);
+          sum = sum ? arith::AddFOp::create(nb, nloc, sum, term).getResult()
+                    : term;
+        }
+        linalg::YieldOp::create(nb, nloc, sum);
       });
   generic->setAttr(kWinogradTransformAttr, b.getStringAttr("input"));
-  return SmallVector<Value>(generic.getResults());
+  return generic.getResult(0);
 }
 
 /// The output transform over the convolution's own output shape [N, H, W,
 /// C_out]: pixel (h, w) of the 4x4 block (h/4, w/4) is sum_k coeff[h%4][w%4][k]
-/// * M_k[n][h/4][w/4][c], with coeff[p][q][a*6+b] = AT[p][a] AT[q][b] read
+/// * M[k][n][h/4][w/4][c] (the batched product), with coeff[p][q][a*6+b] = AT[p][a] AT[q][b] read
 /// from a constant table (so the generic has only parallel loops and the
 /// epilogue can be fused into it).
-Value transformOutput(OpBuilder &b, Location loc, ArrayRef<Value> products,
+Value transformOutput(OpBuilder &b, Location loc, Value products,
                       RankedTensorType outputType) {
   MLIRContext *ctx = b.getContext();
   SmallVector<float> table;
@@ -143,10 +151,13 @@ Value transformOutput(OpBuilder &b, Location loc, ArrayRef<Value> products,
   bindDims(ctx, d0, d1, d2, d3);
   SmallVector<AffineMap> maps;
   SmallVector<Value> inputs;
-  for (Value m : products) {
-    inputs.push_back(m);
-    maps.push_back(AffineMap::get(
-        4, 0, {d0, d1.floorDiv(kBlock), d2.floorDiv(kBlock), d3}, ctx));
+  for (int k = 0; k < kProducts; ++k) {
+    inputs.push_back(products);
+    maps.push_back(AffineMap::get(4, 0,
+                                  {getAffineConstantExpr(k, ctx), d0,
+                                   d1.floorDiv(kBlock), d2.floorDiv(kBlock),
+                                   d3},
+                                  ctx));
   }
   for (int k = 0; k < kProducts; ++k) {
     inputs.push_back(coeffs);
@@ -240,34 +251,31 @@ struct WinogradConvolutionsPass
       input = tensor::createPadHighOp(paddedType, input, zero,
                                       /*nofold=*/false, loc, rewriter);
     }
-    SmallVector<Value> patches =
-        transformInput(rewriter, loc, input, n, tilesH, tilesW, cin);
-    SmallVector<DenseElementsAttr> filters =
-        transformFilter(filter, cin, cout);
+    Value patches = transformInput(rewriter, loc, input, n, tilesH, tilesW, cin);
+    DenseElementsAttr filters = transformFilter(filter, cin, cout);
+    // The 36 products [tiles x C_in] x [C_in x C_out] as one batched
+    // product: one kernel per layer (36 separate matmuls made 36 copies of
+    // it, which took most of the compile time) whose batch the thread pool
+    // splits.
     int64_t tiles = n * tilesH * tilesW;
-    auto productType = RankedTensorType::get({tiles, cout}, rewriter.getF32Type());
-    auto blockType =
-        RankedTensorType::get({n, tilesH, tilesW, cout}, rewriter.getF32Type());
-    SmallVector<ReassociationIndices> tileDims = {{0, 1, 2}, {3}};
+    auto productType =
+        RankedTensorType::get({kProducts, tiles, cout}, rewriter.getF32Type());
+    auto blockType = RankedTensorType::get({kProducts, n, tilesH, tilesW, cout},
+                                           rewriter.getF32Type());
+    SmallVector<ReassociationIndices> tileDims = {{0}, {1, 2, 3}, {4}};
     Value zero =
         arith::ConstantOp::create(rewriter, loc, rewriter.getF32FloatAttr(0));
-    SmallVector<Value> products;
-    for (int k = 0; k < kProducts; ++k) {
-      Value lhs =
-          tensor::CollapseShapeOp::create(rewriter, loc, patches[k], tileDims);
-      Value rhs = arith::ConstantOp::create(rewriter, loc, filters[k]);
-      Value empty = tensor::EmptyOp::create(rewriter, loc,
-                                            productType.getShape(),
-                                            productType.getElementType());
-      Value init =
-          linalg::FillOp::create(rewriter, loc, zero, empty).getResult(0);
-      Value product = linalg::MatmulOp::create(rewriter, loc, TypeRange{productType},
-                                               ValueRange{lhs, rhs},
-                                               ValueRange{init})
-                          .getResult(0);
-      products.push_back(tensor::ExpandShapeOp::create(
-          rewriter, loc, blockType, product, tileDims));
-    }
+    Value lhs = tensor::CollapseShapeOp::create(rewriter, loc, patches, tileDims);
+    Value rhs = arith::ConstantOp::create(rewriter, loc, filters);
+    Value empty = tensor::EmptyOp::create(rewriter, loc, productType.getShape(),
+                                          productType.getElementType());
+    Value init = linalg::FillOp::create(rewriter, loc, zero, empty).getResult(0);
+    Value product =
+        linalg::BatchMatmulOp::create(rewriter, loc, TypeRange{productType},
+                                      ValueRange{lhs, rhs}, ValueRange{init})
+            .getResult(0);
+    Value products = tensor::ExpandShapeOp::create(rewriter, loc, blockType,
+                                                   product, tileDims);
     Value result = transformOutput(rewriter, loc, products, outputType);
     rewriter.replaceOp(conv, result);
     ++numConvolutionsRewritten;

@@ -567,7 +567,8 @@ static int compileGraph(const CompileOptions &options, const BuildHooks &hooks,
                      "not '" + options.convAlgorithm + "'");
     return 1;
   }
-  if (cuda && options.convAlgorithm != "direct") {
+  // auto, the default, leaves the choice to --gpu_conv there.
+  if (cuda && options.convAlgorithm == "winograd") {
     diags.usageError("--conv_algorithm=" + options.convAlgorithm +
                      " is for --target=cpu (--gpu_conv chooses for cuda)");
     return 1;

@@ -76,9 +76,9 @@ struct CompileOptions {
   std::string layout = "auto";       ///< --layout: auto, nhwc or nchw.
   std::string jpegSize;              ///< --jpeg_size HxW (may be empty).
   bool jpegDctScaling = false;       ///< --jpeg_dct_scaling
-  /// --conv_algorithm: "direct" (default), "winograd" or "auto" (CPU only;
-  /// backends/cpu/WinogradConvolutions.cpp).
-  std::string convAlgorithm = "direct";
+  /// --conv_algorithm: "auto" (default), "direct" or "winograd" (CPU only,
+  /// --target=cuda refuses "winograd"; backends/cpu/WinogradConvolutions.cpp).
+  std::string convAlgorithm = "auto";
   /// --runtime_checks: "all" (default) checks indices read from data at run
   /// time (Run() fails on a bad one); "none" leaves them clamped unchecked.
   std::string runtimeChecks = "all";

@@ -412,13 +412,15 @@ static cl::opt<std::string> layoutFlag(
 static cl::opt<std::string> convAlgorithmFlag(
     "conv_algorithm", cl::sub(compileCmd), cl::sub(explainCmd),
     cl::sub(benchCmd), cl::sub(runCmd), cl::cat(compileCategory),
-    cl::init("direct"), cl::value_desc("direct|winograd|auto"),
+    cl::init("auto"), cl::value_desc("direct|winograd|auto"),
     cl::desc("How the CPU computes f32 3x3 stride-1 undilated convolutions "
-             "with constant filters: direct (default), winograd (Winograd "
-             "F(4x4,3x3): about 4x fewer multiply-adds, filters 4x larger, "
+             "with constant filters: auto (default: winograd where the "
+             "layer has at least 16 4x4 output blocks over the batch, "
+             "direct elsewhere), direct, or winograd (Winograd F(4x4,3x3) "
+             "for all: about 4x fewer multiply-adds, filters 4x larger, "
              "results within a few 1e-6 relative of direct; see "
-             "docs/performance.md) or auto (winograd where the layer has "
-             "at least 16 4x4 output blocks over the batch)."));
+             "docs/performance.md). With --target=cuda, --gpu_conv "
+             "chooses instead."));
 static cl::opt<std::string> jpegSizeFlag(
     "jpeg_size", cl::sub(compileCmd), cl::sub(explainCmd), cl::cat(compileCategory),
     cl::value_desc("HxW"),

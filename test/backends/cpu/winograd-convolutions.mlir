@@ -2,31 +2,74 @@
 // F(4x4,3x3) and the form they take, and (with bufferization) the vector
 // loops --tfaot-vectorize-winograd-transforms makes of the transforms.
 // RUN: tfaot-opt %s --pass-pipeline='builtin.module(func.func(tfaot-winograd-convolutions))' | FileCheck %s
-// RUN: tfaot-opt %s --pass-pipeline='builtin.module(func.func(tfaot-winograd-convolutions))' | FileCheck %s --check-prefix=CONST
+// The transformed filter printed in decimal, one [C_in x C_out] plane a line.
+// RUN: tfaot-opt %s --pass-pipeline='builtin.module(func.func(tfaot-winograd-convolutions))' --mlir-print-elementsattrs-with-hex-if-larger=100000 | sed 's/\]\], \[\[/\n/g' | FileCheck %s --check-prefix=CONST
 // RUN: tfaot-opt %s --pass-pipeline='builtin.module(func.func(tfaot-winograd-convolutions{algorithm=auto min-tiles=5}))' | FileCheck %s --check-prefix=AUTO
 // RUN: tfaot-opt %s --pass-pipeline='builtin.module(func.func(tfaot-winograd-convolutions),canonicalize,one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map},func.func(tfaot-vectorize-winograd-transforms))' | FileCheck %s --check-prefix=VEC
 // RUN: not tfaot-opt %s --pass-pipeline='builtin.module(func.func(tfaot-winograd-convolutions{algorithm=fast}))' 2>&1 | FileCheck %s --check-prefix=BAD
 
 // An all-ones 3x3 filter: G g G^T is (G 1)(G 1)^T with the row sums of G,
-// 1/4, -1/2, -1/6, 7/24, 1/8, 1: U[0][0] = 1/16, U[1][1] = 1/4,
-// U[0][5] = 1/4, U[5][5] = 1, U[2][3] = -1/6 * 7/24 = -7/144.
+// r = 1/4, -1/2, -1/6, 7/24, 1/8, 1: plane a*6+b of the [36, C_in, C_out]
+// constant is r[a] r[b] throughout, e.g. plane 0 is 1/16, plane 1 -1/8,
+// plane 7 1/4, plane 15 (a=2, b=3) -7/144, plane 35 1.
 // 8x8 outputs are 2x2 blocks of 4x4, patches of 6x6 from the 10x10 input.
 // CONST-LABEL: func.func @conv_relu
-// CONST-DAG: arith.constant dense<6.250000e-02> : tensor<4x16xf32>
-// CONST-DAG: arith.constant dense<2.500000e-01> : tensor<4x16xf32>
-// CONST-DAG: arith.constant dense<1.000000e+00> : tensor<4x16xf32>
-// CONST-DAG: arith.constant dense<-0.0486111119> : tensor<4x16xf32>
+// First the input transform's coefficients BT[a][i] BT[b][j], row (a, b) =
+// (0, 0) first: BT[0] = 4, 0, -5, 0, 1, 0 times itself.
+// CONST: arith.constant dense<{{\[\[}}1.600000e+01, 0.000000e+00, -2.000000e+01, 0.000000e+00, 4.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, -0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, -2.000000e+01, -0.000000e+00, 2.500000e+01,
+// CONST: arith.constant dense<{{\[\[\[}}6.250000e-02, 6.250000e-02,
+// CONST-NEXT: {{^}}-1.250000e-01, -1.250000e-01,
+// CONST-NEXT: {{^}}-0.0416666679,
+// CONST-NEXT: {{^}}0.0729166642,
+// CONST-NEXT: {{^}}3.125000e-02,
+// CONST-NEXT: {{^}}2.500000e-01,
+// CONST-NEXT: {{^}}-1.250000e-01,
+// CONST-NEXT: {{^}}2.500000e-01,
+// CONST-NEXT: {{^}}0.0833333358,
+// CONST-NEXT: {{^}}-0.145833328,
+// CONST-NEXT: {{^}}-6.250000e-02,
+// CONST-NEXT: {{^}}-5.000000e-01,
+// CONST-NEXT: {{^}}-0.0416666679,
+// CONST-NEXT: {{^}}0.0833333358,
+// CONST-NEXT: {{^}}0.027777778,
+// CONST-NEXT: {{^}}-0.0486111119,
+// CONST-NEXT: {{^}}-0.020833334,
+// CONST-NEXT: {{^}}-0.166666672,
+// CONST-NEXT: {{^}}0.0729166642,
+// CONST-NEXT: {{^}}-0.145833328,
+// CONST-NEXT: {{^}}-0.0486111119,
+// CONST-NEXT: {{^}}0.0850694477,
+// CONST-NEXT: {{^}}0.0364583321,
+// CONST-NEXT: {{^}}0.291666657,
+// CONST-NEXT: {{^}}3.125000e-02,
+// CONST-NEXT: {{^}}-6.250000e-02,
+// CONST-NEXT: {{^}}-0.020833334,
+// CONST-NEXT: {{^}}0.0364583321,
+// CONST-NEXT: {{^}}1.562500e-02,
+// CONST-NEXT: {{^}}1.250000e-01,
+// CONST-NEXT: {{^}}2.500000e-01,
+// CONST-NEXT: {{^}}-5.000000e-01,
+// CONST-NEXT: {{^}}-0.166666672,
+// CONST-NEXT: {{^}}0.291666657,
+// CONST-NEXT: {{^}}1.250000e-01,
+// CONST-NEXT: {{^}}1.000000e+00, 1.000000e+00, {{.*}} : tensor<36x4x16xf32>
 // CONST: return
-// The patch, block and coefficient maps (printed first).
-// CHECK-DAG: affine_map<(d0, d1, d2, d3) -> (d0, d1 * 4, d2 * 4, d3)>
-// CHECK-DAG: affine_map<(d0, d1, d2, d3) -> (d0, d1 * 4 + 5, d2 * 4 + 5, d3)>
-// CHECK-DAG: affine_map<(d0, d1, d2, d3) -> (d0, d1 floordiv 4, d2 floordiv 4, d3)>
+// The patch, block and coefficient maps (printed first): the input
+// transform over (k, n, tile row, tile column, channel), the output
+// transform over the output's (n, h, w, c).
+// CHECK-DAG: affine_map<(d0, d1, d2, d3, d4) -> (d1, d2 * 4, d3 * 4, d4)>
+// CHECK-DAG: affine_map<(d0, d1, d2, d3, d4) -> (d1, d2 * 4 + 5, d3 * 4 + 5, d4)>
+// CHECK-DAG: affine_map<(d0, d1, d2, d3, d4) -> (d0, 35)>
+// CHECK-DAG: affine_map<(d0, d1, d2, d3) -> (0, d0, d1 floordiv 4, d2 floordiv 4, d3)>
+// CHECK-DAG: affine_map<(d0, d1, d2, d3) -> (35, d0, d1 floordiv 4, d2 floordiv 4, d3)>
 // CHECK-DAG: affine_map<(d0, d1, d2, d3) -> (d1 mod 4, d2 mod 4, 35)>
 // CHECK-LABEL: func.func @conv_relu
 // CHECK-NOT: tensor.pad
-// CHECK: linalg.generic {{.*}} ins(%arg0, %arg0, {{.*}} : tensor<1x10x10x4xf32>, {{.*}}) outs({{.*}} : tensor<1x2x2x4xf32>, {{.*}}) attrs = {tfaot.winograd_transform = "input"}
-// CHECK-COUNT-36: linalg.matmul ins({{.*}} : tensor<4x4xf32>, tensor<4x16xf32>) outs({{.*}} : tensor<4x16xf32>) -> tensor<4x16xf32>
-// The output transform with the ReLU fused into it; no convolution left.
+// CHECK: linalg.generic {{.*}} ins(%arg0, %arg0, {{.*}} : tensor<1x10x10x4xf32>, {{.*}}) outs({{.*}} : tensor<36x1x2x2x4xf32>) attrs = {tfaot.winograd_transform = "input"}
+// One batched product for the 36 positions.
+// CHECK: linalg.batch_matmul ins({{.*}} : tensor<36x4x4xf32>, tensor<36x4x16xf32>) outs({{.*}} : tensor<36x4x16xf32>) -> tensor<36x4x16xf32>
+// CHECK-NOT: linalg.matmul
+// CHECK: tensor.expand_shape {{.*}} into tensor<36x1x2x2x16xf32>
 // CHECK: %[[Y:.+]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<1x8x8x16xf32>) attrs = {tfaot.winograd_transform = "output"}
 // CHECK: arith.addf {{.*}} {tfaot.winograd_sum}
 // CHECK: arith.maximumf
@@ -36,9 +79,13 @@
 // AUTO: linalg.conv_2d_nhwc_hwcf
 // VEC-LABEL: func.func @conv_relu
 // VEC-NOT: linalg.generic
-// VEC: vector.load %arg0[{{.*}}] : memref<1x10x10x4xf32>, vector<4xf32>
-// VEC: linalg.matmul
-// VEC: vector.load {{.*}} : memref<1x2x2x16xf32{{.*}}>, vector<16xf32>
+// The input transform: 36 loads of a patch, 36 stores of its values.
+// VEC-COUNT-36: vector.load %arg0[{{.*}}] : memref<1x10x10x4xf32>, vector<4xf32>
+// VEC-NOT: vector.load
+// VEC-COUNT-36: vector.store {{.*}} : memref<36x1x2x2x4xf32>, vector<4xf32>
+// VEC-NOT: vector.store
+// VEC: linalg.batch_matmul
+// VEC-COUNT-36: vector.load {{.*}} : memref<36x1x2x2x16xf32{{.*}}>, vector<16xf32>
 // VEC: arith.maximumf {{.*}} : vector<16xf32>
 // VEC: vector.store {{.*}} : memref<1x8x8x16xf32>, vector<16xf32>
 func.func @conv_relu(%in: tensor<1x10x10x4xf32>) -> tensor<1x8x8x16xf32> {
@@ -65,7 +112,7 @@ func.func @conv_relu(%in: tensor<1x10x10x4xf32>) -> tensor<1x8x8x16xf32> {
 // CHECK-LABEL: func.func @partial_blocks
 // CHECK: tensor.pad %arg0 low[0, 0, 0, 0] high[0, 1, 1, 0]
 // CHECK: tensor<2x9x9x4xf32> to tensor<2x10x10x4xf32>
-// CHECK-COUNT-36: linalg.matmul ins({{.*}} : tensor<8x4xf32>, tensor<4x16xf32>)
+// CHECK: linalg.batch_matmul ins({{.*}} : tensor<36x8x4xf32>, tensor<36x4x16xf32>)
 // CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<2x7x7x16xf32>) attrs = {tfaot.winograd_transform = "output"}
 // AUTO-LABEL: func.func @partial_blocks
 // AUTO-NOT: linalg.conv_2d_nhwc_hwcf
