@@ -31,6 +31,12 @@ FailureOr<Value>(::tfaot::importBinary)(NodeImportContext &ctx) {
   return buildBinary(ctx, ctx.node.op(), ctx.operands[0], ctx.operands[1]);
 }
 
+/// TF1's Div is RealDiv: x / y, integers truncating toward zero (TF's
+/// integer kernels divide as C++ does), which is what RealDiv computes.
+FailureOr<Value>(::tfaot::importDiv)(NodeImportContext &ctx) {
+  return buildBinary(ctx, "RealDiv", ctx.operands[0], ctx.operands[1]);
+}
+
 /// Comparisons and logical ops: broadcast shape, bool elements.
 FailureOr<Value>(::tfaot::importPredicate)(NodeImportContext &ctx) {
   FailureOr<Type> type = broadcastType(ctx, ctx.operands[0], ctx.operands[1]);

@@ -118,6 +118,7 @@ mlir::FailureOr<mlir::Value> importReshape(NodeImportContext &ctx);
 mlir::FailureOr<mlir::Value> importSameType(NodeImportContext &ctx);
 mlir::FailureOr<mlir::Value> importPassThrough(NodeImportContext &ctx);
 mlir::FailureOr<mlir::Value> importBinary(NodeImportContext &ctx);
+mlir::FailureOr<mlir::Value> importDiv(NodeImportContext &ctx);
 mlir::FailureOr<mlir::Value> importPredicate(NodeImportContext &ctx);
 mlir::FailureOr<mlir::Value> importSelect(NodeImportContext &ctx);
 mlir::FailureOr<mlir::Value> importAddN(NodeImportContext &ctx);

@@ -91,6 +91,7 @@ static const llvm::StringMap<OpSpec> &opTable() {
       {"Sub", {importBinary, 2, "T", 2}},
       {"Mul", {importBinary, 2, "T", 2}},
       {"RealDiv", {importBinary, 2, "T", 2}},
+      {"Div", {importDiv, 2, "T", 2}},
       {"Maximum", {importBinary, 2, "T", 2}},
       {"Minimum", {importBinary, 2, "T", 2}},
       {"SquaredDifference", {importBinary, 2, "T", 2}},
