@@ -16,6 +16,8 @@
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Pass/Pass.h"
 
+#include "llvm/ADT/DenseSet.h"
+
 namespace mlir::tfaot {
 #define GEN_PASS_DEF_CHECKHOSTCODEPASS
 #include "backends/gpu/Passes.h.inc"
@@ -36,16 +38,21 @@ struct CheckHostCodePass
       // Branches and loops (tfaot.If/While/Case) decide on a value in
       // device memory, which host code would have to copy back first: said
       // once per node, rather than as the loads and stores around them.
+      // An op whose size is a run-time count (TopKV2 with k a count, NMS's
+      // post-processing) lowers to such a loop too, hence the second half.
       bool controlFlow = false;
+      llvm::DenseSet<Location> said;
       for (Operation &op : func.getBody().getOps()) {
-        if (!isa<scf::IfOp, scf::WhileOp, scf::IndexSwitchOp>(op))
+        if (!isa<scf::IfOp, scf::WhileOp, scf::IndexSwitchOp>(op) ||
+            !said.insert(op.getLoc()).second)
           continue;
         mlir::emitError(op.getLoc())
             << "cannot run on the GPU: control flow (a branch or loop: If, "
-               "While, Case or TF1 cond/while_loop) decides on a value in "
-               "device memory, which the CUDA backend does not copy back to "
-               "the host yet; --gpu_emulate runs it (as loops on the CPU), "
-               "and --target=cpu compiles it";
+               "While, Case or TF1 cond/while_loop, or the loop of an op "
+               "sized by a count known only at run time) decides on a value "
+               "in device memory, which the CUDA backend does not copy back "
+               "to the host yet; --gpu_emulate runs it (as loops on the "
+               "CPU), and --target=cpu compiles it";
         controlFlow = failed = true;
       }
       if (controlFlow)
