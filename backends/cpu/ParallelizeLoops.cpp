@@ -65,7 +65,12 @@ int64_t smallestDivisorAtLeast(int64_t size, int64_t least) {
 
 int64_t workOf(scf::ForOp loop);
 
-/// The work of the linalg ops in `region`, loops multiplying their bodies'.
+/// The work of the linalg ops in `region`, loops multiplying their bodies',
+/// plus one per lane of each vector value computed in it: the Winograd
+/// transforms arrive here already as vector loops
+/// (tfaot-vectorize-winograd-transforms), so their work is the lanes their
+/// loads and arithmetic process (a 56x56x64 layer's input transform counts
+/// about 4M, its output transform about 3M).
 int64_t workIn(Region &region) {
   int64_t work = 0;
   for (Operation &op : region.getOps()) {
@@ -73,6 +78,10 @@ int64_t workIn(Region &region) {
       work += tfaot::staticWorkOf(linalgOp);
     else if (auto loop = dyn_cast<scf::ForOp>(op))
       work += workOf(loop);
+    else
+      for (Type type : op.getResultTypes())
+        if (auto vector = dyn_cast<VectorType>(type))
+          work += vector.getNumElements();
   }
   return work;
 }

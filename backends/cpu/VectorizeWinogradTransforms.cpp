@@ -124,19 +124,27 @@ void cloneOnVectors(OpBuilder &b, Location loc, Operation &inner,
   mapping.map(inner.getResults(), vectorOp->getResults());
 }
 
-/// Loops from 0 to each of `ranges` (step 1) around `body`.
-void buildLoops(OpBuilder &b, Location loc, ArrayRef<std::pair<int64_t, int64_t>> ranges,
-                function_ref<void(OpBuilder &, Location, ValueRange)> body) {
+/// Loops from 0 to each of `ranges` (step 1) around `body`, over the
+/// patches or blocks of a transform. Each iteration writes its own patch or
+/// block and nothing in the nest reads what another writes, so the loops
+/// are marked for tfaot-parallelize-loops, which runs them on the thread
+/// pool (as one loop over all blocks) when they do enough work.
+void buildBlockLoops(OpBuilder &b, Location loc,
+                     ArrayRef<std::pair<int64_t, int64_t>> ranges,
+                     function_ref<void(OpBuilder &, Location, ValueRange)> body) {
   SmallVector<Value> lbs, ubs, steps;
   for (auto [lo, hi] : ranges) {
     lbs.push_back(arith::ConstantIndexOp::create(b, loc, lo));
     ubs.push_back(arith::ConstantIndexOp::create(b, loc, hi));
     steps.push_back(arith::ConstantIndexOp::create(b, loc, 1));
   }
-  if (ranges.empty())
+  if (ranges.empty()) {
     body(b, loc, {});
-  else
-    scf::buildLoopNest(b, loc, lbs, ubs, steps, body);
+    return;
+  }
+  scf::LoopNest nest = scf::buildLoopNest(b, loc, lbs, ubs, steps, body);
+  for (scf::ForOp loop : nest.loops)
+    loop->setAttr(kParallelLoopAttr, b.getUnitAttr());
 }
 
 /// The pieces of an output transform that its block-by-block form needs:
@@ -316,7 +324,7 @@ struct VectorizeWinogradTransformsPass
     Location loc = op.getLoc();
     OpBuilder b(op);
     Value output = init.get();
-    buildLoops(
+    buildBlockLoops(
         b, loc, {{0, ranges[1]}, {0, ranges[2]}, {0, ranges[3]}},
         [&](OpBuilder &ob, Location oloc, ValueRange tileIvs) {
           Value zero = arith::ConstantIndexOp::create(ob, oloc, 0);
@@ -426,7 +434,7 @@ struct VectorizeWinogradTransformsPass
         if (rowRange.first == rowRange.second ||
             colRange.first == colRange.second)
           continue;
-        buildLoops(b, loc, {{0, ranges[0]}, rowRange, colRange},
+        buildBlockLoops(b, loc, {{0, ranges[0]}, rowRange, colRange},
                    [&](OpBuilder &ob, Location oloc, ValueRange blockIvs) {
                      Value zero = arith::ConstantIndexOp::create(ob, oloc, 0);
                      Value end =

@@ -6,6 +6,7 @@
 // RUN: tfaot-opt %s --pass-pipeline='builtin.module(func.func(tfaot-winograd-convolutions))' --mlir-print-elementsattrs-with-hex-if-larger=100000 | sed 's/\]\], \[\[/\n/g' | FileCheck %s --check-prefix=CONST
 // RUN: tfaot-opt %s --pass-pipeline='builtin.module(func.func(tfaot-winograd-convolutions{algorithm=auto min-tiles=5}))' | FileCheck %s --check-prefix=AUTO
 // RUN: tfaot-opt %s --pass-pipeline='builtin.module(func.func(tfaot-winograd-convolutions),canonicalize,one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map},func.func(tfaot-vectorize-winograd-transforms))' | FileCheck %s --check-prefix=VEC
+// RUN: tfaot-opt %s --pass-pipeline='builtin.module(func.func(tfaot-winograd-convolutions),canonicalize,one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map},func.func(tfaot-vectorize-winograd-transforms),tfaot-parallelize-loops{min-work=1000})' | FileCheck %s --check-prefix=PAR
 // RUN: not tfaot-opt %s --pass-pipeline='builtin.module(func.func(tfaot-winograd-convolutions{algorithm=fast}))' 2>&1 | FileCheck %s --check-prefix=BAD
 
 // An all-ones 3x3 filter: G g G^T is (G 1)(G 1)^T with the row sums of G,
@@ -127,6 +128,16 @@ func.func @conv_relu(%in: tensor<1x10x10x4xf32>) -> tensor<1x8x8x16xf32> {
 // VEC-COUNT-9: vector.store {{.*}} : memref<2x7x7x16xf32>
 // VEC-NOT: vector.store {{.*}} : memref<2x7x7x16xf32>
 // VEC: return
+// The transforms' vector loops go to the thread pool like the product:
+// the input transform over its 2 x 2 x 2 patches (images and blocks as one
+// loop), each of the output transform's four parts (full blocks, the
+// bottom row, the right column, the corner) over the 2 images.
+// PAR-LABEL: func.func @partial_blocks(
+// PAR: call @tfaot_rt_parallel_for(%{{.*}}, %{{.*}}, %c8
+// PAR-COUNT-2: call @tfaot_rt_parallel_for(%{{.*}}, %{{.*}}, %c36
+// PAR-COUNT-4: call @tfaot_rt_parallel_for(%{{.*}}, %{{.*}}, %c2_
+// PAR-NOT: scf.for
+// PAR: return
 func.func @partial_blocks(%in: tensor<2x9x9x4xf32>) -> tensor<2x7x7x16xf32> {
   %w = arith.constant dense<0.5> : tensor<3x3x4x16xf32>
   %zero = arith.constant 0.0 : f32
