@@ -177,7 +177,7 @@ def WriteIntoPaddedBuffersPass
     Runs on bufferized code, before `tfaot-plan-buffers`. A padded
     convolution input is bufferized as an alloc filled with the pad value,
     a subview of its interior and a copy of the unpadded value into it.
-    Where that value is an NHWC batch-1 buffer of its own, written whole by
+    Where that value is an NHWC buffer of its own (any batch), written whole by
     one elementwise linalg op (all loops parallel, identity output map, the
     output not read) and afterwards only copied there, the padded buffer's
     alloc, fill and subview move before the op, the op writes the subview,

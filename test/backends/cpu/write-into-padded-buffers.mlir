@@ -3,10 +3,20 @@
 // Tests that an elementwise op whose result is only copied into the
 // interior of a padded buffer (bufferized tensor.pad: alloc, fill with the
 // pad value, subview, copy) writes the interior itself: the padded buffer,
-// its fill and the subview move before it, and the copy goes.
+// its fill and the subview move before it, and the copy goes. The fill
+// then covers only the border: the rows above and below the interior, the
+// columns left and right of it.
 // CHECK-LABEL: func.func @quantize_into_padded
 // CHECK: %[[PADDED:.*]] = memref.alloc() : memref<1x4x4x8xi8>
-// CHECK-NEXT: linalg.fill ins(%{{.*}} : i8) outs(%[[PADDED]]
+// CHECK-NEXT: %[[TOP:.*]] = memref.subview %[[PADDED]][0, 0, 0, 0] [1, 1, 4, 8] [1, 1, 1, 1]
+// CHECK-NEXT: linalg.fill ins(%{{.*}} : i8) outs(%[[TOP]]
+// CHECK-NEXT: %[[BOTTOM:.*]] = memref.subview %[[PADDED]][0, 3, 0, 0] [1, 1, 4, 8] [1, 1, 1, 1]
+// CHECK-NEXT: linalg.fill ins(%{{.*}} : i8) outs(%[[BOTTOM]]
+// CHECK-NEXT: %[[LEFT:.*]] = memref.subview %[[PADDED]][0, 1, 0, 0] [1, 2, 1, 8] [1, 1, 1, 1]
+// CHECK-NEXT: linalg.fill ins(%{{.*}} : i8) outs(%[[LEFT]]
+// CHECK-NEXT: %[[RIGHT:.*]] = memref.subview %[[PADDED]][0, 1, 3, 0] [1, 2, 1, 8] [1, 1, 1, 1]
+// CHECK-NEXT: linalg.fill ins(%{{.*}} : i8) outs(%[[RIGHT]]
+// CHECK-NOT: linalg.fill
 // CHECK-NEXT: %[[INTERIOR:.*]] = memref.subview %[[PADDED]][0, 1, 1, 0] [1, 2, 2, 8] [1, 1, 1, 1]
 // CHECK-NEXT: linalg.generic
 // CHECK-SAME: outs(%[[INTERIOR]] : memref<1x2x2x8xi8, strided<[128, 32, 8, 1], offset: 40>>)
@@ -82,11 +92,11 @@ func.func @reads_its_output(%x: memref<1x2x2x8xi8>) -> memref<1x4x4x8xi8> {
 // buffer). Both producers write their padded interiors.
 // CHECK-LABEL: func.func @shared_buffer
 // CHECK: %[[P1:.*]] = memref.alloc() : memref<1x4x4x8xi8>
-// CHECK: %[[I1:.*]] = memref.subview %[[P1]]
+// CHECK: %[[I1:.*]] = memref.subview %[[P1]][0, 1, 1, 0]
 // CHECK-NEXT: linalg.generic
 // CHECK-SAME: outs(%[[I1]]
 // CHECK: %[[P2:.*]] = memref.alloc() : memref<1x4x4x8xi8>
-// CHECK: %[[I2:.*]] = memref.subview %[[P2]]
+// CHECK: %[[I2:.*]] = memref.subview %[[P2]][0, 1, 1, 0]
 // CHECK-NEXT: linalg.generic
 // CHECK-SAME: outs(%[[I2]]
 // CHECK-NOT: memref.copy
@@ -126,7 +136,8 @@ func.func @shared_buffer(%x: memref<1x2x2x8xi8>, %y: memref<1x2x2x8xi8>) -> (mem
 // the same offsets and sizes) and the copy goes.
 // CHECK-LABEL: func.func @loop_into_padded
 // CHECK: %[[P:.*]] = memref.alloc() : memref<1x6x6x8xf32>
-// CHECK: linalg.fill ins(%{{.*}} : f32) outs(%[[P]] : memref<1x6x6x8xf32>)
+// CHECK-COUNT-4: linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : memref<1x{{[14]}}x{{[16]}}x8xf32, strided<[288, 48, 8, 1]{{.*}}>>)
+// CHECK-NOT: linalg.fill
 // CHECK: %[[IN:.*]] = memref.subview %[[P]][0, 1, 1, 0] [1, 4, 4, 8] [1, 1, 1, 1]
 // CHECK: scf.for %[[H:.*]] =
 // CHECK: %[[T:.*]] = memref.subview %[[IN]][0, %[[H]], 0, 0] [1, 1, 4, 8] [1, 1, 1, 1] : memref<1x4x4x8xf32, strided<[288, 48, 8, 1], offset: 56>> to memref<1x1x4x8xf32, strided<[288, 48, 8, 1], offset: ?>>
@@ -266,4 +277,46 @@ func.func @reused_by_loop(%x: memref<1x4x4x8xf32>, %w: memref<1x1x8x8xf32>, %o: 
   memref.dealloc %r : memref<1x4x4x8xf32>
   memref.dealloc %p : memref<1x6x6x8xf32>
   return
+}
+
+// -----
+
+// Tests a batch of images (the padded buffer pads rows and columns only)
+// and a pad value written by an input-less linalg.map (as bufferized
+// tensor.pad gives): the map is cloned onto the four border parts, each
+// covering both images, and the producer writes the interior.
+// CHECK-LABEL: func.func @batch_into_padded
+// CHECK: %[[P:.*]] = memref.alloc() : memref<2x5x5x4xf32>
+// CHECK: memref.subview %[[P]][0, 0, 0, 0] [2, 1, 5, 4] [1, 1, 1, 1]
+// CHECK: linalg.map outs(
+// CHECK: memref.subview %[[P]][0, 3, 0, 0] [2, 2, 5, 4] [1, 1, 1, 1]
+// CHECK: linalg.map outs(
+// CHECK: memref.subview %[[P]][0, 1, 0, 0] [2, 2, 1, 4] [1, 1, 1, 1]
+// CHECK: linalg.map outs(
+// CHECK: memref.subview %[[P]][0, 1, 3, 0] [2, 2, 2, 4] [1, 1, 1, 1]
+// CHECK: linalg.map outs(
+// CHECK-NOT: linalg.map
+// CHECK: %[[IN:.*]] = memref.subview %[[P]][0, 1, 1, 0] [2, 2, 2, 4] [1, 1, 1, 1]
+// CHECK-NEXT: linalg.generic
+// CHECK-SAME: outs(%[[IN]] : memref<2x2x2x4xf32, strided<[100, 20, 4, 1], offset: 24>>)
+// CHECK-NOT: memref.copy
+// CHECK: return %[[P]]
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+func.func @batch_into_padded(%x: memref<2x2x2x4xf32>) -> memref<2x5x5x4xf32> {
+  %q = memref.alloc() : memref<2x2x2x4xf32>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%x : memref<2x2x2x4xf32>) outs(%q : memref<2x2x2x4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %r = arith.maximumf %in, %in : f32
+    linalg.yield %r : f32
+  }
+  %zero = arith.constant 0.0 : f32
+  %padded = memref.alloc() : memref<2x5x5x4xf32>
+  linalg.map outs(%padded : memref<2x5x5x4xf32>)
+    (%init: f32) {
+      linalg.yield %zero : f32
+    }
+  %interior = memref.subview %padded[0, 1, 1, 0] [2, 2, 2, 4] [1, 1, 1, 1] : memref<2x5x5x4xf32> to memref<2x2x2x4xf32, strided<[100, 20, 4, 1], offset: 24>>
+  memref.copy %q, %interior : memref<2x2x2x4xf32> to memref<2x2x2x4xf32, strided<[100, 20, 4, 1], offset: 24>>
+  return %padded : memref<2x5x5x4xf32>
 }
