@@ -113,10 +113,10 @@ bool readsInt32(Operation *writer) {
 /// deallocs, or a later layer that reuses the buffer and overwrites all of
 /// it first, an op or a tile loop), moves the padded buffer's alloc, fill and interior subview
 /// before `writer`, erases the copy and returns the subview, which the
-/// caller makes `writer` write instead of `result`. Returns null and
-/// changes nothing otherwise.
-memref::SubViewOp redirectCopyIntoPaddedBuffer(Value result,
-                                               Operation *writer) {
+/// caller makes `writer` write instead of `result`, and the fill in
+/// `padFill`. Returns null and changes nothing otherwise.
+memref::SubViewOp redirectCopyIntoPaddedBuffer(Value result, Operation *writer,
+                                               Operation *&padFill) {
   auto resultAlloc = result.getDefiningOp<memref::AllocOp>();
   auto type = cast<MemRefType>(result.getType());
   if (!resultAlloc || type.getRank() != 4 ||
@@ -223,7 +223,7 @@ memref::SubViewOp redirectCopyIntoPaddedBuffer(Value result,
   fill->moveBefore(writer);
   interior->moveBefore(writer);
   copy.erase();
-  fillBorderOnly(fill, interior);
+  padFill = fill;
   return interior;
 }
 
@@ -327,6 +327,11 @@ struct WriteIntoPaddedBuffersPass
     : public tfaot::impl::WriteIntoPaddedBuffersPassBase<
           WriteIntoPaddedBuffersPass> {
   void runOnOperation() override {
+    // Each padded buffer whose interior gets a producer, with its fill,
+    // which then shrinks to the border. Done last: a fill may itself be
+    // one of the writers below (an input-less linalg.map).
+    SmallVector<std::pair<Operation *, memref::SubViewOp>> padFills;
+    Operation *padFill = nullptr;
     SmallVector<linalg::LinalgOp> writers;
     getOperation().walk([&](linalg::LinalgOp op) {
       if (writesWholeInit(op))
@@ -335,10 +340,11 @@ struct WriteIntoPaddedBuffersPass
     for (linalg::LinalgOp op : writers) {
       OpOperand *init = op.getDpsInitOperand(0);
       memref::SubViewOp interior =
-          redirectCopyIntoPaddedBuffer(init->get(), op);
+          redirectCopyIntoPaddedBuffer(init->get(), op, padFill);
       if (!interior)
         continue;
       init->set(interior.getResult());
+      padFills.push_back({padFill, interior});
       ++numCopiesRemoved;
     }
     // The fused convolution loops of tfaot-fuse-epilogues write their
@@ -365,7 +371,7 @@ struct WriteIntoPaddedBuffersPass
         if (views.empty())
           continue;
         memref::SubViewOp interior =
-            redirectCopyIntoPaddedBuffer(buffer, loop);
+            redirectCopyIntoPaddedBuffer(buffer, loop, padFill);
         if (!interior)
           continue;
         for (memref::CopyOp copy : selfCopies)
@@ -381,9 +387,12 @@ struct WriteIntoPaddedBuffersPass
           tile.getResult().replaceAllUsesWith(moved.getResult());
           tile.erase();
         }
+        padFills.push_back({padFill, interior});
         ++numCopiesRemoved;
       }
     }
+    for (auto [fill, interior] : padFills)
+      fillBorderOnly(fill, interior);
   }
 };
 
