@@ -20,8 +20,13 @@ using namespace mlir;
 
 // tfaot -> linalg on tensors -> bufferized memrefs. Function results become
 // trailing out-parameters, so the caller (the generated class) owns them.
-// `convAlgorithm` other than "direct" adds tfaot-winograd-convolutions.
-static std::string bufferizePipeline(llvm::StringRef convAlgorithm) {
+// `convAlgorithm` other than "direct" adds tfaot-winograd-convolutions;
+// `bf16` adds tfaot-cpu-bf16-contractions before it, which takes every
+// convolution with constant weights (Bf16Contractions.cpp says why).
+static std::string bufferizePipeline(llvm::StringRef convAlgorithm,
+                                     bool bf16) {
+  std::string bf16Products =
+      bf16 ? "func.func(tfaot-cpu-bf16-contractions),canonicalize," : "";
   std::string winograd =
       convAlgorithm == "direct"
           ? ""
@@ -36,7 +41,7 @@ static std::string bufferizePipeline(llvm::StringRef convAlgorithm) {
     // After the fusion too, which would otherwise fuse each producer into
     // the input transform's 36 reads of it; the pass fuses the epilogue
     // into the output transform itself.
-    + winograd +
+    + bf16Products + winograd +
     // Each conv/matmul with its epilogue becomes one tiled loop nest that
     // writes the result slice in place (no temporary, no alloc in a loop).
     "func.func(tfaot-fuse-epilogues),"
@@ -120,6 +125,7 @@ static void registerUpstreamPassesOnce() {
     mlir::tfaot::registerSplitSharedEmptiesPass();
     mlir::tfaot::registerTfaotCpuPasses();
     ::tfaot::cpu::registerInt8UkernelPass();
+    ::tfaot::cpu::registerBf16ContractionsPass();
     return true;
   }();
   (void)done;
@@ -128,9 +134,10 @@ static void registerUpstreamPassesOnce() {
 namespace tfaot::cpu {
 
 LogicalResult buildBufferizePipeline(OpPassManager &pm,
-                                     llvm::StringRef convAlgorithm) {
+                                     llvm::StringRef convAlgorithm,
+                                     bool bf16) {
   registerUpstreamPassesOnce();
-  return parsePassPipeline(bufferizePipeline(convAlgorithm), pm);
+  return parsePassPipeline(bufferizePipeline(convAlgorithm, bf16), pm);
 }
 
 LogicalResult buildToLLVMPipeline(OpPassManager &pm, unsigned vectorBits,
