@@ -2,7 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // tfaot-cpu-bf16-contractions, run by `tfaot compile --precision=bf16`
-// before tfaot-winograd-convolutions and tfaot-fuse-epilogues (on tensors).
+// after tfaot-winograd-convolutions and before tfaot-fuse-epilogues (on
+// tensors).
 // Each float32 convolution (linalg.conv_2d_nhwc_hwcf) and matrix product
 // (linalg.matmul) with constant weights and a zero start becomes a product
 // of bf16 operands summed in float32, written as linalg.mmt4d with tiles
@@ -20,8 +21,11 @@
 // kernel, which uses AVX512-BF16 where the CPU running it has it, portable
 // float32 loops elsewhere. Everything else (depthwise convolutions, pools, softmax,
 // normalizations, batched products of two activations) stays float32.
-// Winograd is not applied to these convolutions: its transforms amplify
-// rounding errors, and bf16's 8-bit mantissa leaves no room for that.
+// Winograd products are not made bf16: the transforms scale values by up
+// to 8 and cancel them again, which would multiply bf16's rounding error
+// (2^-9 relative) as it does fp32's. Instead the CPU pipeline leaves
+// Winograd (in fp32) only the 3x3 layers with enough 4x4 blocks to be
+// faster that way (Pipeline.cpp), and this pass takes the rest.
 //
 // Each rewritten op gets a remark (tfaot explain lists them per node).
 //

@@ -6,9 +6,12 @@
 // core's vdpbf16ps peak (24 independent accumulator chains). Prints
 // GFLOP/s (2 x multiply-adds) per layer: median and best of the timed
 // repetitions. Build against the runtime:
-//   clang++ -O2 -std=c++17 -Iruntime/include -I. bench/bf16/layers.cpp \
+//   clang++ -O2 -std=c++17 -Iruntime/include bench/bf16/layers.cpp \
 //       build/runtime/libtfaot_runtime.a -lpthread -o /tmp/bf16-layers
-#include "runtime/lib/bf16_gemm.h"
+// It calls the kernel as generated code does (the public entry point,
+// which takes vdpbf16ps on a CPU with AVX512-BF16), on one thread (no
+// thread pool is set).
+#include "tfaot/runtime/bf16_kernels.h"
 
 #include <immintrin.h>
 
@@ -16,8 +19,6 @@
 #include <chrono>
 #include <cstdio>
 #include <vector>
-
-using namespace tfaot::internal;
 
 namespace {
 
@@ -52,7 +53,8 @@ PeakGflops(long iterations) {
 } // namespace
 
 int main() {
-  if (!Bf16PathAvailable(Bf16Path::Avx512Bf16)) {
+  __builtin_cpu_init();
+  if (!__builtin_cpu_supports("avx512bf16")) {
     std::printf("no AVX512-BF16 here: nothing to measure\n");
     return 1;
   }
@@ -78,16 +80,18 @@ int main() {
               "| GFLOP/s (best) |\n|---|---|---|---|---|---|\n");
   for (const Layer &l : layers) {
     long k1 = (l.k + 1) / 2, n1 = (l.n + 15) / 16;
-    std::vector<uint16_t> lhs(l.m * k1 * 2, RoundToBf16(0.5f)),
-        rhs(n1 * k1 * 32, RoundToBf16(0.25f));
+    // bf16 0.5 and 0.25.
+    std::vector<uint16_t> lhs(l.m * k1 * 2, 0x3F00), rhs(n1 * k1 * 32, 0x3E80);
     std::vector<float> out(l.m * n1 * 16);
     double flop = 2.0 * l.m * l.k * l.n;
     int reps = std::max(5, static_cast<int>(2e9 / flop));
     std::vector<double> ms;
     for (int r = 0; r < reps; ++r) {
       double start = Seconds();
-      Mmt4dBf16(Bf16Path::Avx512Bf16, lhs.data(), rhs.data(), out.data(), l.m,
-                n1, k1, true);
+      tfaot_rt_mmt4d_bf16bf16f32(reinterpret_cast<int64_t>(lhs.data()),
+                                 reinterpret_cast<int64_t>(rhs.data()),
+                                 reinterpret_cast<int64_t>(out.data()), l.m,
+                                 n1, k1, kBf16Mmt4dOverwrite);
       ms.push_back((Seconds() - start) * 1e3);
     }
     std::sort(ms.begin(), ms.end());
