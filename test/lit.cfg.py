@@ -85,3 +85,18 @@ for _python in [shutil.which("python3"), "/usr/bin/python3"]:
         config.available_features.add("numpy")
         config.substitutions.append(("%numpy_python", _python))
         break
+
+# AVX512-BF16 (vdpbf16ps), which tfaot_rt_mmt4d_bf16bf16f32 uses for
+# --precision=bf16 where the CPU has it: tests of that path say REQUIRES:
+# avx512_bf16 (lit lists them as UNSUPPORTED elsewhere); the portable
+# fallback's tests run everywhere.
+try:
+    with open("/proc/cpuinfo") as _cpuinfo:
+        _flags = set()
+        for _line in _cpuinfo:
+            if _line.startswith("flags"):
+                _flags.update(_line.split(":", 1)[1].split())
+    if "avx512_bf16" in _flags:
+        config.available_features.add("avx512_bf16")
+except OSError:
+    pass

@@ -19,6 +19,10 @@
 //    a loop nest.
 //  - The f32 x i8 -> f32 product of a weight-only MatMul (Int8WeightMatMul)
 //    after its zero fill becomes tfaot_rt_matmul_f32s8.
+//  - linalg.mmt4d (bf16 x bf16 -> f32, tiles 1x16x2) of --precision=bf16
+//    (Bf16Contractions.cpp) becomes tfaot_rt_mmt4d_bf16bf16f32
+//    (tfaot/runtime/bf16_kernels.h), vdpbf16ps where the CPU has
+//    AVX512-BF16; its float32 epilogue stays generated code.
 // What initializes the output right before the product is folded into the
 // call: a zero fill (overwrite instead of accumulate) or a broadcast row
 // (the per-channel zero-point term every output starts from).
@@ -32,6 +36,7 @@
 #include "backends/cpu/Int8Epilogue.h"
 #include "backends/cpu/Pipeline.h"
 #include "passes/LoweringUtils.h"
+#include "tfaot/runtime/bf16_kernels.h"
 #include "tfaot/runtime/cpu_kernels.h"
 #include "tfaot/runtime/symbols.h"
 
@@ -70,6 +75,25 @@ bool isKernelShaped(linalg::Mmt4DOp op) {
       cast<MemRefType>(op.getDpsInputOperand(1)->get().getType()).getShape();
   return lhsShape[2] == 1 && lhsShape[3] == 4 && rhsShape[2] == 16 &&
          rhsShape[3] == 4;
+}
+
+/// A bf16 x bf16 -> f32 mmt4d on dense buffers with the bf16 kernel's
+/// tiles (M0=1, N0=16, K0=2).
+bool isBf16KernelShaped(linalg::Mmt4DOp op) {
+  if (!op.hasPureBufferSemantics())
+    return false;
+  MLIRContext *ctx = op.getContext();
+  Value lhs = op.getDpsInputOperand(0)->get();
+  Value rhs = op.getDpsInputOperand(1)->get();
+  if (!::tfaot::cpu::isDenseOf(lhs, BFloat16Type::get(ctx)) ||
+      !::tfaot::cpu::isDenseOf(rhs, BFloat16Type::get(ctx)) ||
+      !::tfaot::cpu::isDenseOf(op.getDpsInitOperand(0)->get(),
+                               Float32Type::get(ctx)))
+    return false;
+  auto lhsShape = cast<MemRefType>(lhs.getType()).getShape();
+  auto rhsShape = cast<MemRefType>(rhs.getType()).getShape();
+  return lhsShape[2] == 1 && lhsShape[3] == 2 && rhsShape[2] == 16 &&
+         rhsShape[3] == 2;
 }
 
 /// The linalg.broadcast of dense i32 values into `op`'s output right before
@@ -239,6 +263,32 @@ void rewriteMmt4d(ModuleOp module, linalg::Mmt4DOp op) {
   eraseIfDead(out);
 }
 
+/// tfaot_rt_mmt4d_bf16bf16f32 (lhs, rhs, out, m, n1, k1, flags), which
+/// overwrites out after a zero fill (folded into the call) and adds to it
+/// otherwise.
+void rewriteBf16Mmt4d(ModuleOp module, linalg::Mmt4DOp op) {
+  Value out = op.getDpsInitOperand(0)->get();
+  linalg::FillOp fill = zeroFillBefore(op);
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  Value lhs = op.getDpsInputOperand(0)->get();
+  Value rhs = op.getDpsInputOperand(1)->get();
+  auto lhsShape = cast<MemRefType>(lhs.getType()).getShape();
+  auto rhsShape = cast<MemRefType>(rhs.getType()).getShape();
+  Type i64Type = b.getI64Type(), i32Type = b.getI32Type();
+  func::CallOp::create(
+      b, loc,
+      declare(module, tfaot_rt::kMmt4dBf16,
+              {i64Type, i64Type, i64Type, i64Type, i64Type, i64Type, i32Type}),
+      ValueRange{address(b, loc, lhs), address(b, loc, rhs),
+                 address(b, loc, out), i64(b, loc, lhsShape[0]),
+                 i64(b, loc, rhsShape[0]), i64(b, loc, lhsShape[1]),
+                 i32(b, loc, fill ? kBf16Mmt4dOverwrite : 0)});
+  if (fill)
+    fill.erase();
+  op.erase();
+}
+
 void rewriteDepthwise(ModuleOp module, linalg::DepthwiseConv2DNhwcHwcOp op) {
   ProductInit init = initBefore(op, {0, 1, 2});
   if (!init.found())
@@ -347,8 +397,9 @@ struct Int8UkernelsPass
   StringRef getArgument() const override { return "tfaot-cpu-int8-ukernels"; }
   StringRef getDescription() const override {
     return "Replace int8 linalg.mmt4d (tiles 1x16x4), depthwise "
-           "convolutions with their epilogues and float x int8 weight "
-           "products by calls to the runtime's kernels";
+           "convolutions with their epilogues, float x int8 weight "
+           "products and bf16 linalg.mmt4d (tiles 1x16x2) by calls to the "
+           "runtime's kernels";
   }
   void getDependentDialects(DialectRegistry &registry) const override {
     registry.insert<arith::ArithDialect, func::FuncDialect,
@@ -360,7 +411,7 @@ struct Int8UkernelsPass
     SmallVector<Operation *> products;
     module.walk([&](Operation *op) {
       if (auto mmt4d = dyn_cast<linalg::Mmt4DOp>(op)) {
-        if (isKernelShaped(mmt4d))
+        if (isKernelShaped(mmt4d) || isBf16KernelShaped(mmt4d))
           products.push_back(op);
       } else if (auto depthwise =
                      dyn_cast<linalg::DepthwiseConv2DNhwcHwcOp>(op)) {
@@ -375,7 +426,8 @@ struct Int8UkernelsPass
     // later product's matcher would otherwise look at.
     for (Operation *op : products) {
       if (auto mmt4d = dyn_cast<linalg::Mmt4DOp>(op))
-        rewriteMmt4d(module, mmt4d);
+        isBf16KernelShaped(mmt4d) ? rewriteBf16Mmt4d(module, mmt4d)
+                                  : rewriteMmt4d(module, mmt4d);
       else if (auto generic = dyn_cast<linalg::GenericOp>(op))
         rewriteWeightOnly(module, generic);
       else

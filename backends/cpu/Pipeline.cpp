@@ -20,13 +20,28 @@ using namespace mlir;
 
 // tfaot -> linalg on tensors -> bufferized memrefs. Function results become
 // trailing out-parameters, so the caller (the generated class) owns them.
-// `convAlgorithm` other than "direct" adds tfaot-winograd-convolutions.
-static std::string bufferizePipeline(llvm::StringRef convAlgorithm) {
+// `convAlgorithm` other than "direct" adds tfaot-winograd-convolutions;
+// `bf16` adds tfaot-cpu-bf16-contractions after it, which takes every
+// other convolution and matrix product with constant weights. With bf16,
+// `auto` leaves Winograd (fp32) only the 3x3 layers of at least
+// kBf16WinogradMinTiles 4x4 blocks: on one Zen 5 core, ResNet-50's stage 2
+// (196 blocks at batch 1) took 1.40 ms in fp32 Winograd against 2.04 in
+// bf16, stage 3 (49 blocks) 2.63 against 2.48, stage 4 (16) 4.85 against
+// 3.73 (bench/results/2026-11-28-devvm-cpu-bf16.md).
+static constexpr int kBf16WinogradMinTiles = 64;
+static std::string bufferizePipeline(llvm::StringRef convAlgorithm,
+                                     bool bf16) {
+  std::string bf16Products =
+      bf16 ? "func.func(tfaot-cpu-bf16-contractions),canonicalize," : "";
+  std::string minTiles =
+      bf16 && convAlgorithm == "auto"
+          ? " min-tiles=" + std::to_string(kBf16WinogradMinTiles)
+          : "";
   std::string winograd =
       convAlgorithm == "direct"
           ? ""
           : "func.func(tfaot-winograd-convolutions{algorithm=" +
-                convAlgorithm.str() + "}),canonicalize,";
+                convAlgorithm.str() + minTiles + "}),canonicalize,";
   return "tfaot-lower-to-linalg,"
     "canonicalize,"
     "func.func(tfaot-fuse-elementwise),"
@@ -36,7 +51,7 @@ static std::string bufferizePipeline(llvm::StringRef convAlgorithm) {
     // After the fusion too, which would otherwise fuse each producer into
     // the input transform's 36 reads of it; the pass fuses the epilogue
     // into the output transform itself.
-    + winograd +
+    + winograd + bf16Products +
     // Each conv/matmul with its epilogue becomes one tiled loop nest that
     // writes the result slice in place (no temporary, no alloc in a loop).
     "func.func(tfaot-fuse-epilogues),"
@@ -120,6 +135,7 @@ static void registerUpstreamPassesOnce() {
     mlir::tfaot::registerSplitSharedEmptiesPass();
     mlir::tfaot::registerTfaotCpuPasses();
     ::tfaot::cpu::registerInt8UkernelPass();
+    ::tfaot::cpu::registerBf16ContractionsPass();
     return true;
   }();
   (void)done;
@@ -128,9 +144,10 @@ static void registerUpstreamPassesOnce() {
 namespace tfaot::cpu {
 
 LogicalResult buildBufferizePipeline(OpPassManager &pm,
-                                     llvm::StringRef convAlgorithm) {
+                                     llvm::StringRef convAlgorithm,
+                                     bool bf16) {
   registerUpstreamPassesOnce();
-  return parsePassPipeline(bufferizePipeline(convAlgorithm), pm);
+  return parsePassPipeline(bufferizePipeline(convAlgorithm, bf16), pm);
 }
 
 LogicalResult buildToLLVMPipeline(OpPassManager &pm, unsigned vectorBits,

@@ -22,10 +22,13 @@ namespace tfaot::cpu {
 /// --conv_algorithm: "direct", or "winograd" / "auto" for
 /// tfaot-winograd-convolutions. tfaot compile passes its default, auto; the
 /// default here, direct, is what tfaot-opt's tfaot-cpu-bufferize pipeline
-/// (and the lit tests that run it) gets.
+/// (and the lit tests that run it) gets. `bf16` (--precision=bf16) makes the
+/// convolutions and matrix products with constant weights bf16 products
+/// summed in float32 (tfaot-cpu-bf16-contractions).
 mlir::LogicalResult
 buildBufferizePipeline(mlir::OpPassManager &pm,
-                       llvm::StringRef convAlgorithm = "direct");
+                       llvm::StringRef convAlgorithm = "direct",
+                       bool bf16 = false);
 
 /// Adds bufferized code -> LLVM dialect to `pm`. `vectorBits` is the width of
 /// the target's vector registers (cpu::vectorBitsFor), which sizes the
@@ -39,6 +42,9 @@ void registerCpuPipelines();
 
 /// Registers tfaot-cpu-int8-ukernels (Int8Ukernels.cpp).
 void registerInt8UkernelPass();
+
+/// Registers tfaot-cpu-bf16-contractions (Bf16Contractions.cpp).
+void registerBf16ContractionsPass();
 
 } // namespace tfaot::cpu
 

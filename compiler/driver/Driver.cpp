@@ -294,7 +294,9 @@ static bool lowerEntry(const tensorflow::GraphDef &graph,
   if (!runPipeline(
           module,
           [&](mlir::OpPassManager &pm) {
-            return cpu::buildBufferizePipeline(pm, options.convAlgorithm);
+            return cpu::buildBufferizePipeline(
+                pm, options.convAlgorithm,
+                effectivePrecision(options) == "bf16");
           },
           options, diags, progress))
     return false;
@@ -595,8 +597,11 @@ static int compileGraph(const CompileOptions &options, const BuildHooks &hooks,
   // The flag as the user wrote it, for the errors below.
   std::string precisionFlag =
       options.allowTf32 ? "--allow_tf32" : "--precision=" + precision;
-  if (!cuda && (options.gpuGemm != "cublas" || precision != "fp32")) {
-    diags.usageError((precision != "fp32" ? precisionFlag : "--gpu_gemm") +
+  // bf16 is also the CPU's (tfaot-cpu-bf16-contractions); fp16 and tf32
+  // are the GPU's only.
+  bool cpuPrecision = precision == "fp32" || precision == "bf16";
+  if (!cuda && (options.gpuGemm != "cublas" || !cpuPrecision)) {
+    diags.usageError((!cpuPrecision ? precisionFlag : "--gpu_gemm") +
                      " needs --target=cuda");
     return 1;
   }

@@ -9,6 +9,7 @@
 #include "compiler/driver/HeaderWriter.h"
 #include "compiler/jit/BenchProfile.h"
 #include "tfaot/runtime/checks.h"
+#include "tfaot/runtime/bf16_kernels.h"
 #include "tfaot/runtime/cpu_kernels.h"
 #include "tfaot/runtime/data_dependent.h"
 #include "tfaot/runtime/run_hooks.h"
@@ -110,6 +111,8 @@ linkObject(const std::string &object, const std::string &symbol,
   provide(tfaot_rt::kDepthwiseS8S8Fused, &tfaot_rt_depthwise_s8s8_fused);
   // The int8-weight MatMuls of --quantize_float_weights (f32s8_gemm.cpp).
   provide(tfaot_rt::kMatmulF32S8, &tfaot_rt_matmul_f32s8);
+  // The bf16 products of --precision=bf16 (bf16_gemm.cpp).
+  provide(tfaot_rt::kMmt4dBf16, &tfaot_rt_mmt4d_bf16bf16f32);
   // The run-time index checks (runtime/lib/checks.cpp).
   provide(tfaot_rt::kCheckIndices, &tfaot_rt_check_indices);
   // NonMaxSuppression and Where (runtime/lib/data_dependent.cpp).

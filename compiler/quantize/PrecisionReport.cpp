@@ -26,8 +26,16 @@ bool isHalf(const std::string &precision) {
   return precision == "fp16" || precision == "bf16";
 }
 
+/// Whether `precision` is one `options.targetKind` builds 16-bit products
+/// for: fp16 and bf16 on the GPU, bf16 on the CPU.
+bool isHalfOnTarget(const CompileOptions &options,
+                    const std::string &precision) {
+  return options.targetKind == "cuda" ? isHalf(precision)
+                                      : precision == "bf16";
+}
+
 struct PrecisionReport {
-  std::string graph, calibration, precision, gpuArch;
+  std::string graph, calibration, precision, target, gpuArch;
   size_t samples = 0, compared = 0;
   bool emulated = false;  ///< Compared through a --gpu_emulate build.
   std::vector<OutputComparison> outputs;
@@ -63,9 +71,16 @@ struct PrecisionReport {
   void printText(llvm::raw_ostream &os) const {
     os << "tfaot half-precision accuracy report\n"
        << "graph: " << graph << "\n"
-       << "precision: " << precision << " (--target=cuda, " << gpuArch
-       << "): activations and weights stored in 16 bits between layers, "
-          "products and kernels summing in fp32\n"
+       << "precision: " << precision;
+    if (target == "cuda")
+      os << " (--target=cuda, " << gpuArch
+         << "): activations and weights stored in 16 bits between layers, "
+            "products and kernels summing in fp32\n";
+    else
+      os << " (--target=cpu): convolutions and matrix products with "
+            "constant weights multiply bf16 operands and sum in fp32; "
+            "everything else runs in fp32\n";
+    os
        << "calibration: " << samples << " samples from " << calibration
        << "\n\n"
        << "outputs, " << precision << " against the fp32 CPU build on "
@@ -87,8 +102,9 @@ struct PrecisionReport {
     llvm::json::Object root{
         {"graph", graph},
         {"precision", precision},
-        {"target", "cuda"},
-        {"gpu_arch", gpuArch},
+        {"target", target},
+        {"gpu_arch", target == "cuda" ? llvm::json::Value(gpuArch)
+                                      : llvm::json::Value(nullptr)},
         {"calibration", calibration},
         {"samples", static_cast<int64_t>(samples)},
         {"compared_samples", static_cast<int64_t>(compared)},
@@ -101,13 +117,14 @@ struct PrecisionReport {
 
 bool checkOptions(const CompileOptions &options, GraphDiagnostics &diags) {
   std::string precision = effectivePrecision(options);
-  if (options.targetKind != "cuda" || !isHalf(precision)) {
+  if (!isHalfOnTarget(options, precision)) {
     diags.usageError(std::string(options.precisionReport.empty()
                                      ? "--calibration"
                                      : "--precision_report") +
-                     " without --quantize needs --target=cuda and "
-                     "--precision=fp16 or bf16 (it reports the 16-bit "
-                     "build's accuracy against fp32)");
+                     " without --quantize needs --precision=bf16 "
+                     "(--target=cpu or cuda) or --precision=fp16 "
+                     "(--target=cuda): it reports the 16-bit build's "
+                     "accuracy against fp32");
     return false;
   }
   if (options.calibration.empty()) {
@@ -188,10 +205,12 @@ int tfaot::compileWithPrecisionReport(const CompileOptions &options,
   if (options.emit != EmitStage::Object)
     return 0;
 
-  // 3. Its numbers, through the emulation (there may be no GPU here).
+  // 3. Its numbers: the CPU build runs here as it is, the GPU build through
+  // the emulation (there may be no GPU here).
+  bool cuda = options.targetKind == "cuda";
   const CompiledArtifacts *runnable = final.artifacts;
   CompiledArtifacts emulated;
-  if (!options.gpuEmulate) {
+  if (cuda && !options.gpuEmulate) {
     CompileOptions emulation = internalBuild(options, emulated);
     emulation.gpuEmulate = true;
     if (buildOnce(emulation, BuildHooks(), errs) != 0)
@@ -209,10 +228,12 @@ int tfaot::compileWithPrecisionReport(const CompileOptions &options,
   report.graph = options.graph;
   report.calibration = options.calibration;
   report.precision = effectivePrecision(options);
+  report.target = options.targetKind;
   report.gpuArch = options.gpuArch;
   report.samples = samples.size();
-  report.compared = std::min(samples.size(), kEmulatedComparedSamples);
-  report.emulated = true;
+  report.compared = cuda ? std::min(samples.size(), kEmulatedComparedSamples)
+                         : samples.size();
+  report.emulated = cuda;
   report.outputs =
       compareOutputs(**model, samples, fp32Results, report.compared);
   if (!(*model)->runError().empty()) {

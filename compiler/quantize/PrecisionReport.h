@@ -2,14 +2,16 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // `tfaot compile --target=cuda --precision=fp16|bf16 --calibration FILE`
-// says what the 16-bit storage costs, as --quantize=int8 does for int8:
+// and `tfaot compile --precision=bf16 --calibration FILE` (CPU) say what
+// the 16-bit products cost, as --quantize=int8 does for int8:
 //  1. the fp32 CPU build runs on the calibration samples (the reference);
 //  2. the requested build is compiled and its outputs queued;
-//  3. the same build with --gpu_emulate (the GPU's kernels and cuBLAS /
-//     cuDNN calls as loops on the CPU, rounding to 16 bits where the GPU
-//     code does) runs on the first samples, and its outputs are compared
-//     with the reference: largest and mean |error| per output, and top-1
-//     agreement for classifier-like outputs.
+//  3. a CPU build runs as it is, on every sample; a CUDA build runs with
+//     --gpu_emulate (the GPU's kernels and cuBLAS / cuDNN calls as loops on
+//     the CPU, rounding to 16 bits where the GPU code does) on the first
+//     samples. Its outputs are compared with the reference: largest and
+//     mean |error| per output, and top-1 agreement for classifier-like
+//     outputs.
 // The one-line summary goes to stderr; --precision_report writes the
 // report (JSON for a .json path; - prints it).
 //

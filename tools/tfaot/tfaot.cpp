@@ -275,13 +275,18 @@ static cl::opt<std::string> gpuConvFlag(
              "libcudnn.so.9 at run time). Convolutions cuDNN cannot take "
              "stay im2col; 'tfaot explain' says which run where."));
 static cl::opt<std::string> precisionFlag(
-    "precision", cl::sub(compileCmd), cl::sub(explainCmd), cl::cat(compileCategory),
+    "precision", cl::sub(compileCmd), cl::sub(explainCmd), cl::sub(benchCmd),
+    cl::sub(runCmd), cl::cat(compileCategory),
     cl::init("fp32"), cl::value_desc("fp32|tf32|fp16|bf16"),
-    cl::desc("With --target=cuda: fp32 (default); tf32, cuBLAS multiplies "
-             "on tensor cores with inputs rounded to a 10-bit mantissa; "
-             "fp16 or bf16, activations and weights are stored in 16 bits "
-             "between ops and products run on tensor cores, with fp32 "
-             "arithmetic and sums (arguments, results, reductions and "
+    cl::desc("fp32 (default). bf16 on the CPU: convolutions and matrix "
+             "products with constant weights multiply bf16 operands and sum "
+             "in fp32 (AVX512-BF16 vdpbf16ps where the CPU running the "
+             "model has it, fp32 loops on the same bf16 values elsewhere), "
+             "everything else stays fp32. With --target=cuda: tf32, cuBLAS "
+             "multiplies on tensor cores with inputs rounded to a 10-bit "
+             "mantissa; fp16 or bf16, activations and weights are stored in "
+             "16 bits between ops and products run on tensor cores, with "
+             "fp32 arithmetic and sums (arguments, results, reductions and "
              "products' outputs stay fp32)."));
 static cl::opt<bool> allowTf32Flag(
     "allow_tf32", cl::sub(compileCmd), cl::cat(compileCategory),
@@ -300,8 +305,8 @@ static cl::opt<std::string> quantizeFlag(
 static cl::opt<std::string> calibrationFlag(
     "calibration", cl::sub(compileCmd), cl::sub(benchCmd), cl::sub(runCmd), cl::cat(compileCategory),
     cl::value_desc("file.npy|dir"),
-    cl::desc("With --quantize, or --target=cuda --precision=fp16|bf16 (for "
-             "its accuracy report): samples of the (single, float32) feed, as "
+    cl::desc("With --quantize, or --precision=bf16 (or fp16 with "
+             "--target=cuda) for its accuracy report: samples of the (single, float32) feed, as "
              "one .npy file or a directory of them; an array of the feed's "
              "shape is one sample, [n, ...] is several."));
 static cl::opt<std::string> calibrationMethodFlag(
@@ -355,10 +360,11 @@ static cl::opt<std::string> quantizeReportFlag(
 static cl::opt<std::string> precisionReportFlag(
     "precision_report", cl::sub(compileCmd), cl::cat(compileCategory),
     cl::value_desc("file"),
-    cl::desc("With --target=cuda --precision=fp16|bf16 and --calibration: "
-             "write the accuracy report (per output the largest and mean "
-             "error against the fp32 build on the calibration samples, "
-             "top-1 agreement; computed through --gpu_emulate) to this file, "
+    cl::desc("With --precision=bf16 (or fp16 with --target=cuda) and "
+             "--calibration: write the accuracy report (per output the "
+             "largest and mean error against the fp32 build on the "
+             "calibration samples, top-1 agreement; CUDA builds computed "
+             "through --gpu_emulate) to this file, "
              "as JSON if it ends in .json; - prints it. --calibration alone "
              "prints the one-line summary."));
 static cl::opt<bool> gpuEmulateFlag(
