@@ -9,6 +9,7 @@
 #include "backends/cpu/Pipeline.h"
 
 #include "backends/cpu/Passes.h"
+#include "passes/ConstantsToGlobals.h"
 #include "passes/Passes.h"
 #include "passes/SplitSharedEmpties.h"
 
@@ -62,6 +63,10 @@ static std::string bufferizePipeline(llvm::StringRef convAlgorithm,
     // CSE made one tensor.empty the destination of every op of its type;
     // bounded runs of users keep bufferization's alias sets small.
     "func.func(tfaot-split-shared-empties),"
+    // One global per distinct constant, found by a hash map rather than
+    // one-shot-bufferize's scan of the module per constant (quadratic), and
+    // bounded runs of users per read of a constant that CSE made shared.
+    "tfaot-constants-to-globals,"
     "one-shot-bufferize{bufferize-function-boundaries "
     "function-boundary-type-conversion=identity-layout-map "
     "allow-return-allocs-from-loops},"
@@ -133,6 +138,7 @@ static void registerUpstreamPassesOnce() {
     registerAllPasses();
     mlir::tfaot::registerTfaotPasses();
     mlir::tfaot::registerSplitSharedEmptiesPass();
+    mlir::tfaot::registerConstantsToGlobalsPass();
     mlir::tfaot::registerTfaotCpuPasses();
     ::tfaot::cpu::registerInt8UkernelPass();
     ::tfaot::cpu::registerBf16ContractionsPass();
