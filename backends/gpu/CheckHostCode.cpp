@@ -1,8 +1,9 @@
 //===- CheckHostCode.cpp - No device memory access on the host ------------===//
 // SPDX-License-Identifier: Apache-2.0
 //
-// tfaot-gpu-check-host-code: the host function may only compute addresses
-// and launch kernels: everything else would dereference device memory on
+// tfaot-gpu-check-host-code: the host function may only compute addresses,
+// launch kernels, call the runtime's device entries and branch or loop on
+// scalars copied back: everything else would dereference device memory on
 // the CPU.
 //
 //===----------------------------------------------------------------------===//
@@ -25,8 +26,74 @@ namespace mlir::tfaot {
 
 using namespace mlir;
 using ::tfaot::gpu::isAddressOnly;
+using ::tfaot::gpu::isHostControlFlow;
 
 namespace {
+
+/// Whether a kernel takes a buffer whose offset or strides are known only
+/// at run time: a branch or switch that picks one of several buffers
+/// yields such a memref, and kernels take bare pointers, which carry no
+/// offset.
+bool takesRunTimeLayout(mlir::gpu::LaunchFuncOp launch) {
+  return llvm::any_of(launch.getKernelOperands(), [](Value operand) {
+    auto type = dyn_cast<MemRefType>(operand.getType());
+    if (!type || type.getLayout().isIdentity())
+      return false;
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    return failed(type.getStridesAndOffset(strides, offset)) ||
+           ShapedType::isDynamic(offset) ||
+           llvm::any_of(strides, ShapedType::isDynamic);
+  });
+}
+
+/// Whether host code may run `op` as it is: address arithmetic, launches,
+/// the runtime's entries that take device addresses, the terminators of
+/// host control flow.
+bool runsOnHost(Operation &op) {
+  if (isAddressOnly(&op))
+    return true;
+  if (auto launch = dyn_cast<mlir::gpu::LaunchFuncOp>(op))
+    return !takesRunTimeLayout(launch);
+  auto call = dyn_cast<func::CallOp>(op);
+  return call && ::tfaot::gpu::isRuntimeHostCall(call.getCallee());
+}
+
+/// The first op in `block` or the bodies of its host control flow that
+/// host code cannot run, or null.
+Operation *firstDeviceAccess(Block &block) {
+  for (Operation &op : block) {
+    if (isHostControlFlow(&op)) {
+      for (Region &region : op.getRegions())
+        for (Block &body : region)
+          if (Operation *bad = firstDeviceAccess(body))
+            return bad;
+      continue;
+    }
+    if (!runsOnHost(op))
+      return &op;
+  }
+  return nullptr;
+}
+
+/// What `op` does that host code cannot: "it calls 'f', which runs on the
+/// CPU only" or "'memref.load' is left in host code, ...".
+std::string describe(Operation &op) {
+  if (isa<mlir::gpu::LaunchFuncOp>(op))
+    return "a kernel takes a buffer picked at run time by a branch or "
+           "switch (its offset is known only then), which the CUDA "
+           "backend does not pass to kernels yet";
+  if (auto call = dyn_cast<CallOpInterface>(op)) {
+    auto callee = dyn_cast_if_present<SymbolRefAttr>(
+        call.getCallableForCallee().dyn_cast<SymbolRefAttr>());
+    return "it calls " +
+           (callee ? "'" + callee.getLeafReference().str() + "'"
+                   : std::string("a function")) +
+           ", which runs on the CPU only";
+  }
+  return "'" + op.getName().getStringRef().str() +
+         "' is left in host code, where it would access device memory";
+}
 
 struct CheckHostCodePass
     : mlir::tfaot::impl::CheckHostCodePassBase<CheckHostCodePass> {
@@ -35,51 +102,39 @@ struct CheckHostCodePass
     for (func::FuncOp func : getOperation().getOps<func::FuncOp>()) {
       if (func.isExternal())
         continue;
-      // Branches and loops (tfaot.If/While/Case) decide on a value in
-      // device memory, which host code would have to copy back first: said
-      // once per node, rather than as the loads and stores around them.
-      // An op whose size is a run-time count (TopKV2 with k a count, NMS's
-      // post-processing) lowers to such a loop too, hence the second half.
-      bool controlFlow = false;
+      // Branches and loops (tfaot.If/While/Case) run on the host, on a
+      // scalar copied back (tfaot-gpu-read-decisions). One whose body holds
+      // work that stays on the host is said once per node, rather than as
+      // the loads and stores inside it: that is what an op sized by a count
+      // known only at run time (TopKV2 with k a count, NMS's
+      // post-processing) lowers to.
       llvm::DenseSet<Location> said;
       for (Operation &op : func.getBody().getOps()) {
-        if (!isa<scf::IfOp, scf::WhileOp, scf::IndexSwitchOp>(op) ||
-            !said.insert(op.getLoc()).second)
+        // mlir::emitError, not op.emitError: the op's dump would not help
+        // the user, the node name in the location does.
+        if (!isHostControlFlow(&op)) {
+          if (!runsOnHost(op)) {
+            mlir::emitError(op.getLoc())
+                << "cannot run on the GPU: " << describe(op);
+            failed = true;
+          }
+          continue;
+        }
+        Operation *inside = nullptr;
+        for (Region &region : op.getRegions())
+          for (Block &body : region)
+            if (!inside)
+              inside = firstDeviceAccess(body);
+        if (!inside || !said.insert(op.getLoc()).second)
           continue;
         mlir::emitError(op.getLoc())
             << "cannot run on the GPU: control flow (a branch or loop: If, "
                "While, Case or TF1 cond/while_loop, or the loop of an op "
-               "sized by a count known only at run time) decides on a value "
-               "in device memory, which the CUDA backend does not copy back "
-               "to the host yet; --gpu_emulate runs it (as loops on the "
-               "CPU), and --target=cpu compiles it";
-        controlFlow = failed = true;
-      }
-      if (controlFlow)
-        continue;
-      for (Operation &op : func.getBody().getOps()) {
-        if (isAddressOnly(&op) || isa<mlir::gpu::LaunchFuncOp>(op))
-          continue;
-        // The runtime's cuBLAS entry takes device addresses by value.
-        if (auto call = dyn_cast<func::CallOp>(op);
-            call && ::tfaot::gpu::isRuntimeLibraryCall(call.getCallee()))
-          continue;
-        // mlir::emitError, not op.emitError: the op's dump would not help
-        // the user, the node name in the location does.
-        InFlightDiagnostic diag = mlir::emitError(op.getLoc())
-                                  << "cannot run on the GPU: ";
-        if (auto call = dyn_cast<CallOpInterface>(op)) {
-          auto callee = dyn_cast_if_present<SymbolRefAttr>(
-              call.getCallableForCallee().dyn_cast<SymbolRefAttr>());
-          diag << "it calls "
-               << (callee ? "'" + callee.getLeafReference().str() + "'"
-                          : std::string("a function"))
-               << ", which runs on the CPU only";
-        } else {
-          diag << "'" << op.getName()
-               << "' is left in host code, where it would access device "
-                  "memory";
-        }
+               "sized by a count known only at run time) holds work the "
+               "CUDA backend cannot run on the device or copy back ("
+            << describe(*inside)
+            << "); --gpu_emulate runs it (as loops on the CPU), and "
+               "--target=cpu compiles it";
         failed = true;
       }
     }

@@ -2,7 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // Tensors live in device memory, so the host function of a CUDA entry may
-// only compute addresses and launch kernels. Which ops qualify is shared by
+// only compute addresses, launch kernels and branch or loop on scalars it
+// copied back. Which ops qualify is shared by
 // the pass that moves the rest into a one-thread kernel
 // (tfaot-gpu-wrap-host-work, WrapHostWork.cpp) and the one that reports
 // what is left (tfaot-gpu-check-host-code, CheckHostCode.cpp).
@@ -13,6 +14,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
@@ -26,6 +28,15 @@ inline bool isAddressOnly(mlir::Operation *op) {
           memref::GetGlobalOp, memref::AssumeAlignmentOp, func::ReturnOp>(op))
     return true;
   return op->getNumRegions() == 0 && isPure(op);
+}
+
+/// Branches, loops and switches that stay in host code (the lowered
+/// tfaot.If/While/Case): the host decides, on a scalar it copies back from
+/// the device (tfaot-gpu-read-decisions, ReadDecisions.cpp), and launches
+/// the kernels of the bodies. Their bodies are host code too.
+inline bool isHostControlFlow(mlir::Operation *op) {
+  using namespace mlir;
+  return isa<scf::IfOp, scf::WhileOp, scf::IndexSwitchOp>(op);
 }
 
 } // namespace tfaot::gpu

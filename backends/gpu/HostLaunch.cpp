@@ -36,7 +36,8 @@ struct HostRewriter {
         voidType(LLVM::LLVMVoidType::get(context)) {}
 
   /// Host code may only compute addresses, call what the memref lowering
-  /// calls for heap buffers, call cuBLAS through the runtime, and launch;
+  /// calls for heap buffers, call the runtime's device entries (cuBLAS,
+  /// cuDNN, the read-back of a scalar), branch, and launch;
   /// loads and stores would touch device memory from the CPU.
   bool checkHostOnlyAddresses(LLVM::LLVMFuncOp func, std::string &error) {
     WalkResult result = func.walk([&](Operation *op) {
@@ -63,7 +64,7 @@ struct HostRewriter {
       if (auto call = dyn_cast<LLVM::CallOp>(op)) {
         StringRef callee = call.getCallee().value_or("");
         if (callee != "malloc" && callee != "aligned_alloc" &&
-            callee != "free" && !::tfaot::gpu::isRuntimeLibraryCall(callee)) {
+            callee != "free" && !::tfaot::gpu::isRuntimeHostCall(callee)) {
           error = "internal error: host code of '" + func.getName().str() +
                   "' calls '" + callee.str() + "'";
           return WalkResult::interrupt();

@@ -23,6 +23,7 @@
 //
 //   void  tfaot_rt_cuda_gemm_s8(...the same arguments...);
 //   void  tfaot_rt_cuda_gemm_f16(...);   void tfaot_rt_cuda_gemm_bf16(...);
+//   i64   tfaot_rt_cuda_read_scalar(i64 address, i64 bytes);
 //   void  tfaot_rt_cuda_conv(i64 site, i64 x, i64 w, i64 bias, i64 z,
 //                            i64 y, i64 n, i64 h, i64 w_in, i64 c, i64 k,
 //                            i64 r, i64 s, i64 oh, i64 ow, i64 stride_h,
@@ -47,6 +48,13 @@
 // each one's cuDNN descriptors once per instance, and `layer` is its TF
 // node's name, for errors (added by lowerHostLaunches: tfaot-gpu-cudnn-calls
 // declares the call without it). cuDNN runs it.
+//
+// tfaot_rt_cuda_read_scalar copies `bytes` (1 to 8) at a device address to
+// the host once the kernels before it have run, and returns them
+// zero-extended: the predicate, loop condition or switch index of a host
+// branch, loop or switch (tfaot-gpu-read-decisions). A model that calls it
+// decides on the host between launches, so the runtime never captures it
+// into a CUDA graph (a replay would repeat the first run's decisions).
 //
 // Why our own: nothing runs at load time (a program linking a CUDA model
 // starts, and reports "no CUDA driver" from Run(), on machines without
@@ -120,6 +128,13 @@ inline bool isRuntimeGemm(llvm::StringRef name) {
 /// addresses: a GEMM (cuBLAS) or the convolution (cuDNN).
 inline bool isRuntimeLibraryCall(llvm::StringRef name) {
   return isRuntimeGemm(name) || name == tfaot_rt::kCudaConv;
+}
+
+/// Whether host code may call `name`: a library entry above, or
+/// tfaot_rt_cuda_read_scalar (the scalar a host branch or loop decides on,
+/// tfaot-gpu-read-decisions).
+inline bool isRuntimeHostCall(llvm::StringRef name) {
+  return isRuntimeLibraryCall(name) || name == tfaot_rt::kCudaReadScalar;
 }
 
 /// Rewrites `module` (host code in the LLVM dialect plus its gpu.binary) into

@@ -11,7 +11,7 @@
 //  on buffers, between bufferization and the upstream GPU mapping
 //    tfaot-gpu-cudnn-calls, tfaot-gpu-matmuls-to-cublas, tfaot-gpu-copies-to-linalg,
 //    tfaot-gpu-parallel-dims-first, tfaot-gpu-accumulate-in-registers,
-//    tfaot-gpu-wrap-host-work, tfaot-gpu-flatten-parallel-loops;
+//    tfaot-gpu-read-decisions (not with --gpu_emulate), tfaot-gpu-wrap-host-work, tfaot-gpu-flatten-parallel-loops;
 //  after the outlining of kernels
 //    tfaot-gpu-merge-kernel-modules, tfaot-gpu-contract-fp,
 //    tfaot-gpu-check-host-code;
@@ -248,6 +248,24 @@ def AccumulateInRegistersPass
     per multiply-add. Innermost loops go first, so a convolution's window
     loops are promoted one after the other.
   }];
+}
+
+def ReadDecisionsPass
+    : Pass<"tfaot-gpu-read-decisions", "mlir::ModuleOp"> {
+  let summary = "Copy the scalars that host control flow decides on from "
+                "device memory to the host";
+  let description = [{
+    A branch, loop or switch of the host code (scf.if, scf.while's
+    scf.condition, scf.index_switch: the lowered tfaot.If/While/Case)
+    decides on a value that a kernel wrote to device memory. Each
+    memref.load that value comes from (through pure arithmetic) becomes a
+    call to the runtime's tfaot_rt_cuda_read_scalar(address, bytes), a
+    synchronous copy of those bytes to the host; the runtime then never
+    captures the model into a CUDA graph (HostLaunch.h).
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::func::FuncDialect",
+                           "mlir::memref::MemRefDialect"];
 }
 
 def WrapHostWorkPass

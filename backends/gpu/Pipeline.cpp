@@ -38,9 +38,15 @@ using namespace mlir;
 // the buffer plan, so that the plan sees each call (through the addresses
 // it takes) as the last use of its operands: a fused call, in the place of
 // the epilogue, still reads the convolution's input.
+// `deferredFrees`: the device build, whose runtime frees a Run()'s
+// temporaries when it has synchronized (tfaot_rt_cuda_free does nothing):
+// no deallocation pipeline, whose bookkeeping around branches and loops
+// (lists of buffers and flags, compared in loops) would be host loads and
+// stores that host code cannot run.
 static std::string bufferizePipeline(const std::string &convsToMatmuls,
                                      const std::string &storeHalf,
-                                     const std::string &cudnnCalls = "") {
+                                     const std::string &cudnnCalls,
+                                     bool deferredFrees) {
   return "tfaot-lower-to-linalg,"
          "canonicalize,"
          "func.func(tfaot-fuse-elementwise),"
@@ -66,31 +72,38 @@ static std::string bufferizePipeline(const std::string &convsToMatmuls,
          "modify-public-functions},"
          "canonicalize," +
          cudnnCalls +
-         "tfaot-plan-buffers,"
-         "buffer-deallocation-pipeline,"
-         // As on the CPU: around loops and branches the deallocation
-         // pipeline calls a helper on lists of buffers; inline it.
-         "inline{default-pipeline=},"
+         "tfaot-plan-buffers," +
+         (deferredFrees ? std::string()
+                        : std::string(
+                              "buffer-deallocation-pipeline,"
+                              // As on the CPU: around loops and branches
+                              // the deallocation pipeline calls a helper on
+                              // lists of buffers; inline it.
+                              "inline{default-pipeline=},")) +
          "symbol-dce";
 }
 
 // No canonicalization between flattening and mapping: it would fold the
 // block loop of a one-block kernel away and the thread loop would then be
-// mapped to blocks.
-static const char kMapToKernels[] =
-    "func.func(tfaot-gpu-copies-to-linalg,"
-    "tfaot-gpu-parallel-dims-first,"
-    "convert-linalg-to-parallel-loops,"
-    "tfaot-gpu-accumulate-in-registers,"
-    "tfaot-gpu-wrap-host-work,"
-    "tfaot-gpu-flatten-parallel-loops,"
-    "gpu-map-parallel-loops),"
-    "convert-parallel-loops-to-gpu,";
+// mapped to blocks. `readDecisions`: the device build, whose host control
+// flow copies its scalars back (tfaot-gpu-read-decisions) before the other
+// host work goes into kernels; an emulated build's memory is the host's.
+static std::string mapToKernels(bool readDecisions) {
+  return std::string("func.func(tfaot-gpu-copies-to-linalg,"
+                     "tfaot-gpu-parallel-dims-first,"
+                     "convert-linalg-to-parallel-loops,"
+                     "tfaot-gpu-accumulate-in-registers),") +
+         (readDecisions ? "tfaot-gpu-read-decisions," : "") +
+         "func.func(tfaot-gpu-wrap-host-work,"
+         "tfaot-gpu-flatten-parallel-loops,"
+         "gpu-map-parallel-loops),"
+         "convert-parallel-loops-to-gpu,";
+}
 
 // `matmulsToCublas` is tfaot-gpu-matmuls-to-cublas with its options, or
 // nothing.
 static std::string kernelPipeline(const std::string &matmulsToCublas) {
-  return matmulsToCublas + kMapToKernels +
+  return matmulsToCublas + mapToKernels(/*readDecisions=*/true) +
          "canonicalize,cse,"
          // Constants (the loop bounds every kernel delinearizes its thread
          // index by) into the kernels: as parameters, each division by a
@@ -110,7 +123,7 @@ static std::string kernelPipeline(const std::string &matmulsToCublas) {
 // C runtime library has.
 static std::string emulationPipeline(const std::string &matmulsToCublas,
                                      bool bf16) {
-  return matmulsToCublas + kMapToKernels +
+  return matmulsToCublas + mapToKernels(/*readDecisions=*/false) +
          "func.func(tfaot-gpu-emulate-launches),"
          "tfaot-gpu-define-emulated-gemm,tfaot-gpu-define-emulated-conv," +
          (bf16 ? "arith-expand{include-bf16=true}," : "") + "canonicalize,cse";
@@ -186,9 +199,12 @@ LogicalResult buildBufferizePipeline(OpPassManager &pm,
                           storeHalf + "func.func(tfaot-gpu-convs-to-cudnn)," +
                               convsToMatmuls,
                           std::string("tfaot-gpu-cudnn-calls{allow-tf32=") +
-                              (gemms.allowTf32 ? "true" : "false") + "},"),
+                              (gemms.allowTf32 ? "true" : "false") + "},",
+                          gemms.deferredFrees),
         pm);
-  return parsePassPipeline(bufferizePipeline(convsToMatmuls, storeHalf), pm);
+  return parsePassPipeline(
+      bufferizePipeline(convsToMatmuls, storeHalf, "", gemms.deferredFrees),
+      pm);
 }
 
 LogicalResult buildKernelPipeline(OpPassManager &pm, const GemmOptions &gemms) {
@@ -230,8 +246,14 @@ struct GemmPipelineOptions : public PassPipelineOptions<GemmPipelineOptions> {
                      llvm::cl::desc("Convolutions and their epilogues "
                                     "through cuDNN (--gpu_conv=cudnn)"),
                      llvm::cl::init(false)};
+  Option<bool> deferredFrees{
+      *this, "deferred-frees",
+      llvm::cl::desc("No deallocation pipeline: the runtime frees "
+                     "temporaries after the Run() (the device build; "
+                     "--gpu_emulate frees them)"),
+      llvm::cl::init(false)};
   GemmOptions get() const {
-    return {cublas, allowTf32, halfType, cudnn};
+    return {cublas, allowTf32, halfType, cudnn, deferredFrees};
   }
 };
 

@@ -47,6 +47,12 @@ struct GemmOptions {
   /// (ConvsToCudnn.cpp, CudnnCalls.cpp); false (im2col, the default): all
   /// of them im2col + cuBLAS. Needs `cublas`.
   bool cudnnConvs = false;
+  /// The device build (not --gpu_emulate): the runtime frees a Run()'s
+  /// temporaries once it has synchronized, so bufferization leaves out the
+  /// deallocation pipeline (its bookkeeping around branches and loops
+  /// would be host code reading memory). Not a GEMM choice, but it travels
+  /// with them to the bufferization.
+  bool deferredFrees = false;
 };
 
 mlir::LogicalResult buildBufferizePipeline(mlir::OpPassManager &pm,

@@ -3,7 +3,9 @@
 //
 // tfaot-gpu-wrap-host-work: memory-touching code outside any parallel loop
 // (0-d ops, full reductions) goes into a one-iteration scf.parallel: one
-// thread runs it.
+// thread runs it. Host branches, loops and switches (the lowered
+// tfaot.If/While/Case, HostCode.h) stay on the host; the work in their
+// bodies is wrapped the same way.
 //
 //===----------------------------------------------------------------------===//
 #include "backends/gpu/Passes.h"
@@ -24,6 +26,7 @@ namespace mlir::tfaot {
 
 using namespace mlir;
 using ::tfaot::gpu::isAddressOnly;
+using ::tfaot::gpu::isHostControlFlow;
 
 namespace {
 
@@ -46,7 +49,7 @@ struct WrapHostWorkPass
     for (Operation &op : block) {
       // Calls stay on the host (tfaot-gpu-check-host-code reports them):
       // what they call is host code, not something a kernel can run.
-      bool work = !isAddressOnly(&op) &&
+      bool work = !isAddressOnly(&op) && !isHostControlFlow(&op) &&
                   !isa<scf::ParallelOp, CallOpInterface>(op);
       bool pure = op.getNumRegions() == 0 && isPure(&op) &&
                   !isa<ViewLikeOpInterface>(op);
@@ -59,13 +62,29 @@ struct WrapHostWorkPass
     return runs;
   }
 
+  /// The function's body and the bodies of its host control flow, nested
+  /// ones included.
+  static SmallVector<Block *> hostBlocks(func::FuncOp func) {
+    SmallVector<Block *> blocks{&func.getBody().front()};
+    for (size_t i = 0; i < blocks.size(); ++i)
+      for (Operation &op : *blocks[i])
+        if (isHostControlFlow(&op))
+          for (Region &region : op.getRegions())
+            for (Block &block : region)
+              blocks.push_back(&block);
+    return blocks;
+  }
+
   void runOnOperation() override {
     func::FuncOp func = getOperation();
     if (func.isExternal())
       return;
-    for (SmallVector<Operation *> &run : hostWorkRuns(func.getBody().front())) {
+    SmallVector<SmallVector<Operation *>> runs;
+    for (Block *block : hostBlocks(func))
+      llvm::append_range(runs, hostWorkRuns(*block));
+    for (SmallVector<Operation *> &run : runs) {
       llvm::SmallPtrSet<Operation *, 16> inRun(run.begin(), run.end());
-      Block &body = func.getBody().front();
+      Block &body = *run.front()->getBlock();
       bool escapes = llvm::any_of(run, [&](Operation *op) {
         return llvm::any_of(op->getUsers(), [&](Operation *user) {
           return !inRun.contains(body.findAncestorOpInBlock(*user));

@@ -181,7 +181,7 @@ static bool lowerEntryForCuda(const CompileOptions &options,
                          precision == "fp16"   ? "f16"
                          : precision == "bf16" ? "bf16"
                                                : "",
-                         options.gpuConv == "cudnn"};
+                         options.gpuConv == "cudnn", !options.gpuEmulate};
   if (!runPipeline(
           module,
           [&](mlir::OpPassManager &pm) {

@@ -88,6 +88,11 @@ struct CudaDeviceState {
   int64_t batch_rows = 0;    ///< Rows in use (buckets only).
   bool graphs = true;
   bool used_heap = false;   ///< A Run() allocated temporaries.
+  /// A Run() read a scalar back to decide a branch or loop on the host
+  /// (tfaot_rt_cuda_read_scalar): its launches depend on the data, so no
+  /// graph of them may be replayed.
+  bool host_decided = false;
+  bool capturing = false;   ///< CaptureGraph is recording the launches.
   /// The steps of the current Run() (all of them but for
   /// SetUpDevice, RunDeviceResident and CopyResultsToHost).
   bool copy_args = true, launch = true, copy_results = true;
@@ -382,7 +387,8 @@ CUmodule CudaDeviceState::Module(const void *image) {
 /// stays valid, unless the caller gives other device buffers
 /// (set_arg_device_ptr): then it is captured again. Each batch bucket has
 /// its own entry, and so its own graph. Models that allocate temporaries
-/// on every Run() (dynamic sizes), drivers without graphs and
+/// on every Run() (dynamic sizes), models that branch or loop on the host
+/// (tfaot_rt_cuda_read_scalar), drivers without graphs and
 /// TFAOT_CUDA_GRAPHS=0 keep launching directly.
 void CudaDeviceState::RunEntry(void **args, void **results) {
   EntryState &current = entries[bucket];
@@ -396,7 +402,7 @@ void CudaDeviceState::RunEntry(void **args, void **results) {
   }
   if (!current.graph && graphs && current.completed_runs >= 1) {
     const char *env = std::getenv("TFAOT_CUDA_GRAPHS");
-    graphs = driver->cuStreamBeginCapture && !used_heap &&
+    graphs = driver->cuStreamBeginCapture && !used_heap && !host_decided &&
              !(env && std::string(env) == "0");
     if (graphs && !CaptureGraph(current, args, results))
       graphs = false;
@@ -417,10 +423,14 @@ bool CudaDeviceState::CaptureGraph(EntryState &current, void **args,
   if (driver->cuStreamBeginCapture(stream(), kStreamCaptureModeRelaxed) !=
       kSuccess)
     return false;
+  capturing = true;
   current.entry(args, results, reinterpret_cast<void *>(arena));
+  capturing = false;
   CUgraph captured = nullptr;
+  // A host decision met only now (its branch was not taken before) makes
+  // the recording one path of several: dropped, and never captured again.
   bool ok = driver->cuStreamEndCapture(stream(), &captured) == kSuccess &&
-            captured && error.empty();
+            captured && error.empty() && !host_decided;
   if (ok)
     ok = driver->cuGraphInstantiateWithFlags(&current.graph, captured, 0) ==
          kSuccess;
@@ -763,6 +773,35 @@ extern "C" void *tfaot_rt_cuda_alloc(int64_t bytes) {
 extern "C" void tfaot_rt_cuda_free(void *) {
   // Kernels run asynchronously: the temporaries of a Run() are freed when
   // it has synchronized (RunOnDevice), not when the host code is done.
+}
+
+extern "C" int64_t tfaot_rt_cuda_read_scalar(int64_t address,
+                                             int64_t bytes) {
+  tfaot::internal::CudaDeviceState *state = current_state;
+  state->host_decided = true;
+  // A failed run, or one being captured (CaptureGraph then drops the
+  // recording, and the entry runs again directly): 0 takes the else
+  // branch, ends the loop, picks the default case, so the host code runs
+  // to its end and the error is reported.
+  if (!state->error.empty() || state->capturing)
+    return 0;
+  uint64_t value = 0;
+  if (bytes < 1 || bytes > static_cast<int64_t>(sizeof(value))) {
+    state->Fail("internal error: a branch or loop decides on a " +
+                std::to_string(bytes) + "-byte value");
+    return 0;
+  }
+  // On the run's stream, after the kernels that computed it; the host
+  // waits for it (the decision is needed now). Little-endian, as x86-64
+  // and AArch64 hosts are.
+  if (!state->Check(state->driver->cuMemcpyDtoHAsync(
+                        &value, static_cast<tfaot::cuda::CUdeviceptr>(address),
+                        static_cast<size_t>(bytes), state->stream()),
+                    "copying a branch or loop condition from the GPU") ||
+      !state->Check(state->driver->cuStreamSynchronize(state->stream()),
+                    "running the kernels before a branch or loop"))
+    return 0;
+  return static_cast<int64_t>(value);
 }
 
 extern "C" void tfaot_rt_cuda_launch(const void *image, const char *kernel,

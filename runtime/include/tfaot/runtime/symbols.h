@@ -52,6 +52,7 @@ inline constexpr char kCudaGemmS8[] = "tfaot_rt_cuda_gemm_s8";
 inline constexpr char kCudaGemmF16[] = "tfaot_rt_cuda_gemm_f16";
 inline constexpr char kCudaGemmBF16[] = "tfaot_rt_cuda_gemm_bf16";
 inline constexpr char kCudaConv[] = "tfaot_rt_cuda_conv";
+inline constexpr char kCudaReadScalar[] = "tfaot_rt_cuda_read_scalar";
 
 /// Whether two C strings are equal, at compile time.
 constexpr bool sameName(const char *a, const char *b) {
