@@ -34,6 +34,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "passes/ConstantsToGlobals.h"
+#include "passes/LoweringUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -118,7 +119,7 @@ struct ConstantsToGlobalsPass
       memref::GlobalOp global = globalFor(constant, symbols, globalOfValue);
       OpBuilder builder(constant);
       constant.replaceAllUsesWith(readOf(global, constant, builder));
-      splitUses(global, constant, builder);
+      splitUses(global, constant);
       constant.erase();
     }
   }
@@ -138,36 +139,11 @@ struct ConstantsToGlobalsPass
   /// With max-users > 0: the users of the constant's read in its block keep
   /// it for the first max-users of them (in block order); each further run
   /// gets a read of its own before the run's first user.
-  void splitUses(memref::GlobalOp global, arith::ConstantOp constant,
-                 OpBuilder &builder) {
-    Operation *firstRead = constant->getPrevNode();
-    Value shared = firstRead->getResult(0);
-    Block *block = constant->getBlock();
-    SmallVector<OpOperand *> uses;
-    for (OpOperand &use : shared.getUses())
-      if (use.getOwner()->getBlock() == block)
-        uses.push_back(&use);
-    if (maxUsers <= 0 || static_cast<int64_t>(uses.size()) <= maxUsers)
-      return;
-    llvm::sort(uses, [](OpOperand *a, OpOperand *b) {
-      return a->getOwner() != b->getOwner() &&
-             a->getOwner()->isBeforeInBlock(b->getOwner());
+  void splitUses(memref::GlobalOp global, arith::ConstantOp constant) {
+    Value shared = constant->getPrevNode()->getResult(0);
+    tfaot::splitUsesIntoRuns(shared, maxUsers, [&](OpBuilder &b) {
+      return readOf(global, constant, b);
     });
-    int64_t inRun = 0;
-    Operation *runOwner = nullptr;
-    Value current = shared;
-    for (OpOperand *use : uses) {
-      Operation *owner = use->getOwner();
-      if (owner != runOwner) {
-        runOwner = owner;
-        if (++inRun > maxUsers) {
-          builder.setInsertionPoint(owner);
-          current = readOf(global, constant, builder);
-          inRun = 1;
-        }
-      }
-      use->set(current);
-    }
   }
 
   memref::GlobalOp

@@ -309,3 +309,34 @@ SmallVector<utils::IteratorType> mlir::tfaot::matrixProductIterators() {
   return {utils::IteratorType::parallel, utils::IteratorType::parallel,
           utils::IteratorType::reduction};
 }
+
+void mlir::tfaot::splitUsesIntoRuns(
+    Value value, int64_t maxUsers, function_ref<Value(OpBuilder &)> replicate) {
+  Block *block = value.getParentBlock();
+  SmallVector<OpOperand *> uses;
+  for (OpOperand &use : value.getUses())
+    if (use.getOwner()->getBlock() == block)
+      uses.push_back(&use);
+  if (maxUsers <= 0 || static_cast<int64_t>(uses.size()) <= maxUsers)
+    return;
+  llvm::sort(uses, [](OpOperand *a, OpOperand *b) {
+    return a->getOwner() != b->getOwner() &&
+           a->getOwner()->isBeforeInBlock(b->getOwner());
+  });
+  OpBuilder builder(value.getContext());
+  int64_t inRun = 0;
+  Operation *runOwner = nullptr;
+  Value current = value;
+  for (OpOperand *use : uses) {
+    Operation *owner = use->getOwner();
+    if (owner != runOwner) {
+      runOwner = owner;
+      if (++inRun > maxUsers) {
+        builder.setInsertionPoint(owner);
+        current = replicate(builder);
+        inRun = 1;
+      }
+    }
+    use->set(current);
+  }
+}

@@ -109,6 +109,16 @@ DenseIntElementsAttr spatialAttr(OpBuilder &b, ArrayRef<int64_t> values,
 /// linalg.map without inputs, as bufferized tensor.pad fills), or null.
 Value filledBuffer(Operation *op);
 
+/// Splits the uses of `value` in its own block into runs of `maxUsers`
+/// users in block order (an op using it twice counts once): the first run
+/// keeps `value`, each further run gets the value `replicate` builds at its
+/// first user (a fresh empty, another read of a global). Passes that do
+/// this before one-shot bufferization keep the alias sets its analysis
+/// walks for every decision bounded. Nothing changes with `maxUsers` <= 0
+/// or no more users than that.
+void splitUsesIntoRuns(Value value, int64_t maxUsers,
+                       function_ref<Value(OpBuilder &)> replicate);
+
 /// The address of `buffer`'s first element (its aligned base pointer plus
 /// its offset in bytes) as an i64: how bufferized code hands a memref to a
 /// runtime library call (the cuBLAS GEMM, the int8 kernel).

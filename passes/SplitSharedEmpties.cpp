@@ -25,6 +25,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "passes/SplitSharedEmpties.h"
+#include "passes/LoweringUtils.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -73,34 +74,9 @@ struct SplitSharedEmptiesPass
   }
 
   void split(tensor::EmptyOp empty) {
-    Block *block = empty->getBlock();
-    SmallVector<OpOperand *> uses;
-    for (OpOperand &use : empty.getResult().getUses())
-      if (use.getOwner()->getBlock() == block)
-        uses.push_back(&use);
-    if (static_cast<int64_t>(uses.size()) <= maxUsers)
-      return;
-    // Block order; an op using the empty twice keeps both on one empty.
-    llvm::sort(uses, [](OpOperand *a, OpOperand *b) {
-      return a->getOwner() != b->getOwner() &&
-             a->getOwner()->isBeforeInBlock(b->getOwner());
+    tfaot::splitUsesIntoRuns(empty.getResult(), maxUsers, [&](OpBuilder &b) {
+      return b.clone(*empty)->getResult(0);
     });
-    OpBuilder builder(empty);
-    int64_t inRun = 0;
-    Operation *runOwner = nullptr;
-    Value current = empty.getResult();
-    for (OpOperand *use : uses) {
-      Operation *owner = use->getOwner();
-      if (owner != runOwner) {
-        runOwner = owner;
-        if (++inRun > maxUsers) {
-          builder.setInsertionPoint(owner);
-          current = builder.clone(*empty)->getResult(0);
-          inRun = 1;
-        }
-      }
-      use->set(current);
-    }
   }
 };
 
