@@ -128,8 +128,9 @@ def ParallelizeLoopsPass
     buffer has a static shape and layout) and scalars the body reads;
     constants are cloned into the body.
 
-    Loops doing less than `min-work` multiply-adds or elements are left
-    alone (a dispatch to the pool costs microseconds), and so are loops
+    Loops doing less than `min-work` multiply-adds or elements (for vector
+    code, the lanes of the vectors it computes) are left alone (a dispatch
+    to the pool costs microseconds), and so are loops
     that call functions: the runtime's functions report errors per thread.
     Each iteration computes what it computed in the loop, so results do not
     depend on the number of threads.
@@ -355,6 +356,9 @@ def VectorizeWinogradTransformsPass
     LLVM's loop vectorizer leaves these loops scalar: they touch 36
     operands, more than it checks for overlap at run time. Each element is
     computed with the same operations in the same order as the scalar loop.
+    The loops over patches and blocks are marked `tfaot.parallel`: each
+    iteration writes its own patch or block, so `tfaot-parallelize-loops`
+    may run them on the thread pool.
 
     ```mlir
     linalg.generic {indexing_maps = [(d0, d1) -> (d0, d1), (d0, d1) -> (d0),
