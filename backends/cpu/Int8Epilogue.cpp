@@ -393,9 +393,7 @@ std::optional<Int8EpilogueMatch> matchInt8Epilogue(linalg::LinalgOp product) {
     // The fill may cover the fresh buffer whole or, once its interior has
     // a producer, only its border, through views.
     Value filled = mlir::tfaot::filledBuffer(op);
-    while (filled && filled.getDefiningOp<memref::SubViewOp>())
-      filled = filled.getDefiningOp<memref::SubViewOp>().getSource();
-    if (filled && fresh.contains(filled))
+    if (filled && fresh.contains(underlyingBuffer(filled)))
       continue;
     if (!isMemoryEffectFree(op))
       return std::nullopt;
