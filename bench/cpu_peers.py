@@ -6,7 +6,7 @@ model's ratio to the faster peer and its fraction of the FMA peak.
 
     /usr/bin/python3 bench/cpu_peers.py --ort-modules DIR [--build build]
         [--models resnet50,mobilenet_v2,mlp,bert_layer] [--batches 1,8]
-        [--threads 1,2] [--rounds 3] [--min-time 1] [--int8]
+        [--threads 1,2] [--rounds 3] [--min-time 1] [--int8 | --int8-only]
         [--tfaot-args=--conv_algorithm=auto] [--work DIR] [--json out.json]
 
 Each (model, batch, threads) is timed --rounds times in turn: `tfaot bench`
@@ -18,7 +18,8 @@ PyTorch (bench/peers/torch_time.py: eager or frozen TorchScript, whichever
 is faster), so a load that comes and goes hits all three alike; each
 figure is the median of the rounds' medians. --int8 adds `tfaot
 --quantize=int8` and PyTorch's FX int8 (oneDNN, ../shared/bench/
-torch_int8_peer.py) for the convolutional networks at batch 1.
+torch_int8_peer.py) for the convolutional networks at batch 1;
+--int8-only runs those rows alone.
 
 % of peak: the model's multiply-add work (onnx_export.py's count: convs,
 fully connected layers, attention products; 2 FLOP each) per second,
@@ -128,6 +129,8 @@ def main():
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--min-time", type=float, default=1.0)
     parser.add_argument("--int8", action="store_true")
+    parser.add_argument("--int8-only", action="store_true",
+                        help="only the int8 rows (implies --int8)")
     parser.add_argument("--peak-gflops", type=float,
                         help="one core's fp32 FMA peak (default: measured)")
     parser.add_argument("--tfaot-args", default="",
@@ -154,8 +157,10 @@ def main():
     peak = args.peak_gflops or measured_peak()
     log(f"FMA peak: {peak:.1f} GFLOP/s per core")
 
+    if args.int8_only:
+        args.int8 = True
     rows = []
-    for model in models:
+    for model in ([] if args.int8_only else models):
         graph = os.path.join(args.work, model + ".pb")
         for batch in map(int, args.batches.split(",")):
             for threads in map(int, args.threads.split(",")):
@@ -179,9 +184,10 @@ def main():
     print(f"CPU: {cpu_name()}, {os.cpu_count()} cores seen; FMA peak "
           f"{peak:.1f} GFLOP/s per core (measured); medians of "
           f"{args.rounds} alternating rounds, ms per Run()\n")
-    print("| model | batch | threads | tfaot | ONNX Runtime | PyTorch | "
-          "tfaot / best peer | tfaot GFLOP/s | % of peak |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    if rows:
+        print("| model | batch | threads | tfaot | ONNX Runtime | PyTorch | "
+              "tfaot / best peer | tfaot GFLOP/s | % of peak |")
+        print("|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         best = min(r["ort"], r["torch"])
         print(f"| {r['model']} | {r['batch']} | {r['threads']} | "

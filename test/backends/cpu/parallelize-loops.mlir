@@ -139,3 +139,43 @@ func.func @nest(%in: memref<1x7x7x256xf32>, %out: memref<1x7x7x256xf32>) {
   } {tfaot.parallel}
   return
 }
+
+// -----
+
+// Tests the weight of elementwise work: an element of an op without a
+// reduction counts as 8 multiply-adds, so at the default min-work (2^20)
+// the requantizing of a 56x56x64 activation (200,704 elements, the int8
+// ResNet-50's) goes to the thread pool, split along its rows, while a
+// 28x28x64 one (50,176 elements) and a matrix product of as many
+// multiply-adds as the large one has elements stay serial.
+// CHECK-LABEL: func.func @elementwise(
+// CHECK: constant @elementwise_parallel0
+// CHECK-NEXT: %[[N:.*]] = arith.constant 56 : index
+// CHECK-NEXT: call @tfaot_rt_parallel_for(%{{.*}}, %{{.*}}, %[[N]])
+// CHECK-NOT: tfaot_rt_parallel_for
+// CHECK: linalg.generic {{.*}} ins(%{{.*}} : memref<1x28x28x64xf32>)
+// CHECK-NOT: tfaot_rt_parallel_for
+// CHECK: linalg.matmul
+// CHECK-NOT: tfaot_rt_parallel_for
+// CHECK: return
+// CHECK: func.func private @elementwise_parallel0(
+// CHECK: linalg.generic {{.*}} ins(%{{.*}} : memref<1x1x56x64xf32, {{.*}}>) outs(%{{.*}} : memref<1x1x56x64xi8,
+#identity = affine_map<(n, h, w, c) -> (n, h, w, c)>
+func.func @elementwise(%big: memref<1x56x56x64xf32>, %bigOut: memref<1x56x56x64xi8>,
+                       %small: memref<1x28x28x64xf32>, %smallOut: memref<1x28x28x64xi8>,
+                       %a: memref<392x512xf32>, %b: memref<512x1xf32>, %c: memref<392x1xf32>) {
+  linalg.generic {indexing_maps = [#identity, #identity], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%big : memref<1x56x56x64xf32>) outs(%bigOut : memref<1x56x56x64xi8>) {
+  ^bb0(%in: f32, %out: i8):
+    %q = arith.fptosi %in : f32 to i8
+    linalg.yield %q : i8
+  }
+  linalg.generic {indexing_maps = [#identity, #identity], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%small : memref<1x28x28x64xf32>) outs(%smallOut : memref<1x28x28x64xi8>) {
+  ^bb0(%in: f32, %out: i8):
+    %q = arith.fptosi %in : f32 to i8
+    linalg.yield %q : i8
+  }
+  linalg.matmul ins(%a, %b : memref<392x512xf32>, memref<512x1xf32>) outs(%c : memref<392x1xf32>)
+  return
+}
