@@ -90,19 +90,51 @@ func.func @depthwise_multiplier_1(%in: memref<1x3x33x64xf32>, %w: memref<3x3x64x
   return
 }
 
-// 24 output channels, which 16-lane vectors do not divide: the tile's
-// columns are counted in 8-lane vectors (one vector wide, three tiles
-// across; 8 pixels high), not one 24-lane vector LLVM would widen.
+// 24 output channels, which 16-lane vectors do not divide: the product is
+// split into channels [0, 16), one 16-lane vector wide, and [16, 24), one
+// 8-lane vector, each 8 pixels high with the fill before it split alike
+// (the accumulators start from the filled value); not three 8-lane tiles
+// (a third more FMAs) nor one 24-lane vector LLVM would widen.
 // CHECK-LABEL: func.func @conv_24_channels
+// CHECK-NOT: linalg.fill
+// CHECK: memref.subview %{{.*}}[0, 0, 0, 0] [1, 1, 24, 16] [1, 1, 1, 1] : memref<1x1x24x24xf32>
+// CHECK: memref.subview %{{.*}}[0, 0, 0, 0] [1, 1, 64, 16] [1, 1, 1, 1] : memref<1x1x64x24xf32>
 // CHECK: scf.for %{{.*}} = %c0 to %c64 step %c8 {
-// CHECK: scf.for %{{.*}} = %c0 to %c24 step %c8 {
+// CHECK: scf.for {{.*}} iter_args({{.*}}) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
+// CHECK-COUNT-8: vector.fma {{.*}} : vector<16xf32>
+// CHECK-COUNT-8: vector.transfer_write {{.*}} : vector<16xf32>
+// CHECK: memref.subview %{{.*}}[0, 0, 0, 16] [1, 1, 24, 8] [1, 1, 1, 1] : memref<1x1x24x24xf32>
+// CHECK: memref.subview %{{.*}}[0, 0, 0, 16] [1, 1, 64, 8] [1, 1, 1, 1] : memref<1x1x64x24xf32>
+// CHECK: scf.for %{{.*}} = %c0 to %c64 step %c8 {
 // CHECK: scf.for {{.*}} iter_args({{.*}}) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
+// CHECK-COUNT-8: vector.fma {{.*}} : vector<8xf32>
+// CHECK-COUNT-8: vector.transfer_write {{.*}} : vector<8xf32>
 // CHECK-NOT: vector<24xf32>
+// CHECK-NOT: linalg.fill
+// CHECK: return
+// With 8-lane vectors (AVX2) 24 channels are three whole vectors: no split.
 // AVX2-LABEL: func.func @conv_24_channels
+// AVX2-NOT: memref.subview %{{.*}}[0, 0, 0, 16]
+// AVX2: scf.for %{{.*}} = %c0 to %c24 step %c8 {
 // AVX2: scf.for {{.*}} -> (vector<8xf32>,
 func.func @conv_24_channels(%in: memref<1x1x64x24xf32>, %w: memref<1x1x24x24xf32>, %out: memref<1x1x64x24xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%out : memref<1x1x64x24xf32>)
   linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
     ins(%in, %w : memref<1x1x64x24xf32>, memref<1x1x24x24xf32>) outs(%out : memref<1x1x64x24xf32>)
+  return
+}
+
+// A matmul of 40 columns: 32 as one tile two 16-lane vectors wide (a
+// 32-lane vector, which LLVM splits in two), 8 as one 8-lane vector.
+// CHECK-LABEL: func.func @matmul_40_columns
+// CHECK: memref.subview %{{.*}}[0, 0] [64, 32] [1, 1] : memref<64x40xf32>
+// CHECK: scf.for {{.*}} -> (vector<32xf32>,
+// CHECK: memref.subview %{{.*}}[0, 32] [64, 8] [1, 1] : memref<64x40xf32>
+// CHECK: scf.for {{.*}} -> (vector<8xf32>,
+// CHECK: return
+func.func @matmul_40_columns(%a: memref<8x64xf32>, %b: memref<64x40xf32>, %c: memref<8x40xf32>) {
+  linalg.matmul ins(%a, %b : memref<8x64xf32>, memref<64x40xf32>) outs(%c : memref<8x40xf32>)
   return
 }
 
