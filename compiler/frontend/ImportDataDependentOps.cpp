@@ -174,6 +174,14 @@ LogicalResult(::tfaot::BoundTracker::record)(const tensorflow::NodeDef &node,
     }
     return success();
   }
+  // A list of run-time length stacked (ImportListOps.cpp): its hidden output
+  // 1 is the length.
+  if (node.op() == "TensorListStack" && outputs.size() == 2) {
+    recordCount(outputs[1],
+                cast<RankedTensorType>(outputs[0].getType()).getDimSize(0));
+    bounds_[outputs[0]] = {outputs[1], 0};
+    return success();
+  }
   if (node.op() == "Unique") {
     recordCount(outputs[2],
                 cast<RankedTensorType>(outputs[0].getType()).getDimSize(0));
