@@ -142,27 +142,49 @@ BoundTracker::importFillToCount(NodeImportContext &ctx, const CountExpr &dims) {
   return SmallVector<Value>{filled};
 }
 
-/// Range(0, n, 1): the bound's iota, n entries valid, the padding 0 (an
-/// index always in range, as the padding of Where's and NMS's indices).
+/// Range(start, n, delta) with constant start and delta > 0: size(n) =
+/// max(0, ceil((n - start) / delta)) entries start + delta * i valid, a new
+/// count at most size(bound); the padding 0 (an index always in range, as
+/// the padding of Where's and NMS's indices). Range(0, n, 1) is the bound's
+/// iota with the count n itself.
 FailureOr<SmallVector<Value>>
 BoundTracker::importRangeToCount(NodeImportContext &ctx, Value count) {
   std::optional<int64_t> start = constantScalar(ctx.operands[0]);
   std::optional<int64_t> delta = constantScalar(ctx.operands[2]);
-  if (!start || !delta || *start != 0 || *delta != 1)
+  if (!start || !delta || *delta <= 0)
     return ctx.error(llvm::formatv(
         "its limit ('{0}') is a run-time count (docs/dynamic-shapes.md); "
-        "tfaot supports such a Range only from a constant 0 by 1",
+        "tfaot supports such a Range only from a constant start by a "
+        "constant positive delta",
         ctx.node.input(1)));
   RankedTensorType type = ctx.typeOf(0);
-  int64_t bound = *countBound(count);
-  SmallVector<int64_t> iota(bound);
+  auto sizeFor = [&](int64_t n) {
+    return std::max<int64_t>(0, (n - *start + *delta - 1) / *delta);
+  };
+  int64_t bound = sizeFor(*countBound(count));
+  Value size = count;
+  if (*start != 0 || *delta != 1) {
+    // (n - start + delta - 1) floordiv delta, at least 0: int32 scalars.
+    Type i32 = ctx.builder.getI32Type();
+    auto scalarType = RankedTensorType::get({}, i32);
+    auto scalarOp = [&](llvm::StringRef op, Value a, int64_t b) {
+      return buildOpWithAttrs(ctx, op, {a, buildScalar(ctx, i32, b)},
+                              scalarType, {});
+    };
+    size = scalarOp("AddV2", count, *delta - 1 - *start);
+    size = scalarOp("FloorDiv", size, *delta);
+    size = scalarOp("Maximum", size, 0);
+    recordCount(size, bound);
+  }
+  SmallVector<int64_t> values(bound);
   for (int64_t i = 0; i < bound; ++i)
-    iota[i] = i;
-  Value positions =
-      buildConst(ctx, intsAttr(RankedTensorType::get({bound}, type.getElementType()), iota));
+    values[i] = *start + *delta * i;
+  Value positions = buildConst(
+      ctx, intsAttr(RankedTensorType::get({bound}, type.getElementType()),
+                    values));
   Value zero = buildScalar(ctx, type.getElementType(), 0);
-  Value range = maskPastCount(ctx, positions, 0, count, zero);
-  bounds_[range] = BoundedDim{count, 0};
+  Value range = maskPastCount(ctx, positions, 0, size, zero);
+  bounds_[range] = BoundedDim{size, 0};
   return SmallVector<Value>{range};
 }
 
