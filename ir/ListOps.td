@@ -37,4 +37,29 @@ def Tfaot_ListSetItemOp : Tfaot_Op<"ListSetItem",
   let hasVerifier = 1;
 }
 
+def Tfaot_CheckListOp : Tfaot_Op<"CheckList", [Pure]> {
+  let summary = "fails Run() with TF's message when an operation on a list "
+                "of run-time length is out of range; returns `value`";
+  let description = [{
+    For the lists whose length is known only at run time (EmptyTensorList
+    with max_num_elements >= 0: PushBack and PopBack change the length;
+    compiler/frontend/ImportListOps.cpp). `kind` is a
+    tfaot::IndexCheckKind of runtime/include/tfaot/runtime/checks.h:
+    push (`value`, the length, must be below `bound`, max_num_elements),
+    pop (`value`, the length, must be positive), access and modify (`value`,
+    an index, must be in [0, `length`)), stack (`value`, the length, must
+    equal `bound`, TensorListStack's num_elements). Lowered to a call of
+    tfaot_rt_check_indices (none with --runtime_checks=none). The importer
+    builds every use on the result, so the check stays as long as what it
+    guards; what it guards clamps its indices anyway, so a failed check
+    never makes the generated code read or write out of bounds.
+  }];
+  let arguments = (ins 0DTensorOf<[Tfaot_IndexInt]>:$value,
+                   0DTensorOf<[I32]>:$length, I64Attr:$kind, I64Attr:$bound);
+  let results = (outs 0DTensorOf<[Tfaot_IndexInt]>:$checked);
+  let assemblyFormat = [{
+    $value `,` $length attr-dict `:` functional-type(operands, results)
+  }];
+}
+
 #endif // TFAOT_IR_LISTOPS_TD

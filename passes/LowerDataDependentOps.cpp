@@ -14,6 +14,7 @@
 #include "passes/LowerDataDependentOps.h"
 
 #include "ir/DataDependentOps.h"
+#include "ir/ListOps.h"
 #include "passes/LoweringUtils.h"
 #include "passes/Passes.h"
 #include "passes/Remarks.h"
@@ -59,7 +60,8 @@ void mlir::tfaot::declareDataDependentRuntime(ModuleOp module) {
   module.walk([&](Operation *op) {
     nms |= isa<NonMaxSuppressionOp>(op);
     where |= isa<WhereOp>(op);
-    checks |= isa<CheckBoundedIndicesOp>(op) && runtimeChecksEnabled(op);
+    checks |= isa<CheckBoundedIndicesOp, CheckListOp>(op) &&
+              runtimeChecksEnabled(op);
   });
   OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
   auto declare = [&](StringRef name, int addresses, int ints) {

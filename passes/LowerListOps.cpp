@@ -1,4 +1,4 @@
-//===- LowerListOps.cpp - ListSetItem to tensor.insert_slice --------------===//
+//===- LowerListOps.cpp - ListSetItem, CheckList -------------------------===//
 // SPDX-License-Identifier: Apache-2.0
 //
 // Part of --tfaot-lower-to-linalg. A list write becomes a tensor.insert_slice
@@ -6,7 +6,9 @@
 // clamped into [0, N) as the gathers clamp theirs. One-shot bufferization
 // then writes the row in place when the list is not used afterwards, which
 // is the case for a list a loop carries: a write costs one element, not a
-// copy of the list.
+// copy of the list. CheckList, the range check of an operation on a list
+// of run-time length, becomes a call of tfaot_rt_check_indices with one
+// of the list kinds (declared by declareDataDependentRuntime).
 //
 //===----------------------------------------------------------------------===//
 #include "passes/LowerListOps.h"
@@ -14,6 +16,14 @@
 #include "passes/LoweringUtils.h"
 
 #include "ir/ListOps.h"
+#include "passes/Passes.h"
+#include "passes/Remarks.h"
+#include "passes/RuntimeCalls.h"
+#include "tfaot/runtime/symbols.h"
+
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 
 using namespace mlir;
 using namespace mlir::tfaot;
@@ -48,9 +58,55 @@ struct ListSetItemLowering : TfaotPattern<ListSetItemOp> {
   }
 };
 
+/// tfaot_rt_check_indices(indices, indices_shape, bounds, node, kind,
+/// index_bytes, indices_rank, bounds_rank) on the int32 pair [value,
+/// length], with the bound; then the op stands for its value.
+struct CheckListLowering : TfaotPattern<CheckListOp> {
+  using TfaotPattern::TfaotPattern;
+  LogicalResult
+  matchAndRewrite(CheckListOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto module = op->getParentOfType<ModuleOp>();
+    auto mode = module->getAttrOfType<StringAttr>(kRuntimeChecksAttr);
+    if (mode && mode.getValue() == "none") {
+      rewriter.replaceOp(op, adaptor.getValue());
+      return success();
+    }
+    Location l = op.getLoc();
+    Type i32 = rewriter.getI32Type();
+    auto scalar = [&](Value tensor) -> Value {
+      Value v = tensor::ExtractOp::create(rewriter, l, tensor, ValueRange{});
+      return v.getType() == i32 ? v : arith::TruncIOp::create(rewriter, l, i32, v);
+    };
+    Value pair = tensor::FromElementsOp::create(
+        rewriter, l, RankedTensorType::get({2}, i32),
+        ValueRange{scalar(adaptor.getValue()), scalar(adaptor.getLength())});
+    Value node = textGlobal(rewriter, l, module, "__tfaot_check_node",
+                            nodeNameOf(l).value_or("?"));
+    Value shape = i64Global(rewriter, l, module, "__tfaot_check_shape", {2});
+    Value bounds =
+        i64Global(rewriter, l, module, "__tfaot_check_bounds",
+                  {int64_t(op.getBound())});
+    Value buffer = bufferization::ToBufferOp::create(
+        rewriter, l, MemRefType::get({2}, i32), pair,
+        /*read_only=*/rewriter.getUnitAttr());
+    Value address =
+        memref::ExtractAlignedPointerAsIndexOp::create(rewriter, l, buffer);
+    auto i64 = [&](int64_t v) -> Value {
+      return arith::ConstantIntOp::create(rewriter, l, v, 64);
+    };
+    func::CallOp::create(rewriter, l, tfaot_rt::kCheckIndices, TypeRange{},
+                         ValueRange{address, shape, bounds, node,
+                                    i64(op.getKind()), i64(4), i64(1), i64(1)});
+    rewriter.replaceOp(op, adaptor.getValue());
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::tfaot::populateListLoweringPatterns(RewritePatternSet &patterns,
                                                const TypeConverter &converter) {
-  patterns.add<ListSetItemLowering>(converter, patterns.getContext());
+  patterns.add<ListSetItemLowering, CheckListLowering>(converter,
+                                                      patterns.getContext());
 }

@@ -80,6 +80,7 @@ static const OpDef *builtinOpDef(llvm::StringRef op) {
     add("Unique", {"y", "idx"});
     add("TensorArrayV3", {"handle", "flow"});
     add("TensorArrayConcatV3", {"value", "lengths"});
+    add("TensorListPopBack", {"output_handle", "tensor"});
     for (const char *listOp :
          {"Split", "SplitV", "Unpack", "IdentityN", "PartitionedCall",
           "StatefulPartitionedCall", "If", "StatelessIf", "While",

@@ -22,6 +22,7 @@
 #include "compiler/frontend/GraphLoader.h"
 #include "compiler/frontend/ImportDataDependentOps.h"
 #include "compiler/frontend/ImportDataflowControlFlow.h"
+#include "compiler/frontend/ImportListOps.h"
 #include "compiler/frontend/OpImporters.h"
 #include "compiler/frontend/TensorConversion.h"
 #include "ir/DataDependentOps.h"
@@ -131,6 +132,7 @@ private:
   void checkSupport();
   // Stage 3.
   OwningOpRef<ModuleOp> build();
+  mlir::Value flattenEmptyResult(mlir::Value value);
   LogicalResult buildNode(const NodeDef &node);
   FailureOr<SmallVector<Value>> importNode(const NodeDef &node,
                                            SmallVector<Value> operands);
@@ -554,6 +556,10 @@ bool Importer::checkTypeAttr(const NodeDef &node, const OpSpec &spec,
   if (!*spec.typeAttr || it == node.attr().end())
     return true;
   tensorflow::DataType declared = it->second.type();
+  // A TF list (DT_VARIANT) is a tensor of its elements' type here
+  // (ImportListOps.cpp), which the attribute does not name.
+  if (declared == tensorflow::DT_VARIANT)
+    return true;
   // -1: every input; -2: all but the last (ConcatV2's axis).
   int typed = spec.typedInputs >= 0 ? spec.typedInputs
                                     : (int)operands.size() + spec.typedInputs + 1;
@@ -717,6 +723,26 @@ Type Importer::argumentType(const TensorSignature &arg) {
   return RankedTensorType::get(arg.shape, convertDataType(arg.dtype, ctx_));
 }
 
+/// `value`, a result, as a vector [0] when it has no elements and a rank
+/// above 1 (a list of lists no inner list was written into, [n, ..., 0]):
+/// the entry's bare-pointer ABI cannot pass a multi-dimensional buffer of
+/// no elements (MLIR's conversion refuses its strides). The signature keeps
+/// the true shape; the buffer holds nothing either way.
+Value Importer::flattenEmptyResult(Value value) {
+  auto type = cast<RankedTensorType>(value.getType());
+  if (type.getNumElements() != 0 || type.getRank() <= 1)
+    return value;
+  auto shapeType = RankedTensorType::get({1}, builder_.getI64Type());
+  OperationState shape(value.getLoc(), ConstOp::getOperationName());
+  shape.addAttribute("value",
+                     DenseElementsAttr::get(shapeType, ArrayRef<int64_t>{0}));
+  shape.addTypes(shapeType);
+  OperationState reshape(value.getLoc(), "tfaot.Reshape");
+  reshape.addOperands({value, builder_.create(shape)->getResult(0)});
+  reshape.addTypes(RankedTensorType::get({0}, type.getElementType()));
+  return builder_.create(reshape)->getResult(0);
+}
+
 OwningOpRef<ModuleOp> Importer::build() {
   OwningOpRef<ModuleOp> module = ModuleOp::create(UnknownLoc::get(ctx_));
   builder_.setInsertionPointToEnd(module->getBody());
@@ -768,7 +794,7 @@ OwningOpRef<ModuleOp> Importer::build() {
     fetch.dtype = convertElementType(type.getElementType());
     fetch.shape.assign(type.getShape().begin(), type.getShape().end());
     fetch.bounded = bounds_.lookup(value) != nullptr;
-    results.push_back(value);
+    results.push_back(flattenEmptyResult(value));
   }
   // A bounded result's run-time dims, int64 [rank], as an extra result after
   // all the fetches (the generated class's result_dims()).
@@ -787,8 +813,9 @@ OwningOpRef<ModuleOp> Importer::build() {
     dimsOf.push_back(i);
     results.push_back(builder_.create(state)->getResult(0));
   }
-  func::ReturnOp::create(builder_, UnknownLoc::get(ctx_), results);
-  func.setType(builder_.getFunctionType(argTypes, ValueRange(results).getTypes()));
+  auto ret = func::ReturnOp::create(builder_, UnknownLoc::get(ctx_), results);
+  stripListImportMarks(*module);
+  func.setType(builder_.getFunctionType(argTypes, ret.getOperandTypes()));
   for (auto [i, fetch] : llvm::enumerate(signature_.results))
     func.setResultAttr(i, "tfaot.fetch", builder_.getStringAttr(fetch.name));
   size_t numFetches = signature_.results.size();

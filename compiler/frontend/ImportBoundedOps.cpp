@@ -438,6 +438,12 @@ BoundTracker::importBounded(NodeImportContext &ctx) {
   if (llvm::is_contained({"Sum", "Prod", "Max", "Min", "Any", "All"}, op) &&
       boundOf(0))
     return importReductionOfBounded(ctx, *boundOf(0));
+  if (op == "Mean" && boundOf(0))
+    return importMeanOfBounded(ctx, *boundOf(0));
+  if (op == "ArgMax" && boundOf(0))
+    return importArgMaxOfBounded(ctx, *boundOf(0));
+  if ((op == "GatherV2" || op == "GatherNd") && boundOf(1))
+    zeroIndicesPadding(ctx, 1);
   if (op == "Slice" && boundOf(0))
     return importSliceOfBounded(ctx, *boundOf(0));
   if (op == "Range" && ctx.operands.size() == 3)

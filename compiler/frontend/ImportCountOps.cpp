@@ -31,6 +31,8 @@
 
 using namespace mlir;
 using namespace ::tfaot;
+using mlir::tfaot::NonMaxSuppressionOp;
+using mlir::tfaot::WhereOp;
 
 static bool isScalarI32(Value v) {
   auto type = dyn_cast<RankedTensorType>(v.getType());
@@ -140,27 +142,49 @@ BoundTracker::importFillToCount(NodeImportContext &ctx, const CountExpr &dims) {
   return SmallVector<Value>{filled};
 }
 
-/// Range(0, n, 1): the bound's iota, n entries valid, the padding 0 (an
-/// index always in range, as the padding of Where's and NMS's indices).
+/// Range(start, n, delta) with constant start and delta > 0: size(n) =
+/// max(0, ceil((n - start) / delta)) entries start + delta * i valid, a new
+/// count at most size(bound); the padding 0 (an index always in range, as
+/// the padding of Where's and NMS's indices). Range(0, n, 1) is the bound's
+/// iota with the count n itself.
 FailureOr<SmallVector<Value>>
 BoundTracker::importRangeToCount(NodeImportContext &ctx, Value count) {
   std::optional<int64_t> start = constantScalar(ctx.operands[0]);
   std::optional<int64_t> delta = constantScalar(ctx.operands[2]);
-  if (!start || !delta || *start != 0 || *delta != 1)
+  if (!start || !delta || *delta <= 0)
     return ctx.error(llvm::formatv(
         "its limit ('{0}') is a run-time count (docs/dynamic-shapes.md); "
-        "tfaot supports such a Range only from a constant 0 by 1",
+        "tfaot supports such a Range only from a constant start by a "
+        "constant positive delta",
         ctx.node.input(1)));
   RankedTensorType type = ctx.typeOf(0);
-  int64_t bound = *countBound(count);
-  SmallVector<int64_t> iota(bound);
+  auto sizeFor = [&](int64_t n) {
+    return std::max<int64_t>(0, (n - *start + *delta - 1) / *delta);
+  };
+  int64_t bound = sizeFor(*countBound(count));
+  Value size = count;
+  if (*start != 0 || *delta != 1) {
+    // (n - start + delta - 1) floordiv delta, at least 0: int32 scalars.
+    Type i32 = ctx.builder.getI32Type();
+    auto scalarType = RankedTensorType::get({}, i32);
+    auto scalarOp = [&](llvm::StringRef op, Value a, int64_t b) {
+      return buildOpWithAttrs(ctx, op, {a, buildScalar(ctx, i32, b)},
+                              scalarType, {});
+    };
+    size = scalarOp("AddV2", count, *delta - 1 - *start);
+    size = scalarOp("FloorDiv", size, *delta);
+    size = scalarOp("Maximum", size, 0);
+    recordCount(size, bound);
+  }
+  SmallVector<int64_t> values(bound);
   for (int64_t i = 0; i < bound; ++i)
-    iota[i] = i;
-  Value positions =
-      buildConst(ctx, intsAttr(RankedTensorType::get({bound}, type.getElementType()), iota));
+    values[i] = *start + *delta * i;
+  Value positions = buildConst(
+      ctx, intsAttr(RankedTensorType::get({bound}, type.getElementType()),
+                    values));
   Value zero = buildScalar(ctx, type.getElementType(), 0);
-  Value range = maskPastCount(ctx, positions, 0, count, zero);
-  bounds_[range] = BoundedDim{count, 0};
+  Value range = maskPastCount(ctx, positions, 0, size, zero);
+  bounds_[range] = BoundedDim{size, 0};
   return SmallVector<Value>{range};
 }
 
@@ -273,6 +297,119 @@ BoundTracker::importReductionOfBounded(NodeImportContext &ctx,
     recordCount(*result, input.getNumElements());
   }
   return SmallVector<Value>{*result};
+}
+
+/// Mean of a bounded value. Over its bounded dim, the Sum of the valid
+/// entries (the padding made 0) divided by their run-time number: the count
+/// times the other reduced dims (a count of 0 gives 0 / 0, NaN, as TF's
+/// Mean of no elements); over other dims, as the other reductions.
+FailureOr<SmallVector<Value>>
+BoundTracker::importMeanOfBounded(NodeImportContext &ctx,
+                                  const BoundedDim &bound) {
+  RankedTensorType input = ctx.typeOf(0);
+  auto axes = constantInts(ctx, 1, "the reduction indices");
+  if (failed(axes))
+    return failure();
+  SmallVector<bool> reduced(input.getRank(), false);
+  for (int64_t a : *axes) {
+    FailureOr<int64_t> axis = normalizeAxis(ctx, a, input.getRank());
+    if (failed(axis))
+      return failure();
+    reduced[*axis] = true;
+  }
+  if (!reduced[bound.dim])
+    return importReductionOfBounded(ctx, bound);
+  Type element = input.getElementType();
+  if (!isa<FloatType>(element))
+    return refuseBounded(ctx, 0,
+                         "tfaot averages such a value over its bounded "
+                         "dimension only for floats");
+  ctx.operands[0] = maskPastCount(ctx, ctx.operands[0], bound.dim,
+                                  bound.count, buildScalar(ctx, element, 0));
+  // The Mean's type, then a Sum of the same operands and attributes.
+  FailureOr<Value> mean = importReduction(ctx);
+  if (failed(mean))
+    return failure();
+  Value sum = buildOp(ctx, "Sum", ctx.operands, mean->getType());
+  if (Operation *unused = mean->getDefiningOp(); unused && unused->use_empty())
+    unused->erase();
+  int64_t others = 1;
+  for (int64_t d = 0; d < input.getRank(); ++d)
+    if (reduced[d] && d != bound.dim)
+      others *= input.getDimSize(d);
+  Type i32 = ctx.builder.getI32Type();
+  auto scalarI32 = RankedTensorType::get({}, i32);
+  Value entries = buildOpWithAttrs(
+      ctx, "Mul", {bound.count, buildScalar(ctx, i32, others)}, scalarI32, {});
+  Value divisor = buildOpWithAttrs(ctx, "Cast", {entries},
+                                   RankedTensorType::get({}, element), {});
+  return SmallVector<Value>{buildOpWithAttrs(ctx, "RealDiv", {sum, divisor},
+                                             sum.getType(), {})};
+}
+
+/// ArgMax of a bounded value. Along its bounded dim the padding becomes the
+/// lowest value, so it never wins (a valid entry equal to it has a lower
+/// index, and ArgMax takes the first); along another dim the result stays
+/// bounded.
+FailureOr<SmallVector<Value>>
+BoundTracker::importArgMaxOfBounded(NodeImportContext &ctx,
+                                    const BoundedDim &bound) {
+  RankedTensorType input = ctx.typeOf(0);
+  auto dimension = constantInts(ctx, 1, "the dimension");
+  if (failed(dimension))
+    return failure();
+  if (dimension->size() != 1)
+    return ctx.error("the dimension input must be a scalar");
+  FailureOr<int64_t> axis =
+      normalizeAxis(ctx, (*dimension)[0], input.getRank());
+  if (failed(axis))
+    return failure();
+  if (*axis == bound.dim)
+    ctx.operands[0] =
+        maskPastCount(ctx, ctx.operands[0], bound.dim, bound.count,
+                      extremeScalar(ctx, input.getElementType(),
+                                    /*highest=*/false));
+  FailureOr<Value> result = importArgMax(ctx);
+  if (failed(result))
+    return failure();
+  if (*axis != bound.dim)
+    bounds_[*result] =
+        BoundedDim{bound.count, bound.dim > *axis ? bound.dim - 1 : bound.dim};
+  return SmallVector<Value>{*result};
+}
+
+/// Whether the padding of `indices` is known to be 0: Where's and NMS's
+/// (their runtime writes zeros), the masks of maskPastCount with a 0 fill,
+/// and what reshapes, casts or slices them along other dims.
+static bool hasZeroPadding(Value indices) {
+  Operation *op = indices.getDefiningOp();
+  if (!op)
+    return false;
+  if (isa<WhereOp, NonMaxSuppressionOp>(op))
+    return true;
+  StringRef name = op->getName().getStringRef();
+  if (name == "tfaot.SelectV2") {
+    DenseElementsAttr fill = constantElements(op->getOperand(2));
+    return fill && fill.isSplat() &&
+           fill.getSplatValue<APInt>().isZero();
+  }
+  if (llvm::is_contained({"tfaot.Reshape", "tfaot.Cast", "tfaot.Slice",
+                          "tfaot.StridedSlice"},
+                         name))
+    return hasZeroPadding(op->getOperand(0));
+  return false;
+}
+
+void BoundTracker::zeroIndicesPadding(NodeImportContext &ctx, unsigned i) {
+  const BoundedDim *bound = lookup(ctx.operands[i]);
+  if (!bound || hasZeroPadding(ctx.operands[i]))
+    return;
+  BoundedDim kept = *bound;
+  Type element = ctx.typeOf(i).getElementType();
+  Value masked = maskPastCount(ctx, ctx.operands[i], kept.dim, kept.count,
+                               buildScalar(ctx, element, 0));
+  bounds_[masked] = kept;
+  ctx.operands[i] = masked;
 }
 
 /// Slice(x, 0, size) of a value bounded along `dim`, size being -1 there

@@ -174,6 +174,14 @@ LogicalResult(::tfaot::BoundTracker::record)(const tensorflow::NodeDef &node,
     }
     return success();
   }
+  // A list of run-time length stacked (ImportListOps.cpp): its hidden output
+  // 1 is the length.
+  if (node.op() == "TensorListStack" && outputs.size() == 2) {
+    recordCount(outputs[1],
+                cast<RankedTensorType>(outputs[0].getType()).getDimSize(0));
+    bounds_[outputs[0]] = {outputs[1], 0};
+    return success();
+  }
   if (node.op() == "Unique") {
     recordCount(outputs[2],
                 cast<RankedTensorType>(outputs[0].getType()).getDimSize(0));
@@ -265,6 +273,12 @@ LogicalResult(::tfaot::BoundTracker::record)(const tensorflow::NodeDef &node,
       a += rankOf(operands[0]);
     const BoundedDim &indices = bounded.back().second;
     result = BoundedDim{indices.count, a + indices.dim};
+  } else if (node.op() == "GatherNd" && bounded.size() == 1 &&
+             bounded[0].first == 1 &&
+             bounded[0].second.dim < rankOf(operands[1]) - 1) {
+    // One output row per index tuple (a boolean mask: Where + GatherNd);
+    // the padding tuples are 0 (BoundTracker::zeroIndicesPadding).
+    result = bounded[0].second;
   } else if (node.op() == "GatherV2" && bounded.size() == 1 &&
              operands[1].getDefiningOp<CheckBoundedIndicesOp>()) {
     // From bounded params along the axis, by static indices checked
@@ -306,12 +320,13 @@ LogicalResult(::tfaot::BoundTracker::record)(const tensorflow::NodeDef &node,
     result = bounded[0].second;
   } else {
     return refuse("tfaot passes such values only through elementwise ops, "
-                  "Select, Cast, Identity, GatherV2, Split and ConcatV2 along "
-                  "another dimension, Squeeze, ExpandDims or Reshape that "
-                  "keep the bounded rows outermost, where the padding past "
-                  "the count stays apart from the valid entries, and the "
-                  "ops that mask it: Sum, Prod, Max, Min, Any, All, TopKV2 "
-                  "with k the count, Slice and Pad to a static size");
+                  "Select, Cast, Identity, GatherV2, GatherNd, Split and "
+                  "ConcatV2 along another dimension, Squeeze, ExpandDims or "
+                  "Reshape that keep the bounded rows outermost, where the "
+                  "padding past the count stays apart from the valid "
+                  "entries, and the ops that mask it: Sum, Prod, Max, Min, "
+                  "Any, All, Mean, ArgMax, TopKV2 with k the count, Slice and "
+                  "Pad to a static size");
   }
   bounds_[outputs[0]] = *result;
   return success();

@@ -138,6 +138,15 @@ private:
   importReductionOfBounded(NodeImportContext &ctx, const BoundedDim &bound);
   mlir::FailureOr<llvm::SmallVector<mlir::Value>>
   importSliceOfBounded(NodeImportContext &ctx, const BoundedDim &bound);
+  mlir::FailureOr<llvm::SmallVector<mlir::Value>>
+  importMeanOfBounded(NodeImportContext &ctx, const BoundedDim &bound);
+  mlir::FailureOr<llvm::SmallVector<mlir::Value>>
+  importArgMaxOfBounded(NodeImportContext &ctx, const BoundedDim &bound);
+  /// Bounded indices (operand `i` of a GatherV2 or GatherNd) whose padding
+  /// may not be 0 (an elementwise op changed it: + 5) get it replaced by 0,
+  /// an index always in range, so that the gather never reads past the
+  /// params for a padding entry, nor fails the run-time check for one.
+  void zeroIndicesPadding(NodeImportContext &ctx, unsigned i);
   std::optional<mlir::FailureOr<llvm::SmallVector<mlir::Value>>>
   importClipSize(NodeImportContext &ctx);
   /// Operands that are CountExprs not depending on the count (a static dim

@@ -11,6 +11,8 @@
 
 #include "compiler/frontend/OpImporters.h"
 
+#include "mlir/IR/BuiltinOps.h"
+
 namespace tfaot {
 
 mlir::FailureOr<mlir::Value> importTensorListReserve(NodeImportContext &ctx);
@@ -25,6 +27,9 @@ importTensorListScatterIntoExistingList(NodeImportContext &ctx);
 mlir::FailureOr<mlir::Value> importTensorListLength(NodeImportContext &ctx);
 mlir::FailureOr<mlir::Value>
 importTensorListElementShape(NodeImportContext &ctx);
+mlir::FailureOr<mlir::Value> importEmptyTensorList(NodeImportContext &ctx);
+mlir::FailureOr<mlir::Value> importTensorListPushBack(NodeImportContext &ctx);
+mlir::FailureOr<mlir::Value> importTensorListPopBack(NodeImportContext &ctx);
 
 mlir::FailureOr<mlir::Value> importTensorArrayV3(NodeImportContext &ctx);
 mlir::FailureOr<mlir::Value> importTensorArrayWriteV3(NodeImportContext &ctx);
@@ -42,6 +47,13 @@ mlir::FailureOr<mlir::Value> importTensorArrayCloseV3(NodeImportContext &ctx);
 /// before the loop).
 mlir::LogicalResult checkLoopCarriedLists(NodeImportContext &ctx,
                                           mlir::ValueRange vars);
+
+/// Removes what only the import of lists needs, once every node is
+/// imported: the tag of the lists of run-time length in the types
+/// (EmptyTensorList with max_num_elements) and the attributes that mark
+/// lists waiting for their first write, so that the passes see plain
+/// tensors and constants.
+void stripListImportMarks(mlir::ModuleOp module);
 
 } // namespace tfaot
 

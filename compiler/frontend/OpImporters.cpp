@@ -249,6 +249,9 @@ static const llvm::StringMap<OpSpec> &opTable() {
        {importTensorListScatterIntoExistingList, 3, "", 0}},
       {"TensorListLength", {importTensorListLength, 1, "", 0}},
       {"TensorListElementShape", {importTensorListElementShape, 1, "", 0}},
+      {"EmptyTensorList", {importEmptyTensorList, 2, "", 0}},
+      {"TensorListPushBack", {importTensorListPushBack, 2, "", 0}},
+      {"TensorListPopBack", {importTensorListPopBack, 2, "", 0}},
       {"TensorArrayV3", {importTensorArrayV3, 1, "", 0}},
       {"TensorArrayWriteV3", {importTensorArrayWriteV3, 4, "", 0}},
       {"TensorArrayReadV3", {importTensorArrayReadV3, 3, "", 0}},
@@ -317,6 +320,7 @@ std::optional<int64_t> (::tfaot::numOutputsOf)(const tensorflow::NodeDef &node) 
       {"RequantizationRange", 2}, {"Requantize", 3}, {"QuantizedRelu", 3},
       {"QuantizedRelu6", 3}, {"QuantizedReshape", 3}, {"QuantizedMaxPool", 3},
       {"QuantizedAdd", 3}, {"TensorArrayV3", 2}, {"TensorArrayConcatV3", 2},
+      {"TensorListPopBack", 2},
       {"TensorArrayCloseV3", 0}, {"LSTMBlockCell", 7}, {"BlockLSTM", 7},
       {"BlockLSTMV2", 7}, {"GRUBlockCell", 4}};
   if (auto it = fixed.find(node.op()); it != fixed.end())

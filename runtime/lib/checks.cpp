@@ -83,6 +83,37 @@ int64_t Element(const void *indices, int64_t index_bytes, int64_t i) {
                           : static_cast<const int64_t *>(indices)[i];
 }
 
+/// The list checks (kCheckListPush...): TensorFlow's messages of
+/// list_kernels.h for `value` and `length`, or "" when the check passes.
+std::string ListCheckFailure(int64_t kind, int64_t value, int64_t length,
+                             int64_t bound) {
+  const std::string v = std::to_string(value), n = std::to_string(length);
+  switch (kind) {
+  case tfaot::kCheckListPush:
+    return value < bound ? ""
+                         : "Tried to push item into a full list list size: " +
+                               v + " max_num_elements: " +
+                               std::to_string(bound);
+  case tfaot::kCheckListPop:
+    return value > 0 ? "" : "Trying to pop from an empty list.";
+  case tfaot::kCheckListAccess:
+  case tfaot::kCheckListModify:
+    if (value >= 0 && value < length)
+      return "";
+    return std::string("Trying to ") +
+           (kind == tfaot::kCheckListAccess ? "access" : "modify") +
+           " element " + v + " in a list with " + n + " elements.";
+  case tfaot::kCheckListStack:
+    return value == bound ? ""
+                          : "Operation expected a list with " +
+                                std::to_string(bound) +
+                                " elements but got a list with " + v +
+                                " elements.";
+  default:
+    return "unknown check " + std::to_string(kind);
+  }
+}
+
 } // namespace
 
 extern "C" void tfaot_rt_check_indices(const void *indices,
@@ -91,6 +122,14 @@ extern "C" void tfaot_rt_check_indices(const void *indices,
                                        int64_t kind, int64_t index_bytes,
                                        int64_t indices_rank,
                                        int64_t bounds_rank) {
+  if (kind >= tfaot::kCheckListPush) {
+    const auto *pair = static_cast<const int32_t *>(indices);
+    std::string failure = ListCheckFailure(kind, pair[0], pair[1], bounds[0]);
+    if (!failure.empty())
+      tfaot::internal::ReportRunError(std::string("node '") + node + "': " +
+                                      failure);
+    return;
+  }
   int64_t elements = 1;
   for (int64_t d = 0; d < indices_rank; ++d)
     elements *= indices_shape[d];

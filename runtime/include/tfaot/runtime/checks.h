@@ -31,6 +31,17 @@ enum IndexCheckKind : int64_t {
   /// component j must be in [0, bounds[j]). `bounds` is the whole params
   /// shape (bounds_rank >= k), which the message prints.
   kCheckGatherNd = 1,
+  /// The operations on a list whose length is known only at run time
+  /// (tfaot.CheckList, ir/ListOps.td): `indices` is int32 [value, length]
+  /// and bounds[0] the list's bound. Push: the length must be below the
+  /// bound (max_num_elements); pop: the length must be positive; access and
+  /// modify: value, an index, must be in [0, length); stack: the length
+  /// must equal bounds[0] (TensorListStack's num_elements).
+  kCheckListPush = 2,
+  kCheckListPop = 3,
+  kCheckListAccess = 4,
+  kCheckListModify = 5,
+  kCheckListStack = 6,
 };
 
 } // namespace tfaot
@@ -45,6 +56,8 @@ extern "C" {
 ///   node 'gather': indices[1] = 4 is not in [0, 4)
 ///   node 'gnd': indices[1] = [5] does not index into param shape [5],
 ///   node name: gnd
+///   node 'push': Tried to push item into a full list list size: 3
+///   max_num_elements: 3
 /// Reads the indices only; called on the thread that runs Run().
 void tfaot_rt_check_indices(const void *indices, const int64_t *indices_shape,
                             const int64_t *bounds, const char *node,
