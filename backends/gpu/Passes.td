@@ -337,12 +337,17 @@ def WrapHostWorkPass
                 "one-iteration scf.parallel (run by one GPU thread)";
   let description = [{
     Memory-touching code outside any parallel loop (0-d ops, full
-    reductions) goes into a one-iteration scf.parallel, which one GPU thread
-    runs. Calls stay on the host, as do runs whose results are used after
+    reductions, branches and loops that hold no host work: TopKV2's walk
+    over its histogram) goes into a one-iteration scf.parallel, which one
+    GPU thread runs. Scalars it computes for later code are stored to
+    device memory by the thread and loaded after it (the loads then move
+    into the kernels that use them, or are read back for a decision).
+    Calls stay on the host, as do runs that compute buffers used after
     them: tfaot-gpu-check-host-code reports both.
   }];
   let dependentDialects = ["mlir::scf::SCFDialect",
-                           "mlir::arith::ArithDialect"];
+                           "mlir::arith::ArithDialect",
+                           "mlir::memref::MemRefDialect"];
 }
 
 def FlattenParallelLoopsPass

@@ -104,8 +104,13 @@ static std::string mapToKernels(bool readDecisions) {
          (readDecisions
               ? "tfaot-gpu-stage-host-calls,tfaot-gpu-read-decisions,"
               : "") +
+         // The loads of scalars a one-thread kernel stored for later code
+         // into the kernels that use them, and those a decision uses read
+         // back.
          "func.func(tfaot-gpu-wrap-host-work,"
-         "tfaot-gpu-flatten-parallel-loops,"
+         "tfaot-gpu-sink-views-into-kernels)," +
+         (readDecisions ? "tfaot-gpu-read-decisions," : "") +
+         "func.func(tfaot-gpu-flatten-parallel-loops,"
          "gpu-map-parallel-loops),"
          "convert-parallel-loops-to-gpu,";
 }

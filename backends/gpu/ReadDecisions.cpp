@@ -38,12 +38,16 @@ namespace {
 /// The value a host branch, loop, switch or choice of buffer decides on;
 /// null for other ops.
 Value decisionOf(Operation *op) {
+  using ::tfaot::gpu::isHostControlFlow;
+  // A branch, loop or switch that holds no host work is a one-thread
+  // kernel's (tfaot-gpu-wrap-host-work): it decides on the device.
   if (auto branch = dyn_cast<scf::IfOp>(op))
-    return branch.getCondition();
+    return isHostControlFlow(op) ? branch.getCondition() : Value();
   if (auto condition = dyn_cast<scf::ConditionOp>(op))
-    return condition.getCondition();
+    return isHostControlFlow(op->getParentOp()) ? condition.getCondition()
+                                                : Value();
   if (auto switchOp = dyn_cast<scf::IndexSwitchOp>(op))
-    return switchOp.getArg();
+    return isHostControlFlow(op) ? switchOp.getArg() : Value();
   // An scf.if whose branches only pick a buffer, canonicalized.
   if (auto select = dyn_cast<arith::SelectOp>(op);
       select && isa<MemRefType>(select.getType()))

@@ -3,8 +3,10 @@
 //
 // Models whose host code decides between launches (If, Case, While: a
 // scalar read back from the GPU) or runs a runtime call on host copies of
-// device buffers (NonMaxSuppression, Where), and faceboxes, which does
-// both (a map loop around NMS and Where). Modes:
+// device buffers (NonMaxSuppression, Where), and faceboxes and handtrack,
+// which do both (a map loop around NMS and Where; NMS per class, then
+// TopKV2 with k a count, whose selection loops run in one GPU thread).
+// Modes:
 //
 //   --fake-driver LIB  with TFAOT_LIBCUDA=LIB (fake_cuda_driver.cpp, which
 //                      runs no kernel): the protocol. Every Run() succeeds,
@@ -14,8 +16,9 @@
 //                      staged inputs, the results and the bounded results'
 //                      dims, and a value that reaches the host call only
 //                      through the copies (NMS's iou_threshold) arrives;
-//   --emulated         faceboxes built with --gpu_emulate (kernels run as
-//                      loops on the CPU) against the CPU build.
+//   --emulated         faceboxes and handtrack built with --gpu_emulate
+//                      (kernels run as loops on the CPU) against their CPU
+//                      builds.
 //
 //===----------------------------------------------------------------------===//
 #include "control_flow_cuda.h"
@@ -23,6 +26,9 @@
 #include "faceboxes_cpu.h"
 #include "faceboxes_cuda.h"
 #include "faceboxes_emulated.h"
+#include "handtrack_cpu.h"
+#include "handtrack_cuda.h"
+#include "handtrack_emulated.h"
 
 #include "fake_cuda_stats.h"
 
@@ -130,17 +136,20 @@ void DataDependent(const FakeCudaStats &stats) {
          "NMS and Where: later runs succeed, never captured");
 }
 
-/// faceboxes: a map loop over the image around NMS and Where, three runs.
-void Faceboxes(const FakeCudaStats &stats) {
-  gpu_test::cuda::Faceboxes model;
+/// A detector (faceboxes: a map loop over the image around NMS and Where;
+/// handtrack: NMS per class, TopKV2 with k a count) three times.
+template <typename Model>
+void Detector(const char *name, const FakeCudaStats &stats) {
+  Model model;
   std::memset(model.arg_data(0), 120, model.arg_info(0).size_bytes);
   FakeCudaStats before = stats;
   bool ran = model.Run() && model.Run() && model.Run();
   Expect(ran && stats.bad_calls == before.bad_calls,
-         "faceboxes: three runs, no bad driver call " + model.error_msg());
+         std::string(name) + ": three runs, no bad driver call " +
+             model.error_msg());
   Expect(stats.captures == before.captures &&
              stats.graph_launches == before.graph_launches,
-         "faceboxes: never captured into a CUDA graph");
+         std::string(name) + ": never captured into a CUDA graph");
 }
 
 int FakeDriver(const char *library) {
@@ -155,7 +164,8 @@ int FakeDriver(const char *library) {
   const FakeCudaStats &stats = *stats_fn();
   ControlFlow(stats);
   DataDependent(stats);
-  Faceboxes(stats);
+  Detector<gpu_test::cuda::Faceboxes>("faceboxes", stats);
+  Detector<gpu_test::cuda::Handtrack>("handtrack", stats);
   Expect(stats.live_allocs == 0 && stats.live_graphs == 0,
          "the destructors free all device memory");
   if (stats.bad_calls)
@@ -163,24 +173,25 @@ int FakeDriver(const char *library) {
   return ok ? 0 : 1;
 }
 
-/// faceboxes with --gpu_emulate against the CPU build on pixels in
-/// [100, 140), where it finds some boxes and pads the rest (e2e.tfjs's
-/// input range): floats within 1e-4 + 1e-4 |cpu|, integers exactly.
-int CompareEmulated() {
-  gpu_test::emulated::Faceboxes emulated;
-  gpu_test::cpu::Faceboxes cpu;
+/// A model built with --gpu_emulate against its CPU build on the same
+/// uint8 pixels, `low` + (a scramble of the index) % `range`: floats within
+/// 1e-4 + 1e-4 |cpu|, integers exactly.
+template <typename Emulated, typename Cpu>
+void CompareEmulated(const char *name, int low, int range) {
+  Emulated emulated;
+  Cpu cpu;
   auto *pixels = static_cast<uint8_t *>(cpu.arg_data(0));
   for (size_t i = 0; i < cpu.arg_info(0).size_bytes; ++i)
-    pixels[i] = static_cast<uint8_t>(100 + (i * 7919 % 40));
+    pixels[i] = static_cast<uint8_t>(low + (i * 7919 % range));
   std::memcpy(emulated.arg_data(0), pixels, cpu.arg_info(0).size_bytes);
   if (!emulated.Run() || !cpu.Run()) {
-    std::printf("FAIL faceboxes: %s %s\n", emulated.error_msg().c_str(),
-                cpu.error_msg().c_str());
-    return 1;
+    Expect(false, std::string(name) + ": " + emulated.error_msg() + " " +
+                      cpu.error_msg());
+    return;
   }
   for (int r = 0; r < cpu.num_results(); ++r) {
     const tfaot::BufferInfo &info = cpu.result_info(r);
-    std::string what = std::string("faceboxes ") + info.name;
+    std::string what = std::string(name) + " " + info.name;
     if (info.dtype != tfaot::DType::kFloat32) {
       Expect(std::memcmp(emulated.result_data(r), cpu.result_data(r),
                          info.size_bytes) == 0,
@@ -200,14 +211,20 @@ int CompareEmulated() {
                                        std::to_string(a[bad]) + " vs " +
                                        std::to_string(b[bad])));
   }
-  return ok ? 0 : 1;
 }
 
 } // namespace
 
 int main(int argc, char **argv) {
-  if (argc == 2 && std::strcmp(argv[1], "--emulated") == 0)
-    return CompareEmulated();
+  if (argc == 2 && std::strcmp(argv[1], "--emulated") == 0) {
+    // e2e.tfjs's ranges: faceboxes finds some boxes and pads the rest on
+    // [100, 140); handtrack keeps 100 detections on [0, 10).
+    CompareEmulated<gpu_test::emulated::Faceboxes, gpu_test::cpu::Faceboxes>(
+        "faceboxes", 100, 40);
+    CompareEmulated<gpu_test::emulated::Handtrack, gpu_test::cpu::Handtrack>(
+        "handtrack", 0, 10);
+    return ok ? 0 : 1;
+  }
   if (argc == 3 && std::strcmp(argv[1], "--fake-driver") == 0)
     return FakeDriver(argv[2]);
   std::fprintf(stderr, "usage: %s --emulated | --fake-driver LIB\n", argv[0]);
