@@ -2,10 +2,12 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // tfaot-gpu-wrap-host-work: memory-touching code outside any parallel loop
-// (0-d ops, full reductions) goes into a one-iteration scf.parallel: one
-// thread runs it. Host branches, loops and switches (the lowered
-// tfaot.If/While/Case, HostCode.h) stay on the host; the work in their
-// bodies is wrapped the same way.
+// (0-d ops, full reductions, branches and loops that hold no host work)
+// goes into a one-iteration scf.parallel: one thread runs it. Host
+// branches, loops and switches (the lowered tfaot.If/While/Case around
+// kernels, HostCode.h) stay on the host; the work in their bodies is
+// wrapped the same way. Scalars a wrapped run computes for later code
+// pass through one-element device buffers.
 //
 //===----------------------------------------------------------------------===//
 #include "backends/gpu/Passes.h"
@@ -124,6 +126,12 @@ struct WrapHostWorkPass
           return !loop->isAncestor(use.getOwner());
         });
       }
+      // Every use is in this block (the loads, and the kernels they move
+      // into): freed at its end (a device build's runtime frees at the end
+      // of the Run() anyway; an emulated build's would leak).
+      builder.setInsertionPoint(body.getTerminator());
+      for (Value slot : slots)
+        memref::DeallocOp::create(builder, loc, slot);
     }
   }
 };

@@ -68,6 +68,7 @@ func.func @before_loop(%x: memref<8xf32>, %out: memref<8xf32>, %t: memref<f32>) 
 // CHECK-NEXT: memref.store %[[V]], %[[SLOT]][]
 // CHECK-NEXT: scf.reduce
 // CHECK: %[[R:.*]] = memref.load %[[SLOT]][]
+// CHECK-NEXT: memref.dealloc %[[SLOT]]
 // CHECK-NEXT: return %[[R]]
 func.func @escaping_load(%i: memref<index>) -> index {
   %0 = memref.load %i[] : memref<index>
