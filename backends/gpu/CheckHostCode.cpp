@@ -48,15 +48,20 @@ bool takesRunTimeLayout(mlir::gpu::LaunchFuncOp launch) {
 }
 
 /// Whether host code may run `op` as it is: address arithmetic, launches,
-/// the runtime's entries that take device addresses, the terminators of
-/// host control flow.
+/// the runtime's entries that take device addresses, the runtime's calls
+/// on host memory once given host copies (tfaot-gpu-stage-host-calls), the
+/// terminators of host control flow.
 bool runsOnHost(Operation &op) {
   if (isAddressOnly(&op))
     return true;
   if (auto launch = dyn_cast<mlir::gpu::LaunchFuncOp>(op))
     return !takesRunTimeLayout(launch);
   auto call = dyn_cast<func::CallOp>(op);
-  return call && ::tfaot::gpu::isRuntimeHostCall(call.getCallee());
+  if (!call)
+    return false;
+  if (::tfaot::gpu::hostMemoryCall(call.getCallee()))
+    return call->hasAttr(::tfaot::gpu::kOnHostCopiesAttr);
+  return ::tfaot::gpu::isRuntimeHostCall(call.getCallee());
 }
 
 /// The first op in `block` or the bodies of its host control flow that

@@ -15,6 +15,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
@@ -30,13 +31,33 @@ inline bool isAddressOnly(mlir::Operation *op) {
   return op->getNumRegions() == 0 && isPure(op);
 }
 
+/// Whether `op` or an op inside it needs the host: a parallel loop (a
+/// kernel to launch), a call, an allocation or a global, none of which a
+/// kernel can make.
+inline bool holdsHostWork(mlir::Operation *op) {
+  using namespace mlir;
+  return op
+      ->walk([](Operation *inner) {
+        return isa<scf::ParallelOp, CallOpInterface, memref::AllocOp,
+                   memref::AllocaOp, memref::DeallocOp, memref::GetGlobalOp>(
+                   inner)
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
 /// Branches, loops and switches that stay in host code (the lowered
-/// tfaot.If/While/Case): the host decides, on a scalar it copies back from
-/// the device (tfaot-gpu-read-decisions, ReadDecisions.cpp), and launches
-/// the kernels of the bodies. Their bodies are host code too.
+/// tfaot.If/While/Case around kernels): the host decides, on a scalar it
+/// copies back from the device (tfaot-gpu-read-decisions, ReadDecisions.cpp),
+/// and launches the kernels of the bodies. Their bodies are host code too.
+/// One that holds no host work (TopKV2's walk over its histogram, a branch
+/// between two scalar computations) is sequential work instead, which one
+/// GPU thread runs (tfaot-gpu-wrap-host-work): no copy back.
 inline bool isHostControlFlow(mlir::Operation *op) {
   using namespace mlir;
-  return isa<scf::IfOp, scf::WhileOp, scf::IndexSwitchOp>(op);
+  return isa<scf::IfOp, scf::WhileOp, scf::IndexSwitchOp>(op) &&
+         holdsHostWork(op);
 }
 
 } // namespace tfaot::gpu

@@ -64,7 +64,8 @@ struct HostRewriter {
       if (auto call = dyn_cast<LLVM::CallOp>(op)) {
         StringRef callee = call.getCallee().value_or("");
         if (callee != "malloc" && callee != "aligned_alloc" &&
-            callee != "free" && !::tfaot::gpu::isRuntimeHostCall(callee)) {
+            callee != "free" && !::tfaot::gpu::isRuntimeHostCall(callee) &&
+            !::tfaot::gpu::hostMemoryCall(callee)) {
           error = "internal error: host code of '" + func.getName().str() +
                   "' calls '" + callee.str() + "'";
           return WalkResult::interrupt();
@@ -75,14 +76,16 @@ struct HostRewriter {
     return !result.wasInterrupted();
   }
 
-  /// Weights: every address of a constant global becomes its device copy.
+  /// Weights: every address of a constant global becomes its device copy,
+  /// but for the globals host code reads itself (kHostOnlyGlobalPrefix).
   void redirectConstants(LLVM::LLVMFuncOp func) {
     DataLayout layout(module);
     auto toDevice = declare(module, tfaot_rt::kCudaConstant, ptr, {ptr, i64});
     func.walk([&](LLVM::AddressOfOp address) {
       auto global = dyn_cast_or_null<LLVM::GlobalOp>(
           SymbolTable::lookupNearestSymbolFrom(address, address.getGlobalNameAttr()));
-      if (!global || !global.getConstant())
+      if (!global || !global.getConstant() ||
+          global.getSymName().starts_with(::tfaot::gpu::kHostOnlyGlobalPrefix))
         return;
       OpBuilder builder(address->getContext());
       builder.setInsertionPointAfter(address);

@@ -56,6 +56,20 @@
 // decides on the host between launches, so the runtime never captures it
 // into a CUDA graph (a replay would repeat the first run's decisions).
 //
+// The runtime functions that work on host memory (NonMaxSuppression and
+// Where, data_dependent.h) run on host copies of their device buffers
+// (tfaot-gpu-stage-host-calls, StageHostCalls.cpp):
+//
+//   i64   tfaot_rt_cuda_host_buffer(i64 bytes);
+//   void  tfaot_rt_cuda_copy_to_host(i64 host, i64 device, i64 bytes);
+//   void  tfaot_rt_cuda_copy_to_device(i64 device, i64 host, i64 bytes);
+//
+// host_buffer returns a zeroed host buffer that lives until the Run() has
+// synchronized; copy_to_host copies once the kernels before it have run
+// and waits for it; copy_to_device queues the copy on the run's stream,
+// before the kernels after it. Like read_scalar they make the model one
+// the runtime never captures into a CUDA graph.
+//
 // Why our own: nothing runs at load time (a program linking a CUDA model
 // starts, and reports "no CUDA driver" from Run(), on machines without
 // one); the image is loaded lazily into the context of the instance that
@@ -77,6 +91,7 @@
 
 #include "mlir/IR/BuiltinOps.h"
 
+#include <cstdint>
 #include <string>
 
 namespace tfaot::gpu {
@@ -130,12 +145,50 @@ inline bool isRuntimeLibraryCall(llvm::StringRef name) {
   return isRuntimeGemm(name) || name == tfaot_rt::kCudaConv;
 }
 
-/// Whether host code may call `name`: a library entry above, or
+/// Whether host code may call `name`: a library entry above,
 /// tfaot_rt_cuda_read_scalar (the scalar a host branch or loop decides on,
-/// tfaot-gpu-read-decisions).
+/// tfaot-gpu-read-decisions) or the host copies around a runtime call on
+/// host memory (tfaot-gpu-stage-host-calls).
 inline bool isRuntimeHostCall(llvm::StringRef name) {
-  return isRuntimeLibraryCall(name) || name == tfaot_rt::kCudaReadScalar;
+  return isRuntimeLibraryCall(name) || name == tfaot_rt::kCudaReadScalar ||
+         name == tfaot_rt::kCudaHostBuffer ||
+         name == tfaot_rt::kCudaCopyToHost ||
+         name == tfaot_rt::kCudaCopyToDevice;
 }
+
+/// A runtime function that reads and writes host memory through its first
+/// `addresses` operands (data_dependent.h), and which of them it writes
+/// (bit i of `written`).
+struct HostMemoryCall {
+  const char *name;
+  unsigned addresses;
+  uint32_t written;
+  bool writes(unsigned i) const { return written >> i & 1; }
+};
+
+/// NonMaxSuppression writes its indices, scores and count (operands 6-8);
+/// Where its index and count (2-3).
+inline constexpr HostMemoryCall kHostMemoryCalls[] = {
+    {tfaot_rt::kNonMaxSuppression, 10, 0b111 << 6},
+    {tfaot_rt::kWhere, 4, 0b11 << 2},
+};
+
+/// The description of `name` if it is such a function, else null.
+inline const HostMemoryCall *hostMemoryCall(llvm::StringRef name) {
+  for (const HostMemoryCall &call : kHostMemoryCalls)
+    if (name == call.name)
+      return &call;
+  return nullptr;
+}
+
+/// The mark tfaot-gpu-stage-host-calls leaves on a call of such a function
+/// once its device buffers are host copies: host code may then make it.
+constexpr char kOnHostCopiesAttr[] = "tfaot.on_host_copies";
+
+/// Constant globals host code reads itself (a node's name, Where's dims)
+/// are named with this prefix: lowerHostLaunches leaves them in host memory
+/// instead of redirecting them to a device copy.
+constexpr llvm::StringLiteral kHostOnlyGlobalPrefix = "__tfaot_host_";
 
 /// Rewrites `module` (host code in the LLVM dialect plus its gpu.binary) into
 /// plain LLVM dialect: embeds `image` (packImage's bytes), turns launches,

@@ -9,9 +9,12 @@
 //    tfaot-gpu-split-small-reductions, tfaot-gpu-convs-to-matmuls,
 //    tfaot-gpu-store-half, tfaot-gpu-convs-to-cudnn;
 //  on buffers, between bufferization and the upstream GPU mapping
+//    tfaot-gpu-branch-results-in-place,
 //    tfaot-gpu-cudnn-calls, tfaot-gpu-matmuls-to-cublas, tfaot-gpu-copies-to-linalg,
 //    tfaot-gpu-parallel-dims-first, tfaot-gpu-accumulate-in-registers,
-//    tfaot-gpu-read-decisions (not with --gpu_emulate), tfaot-gpu-wrap-host-work, tfaot-gpu-flatten-parallel-loops;
+//    tfaot-gpu-sink-views-into-kernels, tfaot-gpu-stage-host-calls and
+//    tfaot-gpu-read-decisions (not with --gpu_emulate),
+//    tfaot-gpu-wrap-host-work, tfaot-gpu-flatten-parallel-loops;
 //  after the outlining of kernels
 //    tfaot-gpu-merge-kernel-modules, tfaot-gpu-contract-fp,
 //    tfaot-gpu-check-host-code;
@@ -250,6 +253,66 @@ def AccumulateInRegistersPass
   }];
 }
 
+def BranchResultsInPlacePass
+    : Pass<"tfaot-gpu-branch-results-in-place", "mlir::func::FuncOp"> {
+  let summary = "Give each buffer an scf.if or scf.index_switch picks at run "
+                "time one buffer allocated before it, which every branch "
+                "writes (kernels take no run-time offsets)";
+  let description = [{
+    Runs right after bufferization. Where the branches of an scf.if or
+    scf.index_switch (a lowered tfaot.If/Case) yield buffers of different
+    layouts, bufferization gives the result a fully dynamic layout, whose
+    offset kernels (bare pointers) cannot take. Each such result of static
+    shape gets one identity-layout buffer allocated before the branch: a
+    branch that yields a buffer it allocated itself writes into that one
+    instead (no copy), any other branch copies its value into it at its
+    end. An arith.select of such buffers becomes an scf.if copying the one
+    it picks. The users see the shared buffer through a memref.cast that
+    canonicalization folds into them.
+  }];
+  let dependentDialects = ["mlir::memref::MemRefDialect",
+                           "mlir::scf::SCFDialect"];
+}
+
+def SinkViewsIntoKernelsPass
+    : Pass<"tfaot-gpu-sink-views-into-kernels", "mlir::func::FuncOp"> {
+  let summary = "Clone the views a parallel loop uses whose offset is read "
+                "from memory (a list write at a run-time row) into the loop, "
+                "so that the kernel computes them";
+  let description = [{
+    Runs on the host code's parallel loops (kernels to be), before
+    tfaot-gpu-wrap-host-work. A view the loop uses whose layout is known
+    only at run time, or whose computation reads memory (memref.load: the
+    row of a TensorArray or list write, a scalar a kernel wrote), is cloned
+    with its computation (views, loads, pure arithmetic) into the loop's
+    body: the kernel reads the scalar and makes the view itself, and takes
+    only the buffer it is a view of, whose layout is static. A load moves
+    only when no op between it and the loop may write its buffer; the host's
+    copies nothing uses any more are erased.
+  }];
+  let dependentDialects = ["mlir::memref::MemRefDialect"];
+}
+
+def StageHostCallsPass
+    : Pass<"tfaot-gpu-stage-host-calls", "mlir::ModuleOp"> {
+  let summary = "Run the runtime's calls on host memory (NonMaxSuppression, "
+                "Where) on host copies of their device buffers";
+  let description = [{
+    Each call of a runtime function that reads and writes host memory
+    (HostLaunch.h's kHostMemoryCalls) gets a host buffer for each device
+    buffer it takes (tfaot_rt_cuda_host_buffer), the ones it reads copied
+    from the device before it (tfaot_rt_cuda_copy_to_host, synchronous),
+    the ones it writes copied back after it (tfaot_rt_cuda_copy_to_device);
+    constant globals it reads stay in host memory (a twin named
+    __tfaot_host_*). The call is then marked tfaot.on_host_copies, which
+    tfaot-gpu-check-host-code accepts. Not with --gpu_emulate, whose memory
+    is the host's.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::func::FuncDialect",
+                           "mlir::memref::MemRefDialect"];
+}
+
 def ReadDecisionsPass
     : Pass<"tfaot-gpu-read-decisions", "mlir::ModuleOp"> {
   let summary = "Copy the scalars that host control flow decides on from "
@@ -274,12 +337,17 @@ def WrapHostWorkPass
                 "one-iteration scf.parallel (run by one GPU thread)";
   let description = [{
     Memory-touching code outside any parallel loop (0-d ops, full
-    reductions) goes into a one-iteration scf.parallel, which one GPU thread
-    runs. Calls stay on the host, as do runs whose results are used after
+    reductions, branches and loops that hold no host work: TopKV2's walk
+    over its histogram) goes into a one-iteration scf.parallel, which one
+    GPU thread runs. Scalars it computes for later code are stored to
+    device memory by the thread and loaded after it (the loads then move
+    into the kernels that use them, or are read back for a decision).
+    Calls stay on the host, as do runs that compute buffers used after
     them: tfaot-gpu-check-host-code reports both.
   }];
   let dependentDialects = ["mlir::scf::SCFDialect",
-                           "mlir::arith::ArithDialect"];
+                           "mlir::arith::ArithDialect",
+                           "mlir::memref::MemRefDialect"];
 }
 
 def FlattenParallelLoopsPass

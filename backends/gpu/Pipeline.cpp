@@ -70,6 +70,9 @@ static std::string bufferizePipeline(const std::string &convsToMatmuls,
          "func.func(tfaot-distinct-result-buffers),"
          "buffer-results-to-out-params{hoist-static-allocs "
          "modify-public-functions},"
+         // Before the canonicalization that folds its casts into the
+         // users, and before the buffer plan, which places its buffers.
+         "func.func(tfaot-gpu-branch-results-in-place),"
          "canonicalize," +
          cudnnCalls +
          "tfaot-plan-buffers," +
@@ -85,17 +88,29 @@ static std::string bufferizePipeline(const std::string &convsToMatmuls,
 
 // No canonicalization between flattening and mapping: it would fold the
 // block loop of a one-block kernel away and the thread loop would then be
-// mapped to blocks. `readDecisions`: the device build, whose host control
-// flow copies its scalars back (tfaot-gpu-read-decisions) before the other
-// host work goes into kernels; an emulated build's memory is the host's.
+// mapped to blocks. `readDecisions`: the device build, whose runtime calls
+// on host memory get host copies (tfaot-gpu-stage-host-calls) and whose
+// host control flow copies its scalars back (tfaot-gpu-read-decisions)
+// before the other host work goes into kernels; an emulated build's memory
+// is the host's.
 static std::string mapToKernels(bool readDecisions) {
   return std::string("func.func(tfaot-gpu-copies-to-linalg,"
                      "tfaot-gpu-parallel-dims-first,"
                      "convert-linalg-to-parallel-loops,"
-                     "tfaot-gpu-accumulate-in-registers),") +
-         (readDecisions ? "tfaot-gpu-read-decisions," : "") +
+                     "tfaot-gpu-accumulate-in-registers,"
+                     // Views at rows read from memory into the kernels
+                     // (the emulation too, which checks the numbers).
+                     "tfaot-gpu-sink-views-into-kernels),") +
+         (readDecisions
+              ? "tfaot-gpu-stage-host-calls,tfaot-gpu-read-decisions,"
+              : "") +
+         // The loads of scalars a one-thread kernel stored for later code
+         // into the kernels that use them, and those a decision uses read
+         // back.
          "func.func(tfaot-gpu-wrap-host-work,"
-         "tfaot-gpu-flatten-parallel-loops,"
+         "tfaot-gpu-sink-views-into-kernels)," +
+         (readDecisions ? "tfaot-gpu-read-decisions," : "") +
+         "func.func(tfaot-gpu-flatten-parallel-loops,"
          "gpu-map-parallel-loops),"
          "convert-parallel-loops-to-gpu,";
 }

@@ -13,6 +13,7 @@
 // (tfaot-gpu-wrap-host-work, which runs next).
 //
 //===----------------------------------------------------------------------===//
+#include "backends/gpu/HostCode.h"
 #include "backends/gpu/HostLaunch.h"
 #include "backends/gpu/Passes.h"
 
@@ -37,12 +38,16 @@ namespace {
 /// The value a host branch, loop, switch or choice of buffer decides on;
 /// null for other ops.
 Value decisionOf(Operation *op) {
+  using ::tfaot::gpu::isHostControlFlow;
+  // A branch, loop or switch that holds no host work is a one-thread
+  // kernel's (tfaot-gpu-wrap-host-work): it decides on the device.
   if (auto branch = dyn_cast<scf::IfOp>(op))
-    return branch.getCondition();
+    return isHostControlFlow(op) ? branch.getCondition() : Value();
   if (auto condition = dyn_cast<scf::ConditionOp>(op))
-    return condition.getCondition();
+    return isHostControlFlow(op->getParentOp()) ? condition.getCondition()
+                                                : Value();
   if (auto switchOp = dyn_cast<scf::IndexSwitchOp>(op))
-    return switchOp.getArg();
+    return isHostControlFlow(op) ? switchOp.getArg() : Value();
   // An scf.if whose branches only pick a buffer, canonicalized.
   if (auto select = dyn_cast<arith::SelectOp>(op);
       select && isa<MemRefType>(select.getType()))
@@ -83,15 +88,28 @@ void collectLoads(Value decision,
   }
 }
 
+/// Whether `op` is host code: in a function's body or in the bodies of
+/// host control flow only. Anything else is inside a parallel loop (a
+/// kernel's own) or inside sequential code that tfaot-gpu-wrap-host-work
+/// makes a one-thread kernel (an scf.for, as TopKV2's selection loops).
+bool inHostCode(Operation *op) {
+  for (Operation *parent = op->getParentOp(); parent;
+       parent = parent->getParentOp()) {
+    if (isa<func::FuncOp>(parent))
+      return true;
+    if (!::tfaot::gpu::isHostControlFlow(parent))
+      return false;
+  }
+  return false;
+}
+
 struct ReadDecisionsPass
     : mlir::tfaot::impl::ReadDecisionsPassBase<ReadDecisionsPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     llvm::SetVector<memref::LoadOp> loads;
     module.walk([&](Operation *op) {
-      // Decisions inside a parallel loop are a kernel's own.
-      if (Value decision = decisionOf(op);
-          decision && !op->getParentOfType<scf::ParallelOp>())
+      if (Value decision = decisionOf(op); decision && inHostCode(op))
         collectLoads(decision, loads);
     });
     if (loads.empty())

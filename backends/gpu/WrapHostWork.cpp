@@ -2,10 +2,12 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // tfaot-gpu-wrap-host-work: memory-touching code outside any parallel loop
-// (0-d ops, full reductions) goes into a one-iteration scf.parallel: one
-// thread runs it. Host branches, loops and switches (the lowered
-// tfaot.If/While/Case, HostCode.h) stay on the host; the work in their
-// bodies is wrapped the same way.
+// (0-d ops, full reductions, branches and loops that hold no host work)
+// goes into a one-iteration scf.parallel: one thread runs it. Host
+// branches, loops and switches (the lowered tfaot.If/While/Case around
+// kernels, HostCode.h) stay on the host; the work in their bodies is
+// wrapped the same way. Scalars a wrapped run computes for later code
+// pass through one-element device buffers.
 //
 //===----------------------------------------------------------------------===//
 #include "backends/gpu/Passes.h"
@@ -13,6 +15,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -85,15 +88,27 @@ struct WrapHostWorkPass
     for (SmallVector<Operation *> &run : runs) {
       llvm::SmallPtrSet<Operation *, 16> inRun(run.begin(), run.end());
       Block &body = *run.front()->getBlock();
-      bool escapes = llvm::any_of(run, [&](Operation *op) {
-        return llvm::any_of(op->getUsers(), [&](Operation *user) {
-          return !inRun.contains(body.findAncestorOpInBlock(*user));
-        });
-      });
-      if (escapes)
+      // Scalars the run computes for code after it (the position and count
+      // TopKV2's histogram walk ends at) go through device memory: the
+      // thread stores them, later code loads them (tfaot-gpu-sink-views-
+      // into-kernels then moves the loads into the kernels that use them).
+      SmallVector<Value> escaping;
+      for (Operation *op : run)
+        for (Value result : op->getResults())
+          if (llvm::any_of(result.getUsers(), [&](Operation *user) {
+                return !inRun.contains(body.findAncestorOpInBlock(*user));
+              }))
+            escaping.push_back(result);
+      if (!llvm::all_of(escaping, [](Value value) {
+            return value.getType().isIntOrIndexOrFloat();
+          }))
         continue; // tfaot-gpu-check-host-code reports it.
       OpBuilder builder(run.front());
       Location loc = run.front()->getLoc();
+      SmallVector<Value> slots;
+      for (Value value : escaping)
+        slots.push_back(memref::AllocOp::create(
+            builder, loc, MemRefType::get({}, value.getType())));
       Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
       Value one = arith::ConstantIndexOp::create(builder, loc, 1);
       auto loop = scf::ParallelOp::create(builder, loc, ValueRange{zero},
@@ -101,6 +116,22 @@ struct WrapHostWorkPass
       Operation *terminator = loop.getBody()->getTerminator();
       for (Operation *op : run)
         op->moveBefore(terminator);
+      builder.setInsertionPoint(terminator);
+      for (auto [value, slot] : llvm::zip_equal(escaping, slots))
+        memref::StoreOp::create(builder, loc, value, slot);
+      builder.setInsertionPointAfter(loop);
+      for (auto [value, slot] : llvm::zip_equal(escaping, slots)) {
+        Value loaded = memref::LoadOp::create(builder, loc, slot);
+        value.replaceUsesWithIf(loaded, [&](OpOperand &use) {
+          return !loop->isAncestor(use.getOwner());
+        });
+      }
+      // Every use is in this block (the loads, and the kernels they move
+      // into): freed at its end (a device build's runtime frees at the end
+      // of the Run() anyway; an emulated build's would leak).
+      builder.setInsertionPoint(body.getTerminator());
+      for (Value slot : slots)
+        memref::DeallocOp::create(builder, loc, slot);
     }
   }
 };

@@ -207,12 +207,6 @@ bool tfaot::writeHeader(const FunctionSignature &signature,
   for (size_t i = 0; i < signature.results.size(); ++i)
     if (signature.results[i].bounded)
       bounded.push_back(i);
-  if (options.cuda && !bounded.empty()) {
-    error = "'" + signature.results[bounded[0]].name +
-            "' has a size that depends on data, which --target=cuda does not "
-            "support yet";
-    return false;
-  }
   llvm::SmallVector<llvm::StringRef> parts;
   llvm::StringRef(options.cppClass).split(parts, "::");
   llvm::StringRef className = parts.pop_back_val();

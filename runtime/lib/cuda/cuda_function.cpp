@@ -26,6 +26,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -72,6 +73,14 @@ struct CudaDeviceState {
   /// cuDNN's handle, descriptors and workspace (--gpu_conv=cudnn).
   CudnnConvs cudnn_convs;
   std::vector<CUdeviceptr> heap;  ///< Temporaries of the current Run().
+  /// Host copies of device buffers that the current Run()'s runtime calls
+  /// on host memory use (tfaot_rt_cuda_host_buffer): freed, like `heap`,
+  /// once the Run() has synchronized (a copy back may still read them).
+  std::vector<std::unique_ptr<unsigned char[]>> host_buffers;
+  /// Each bounded result's run-time dims (int64, its rank), which the
+  /// entry writes after the results; copied to the host slots
+  /// CompiledFunction reads result_dims() from.
+  std::vector<CUdeviceptr> dims_ptrs;
   /// Per entry (one, or one per batch bucket): its CUDA graph (see
   /// RunEntry), captured on its second Run(), replayed from then on, and
   /// the addresses it was captured with. `graphs` is false when they
@@ -89,8 +98,9 @@ struct CudaDeviceState {
   bool graphs = true;
   bool used_heap = false;   ///< A Run() allocated temporaries.
   /// A Run() read a scalar back to decide a branch or loop on the host
-  /// (tfaot_rt_cuda_read_scalar): its launches depend on the data, so no
-  /// graph of them may be replayed.
+  /// (tfaot_rt_cuda_read_scalar), or ran a runtime call on host copies:
+  /// its launches depend on the data, or its work is not all on the
+  /// stream, so no graph of them may be replayed.
   bool host_decided = false;
   bool capturing = false;   ///< CaptureGraph is recording the launches.
   /// The steps of the current Run() (all of them but for
@@ -153,6 +163,13 @@ std::string DescribeMissingDevice(int ordinal, int count) {
 
 size_t AlignUp(size_t value, size_t alignment) {
   return (value + alignment - 1) / alignment * alignment;
+}
+
+/// Bytes of result `index`'s run-time dims (one int64 per dim; a scalar's
+/// slot has one unused).
+size_t DimsBytes(const FunctionInfo &info, int index) {
+  return sizeof(int64_t) *
+         static_cast<size_t>(std::max(info.results[index].rank, 1));
 }
 
 uint64_t ReadU64(const unsigned char *p) {
@@ -220,8 +237,9 @@ void RunOnDevice(void *const *args, void *const *results, void *) {
                           "' to the GPU"))
       break;
   if (state->error.empty() && state->launch) {
-    std::vector<void *> device_args(info.num_args + 1), device_results(
-                                                            info.num_results + 1);
+    // The bounded results' dims follow the results (FunctionInfo).
+    std::vector<void *> device_args(info.num_args + 1),
+        device_results(info.num_results + state->dims_ptrs.size() + 1);
     for (int i = 0; i < info.num_args; ++i)
       device_args[i] = reinterpret_cast<void *>(
           state->caller_args[i] ? state->caller_args[i] : state->arg_ptrs[i]);
@@ -229,7 +247,21 @@ void RunOnDevice(void *const *args, void *const *results, void *) {
       device_results[i] = reinterpret_cast<void *>(
           state->caller_results[i] ? state->caller_results[i]
                                    : state->result_ptrs[i]);
+    for (size_t j = 0; j < state->dims_ptrs.size(); ++j)
+      device_results[info.num_results + j] =
+          reinterpret_cast<void *>(state->dims_ptrs[j]);
     state->RunEntry(device_args.data(), device_results.data());
+    // The dims of bounded results, whenever the kernels ran: the caller of
+    // RunDeviceResident() needs them to read result_device_ptr() too.
+    for (size_t j = 0; state->error.empty() && j < state->dims_ptrs.size();
+         ++j)
+      state->Check(
+          d.cuMemcpyDtoHAsync(results[info.num_results + j],
+                              state->dims_ptrs[j],
+                              DimsBytes(info, info.bounded_results[j]), stream),
+          "copying the dims of result '" +
+              std::string(info.results[info.bounded_results[j]].name) +
+              "' from the GPU");
   }
   if (state->error.empty() && state->copy_results)
     for (int i = 0; i < info.num_results; ++i)
@@ -246,6 +278,7 @@ void RunOnDevice(void *const *args, void *const *results, void *) {
     d.cuMemFree(ptr);
   state->used_heap |= !state->heap.empty();
   state->heap.clear();
+  state->host_buffers.clear();
   if (!state->error.empty())
     ReportRunError(state->error);
   else if (state->launch)
@@ -315,6 +348,12 @@ bool CudaDeviceState::SetUp() {
       result_offsets.push_back(offset);
       offset = AlignUp(offset + info.results[i].size_bytes, kAlign);
     }
+    std::vector<size_t> dims_offsets;
+    for (int j = 0; j < info.num_bounded_results; ++j) {
+      dims_offsets.push_back(offset);
+      offset = AlignUp(offset + DimsBytes(info, info.bounded_results[j]),
+                       kAlign);
+    }
     size_t arena_offset = offset;
     size_t bytes = offset + info.temp_bytes;
     if (!Alloc(&block, bytes, "arguments, results and temporaries"))
@@ -322,10 +361,13 @@ bool CudaDeviceState::SetUp() {
     block_bytes = bytes;
     arg_ptrs.clear();
     result_ptrs.clear();
+    dims_ptrs.clear();
     for (size_t o : arg_offsets)
       arg_ptrs.push_back(block + o);
     for (size_t o : result_offsets)
       result_ptrs.push_back(block + o);
+    for (size_t o : dims_offsets)
+      dims_ptrs.push_back(block + o);
     arena = info.temp_bytes ? block + arena_offset : 0;
   }
   ready = true;
@@ -388,7 +430,8 @@ CUmodule CudaDeviceState::Module(const void *image) {
 /// (set_arg_device_ptr): then it is captured again. Each batch bucket has
 /// its own entry, and so its own graph. Models that allocate temporaries
 /// on every Run() (dynamic sizes), models that branch or loop on the host
-/// (tfaot_rt_cuda_read_scalar), drivers without graphs and
+/// (tfaot_rt_cuda_read_scalar) or run runtime calls on host copies
+/// (tfaot_rt_cuda_host_buffer), drivers without graphs and
 /// TFAOT_CUDA_GRAPHS=0 keep launching directly.
 void CudaDeviceState::RunEntry(void **args, void **results) {
   EntryState &current = entries[bucket];
@@ -802,6 +845,53 @@ extern "C" int64_t tfaot_rt_cuda_read_scalar(int64_t address,
                     "running the kernels before a branch or loop"))
     return 0;
   return static_cast<int64_t>(value);
+}
+
+extern "C" int64_t tfaot_rt_cuda_host_buffer(int64_t bytes) {
+  tfaot::internal::CudaDeviceState *state = current_state;
+  state->host_decided = true;
+  // Zeroed: on a failed run or during a capture (below) the host call
+  // runs on zeros, harmlessly, and the run reports its error.
+  state->host_buffers.emplace_back(
+      new unsigned char[static_cast<size_t>(std::max<int64_t>(bytes, 1))]());
+  return static_cast<int64_t>(
+      reinterpret_cast<uintptr_t>(state->host_buffers.back().get()));
+}
+
+extern "C" void tfaot_rt_cuda_copy_to_host(int64_t host, int64_t device,
+                                           int64_t bytes) {
+  tfaot::internal::CudaDeviceState *state = current_state;
+  state->host_decided = true;
+  // As read_scalar: nothing during a capture (CaptureGraph drops it, and
+  // the entry runs again directly) or after a failure.
+  if (!state->error.empty() || state->capturing || bytes <= 0)
+    return;
+  // On the run's stream, after the kernels that wrote it; the host call
+  // reads it next, so wait.
+  if (state->Check(state->driver->cuMemcpyDtoHAsync(
+                       reinterpret_cast<void *>(static_cast<uintptr_t>(host)),
+                       static_cast<tfaot::cuda::CUdeviceptr>(device),
+                       static_cast<size_t>(bytes), state->stream()),
+                   "copying " + std::to_string(bytes) +
+                       " bytes from the GPU for a runtime call on the host"))
+    state->Check(state->driver->cuStreamSynchronize(state->stream()),
+                 "running the kernels before a runtime call on the host");
+}
+
+extern "C" void tfaot_rt_cuda_copy_to_device(int64_t device, int64_t host,
+                                             int64_t bytes) {
+  tfaot::internal::CudaDeviceState *state = current_state;
+  state->host_decided = true;
+  if (!state->error.empty() || state->capturing || bytes <= 0)
+    return;
+  // Queued before the kernels that read it; the host buffer lives until
+  // the Run() has synchronized.
+  state->Check(state->driver->cuMemcpyHtoDAsync(
+                   static_cast<tfaot::cuda::CUdeviceptr>(device),
+                   reinterpret_cast<const void *>(static_cast<uintptr_t>(host)),
+                   static_cast<size_t>(bytes), state->stream()),
+               "copying " + std::to_string(bytes) +
+                   " bytes of a runtime call's results to the GPU");
 }
 
 extern "C" void tfaot_rt_cuda_launch(const void *image, const char *kernel,

@@ -55,13 +55,76 @@ func.func @before_loop(%x: memref<8xf32>, %out: memref<8xf32>, %t: memref<f32>) 
 
 // -----
 
-// Tests that a load whose value is used after the run (here returned) is
-// left in host code: tfaot-gpu-check-host-code reports it.
+// Tests that a scalar the run computes for code after it (here returned)
+// goes through a one-element buffer: the thread stores it, the host code
+// loads it after the loop (tfaot-gpu-sink-views-into-kernels moves such a
+// load into the kernels that use it; left in host code, as here,
+// tfaot-gpu-check-host-code reports it).
 // CHECK-LABEL: func.func @escaping_load
-// CHECK-NOT: scf.parallel
-// CHECK: %[[V:.*]] = memref.load
-// CHECK-NEXT: return %[[V]]
+// CHECK-SAME: (%[[I:.*]]: memref<index>)
+// CHECK: %[[SLOT:.*]] = memref.alloc() : memref<index>
+// CHECK: scf.parallel
+// CHECK-NEXT: %[[V:.*]] = memref.load %[[I]][]
+// CHECK-NEXT: memref.store %[[V]], %[[SLOT]][]
+// CHECK-NEXT: scf.reduce
+// CHECK: %[[R:.*]] = memref.load %[[SLOT]][]
+// CHECK-NEXT: memref.dealloc %[[SLOT]]
+// CHECK-NEXT: return %[[R]]
 func.func @escaping_load(%i: memref<index>) -> index {
   %0 = memref.load %i[] : memref<index>
   return %0 : index
+}
+
+// -----
+
+// Tests that a loop holding no host work (no kernel, call or allocation:
+// TopKV2's walk over its histogram) is sequential work that one thread
+// runs, the position and sum it ends at stored for the code after it,
+// while a loop around a parallel loop stays host control flow.
+// CHECK-LABEL: func.func @histogram_walk
+// CHECK-SAME: (%[[H:.*]]: memref<256xi32>, %[[OUT:.*]]: memref<8xf32>, %[[N:.*]]: index)
+// CHECK: %[[POS:.*]] = memref.alloc() : memref<index>
+// CHECK: %[[SUM:.*]] = memref.alloc() : memref<i32>
+// CHECK: scf.parallel
+// CHECK-NEXT: %[[W:.*]]:2 = scf.while
+// CHECK: memref.store %[[W]]#0, %[[POS]][]
+// CHECK-NEXT: memref.store %[[W]]#1, %[[SUM]][]
+// CHECK-NEXT: scf.reduce
+// CHECK: memref.load %[[POS]][]
+// CHECK: memref.load %[[SUM]][]
+// CHECK: scf.while
+// CHECK: scf.parallel
+func.func @histogram_walk(%h: memref<256xi32>, %out: memref<8xf32>, %n: index) -> (index, i32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %c255 = arith.constant 255 : index
+  %c0_i32 = arith.constant 0 : i32
+  %c700 = arith.constant 700 : i32
+  %w:2 = scf.while (%b = %c255, %s = %c0_i32) : (index, i32) -> (index, i32) {
+    %x = memref.load %h[%b] : memref<256xi32>
+    %t = arith.addi %s, %x : i32
+    %more = arith.cmpi slt, %t, %c700 : i32
+    scf.condition(%more) %b, %s : index, i32
+  } do {
+  ^bb0(%b: index, %s: i32):
+    %x = memref.load %h[%b] : memref<256xi32>
+    %b1 = arith.subi %b, %c1 : index
+    %s1 = arith.addi %s, %x : i32
+    scf.yield %b1, %s1 : index, i32
+  }
+  %z = scf.while (%k = %c0) : (index) -> index {
+    %go = arith.cmpi slt, %k, %n : index
+    scf.condition(%go) %k : index
+  } do {
+  ^bb0(%k: index):
+    scf.parallel (%i) = (%c0) to (%c8) step (%c1) {
+      %f = arith.constant 1.0 : f32
+      memref.store %f, %out[%i] : memref<8xf32>
+      scf.reduce
+    }
+    %k1 = arith.addi %k, %c1 : index
+    scf.yield %k1 : index
+  }
+  return %w#0, %w#1 : index, i32
 }

@@ -300,6 +300,7 @@ CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr to, const void *from, size_t bytes,
     Bad("copy to the device outside an allocation");
   std::memcpy(reinterpret_cast<void *>(to), from, bytes);
   stats.htod_bytes += bytes;
+  ++stats.htod_copies;
   stats.last_stream = stream;
   return kSuccess;
 }
@@ -309,6 +310,7 @@ CUresult cuMemcpyDtoHAsync_v2(void *to, CUdeviceptr from, size_t bytes,
     Bad("copy from the device outside an allocation");
   std::memcpy(to, reinterpret_cast<void *>(from), bytes);
   stats.dtoh_bytes += bytes;
+  ++stats.dtoh_copies;
   stats.last_stream = stream;
   return kSuccess;
 }

@@ -26,6 +26,9 @@ struct FakeCudaStats {
   int tensor_adds, activations, relu6_activations;
   /// CUDA graphs: captures ended, live executable graphs, graph launches.
   int captures, live_graphs, graph_launches;
+  /// Copies made (the bytes are above): host code's read-backs and host
+  /// copies show in the count.
+  int htod_copies, dtoh_copies;
   void *last_stream;
   int bad_calls;
   char last_problem[256];

@@ -41,6 +41,8 @@ antispoof|sm_90|tfjs/antispoof.json|
 blazeface|sm_90|tfjs/blazeface.json|
 iris|sm_90|tfjs/iris.json|
 mobileface|sm_90|tfjs/mobileface.json|
+faceboxes|sm_90|tfjs/faceboxes.json|--feed image_tensor:1,128,128,3
+handtrack|sm_90|tfjs/handtrack.json|--feed input_tensor:1,320,320,3
 MODELS
 echo "$passed passed, $failed failed ($ptxas)"
 [ "$failed" -eq 0 ]

@@ -53,6 +53,9 @@ inline constexpr char kCudaGemmF16[] = "tfaot_rt_cuda_gemm_f16";
 inline constexpr char kCudaGemmBF16[] = "tfaot_rt_cuda_gemm_bf16";
 inline constexpr char kCudaConv[] = "tfaot_rt_cuda_conv";
 inline constexpr char kCudaReadScalar[] = "tfaot_rt_cuda_read_scalar";
+inline constexpr char kCudaHostBuffer[] = "tfaot_rt_cuda_host_buffer";
+inline constexpr char kCudaCopyToHost[] = "tfaot_rt_cuda_copy_to_host";
+inline constexpr char kCudaCopyToDevice[] = "tfaot_rt_cuda_copy_to_device";
 
 /// Whether two C strings are equal, at compile time.
 constexpr bool sameName(const char *a, const char *b) {
