@@ -13,9 +13,10 @@
 namespace mlir::tfaot {
 
 /// Operations (nested ones included) per piece of tfaot-split-entry in the
-/// CPU pipeline: no entry function of a corpus model reaches it, so their
-/// code is unchanged (bench/results/2026-11-28-devvm-compile-scaling-4.md).
-inline constexpr int64_t kSplitEntryMaxOps = 4000;
+/// CPU pipeline: no entry function of a corpus model reaches it (the
+/// largest, nanodet in NCHW, has about 4500), so their code is unchanged
+/// (bench/results/2026-11-28-devvm-compile-scaling-4.md).
+inline constexpr int64_t kSplitEntryMaxOps = 8000;
 
 /// Registers tfaot-split-entry{max-ops=N} for pipeline text.
 void registerSplitEntryPass();

@@ -458,7 +458,7 @@ static cl::opt<int64_t> maxFunctionOpsFlag(
     cl::desc("Cut an entry function of more operations than this (after "
              "bufferization, nested ones counted) into functions of about "
              "this size, called in order: LLVM optimizes a large graph in "
-             "time linear in its size (default 4000, which no model of the "
+             "time linear in its size (default 8000, which no model of the "
              "test corpus reaches; 0: never cut). The generated code does "
              "the same work in the same order."));
 static cl::opt<double> maxCompileSecondsFlag(
