@@ -11,6 +11,7 @@
 #include "backends/cpu/Passes.h"
 #include "passes/ConstantsToGlobals.h"
 #include "passes/Passes.h"
+#include "passes/SplitEntry.h"
 #include "passes/SplitSharedEmpties.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -100,13 +101,23 @@ static std::string bufferizePipeline(llvm::StringRef convAlgorithm,
 // Bufferized code -> LLVM dialect. Bare-pointer calling convention: every
 // buffer crosses the ABI as one plain pointer, which is what the generated
 // header passes.
-static std::string toLLVMPipeline(unsigned vectorBits, bool profile) {
+static std::string toLLVMPipeline(unsigned vectorBits, bool profile,
+                                  int64_t maxFunctionOps) {
   // Large loops are outlined for the thread pool before the contraction
   // tiles are vectorized, so the outlined bodies get the same kernels.
   // The Winograd transforms become vector loops before the thread pool
   // outlining, which would split them along rows that their blocks of 4
   // share.
-  return std::string(profile ? "tfaot-instrument-profile," : "") +
+  //
+  // A large entry function is cut into pieces first (after the profile's
+  // timing calls, which move with the ops they time): LLVM's passes per
+  // function grow faster than the function.
+  std::string split =
+      maxFunctionOps < 0   ? "tfaot-split-entry,"
+      : maxFunctionOps > 0 ? "tfaot-split-entry{max-ops=" +
+                                 std::to_string(maxFunctionOps) + "},"
+                           : "";
+  return std::string(profile ? "tfaot-instrument-profile," : "") + split +
          "func.func(tfaot-expand-strided-copies,"
          "tfaot-vectorize-winograd-transforms{vector-bits=" +
          std::to_string(vectorBits) +
@@ -139,6 +150,7 @@ static void registerUpstreamPassesOnce() {
     mlir::tfaot::registerTfaotPasses();
     mlir::tfaot::registerSplitSharedEmptiesPass();
     mlir::tfaot::registerConstantsToGlobalsPass();
+    mlir::tfaot::registerSplitEntryPass();
     mlir::tfaot::registerTfaotCpuPasses();
     ::tfaot::cpu::registerInt8UkernelPass();
     ::tfaot::cpu::registerBf16ContractionsPass();
@@ -157,9 +169,10 @@ LogicalResult buildBufferizePipeline(OpPassManager &pm,
 }
 
 LogicalResult buildToLLVMPipeline(OpPassManager &pm, unsigned vectorBits,
-                                  bool profile) {
+                                  bool profile, int64_t maxFunctionOps) {
   registerUpstreamPassesOnce();
-  return parsePassPipeline(toLLVMPipeline(vectorBits, profile), pm);
+  return parsePassPipeline(
+      toLLVMPipeline(vectorBits, profile, maxFunctionOps), pm);
 }
 
 void registerCpuPipelines() {

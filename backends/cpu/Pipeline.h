@@ -32,10 +32,14 @@ buildBufferizePipeline(mlir::OpPassManager &pm,
 
 /// Adds bufferized code -> LLVM dialect to `pm`. `vectorBits` is the width of
 /// the target's vector registers (cpu::vectorBitsFor), which sizes the
-/// contraction kernels' tiles; `profile` adds tfaot-instrument-profile.
+/// contraction kernels' tiles; `profile` adds tfaot-instrument-profile;
+/// an entry function of more than `maxFunctionOps` operations is cut into
+/// functions of about that size (tfaot-split-entry; 0: never; -1: the
+/// pass's default, kSplitEntryMaxOps in passes/SplitEntry.h).
 mlir::LogicalResult buildToLLVMPipeline(mlir::OpPassManager &pm,
                                         unsigned vectorBits,
-                                        bool profile = false);
+                                        bool profile = false,
+                                        int64_t maxFunctionOps = -1);
 
 /// Registers both pipelines (and the upstream passes they name).
 void registerCpuPipelines();

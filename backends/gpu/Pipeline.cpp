@@ -16,6 +16,7 @@
 
 #include "backends/gpu/DeviceImage.h"
 #include "backends/gpu/Passes.h"
+#include "passes/ConstantsToGlobals.h"
 #include "passes/Passes.h"
 #include "passes/SplitSharedEmpties.h"
 
@@ -61,6 +62,9 @@ static std::string bufferizePipeline(const std::string &convsToMatmuls,
          convsToMatmuls + storeHalf +
          // As on the CPU: runs of at most 64 users per tensor.empty.
          "func.func(tfaot-split-shared-empties),"
+         // As on the CPU: one global per distinct constant through a hash
+         // map, not one-shot-bufferize's scan of the module per constant.
+         "tfaot-constants-to-globals,"
          // As on the CPU, a loop variable the body replaces is a new
          // buffer each iteration.
          "one-shot-bufferize{bufferize-function-boundaries "
@@ -178,6 +182,7 @@ static void registerPassesOnce() {
     registerAllPasses();
     mlir::tfaot::registerTfaotPasses();
     mlir::tfaot::registerSplitSharedEmptiesPass();
+    mlir::tfaot::registerConstantsToGlobalsPass();
     mlir::tfaot::registerTfaotGpuPasses();
     return true;
   }();

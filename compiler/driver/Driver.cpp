@@ -309,7 +309,8 @@ static bool lowerEntry(const tensorflow::GraphDef &graph,
   if (!runPipeline(
           module,
           [&](mlir::OpPassManager &pm) {
-            return cpu::buildToLLVMPipeline(pm, vectorBits, options.profile);
+            return cpu::buildToLLVMPipeline(pm, vectorBits, options.profile,
+                                            options.maxFunctionOps);
           },
           options, diags, progress))
     return false;
@@ -527,6 +528,13 @@ static int compileGraph(const CompileOptions &options, const BuildHooks &hooks,
   if (options.runtimeChecks != "all" && options.runtimeChecks != "none") {
     diags.usageError("--runtime_checks must be all or none, not '" +
                      options.runtimeChecks + "'");
+    return 1;
+  }
+  // -1 is the default, which the command line shows as its value.
+  if (options.maxFunctionOps < -1) {
+    diags.usageError("--max_function_ops must be 0 (never cut) or more, "
+                     "not " +
+                     std::to_string(options.maxFunctionOps));
     return 1;
   }
   // Written so that NaN fails too.

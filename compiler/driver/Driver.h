@@ -82,6 +82,12 @@ struct CompileOptions {
   /// --runtime_checks: "all" (default) checks indices read from data at run
   /// time (Run() fails on a bad one); "none" leaves them clamped unchecked.
   std::string runtimeChecks = "all";
+  /// --max_function_ops: an entry function larger than this many
+  /// operations (after bufferization, nested ones included) is cut into
+  /// private functions of about this size, which LLVM optimizes in time
+  /// linear in the graph (passes/SplitEntry.cpp); 0: never cut; -1: the
+  /// pass's default (kSplitEntryMaxOps, passes/SplitEntry.h).
+  int64_t maxFunctionOps = -1;
   /// --max_compile_seconds: a build running longer is stopped with an
   /// error and exit status kCompileTimeLimitExit (Watchdog.h); 0: no limit.
   /// Stopping ends the process, which only the command line may do (its

@@ -11,6 +11,7 @@
 #include "compiler/Run.h"
 #include "compiler/Show.h"
 #include "compiler/driver/Driver.h"
+#include "passes/SplitEntry.h"
 #include "compiler/driver/OpReport.h"
 #include "compiler/frontend/Diagnostics.h"
 #include "compiler/frontend/OpImporters.h"
@@ -450,6 +451,16 @@ static cl::opt<std::string> runtimeChecksFlag(
              "on one out of range; none: no checks, such indices are "
              "clamped into range, for inputs validated beforehand (default "
              "all; --target=cuda has no checks yet)."));
+static cl::opt<int64_t> maxFunctionOpsFlag(
+    "max_function_ops", cl::sub(compileCmd), cl::sub(benchCmd),
+    cl::sub(runCmd), cl::cat(compileCategory),
+    cl::init(mlir::tfaot::kSplitEntryMaxOps), cl::value_desc("n"),
+    cl::desc("Cut an entry function of more operations than this (after "
+             "bufferization, nested ones counted) into functions of about "
+             "this size, called in order: LLVM optimizes a large graph in "
+             "time linear in its size (default 8000, which no model of the "
+             "test corpus reaches; 0: never cut). The generated code does "
+             "the same work in the same order."));
 static cl::opt<double> maxCompileSecondsFlag(
     "max_compile_seconds", cl::sub(compileCmd), cl::sub(explainCmd),
     cl::sub(benchCmd), cl::sub(runCmd), cl::cat(compileCategory),
@@ -667,6 +678,13 @@ int main(int argc, char **argv) {
   options.jpegDctScaling = jpegDctScalingFlag;
   options.convAlgorithm = convAlgorithmFlag;
   options.runtimeChecks = runtimeChecksFlag;
+  if (maxFunctionOpsFlag < 0) {
+    usage.usageError("--max_function_ops must be 0 (never cut) or more, "
+                     "not " +
+                     std::to_string(maxFunctionOpsFlag));
+    return 1;
+  }
+  options.maxFunctionOps = maxFunctionOpsFlag;
   options.maxCompileSeconds = maxCompileSecondsFlag;
   options.dumpIrAfter.assign(dumpIrAfterFlag.begin(), dumpIrAfterFlag.end());
   options.batchBuckets.assign(batchFlag.begin(), batchFlag.end());
