@@ -117,6 +117,10 @@ std::string ListCheckFailure(int64_t kind, int64_t value, int64_t length,
     return std::string("Trying to ") +
            (kind == tfaot::kCheckListAccess ? "access" : "modify") +
            " element " + v + " in a list with " + n + " elements.";
+  case tfaot::kCheckListWritten:
+    return length != 0 ? ""
+                       : "Trying to read the inner list at index " + v +
+                             " of a list of lists, which was never written.";
   case tfaot::kCheckListStack:
     return value == bound ? ""
                           : "Operation expected a list with " +

@@ -47,6 +47,10 @@ enum IndexCheckKind : int64_t {
   /// positive; bounds[0] is the ArgMax's dimension as the graph gives it and
   /// bounds[1..bounds_rank) the input's shape, -1 at the counted dim.
   kCheckNonEmptyAxis = 7,
+  /// A read of an inner list of a list of lists: `indices` is int32
+  /// [index, written], and `written` (whether an inner list was written at
+  /// that index) must be nonzero.
+  kCheckListWritten = 8,
 };
 
 } // namespace tfaot
