@@ -48,7 +48,9 @@ def Tfaot_CheckListOp : Tfaot_Op<"CheckList", [Pure]> {
     push (`value`, the length, must be below `bound`, max_num_elements),
     pop (`value`, the length, must be positive), access and modify (`value`,
     an index, must be in [0, `length`)), stack (`value`, the length, must
-    equal `bound`, TensorListStack's num_elements), and, for an ArgMax
+    equal `bound`, TensorListStack's num_elements), written (a read of an
+    inner list of a list of lists: `length`, the row's written flag, must
+    be nonzero), and, for an ArgMax
     along a dim whose size is a run-time count (ImportCountOps.cpp), the
     non-empty-axis check (`value` and `length` the count, which must be
     positive; `bound` the ArgMax's dimension as the graph gives it and
