@@ -48,14 +48,22 @@ def Tfaot_CheckListOp : Tfaot_Op<"CheckList", [Pure]> {
     push (`value`, the length, must be below `bound`, max_num_elements),
     pop (`value`, the length, must be positive), access and modify (`value`,
     an index, must be in [0, `length`)), stack (`value`, the length, must
-    equal `bound`, TensorListStack's num_elements). Lowered to a call of
+    equal `bound`, TensorListStack's num_elements), written (a read of an
+    inner list of a list of lists: `length`, the row's written flag, must
+    be nonzero), and, for an ArgMax
+    along a dim whose size is a run-time count (ImportCountOps.cpp), the
+    non-empty-axis check (`value` and `length` the count, which must be
+    positive; `bound` the ArgMax's dimension as the graph gives it and
+    `shape` the input's, -1 at the counted dim, for TF's message). Lowered
+    to a call of
     tfaot_rt_check_indices (none with --runtime_checks=none). The importer
     builds every use on the result, so the check stays as long as what it
     guards; what it guards clamps its indices anyway, so a failed check
     never makes the generated code read or write out of bounds.
   }];
   let arguments = (ins 0DTensorOf<[Tfaot_IndexInt]>:$value,
-                   0DTensorOf<[I32]>:$length, I64Attr:$kind, I64Attr:$bound);
+                   0DTensorOf<[I32]>:$length, I64Attr:$kind, I64Attr:$bound,
+                   OptionalAttr<DenseI64ArrayAttr>:$shape);
   let results = (outs 0DTensorOf<[Tfaot_IndexInt]>:$checked);
   let assemblyFormat = [{
     $value `,` $length attr-dict `:` functional-type(operands, results)

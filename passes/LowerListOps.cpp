@@ -60,7 +60,8 @@ struct ListSetItemLowering : TfaotPattern<ListSetItemOp> {
 
 /// tfaot_rt_check_indices(indices, indices_shape, bounds, node, kind,
 /// index_bytes, indices_rank, bounds_rank) on the int32 pair [value,
-/// length], with the bound; then the op stands for its value.
+/// length], with the bound (and the shape, if any); then the op stands for
+/// its value.
 struct CheckListLowering : TfaotPattern<CheckListOp> {
   using TfaotPattern::TfaotPattern;
   LogicalResult
@@ -84,9 +85,12 @@ struct CheckListLowering : TfaotPattern<CheckListOp> {
     Value node = textGlobal(rewriter, l, module, "__tfaot_check_node",
                             nodeNameOf(l).value_or("?"));
     Value shape = i64Global(rewriter, l, module, "__tfaot_check_shape", {2});
+    // The bound, then the shape of a non-empty-axis check for its message.
+    SmallVector<int64_t> boundValues{int64_t(op.getBound())};
+    if (std::optional<ArrayRef<int64_t>> shape = op.getShape())
+      llvm::append_range(boundValues, *shape);
     Value bounds =
-        i64Global(rewriter, l, module, "__tfaot_check_bounds",
-                  {int64_t(op.getBound())});
+        i64Global(rewriter, l, module, "__tfaot_check_bounds", boundValues);
     Value buffer = bufferization::ToBufferOp::create(
         rewriter, l, MemRefType::get({2}, i32), pair,
         /*read_only=*/rewriter.getUnitAttr());
@@ -97,7 +101,8 @@ struct CheckListLowering : TfaotPattern<CheckListOp> {
     };
     func::CallOp::create(rewriter, l, tfaot_rt::kCheckIndices, TypeRange{},
                          ValueRange{address, shape, bounds, node,
-                                    i64(op.getKind()), i64(4), i64(1), i64(1)});
+                                    i64(op.getKind()), i64(4), i64(1),
+                                    i64(boundValues.size())});
     rewriter.replaceOp(op, adaptor.getValue());
     return success();
   }

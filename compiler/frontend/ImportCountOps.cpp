@@ -347,10 +347,31 @@ BoundTracker::importMeanOfBounded(NodeImportContext &ctx,
                                              sum.getType(), {})};
 }
 
+/// tfaot::kCheckNonEmptyAxis (runtime/include/tfaot/runtime/checks.h), the
+/// tfaot.CheckList kind that fails Run() when an ArgMax's axis is empty.
+static constexpr int64_t kCheckNonEmptyAxis = 7;
+
+/// `count` checked to be positive at run time (TF's "Reduction axis <dim>
+/// is empty in shape [...]" otherwise) for an ArgMax of `input` along its
+/// counted dim `countedDim`, `dim` as the graph gives it. Everything the
+/// ArgMax computes uses the result, so the check stays as long as it does.
+static Value checkNonEmptyAxis(NodeImportContext &ctx, Value count,
+                               RankedTensorType input, int64_t countedDim,
+                               int64_t dim) {
+  Builder &b = ctx.builder;
+  SmallVector<int64_t> shape(input.getShape());
+  shape[countedDim] = -1;
+  return buildOpWithAttrs(
+      ctx, "CheckList", {count, count}, count.getType(),
+      {b.getNamedAttr("kind", b.getI64IntegerAttr(kCheckNonEmptyAxis)),
+       b.getNamedAttr("bound", b.getI64IntegerAttr(dim)),
+       b.getNamedAttr("shape", b.getDenseI64ArrayAttr(shape))});
+}
+
 /// ArgMax of a bounded value. Along its bounded dim the padding becomes the
 /// lowest value, so it never wins (a valid entry equal to it has a lower
-/// index, and ArgMax takes the first); along another dim the result stays
-/// bounded.
+/// index, and ArgMax takes the first), and a count of 0 fails Run() as TF
+/// fails the op; along another dim the result stays bounded.
 FailureOr<SmallVector<Value>>
 BoundTracker::importArgMaxOfBounded(NodeImportContext &ctx,
                                     const BoundedDim &bound) {
@@ -364,11 +385,14 @@ BoundTracker::importArgMaxOfBounded(NodeImportContext &ctx,
       normalizeAxis(ctx, (*dimension)[0], input.getRank());
   if (failed(axis))
     return failure();
-  if (*axis == bound.dim)
+  if (*axis == bound.dim) {
+    Value count = checkNonEmptyAxis(ctx, bound.count, input, bound.dim,
+                                    (*dimension)[0]);
     ctx.operands[0] =
-        maskPastCount(ctx, ctx.operands[0], bound.dim, bound.count,
+        maskPastCount(ctx, ctx.operands[0], bound.dim, count,
                       extremeScalar(ctx, input.getElementType(),
                                     /*highest=*/false));
+  }
   FailureOr<Value> result = importArgMax(ctx);
   if (failed(result))
     return failure();

@@ -506,6 +506,7 @@ enum ListCheckKind : int64_t {
   kCheckListAccess = 4,
   kCheckListModify = 5,
   kCheckListStack = 6,
+  kCheckListWritten = 8,
 };
 
 static constexpr llvm::StringLiteral kRunTimeLength =
@@ -637,6 +638,59 @@ static Value buildCheck(NodeImportContext &ctx, ListCheckKind kind,
       ctx, "CheckList", {value, length}, value.getType(),
       {b.getNamedAttr("kind", b.getI64IntegerAttr(kind)),
        b.getNamedAttr("bound", b.getI64IntegerAttr(bound))});
+}
+
+/// The rows of the list of lists `list` that an inner list was written
+/// into, when the import knows them: every write since the list was
+/// created is a ListSetItem at a constant row. std::nullopt otherwise (a
+/// row from data, a list a loop carries or one from another op).
+static std::optional<SmallVector<bool>> writtenInnerLists(Value list) {
+  SmallVector<bool> written(numElements(list), false);
+  Operation *op = list.getDefiningOp();
+  for (; op && op->getName().getStringRef() == "tfaot.ListSetItem";
+       op = op->getOperand(0).getDefiningOp()) {
+    DenseElementsAttr row = constantElements(op->getOperand(1));
+    if (!row)
+      return std::nullopt;
+    int64_t r = row.getSplatValue<APInt>().getSExtValue();
+    if (r >= 0 && r < int64_t(written.size()))
+      written[r] = true;
+  }
+  if (!op || !op->hasAttr(kListOfLists))
+    return std::nullopt;
+  return written;
+}
+
+/// `index` (a scalar) of a read of an inner list from the list of lists
+/// `list`, checked to be one that was written: TF fails the reads of an
+/// inner list never written, where the list tensor holds zeros. A constant
+/// index is refused now; one from data fails Run() with the node named.
+/// Unchanged when the import does not know the written rows.
+static FailureOr<Value> checkInnerListWritten(NodeImportContext &ctx,
+                                              Value list, Value index) {
+  std::optional<SmallVector<bool>> written = writtenInnerLists(list);
+  if (!written || cast<RankedTensorType>(index.getType()).getRank() != 0)
+    return index;
+  if (DenseElementsAttr constant = constantElements(index)) {
+    int64_t i = constant.getSplatValue<APInt>().getSExtValue();
+    if (i >= 0 && i < int64_t(written->size()) && !(*written)[i])
+      return ctx.error(llvm::formatv("reads the inner list at index {0} of "
+                                     "a list of lists, which was never "
+                                     "written (TF fails the read)",
+                                     i)
+                           .str());
+    return index;
+  }
+  if (llvm::all_of(*written, [](bool w) { return w; }))
+    return index;
+  SmallVector<int32_t> flags(written->begin(), written->end());
+  Value flagList = buildConst(
+      ctx, DenseElementsAttr::get(
+               RankedTensorType::get({int64_t(flags.size())},
+                                     ctx.builder.getI32Type()),
+               ArrayRef<int32_t>(flags)));
+  Value flag = buildRead(ctx, flagList, index);
+  return buildCheck(ctx, kCheckListWritten, index, flag, 0);
 }
 
 /// `row` clamped into the element rows [0, B): after a failed check (or
@@ -960,7 +1014,14 @@ static FailureOr<Value> importListRead(NodeImportContext &ctx) {
       failed(checkConstantIndices(ctx, ctx.operands[1], numElements(*list),
                                   "access")))
     return failure();
-  return buildRead(ctx, *list, ctx.operands[1]);
+  Value index = ctx.operands[1];
+  if (isVariantAttr(ctx, "element_dtype")) {
+    FailureOr<Value> checked = checkInnerListWritten(ctx, *list, index);
+    if (failed(checked))
+      return failure();
+    index = *checked;
+  }
+  return buildRead(ctx, *list, index);
 }
 
 FailureOr<Value>(::tfaot::importTensorListGetItem)(NodeImportContext &ctx) {

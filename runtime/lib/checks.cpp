@@ -83,6 +83,20 @@ int64_t Element(const void *indices, int64_t index_bytes, int64_t i) {
                           : static_cast<const int64_t *>(indices)[i];
 }
 
+/// argmax_op.cc's message for an empty reduced dim: the dimension as the
+/// graph gives it and the shape, `count` at the dim marked -1.
+std::string EmptyAxisFailure(int64_t count, const int64_t *bounds,
+                             int64_t bounds_rank) {
+  if (count > 0)
+    return "";
+  std::string shape;
+  for (int64_t d = 1; d < bounds_rank; ++d)
+    shape += (d > 1 ? "," : "[") +
+             std::to_string(bounds[d] < 0 ? count : bounds[d]);
+  return "Reduction axis " + std::to_string(bounds[0]) + " is empty in shape " +
+         (shape.empty() ? "[]" : shape + "]");
+}
+
 /// The list checks (kCheckListPush...): TensorFlow's messages of
 /// list_kernels.h for `value` and `length`, or "" when the check passes.
 std::string ListCheckFailure(int64_t kind, int64_t value, int64_t length,
@@ -103,6 +117,10 @@ std::string ListCheckFailure(int64_t kind, int64_t value, int64_t length,
     return std::string("Trying to ") +
            (kind == tfaot::kCheckListAccess ? "access" : "modify") +
            " element " + v + " in a list with " + n + " elements.";
+  case tfaot::kCheckListWritten:
+    return length != 0 ? ""
+                       : "Trying to read the inner list at index " + v +
+                             " of a list of lists, which was never written.";
   case tfaot::kCheckListStack:
     return value == bound ? ""
                           : "Operation expected a list with " +
@@ -124,7 +142,10 @@ extern "C" void tfaot_rt_check_indices(const void *indices,
                                        int64_t bounds_rank) {
   if (kind >= tfaot::kCheckListPush) {
     const auto *pair = static_cast<const int32_t *>(indices);
-    std::string failure = ListCheckFailure(kind, pair[0], pair[1], bounds[0]);
+    std::string failure =
+        kind == tfaot::kCheckNonEmptyAxis
+            ? EmptyAxisFailure(pair[0], bounds, bounds_rank)
+            : ListCheckFailure(kind, pair[0], pair[1], bounds[0]);
     if (!failure.empty())
       tfaot::internal::ReportRunError(std::string("node '") + node + "': " +
                                       failure);

@@ -42,6 +42,15 @@ enum IndexCheckKind : int64_t {
   kCheckListAccess = 4,
   kCheckListModify = 5,
   kCheckListStack = 6,
+  /// ArgMax along a dim whose size is a run-time count (tfaot.CheckList
+  /// with a `shape`): `indices` is int32 [count, count], which must be
+  /// positive; bounds[0] is the ArgMax's dimension as the graph gives it and
+  /// bounds[1..bounds_rank) the input's shape, -1 at the counted dim.
+  kCheckNonEmptyAxis = 7,
+  /// A read of an inner list of a list of lists: `indices` is int32
+  /// [index, written], and `written` (whether an inner list was written at
+  /// that index) must be nonzero.
+  kCheckListWritten = 8,
 };
 
 } // namespace tfaot
@@ -58,6 +67,7 @@ extern "C" {
 ///   node name: gnd
 ///   node 'push': Tried to push item into a full list list size: 3
 ///   max_num_elements: 3
+///   node 'argmax': Reduction axis 0 is empty in shape [0]
 /// Reads the indices only; called on the thread that runs Run().
 void tfaot_rt_check_indices(const void *indices, const int64_t *indices_shape,
                             const int64_t *bounds, const char *node,
