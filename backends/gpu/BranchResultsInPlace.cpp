@@ -14,6 +14,7 @@
 // canonicalized) becomes an scf.if with a copy in each branch.
 //
 //===----------------------------------------------------------------------===//
+#include "backends/gpu/HostCode.h"
 #include "backends/gpu/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -34,13 +35,8 @@ namespace {
 /// time (and a static shape, so that one buffer can hold every branch's).
 bool needsSharedBuffer(Type type) {
   auto memref = dyn_cast<MemRefType>(type);
-  if (!memref || !memref.hasStaticShape() || memref.getLayout().isIdentity())
-    return false;
-  SmallVector<int64_t> strides;
-  int64_t offset;
-  return failed(memref.getStridesAndOffset(strides, offset)) ||
-         ShapedType::isDynamic(offset) ||
-         llvm::any_of(strides, ShapedType::isDynamic);
+  return memref && memref.hasStaticShape() &&
+         ::tfaot::gpu::hasRunTimeLayout(memref);
 }
 
 /// `type` with the identity layout.

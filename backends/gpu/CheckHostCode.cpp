@@ -31,19 +31,10 @@ using ::tfaot::gpu::isHostControlFlow;
 namespace {
 
 /// Whether a kernel takes a buffer whose offset or strides are known only
-/// at run time: a branch or switch that picks one of several buffers
-/// yields such a memref, and kernels take bare pointers, which carry no
-/// offset.
+/// at run time (hasRunTimeLayout).
 bool takesRunTimeLayout(mlir::gpu::LaunchFuncOp launch) {
   return llvm::any_of(launch.getKernelOperands(), [](Value operand) {
-    auto type = dyn_cast<MemRefType>(operand.getType());
-    if (!type || type.getLayout().isIdentity())
-      return false;
-    SmallVector<int64_t> strides;
-    int64_t offset;
-    return failed(type.getStridesAndOffset(strides, offset)) ||
-           ShapedType::isDynamic(offset) ||
-           llvm::any_of(strides, ShapedType::isDynamic);
+    return ::tfaot::gpu::hasRunTimeLayout(operand.getType());
   });
 }
 

@@ -60,6 +60,21 @@ inline bool isHostControlFlow(mlir::Operation *op) {
          holdsHostWork(op);
 }
 
+/// Whether a buffer of `type` has an offset or strides known only at run
+/// time: a branch or switch that picks one of several buffers yields such
+/// a memref, and kernels take bare pointers, which carry no offset.
+inline bool hasRunTimeLayout(mlir::Type type) {
+  using namespace mlir;
+  auto memref = dyn_cast<MemRefType>(type);
+  if (!memref || memref.getLayout().isIdentity())
+    return false;
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  return failed(memref.getStridesAndOffset(strides, offset)) ||
+         ShapedType::isDynamic(offset) ||
+         llvm::any_of(strides, ShapedType::isDynamic);
+}
+
 } // namespace tfaot::gpu
 
 #endif // TFAOT_BACKENDS_GPU_HOSTCODE_H

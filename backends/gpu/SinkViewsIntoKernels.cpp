@@ -38,19 +38,6 @@ using ::tfaot::gpu::isHostControlFlow;
 
 namespace {
 
-/// Whether a buffer of `type` has an offset or strides known only at run
-/// time.
-bool hasRunTimeLayout(Type type) {
-  auto memref = dyn_cast<MemRefType>(type);
-  if (!memref || memref.getLayout().isIdentity())
-    return false;
-  SmallVector<int64_t> strides;
-  int64_t offset;
-  return failed(memref.getStridesAndOffset(strides, offset)) ||
-         ShapedType::isDynamic(offset) ||
-         llvm::any_of(strides, ShapedType::isDynamic);
-}
-
 /// The buffer `value` is a view of (through view ops), or `value`.
 Value rootBuffer(Value value) {
   while (Operation *def = value.getDefiningOp()) {
@@ -113,7 +100,7 @@ SmallVector<Operation *> chainToSink(Value value, scf::ParallelOp loop) {
     if (!sinkable(def)) {
       // A buffer of its own (an allocation, a global, a result): kernels
       // take it as it is, if its layout is static.
-      if (hasRunTimeLayout(v.getType()))
+      if (::tfaot::gpu::hasRunTimeLayout(v.getType()))
         return {};
       continue;
     }
@@ -125,7 +112,7 @@ SmallVector<Operation *> chainToSink(Value value, scf::ParallelOp loop) {
     chain.insert(def);
     llvm::append_range(worklist, def->getOperands());
   }
-  if (!readsMemory && !hasRunTimeLayout(value.getType()))
+  if (!readsMemory && !::tfaot::gpu::hasRunTimeLayout(value.getType()))
     return {};
   SmallVector<Operation *> ordered(chain.begin(), chain.end());
   llvm::sort(ordered, [](Operation *a, Operation *b) {

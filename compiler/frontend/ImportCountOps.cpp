@@ -252,18 +252,11 @@ FailureOr<SmallVector<Value>>
 BoundTracker::importReductionOfBounded(NodeImportContext &ctx,
                                        const BoundedDim &bound) {
   const std::string &op = ctx.node.op();
-  auto axes = constantInts(ctx, 1, "the reduction indices");
-  if (failed(axes))
-    return failure();
   RankedTensorType input = ctx.typeOf(0);
-  int64_t rank = input.getRank();
-  SmallVector<bool> reduced(rank, false);
-  for (int64_t a : *axes) {
-    FailureOr<int64_t> axis = normalizeAxis(ctx, a, rank);
-    if (failed(axis))
-      return failure();
-    reduced[*axis] = true;
-  }
+  FailureOr<SmallVector<bool>> reducedOrError = reducedAxes(ctx);
+  if (failed(reducedOrError))
+    return failure();
+  SmallVector<bool> reduced = std::move(*reducedOrError);
   Value original = ctx.operands[0];
   if (reduced[bound.dim]) {
     Type element = input.getElementType();
@@ -307,16 +300,10 @@ FailureOr<SmallVector<Value>>
 BoundTracker::importMeanOfBounded(NodeImportContext &ctx,
                                   const BoundedDim &bound) {
   RankedTensorType input = ctx.typeOf(0);
-  auto axes = constantInts(ctx, 1, "the reduction indices");
-  if (failed(axes))
+  FailureOr<SmallVector<bool>> reducedOrError = reducedAxes(ctx);
+  if (failed(reducedOrError))
     return failure();
-  SmallVector<bool> reduced(input.getRank(), false);
-  for (int64_t a : *axes) {
-    FailureOr<int64_t> axis = normalizeAxis(ctx, a, input.getRank());
-    if (failed(axis))
-      return failure();
-    reduced[*axis] = true;
-  }
+  SmallVector<bool> reduced = std::move(*reducedOrError);
   if (!reduced[bound.dim])
     return importReductionOfBounded(ctx, bound);
   Type element = input.getElementType();

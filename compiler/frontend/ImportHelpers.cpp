@@ -216,6 +216,21 @@ FailureOr<int64_t>(::tfaot::normalizeAxis)(NodeImportContext &ctx, int64_t axis,
   return axis < 0 ? axis + rank : axis;
 }
 
+FailureOr<SmallVector<bool>>(::tfaot::reducedAxes)(NodeImportContext &ctx) {
+  auto axes = constantInts(ctx, 1, "the reduction indices");
+  if (failed(axes))
+    return failure();
+  int64_t rank = ctx.typeOf(0).getRank();
+  SmallVector<bool> reduced(rank, false);
+  for (int64_t a : *axes) {
+    FailureOr<int64_t> axis = normalizeAxis(ctx, a, rank);
+    if (failed(axis))
+      return failure();
+    reduced[*axis] = true;
+  }
+  return reduced;
+}
+
 /// Reshape to a static `shape`, with the shape as a constant operand.
 Value(::tfaot::buildReshape)(NodeImportContext &ctx, Value input,
                             ArrayRef<int64_t> shape) {

@@ -64,6 +64,11 @@ constantInts(NodeImportContext &ctx, unsigned i, llvm::StringRef role);
 mlir::FailureOr<int64_t> normalizeAxis(NodeImportContext &ctx, int64_t axis,
                                        int64_t rank);
 
+/// Which of operand 0's dims the constant axes of operand 1 (a reduction's
+/// indices, possibly negative) name, or an error naming the bad axis.
+mlir::FailureOr<llvm::SmallVector<bool>>
+reducedAxes(NodeImportContext &ctx);
+
 /// Reshape to a static `shape`, with the shape as a constant operand.
 mlir::Value buildReshape(NodeImportContext &ctx, mlir::Value input,
                          llvm::ArrayRef<int64_t> shape);

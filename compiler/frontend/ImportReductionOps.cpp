@@ -37,17 +37,11 @@ FailureOr<Value>(::tfaot::importArgMax)(NodeImportContext &ctx) {
 }
 
 FailureOr<Value>(::tfaot::importReduction)(NodeImportContext &ctx) {
-  auto axes = constantInts(ctx, 1, "the reduction indices");
-  if (failed(axes))
-    return failure();
   auto input = ctx.typeOf(0);
-  SmallVector<bool> reduced(input.getRank(), false);
-  for (int64_t a : *axes) {
-    FailureOr<int64_t> axis = normalizeAxis(ctx, a, input.getRank());
-    if (failed(axis))
-      return failure();
-    reduced[*axis] = true;
-  }
+  FailureOr<SmallVector<bool>> reducedOrError = reducedAxes(ctx);
+  if (failed(reducedOrError))
+    return failure();
+  SmallVector<bool> reduced = std::move(*reducedOrError);
   const tensorflow::AttrValue *keep = ctx.attr("keep_dims");
   SmallVector<int64_t> shape;
   for (int64_t i = 0; i < input.getRank(); ++i) {
