@@ -88,6 +88,8 @@ void CompileReport::print(llvm::raw_ostream &os) const {
   for (const auto &[op, count] : opsAfterGraphPasses)
     if (!opsImported.count(op))
       os << llvm::formatv("  {0,-24} {1,5} -> {2}\n", op, 0, count);
+  if (!batchChunks.empty())
+    os << "\nBatch: " << batchChunks << "\n";
   if (memory) {
     os << "\nMemory for temporaries (one arena, allocated once):\n";
     os << llvm::formatv("  arena        {0,12} bytes\n", memory->arenaBytes);
@@ -131,6 +133,8 @@ void CompileReport::printJson(llvm::raw_ostream &os) const {
                           {"ops_imported", countsToJson(opsImported)},
                           {"ops_after_graph_passes",
                            countsToJson(opsAfterGraphPasses)}};
+  if (!batchChunks.empty())
+    root["batch_chunks"] = batchChunks;
   if (memory)
     root["memory"] = llvm::json::Object{
         {"arena_bytes", int64_t(memory->arenaBytes)},

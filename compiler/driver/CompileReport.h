@@ -44,6 +44,9 @@ struct CompileReport {
   /// tfaot op name (without "tfaot.") -> count, Const excluded.
   OpCounts opsImported, opsAfterGraphPasses;
   std::optional<Memory> memory;
+  /// How a batch is computed: at once, or in runs over slices of it and
+  /// why (--batch_chunk, BatchChunks.h); empty when there is no batch.
+  std::string batchChunks;
 
   /// Parses a remark's message; messages not in the "[pass] what" form are
   /// ignored (returns false).

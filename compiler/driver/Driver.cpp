@@ -12,6 +12,7 @@
 #include "backends/cpu/Pipeline.h"
 #include "backends/gpu/LowerEntry.h"
 #include "backends/gpu/Pipeline.h"
+#include "compiler/driver/BatchChunks.h"
 #include "compiler/driver/CApiWriter.h"
 #include "compiler/driver/CompileReport.h"
 #include "compiler/driver/HeaderWriter.h"
@@ -163,6 +164,9 @@ struct LoweredEntry {
   std::string ptx;         ///< --target=cuda: the kernels' PTX.
   bool cubin = false;      ///< --target=cuda: a cubin is embedded too.
   bool cublas = false;     ///< --target=cuda: the host code calls cuBLAS.
+  /// Set when lowerEntry stopped after the graph passes because the batch
+  /// is to be computed in runs of this many rows (lowerEntryInChunks).
+  int64_t chunkRows = 0;
 };
 
 static bool checkEntryAbi(mlir::ModuleOp module, const LoweredEntry &entry,
@@ -224,6 +228,55 @@ static bool lowerEntryForCuda(const CompileOptions &options,
   return ok;
 }
 
+/// The batch of an entry: the first dimension shared by every argument and
+/// result, or 0 when they do not share one (or a result's size varies).
+static int64_t signatureBatch(const FunctionSignature &signature) {
+  int64_t batch = 0;
+  auto shares = [&](const TensorSignature &tensor) {
+    if (tensor.shape.empty() || tensor.bounded)
+      return false;
+    if (!batch)
+      batch = tensor.shape[0];
+    return tensor.shape[0] == batch;
+  };
+  if (signature.args.empty() || !llvm::all_of(signature.args, shares) ||
+      !llvm::all_of(signature.results, shares))
+    return 0;
+  return batch;
+}
+
+/// Decides, for a CPU object, whether the entry runs its batch in chunks
+/// (BatchChunks.h); sets entry.chunkRows if so. False after an error.
+static bool chooseEntryChunks(mlir::ModuleOp module,
+                              const CompileOptions &options,
+                              GraphDiagnostics &diags, CompileReport &report,
+                              LoweredEntry &entry) {
+  bool cpuObject = options.targetKind == "cpu" &&
+                   (options.emit == EmitStage::Object ||
+                    options.emit == EmitStage::LLVMDialect ||
+                    options.emit == EmitStage::LLVMIR);
+  int64_t batch = signatureBatch(entry.signature);
+  if (!cpuObject || batch < 2) {
+    llvm::StringRef flag = options.batchChunk;
+    if (cpuObject && !batch && flag != "auto" && flag != "off") {
+      diags.error("--batch_chunk=" + flag.str() +
+                  ": the arguments and results do not share a first "
+                  "dimension (the batch) to run in chunks");
+      return false;
+    }
+    return true;
+  }
+  std::string note, error;
+  entry.chunkRows = chooseBatchChunk(module, entry.symbol, batch,
+                                     options.batchChunk, note, error);
+  if (!error.empty()) {
+    diags.error(error);
+    return false;
+  }
+  report.batchChunks = note;
+  return true;
+}
+
 /// Imports `graph` for `config` and lowers it to the LLVM dialect, or only
 /// as far as options.emit asks for IR. Returns false after reporting.
 static bool lowerEntry(const tensorflow::GraphDef &graph,
@@ -268,6 +321,10 @@ static bool lowerEntry(const tensorflow::GraphDef &graph,
       !hooks.afterGraphPasses(module, entry.signature))
     return false;
   if (options.emit == EmitStage::Tfaot)
+    return true;
+  if (!chooseEntryChunks(module, options, diags, report, entry))
+    return false;
+  if (entry.chunkRows)
     return true;
   // The lowering reads it (passes/LowerIndexChecks.cpp). CUDA code keeps its
   // indices in device memory, which the runtime's host-side check cannot
@@ -388,6 +445,61 @@ static bool setFeedBatch(tensorflow::tf2xla::Config &config,
     feed.mutable_shape()->mutable_dim(0)->set_size(batch);
   }
   return true;
+}
+
+/// Lowers `entry`, whose graph passes chose runs of entry.chunkRows rows:
+/// the graph again for that many rows under a symbol of its own, then the
+/// entry as a loop calling it on consecutive slices (BatchChunks.h). The
+/// entry keeps the whole batch's signature; its arena is the chunk's.
+static bool lowerEntryInChunks(const tensorflow::GraphDef &graph,
+                               const tensorflow::tf2xla::Config &config,
+                               const CompileOptions &options,
+                               const BuildHooks &hooks,
+                               mlir::MLIRContext &context,
+                               GraphDiagnostics &diags, CompileReport &report,
+                               CompileProgress &progress, LoweredEntry &entry) {
+  int64_t rows = entry.chunkRows;
+  int64_t batch = signatureBatch(entry.signature);
+  tensorflow::tf2xla::Config chunkConfig = config;
+  if (!setFeedBatch(chunkConfig, graph, rows, diags))
+    return false;
+  CompileOptions chunkOptions = options;
+  chunkOptions.batchChunk = "off";
+  LoweredEntry chunk;
+  chunk.batch = entry.batch;
+  chunk.symbol = entry.symbol + "_rows" + std::to_string(rows);
+  std::string note = report.batchChunks;
+  if (!lowerEntry(graph, chunkConfig, chunkOptions, hooks, context, diags,
+                  report, progress, chunk))
+    return false;
+  report.batchChunks = note;
+  if (signatureBatch(chunk.signature) != rows) {
+    diags.error("internal error: the graph compiled for " +
+                std::to_string(rows) + " rows does not have them as its batch");
+    return false;
+  }
+  // Each parameter's slice: its bytes for the whole batch over the runs.
+  std::vector<int64_t> sliceBytes;
+  auto addSlice = [&](const TensorSignature &tensor) {
+    int64_t bytes = elementBytes(tensor.dtype);
+    for (int64_t dim : tensor.shape)
+      bytes *= dim;
+    sliceBytes.push_back(bytes / batch * rows);
+  };
+  for (const TensorSignature &arg : entry.signature.args)
+    addSlice(arg);
+  for (const TensorSignature &result : entry.signature.results)
+    addSlice(result);
+  std::string error;
+  if (!appendBatchLoop(*chunk.module, chunk.symbol, entry.symbol,
+                       batch / rows, sliceBytes, error)) {
+    diags.error(error);
+    return false;
+  }
+  entry.module = std::move(chunk.module);
+  entry.tempBytes = chunk.tempBytes;
+  entry.profileNames = std::move(chunk.profileNames);
+  return checkEntryAbi(*entry.module, entry, diags);
 }
 
 /// Each tensor is fed once: a --feed does not amend a config's feed of the
@@ -697,6 +809,10 @@ static int compileGraph(const CompileOptions &options, const BuildHooks &hooks,
     report.rewrites.clear();
     if (!lowerEntry(*graph, entryConfig, options, hooks, context, diags,
                     report, progress, entry))
+      return 1;
+    if (entry.chunkRows &&
+        !lowerEntryInChunks(*graph, entryConfig, options, hooks, context,
+                            diags, report, progress, entry))
       return 1;
   }
   if (options.emit != EmitStage::Object && options.emit != EmitStage::LLVMIR) {

@@ -88,6 +88,10 @@ struct CompileOptions {
   /// linear in the graph (passes/SplitEntry.cpp); 0: never cut; -1: the
   /// pass's default (kSplitEntryMaxOps, passes/SplitEntry.h).
   int64_t maxFunctionOps = -1;
+  /// --batch_chunk: "auto" (default), "off" or a number of rows. A CPU
+  /// entry whose batch rows are computed apart may run the graph compiled
+  /// for fewer rows several times, on slices (BatchChunks.h).
+  std::string batchChunk = "auto";
   /// --max_compile_seconds: a build running longer is stopped with an
   /// error and exit status kCompileTimeLimitExit (Watchdog.h); 0: no limit.
   /// Stopping ends the process, which only the command line may do (its

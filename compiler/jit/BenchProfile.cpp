@@ -155,10 +155,22 @@ std::string ProfileRecorder::chromeTrace(const std::vector<std::string> &names,
 
 void ProfileRecorder::printSummary(const std::vector<std::string> &names,
                                    llvm::raw_ostream &out, size_t top) const {
+  // An op's time in each run, summed over its calls: an op inside a loop,
+  // or in the graph of a batch run in chunks (--batch_chunk), is called
+  // several times per Run().
   std::map<int64_t, std::vector<double>> perOp;
   for (const Track &track : tracks_)
-    for (const Event &event : track.ops)
-      perOp[event.id].push_back((event.endUs - event.beginUs) / 1000);
+    for (const Event &event : track.ops) {
+      auto after = std::upper_bound(
+          runs_.begin(), runs_.end(), event.beginUs,
+          [](double us, const auto &run) { return us < run.first; });
+      if (after == runs_.begin() || event.beginUs >= std::prev(after)->second)
+        continue; // Not inside a timed run.
+      std::vector<double> &ms = perOp[event.id];
+      ms.resize(runs_.size());
+      ms[std::prev(after) - runs_.begin()] +=
+          (event.endUs - event.beginUs) / 1000;
+    }
   std::vector<double> runMs;
   for (auto [begin, end] : runs_)
     runMs.push_back((end - begin) / 1000);

@@ -461,6 +461,21 @@ static cl::opt<int64_t> maxFunctionOpsFlag(
              "time linear in its size (default 8000, which no model of the "
              "test corpus reaches; 0: never cut). The generated code does "
              "the same work in the same order."));
+static cl::opt<std::string> batchChunkFlag(
+    "batch_chunk", cl::sub(compileCmd), cl::sub(benchCmd), cl::sub(runCmd),
+    cl::cat(compileCategory), cl::init("auto"),
+    cl::value_desc("auto|off|rows"),
+    cl::desc("CPU: compute a batch as several runs of the graph compiled for "
+             "fewer rows, on consecutive slices of the inputs and results, "
+             "so that each layer's activations stay in the cache. Only for "
+             "graphs whose every result row depends on the same input row "
+             "alone. auto (default): when the largest layer's activations "
+             "at the full batch exceed 48 MiB (counted before fusion), in "
+             "runs of rows that keep them under 24 MiB (unless reading the "
+             "weights again would cost more); off: the whole batch at once; a number: runs of that "
+             "many rows, for every batch (bucket) it divides. --report says what was "
+             "chosen. Results are the same either way, up to Winograd's "
+             "choice of layers, which depends on the rows per run."));
 static cl::opt<double> maxCompileSecondsFlag(
     "max_compile_seconds", cl::sub(compileCmd), cl::sub(explainCmd),
     cl::sub(benchCmd), cl::sub(runCmd), cl::cat(compileCategory),
@@ -685,6 +700,18 @@ int main(int argc, char **argv) {
     return 1;
   }
   options.maxFunctionOps = maxFunctionOpsFlag;
+  {
+    llvm::StringRef chunk = batchChunkFlag;
+    int64_t rows = 0;
+    if (chunk != "auto" && chunk != "off" &&
+        (chunk.getAsInteger(10, rows) || rows < 1)) {
+      usage.usageError("--batch_chunk must be auto, off or a number of rows, "
+                       "not '" +
+                       chunk.str() + "'");
+      return 1;
+    }
+    options.batchChunk = chunk.str();
+  }
   options.maxCompileSeconds = maxCompileSecondsFlag;
   options.dumpIrAfter.assign(dumpIrAfterFlag.begin(), dumpIrAfterFlag.end());
   options.batchBuckets.assign(batchFlag.begin(), batchFlag.end());
