@@ -44,7 +44,7 @@ def Tfaot_CheckListOp : Tfaot_Op<"CheckList", [Pure]> {
     For the lists whose length is known only at run time (EmptyTensorList
     with max_num_elements >= 0: PushBack and PopBack change the length;
     compiler/frontend/ImportListOps.cpp). `kind` is a
-    tfaot::IndexCheckKind of runtime/include/tfaot/runtime/checks.h:
+    tfaot::IndexCheckKind of runtime/include/tfaot/runtime/check_kinds.h:
     push (`value`, the length, must be below `bound`, max_num_elements),
     pop (`value`, the length, must be positive), access and modify (`value`,
     an index, must be in [0, `length`)), stack (`value`, the length, must

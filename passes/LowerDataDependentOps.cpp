@@ -19,6 +19,7 @@
 #include "passes/Passes.h"
 #include "passes/Remarks.h"
 #include "passes/RuntimeCalls.h"
+#include "tfaot/runtime/check_kinds.h"
 #include "tfaot/runtime/symbols.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -45,7 +46,7 @@ static constexpr int kWhereAddresses = 4, kWhereInts = 3;
 /// it: indices, indices shape, bounds, node; kind, index bytes, indices
 /// rank, bounds rank.
 static constexpr int kCheckAddresses = 4, kCheckInts = 4;
-static constexpr int64_t kCheckGather = 0; // tfaot::IndexCheckKind
+using ::tfaot::kCheckGather; // the runtime's namespace, not the dialect's
 
 /// Whether --runtime_checks=none left the checks on.
 static bool runtimeChecksEnabled(Operation *op) {

@@ -24,6 +24,7 @@
 #include "compiler/frontend/ImportHelpers.h"
 #include "ir/DataDependentOps.h"
 #include "ir/Ops.h"
+#include "tfaot/runtime/check_kinds.h"
 
 #include "llvm/Support/FormatVariadic.h"
 
@@ -334,12 +335,9 @@ BoundTracker::importMeanOfBounded(NodeImportContext &ctx,
                                              sum.getType(), {})};
 }
 
-/// tfaot::kCheckNonEmptyAxis (runtime/include/tfaot/runtime/checks.h), the
-/// tfaot.CheckList kind that fails Run() when an ArgMax's axis is empty.
-static constexpr int64_t kCheckNonEmptyAxis = 7;
-
-/// `count` checked to be positive at run time (TF's "Reduction axis <dim>
-/// is empty in shape [...]" otherwise) for an ArgMax of `input` along its
+/// `count` checked to be positive at run time (a tfaot.CheckList of kind
+/// kCheckNonEmptyAxis: TF's "Reduction axis <dim> is empty in shape [...]"
+/// otherwise) for an ArgMax of `input` along its
 /// counted dim `countedDim`, `dim` as the graph gives it. Everything the
 /// ArgMax computes uses the result, so the check stays as long as it does.
 static Value checkNonEmptyAxis(NodeImportContext &ctx, Value count,

@@ -43,6 +43,7 @@
 #include "compiler/frontend/TensorConversion.h"
 
 #include "ir/Ops.h"
+#include "tfaot/runtime/check_kinds.h"
 
 #include "mlir/IR/BuiltinOps.h"
 
@@ -496,18 +497,8 @@ static LogicalResult checkReadShape(NodeImportContext &ctx, unsigned i,
 // The type carries the encoding kRunTimeLength, so that a loop body's
 // block argument is still known to be such a list; stripListImportMarks()
 // removes it when the import is done. The operations check their range at
-// run time (tfaot.CheckList), with TF's messages.
-
-/// tfaot::IndexCheckKind (runtime/include/tfaot/runtime/checks.h), the
-/// kinds of tfaot.CheckList.
-enum ListCheckKind : int64_t {
-  kCheckListPush = 2,
-  kCheckListPop = 3,
-  kCheckListAccess = 4,
-  kCheckListModify = 5,
-  kCheckListStack = 6,
-  kCheckListWritten = 8,
-};
+// run time (tfaot.CheckList, of the kinds in tfaot/runtime/check_kinds.h),
+// with TF's messages.
 
 static constexpr llvm::StringLiteral kRunTimeLength =
     "tfaot.list_of_run_time_length";
@@ -631,7 +622,7 @@ static Value buildWithLength(NodeImportContext &ctx, Value plain,
 
 /// tfaot.CheckList of `value` (an index or the length) against `length`
 /// and `bound`; its result, which every use of `value` must take.
-static Value buildCheck(NodeImportContext &ctx, ListCheckKind kind,
+static Value buildCheck(NodeImportContext &ctx, IndexCheckKind kind,
                         Value value, Value length, int64_t bound) {
   Builder &b = ctx.builder;
   return buildOpWithAttrs(
