@@ -174,8 +174,8 @@ LogicalResult(::tfaot::BoundTracker::record)(const tensorflow::NodeDef &node,
     }
     return success();
   }
-  // A list of run-time length stacked (ImportListOps.cpp): its hidden output
-  // 1 is the length.
+  // A list of run-time length stacked (ImportRunTimeLengthLists.cpp): its
+  // hidden output 1 is the length.
   if (node.op() == "TensorListStack" && outputs.size() == 2) {
     recordCount(outputs[1],
                 cast<RankedTensorType>(outputs[0].getType()).getDimSize(0));
