@@ -475,56 +475,86 @@ Value lists::buildCheck(NodeImportContext &ctx, IndexCheckKind kind,
        b.getNamedAttr("bound", b.getI64IntegerAttr(bound))});
 }
 
-/// The rows of the list of lists `list` that an inner list was written
-/// into, when the import knows them: every write since the list was
-/// created is a ListSetItem at a constant row. std::nullopt otherwise (a
-/// row from data, a list a loop carries or one from another op).
-static std::optional<SmallVector<bool>> writtenInnerLists(Value list) {
-  SmallVector<bool> written(numElements(list), false);
+namespace {
+/// The rows of a list of lists that an inner list was written into: those
+/// written at a constant row, known at import, and the rows from data of
+/// the other writes, known at run time (each already checked and clamped
+/// into the list, as buildWrite makes them).
+struct WrittenInnerLists {
+  SmallVector<bool> constantRows;
+  SmallVector<Value> rowsFromData;
+};
+} // namespace
+
+/// The writes into the list of lists `list` since it was created, when the
+/// import sees them all: a chain of ListSetItem back to the list's
+/// creation. std::nullopt otherwise (a list a loop carries, one a branch
+/// returns or one from another op).
+static std::optional<WrittenInnerLists> writtenInnerLists(Value list) {
+  WrittenInnerLists written;
+  written.constantRows.assign(numElements(list), false);
   Operation *op = list.getDefiningOp();
   for (; op && op->getName().getStringRef() == "tfaot.ListSetItem";
        op = op->getOperand(0).getDefiningOp()) {
-    DenseElementsAttr row = constantElements(op->getOperand(1));
-    if (!row)
-      return std::nullopt;
-    int64_t r = row.getSplatValue<APInt>().getSExtValue();
-    if (r >= 0 && r < int64_t(written.size()))
-      written[r] = true;
+    Value row = op->getOperand(1);
+    DenseElementsAttr constant = constantElements(row);
+    if (!constant) {
+      written.rowsFromData.push_back(row);
+      continue;
+    }
+    int64_t r = constant.getSplatValue<APInt>().getSExtValue();
+    if (r >= 0 && r < int64_t(written.constantRows.size()))
+      written.constantRows[r] = true;
   }
   if (!op || !op->hasAttr(kListOfLists))
     return std::nullopt;
   return written;
 }
 
+/// The written flag of every row of a list of lists, an int32 tensor [n]:
+/// the constant rows' flags, then a 1 set at each row from data.
+static Value buildWrittenFlags(NodeImportContext &ctx,
+                               const WrittenInnerLists &written) {
+  SmallVector<int32_t> flags(written.constantRows.begin(),
+                             written.constantRows.end());
+  Type i32 = ctx.builder.getI32Type();
+  auto type = RankedTensorType::get({int64_t(flags.size())}, i32);
+  Value flagList =
+      buildConst(ctx, DenseElementsAttr::get(type, ArrayRef<int32_t>(flags)));
+  Value one = buildScalar(ctx, i32, 1);
+  for (Value row : written.rowsFromData)
+    flagList = buildOpWithAttrs(ctx, "ListSetItem", {flagList, row, one}, type,
+                                {});
+  return flagList;
+}
+
 /// `index` (a scalar) of a read of an inner list from the list of lists
 /// `list`, checked to be one that was written: TF fails the reads of an
 /// inner list never written, where the list tensor holds zeros. A constant
-/// index is refused now; one from data fails Run() with the node named.
-/// Unchanged when the import does not know the written rows.
+/// index is refused now when every write was at a constant row; otherwise
+/// Run() fails with the node named, the rows from data setting their
+/// flags at run time. Unchanged when the import does not see the writes.
 static FailureOr<Value> checkInnerListWritten(NodeImportContext &ctx,
                                               Value list, Value index) {
-  std::optional<SmallVector<bool>> written = writtenInnerLists(list);
+  std::optional<WrittenInnerLists> written = writtenInnerLists(list);
   if (!written || cast<RankedTensorType>(index.getType()).getRank() != 0)
     return index;
+  const SmallVector<bool> &constantRows = written->constantRows;
   if (DenseElementsAttr constant = constantElements(index)) {
     int64_t i = constant.getSplatValue<APInt>().getSExtValue();
-    if (i >= 0 && i < int64_t(written->size()) && !(*written)[i])
+    if (i < 0 || i >= int64_t(constantRows.size()) || constantRows[i])
+      return index;
+    // Never written, unless a write at a row from data hits it.
+    if (written->rowsFromData.empty())
       return ctx.error(llvm::formatv("reads the inner list at index {0} of "
                                      "a list of lists, which was never "
                                      "written (TF fails the read)",
                                      i)
                            .str());
-    return index;
   }
-  if (llvm::all_of(*written, [](bool w) { return w; }))
+  if (llvm::all_of(constantRows, [](bool w) { return w; }))
     return index;
-  SmallVector<int32_t> flags(written->begin(), written->end());
-  Value flagList = buildConst(
-      ctx, DenseElementsAttr::get(
-               RankedTensorType::get({int64_t(flags.size())},
-                                     ctx.builder.getI32Type()),
-               ArrayRef<int32_t>(flags)));
-  Value flag = buildRead(ctx, flagList, index);
+  Value flag = buildRead(ctx, buildWrittenFlags(ctx, *written), index);
   return buildCheck(ctx, kCheckListWritten, index, flag, 0);
 }
 
