@@ -353,13 +353,15 @@ static Value checkNonEmptyAxis(NodeImportContext &ctx, Value count,
        b.getNamedAttr("shape", b.getDenseI64ArrayAttr(shape))});
 }
 
-/// ArgMax of a bounded value. Along its bounded dim the padding becomes the
-/// lowest value, so it never wins (a valid entry equal to it has a lower
-/// index, and ArgMax takes the first), and a count of 0 fails Run() as TF
-/// fails the op; along another dim the result stays bounded.
+/// ArgMax or ArgMin of a bounded value. Along its bounded dim the padding
+/// becomes the lowest value (the highest for ArgMin), so it never wins (a
+/// valid entry equal to it has a lower index, and both take the first),
+/// and a count of 0 fails Run() as TF fails the op; along another dim the
+/// result stays bounded.
 FailureOr<SmallVector<Value>>
-BoundTracker::importArgMaxOfBounded(NodeImportContext &ctx,
-                                    const BoundedDim &bound) {
+BoundTracker::importArgMaxOrMinOfBounded(NodeImportContext &ctx,
+                                         const BoundedDim &bound) {
+  bool isMin = ctx.node.op() == "ArgMin";
   RankedTensorType input = ctx.typeOf(0);
   auto dimension = constantInts(ctx, 1, "the dimension");
   if (failed(dimension))
@@ -376,9 +378,9 @@ BoundTracker::importArgMaxOfBounded(NodeImportContext &ctx,
     ctx.operands[0] =
         maskPastCount(ctx, ctx.operands[0], bound.dim, count,
                       extremeScalar(ctx, input.getElementType(),
-                                    /*highest=*/false));
+                                    /*highest=*/isMin));
   }
-  FailureOr<Value> result = importArgMax(ctx);
+  FailureOr<Value> result = isMin ? importArgMin(ctx) : importArgMax(ctx);
   if (failed(result))
     return failure();
   if (*axis != bound.dim)

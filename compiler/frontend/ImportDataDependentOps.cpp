@@ -325,8 +325,8 @@ LogicalResult(::tfaot::BoundTracker::record)(const tensorflow::NodeDef &node,
                   "Reshape that keep the bounded rows outermost, where the "
                   "padding past the count stays apart from the valid "
                   "entries, and the ops that mask it: Sum, Prod, Max, Min, "
-                  "Any, All, Mean, ArgMax, TopKV2 with k the count, Slice and "
-                  "Pad to a static size");
+                  "Any, All, Mean, ArgMax, ArgMin, TopKV2 with k the count, "
+                  "Slice and Pad to a static size");
   }
   bounds_[outputs[0]] = *result;
   return success();

@@ -149,6 +149,7 @@ mlir::FailureOr<mlir::Value> importBatchMatMul(NodeImportContext &ctx);
 
 // ImportReductionOps.cpp
 mlir::FailureOr<mlir::Value> importArgMax(NodeImportContext &ctx);
+mlir::FailureOr<mlir::Value> importArgMin(NodeImportContext &ctx);
 mlir::FailureOr<mlir::Value> importReduction(NodeImportContext &ctx);
 
 // ImportCnnOps.cpp (and buildConvolution, buildMatMul, buildPool, above)

@@ -1,8 +1,8 @@
-//===- ImportReductionOps.cpp - Mean, Sum, Max, ..., ArgMax ---------------===//
+//===- ImportReductionOps.cpp - Mean, Sum, Max, ..., ArgMax, ArgMin -------===//
 // SPDX-License-Identifier: Apache-2.0
 //
 // Importers of the reductions over constant axes (Mean, Sum, Max, Min,
-// Prod, Any, All, with keep_dims) and of ArgMax.
+// Prod, Any, All, with keep_dims) and of ArgMax and ArgMin.
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/frontend/ImportHelpers.h"
@@ -34,6 +34,34 @@ FailureOr<Value>(::tfaot::importArgMax)(NodeImportContext &ctx) {
   return buildOp(ctx, "ArgMax", ctx.operands,
                  RankedTensorType::get(
                      shape, convertDataType(outType, ctx.builder.getContext())));
+}
+
+/// `x` with its order reversed, exactly and without overflow: -x for
+/// floats (NaN stays NaN; -0 and 0 stay equal), ~x for integers, signed or
+/// not (all ones minus x: -1 - x, or the largest value minus x).
+static Value reverseOrder(NodeImportContext &ctx, Value x) {
+  auto type = cast<RankedTensorType>(x.getType());
+  Type element = type.getElementType();
+  if (isa<FloatType>(element))
+    return buildOpWithAttrs(ctx, "Neg", {x}, type, {});
+  auto scalar = RankedTensorType::get({}, element);
+  Value allOnes = buildConst(
+      ctx, DenseElementsAttr::get(
+               scalar, APInt::getAllOnes(element.getIntOrFloatBitWidth())));
+  return buildOpWithAttrs(ctx, "Sub", {allOnes, x}, type, {});
+}
+
+/// ArgMin is ArgMax of the input with its order reversed, so that both
+/// have one lowering and one handling of ties and NaN, TF CPU's: the first
+/// index of the extreme value wins, a NaN never does (Eigen's reducers
+/// compare with < and >), and a row of NaN alone gives 0.
+FailureOr<Value>(::tfaot::importArgMin)(NodeImportContext &ctx) {
+  RankedTensorType input = ctx.typeOf(0);
+  if (!isa<FloatType, IntegerType>(input.getElementType()) ||
+      input.getElementType().isInteger(1))
+    return ctx.error("ArgMin of " + typeString(input) + " is not supported");
+  ctx.operands[0] = reverseOrder(ctx, ctx.operands[0]);
+  return importArgMax(ctx);
 }
 
 FailureOr<Value>(::tfaot::importReduction)(NodeImportContext &ctx) {
