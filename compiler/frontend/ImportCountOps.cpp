@@ -363,18 +363,14 @@ BoundTracker::importArgMaxOrMinOfBounded(NodeImportContext &ctx,
                                          const BoundedDim &bound) {
   bool isMin = ctx.node.op() == "ArgMin";
   RankedTensorType input = ctx.typeOf(0);
-  auto dimension = constantInts(ctx, 1, "the dimension");
-  if (failed(dimension))
-    return failure();
-  if (dimension->size() != 1)
-    return ctx.error("the dimension input must be a scalar");
-  FailureOr<int64_t> axis =
-      normalizeAxis(ctx, (*dimension)[0], input.getRank());
+  FailureOr<int64_t> axis = constantAxis(ctx, "the dimension");
   if (failed(axis))
     return failure();
   if (*axis == bound.dim) {
-    Value count = checkNonEmptyAxis(ctx, bound.count, input, bound.dim,
-                                    (*dimension)[0]);
+    // TF's message names the dimension as the graph gives it.
+    int64_t dimension = (*constantInts(ctx, 1, "the dimension"))[0];
+    Value count =
+        checkNonEmptyAxis(ctx, bound.count, input, bound.dim, dimension);
     ctx.operands[0] =
         maskPastCount(ctx, ctx.operands[0], bound.dim, count,
                       extremeScalar(ctx, input.getElementType(),
