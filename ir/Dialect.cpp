@@ -1,14 +1,15 @@
 //===- Dialect.cpp - The tfaot dialect --------------------------*- C++ -*-===//
 // SPDX-License-Identifier: Apache-2.0
 //
-// Registers the ops of Ops.td, DataDependentOps.td and ListOps.td;
-// everything op-specific is in Ops.cpp, DataDependentOps.cpp, ListOps.cpp
-// and the files they name.
+// Registers the ops of Ops.td, DataDependentOps.td, ListOps.td and
+// ScanOps.td; everything op-specific is in Ops.cpp, DataDependentOps.cpp,
+// ListOps.cpp, ScanOps.cpp and the files they name.
 //
 //===----------------------------------------------------------------------===//
 #include "ir/Dialect.h"
 #include "ir/DataDependentOps.h"
 #include "ir/ListOps.h"
+#include "ir/ScanOps.h"
 #include "ir/Ops.h"
 
 using namespace mlir;
@@ -31,5 +32,10 @@ void TfaotDialect::initialize() {
   addOperations<
 #define GET_OP_LIST
 #include "ir/ListOps.cpp.inc"
+      >();
+  // And the scan ops from theirs (ScanOps.td).
+  addOperations<
+#define GET_OP_LIST
+#include "ir/ScanOps.cpp.inc"
       >();
 }

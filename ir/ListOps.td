@@ -2,11 +2,11 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // The ops TensorList and TensorArrayV3 need beyond the existing ones
-// (compiler/frontend/ImportListOps.cpp). A list is a tensor
-// [max_elements, element...]; reads are GatherV2. They have their own
-// tablegen target (ListOps.h.inc / ListOps.cpp.inc), registered beside
-// Ops.td's in TfaotDialect::initialize(), so that changing them does not
-// rebuild every file that includes ir/Ops.h.
+// (compiler/frontend/ImportListOps.cpp and ImportRunTimeLengthLists.cpp).
+// A list is a tensor [max_elements, element...]; reads are GatherV2. They
+// have their own tablegen target (ListOps.h.inc / ListOps.cpp.inc),
+// registered beside Ops.td's in TfaotDialect::initialize(), so that
+// changing them does not rebuild every file that includes ir/Ops.h.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TFAOT_IR_LISTOPS_TD
@@ -43,8 +43,8 @@ def Tfaot_CheckListOp : Tfaot_Op<"CheckList", [Pure]> {
   let description = [{
     For the lists whose length is known only at run time (EmptyTensorList
     with max_num_elements >= 0: PushBack and PopBack change the length;
-    compiler/frontend/ImportListOps.cpp). `kind` is a
-    tfaot::IndexCheckKind of runtime/include/tfaot/runtime/checks.h:
+    compiler/frontend/ImportRunTimeLengthLists.cpp). `kind` is a
+    tfaot::IndexCheckKind of runtime/include/tfaot/runtime/check_kinds.h:
     push (`value`, the length, must be below `bound`, max_num_elements),
     pop (`value`, the length, must be positive), access and modify (`value`,
     an index, must be in [0, `length`)), stack (`value`, the length, must

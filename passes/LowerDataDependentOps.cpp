@@ -19,6 +19,8 @@
 #include "passes/Passes.h"
 #include "passes/Remarks.h"
 #include "passes/RuntimeCalls.h"
+#include "tfaot/runtime/check_kinds.h"
+#include "tfaot/runtime/data_dependent.h"
 #include "tfaot/runtime/symbols.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -30,13 +32,12 @@
 using namespace mlir;
 using namespace mlir::tfaot;
 
-/// tfaot::WhereElementKind (runtime/include/tfaot/runtime/data_dependent.h).
-enum : int64_t {
-  kWhereInteger = 0,
-  kWhereFloat32 = 1,
-  kWhereFloat64 = 2,
-  kWhereFloat16 = 3,
-};
+// The runtime's enums (::tfaot, the runtime's namespace, not the dialect's).
+using ::tfaot::kCheckGather;
+using ::tfaot::kWhereFloat16;
+using ::tfaot::kWhereFloat32;
+using ::tfaot::kWhereFloat64;
+using ::tfaot::kWhereInteger;
 
 /// Parameters of the runtime functions: addresses, then int64s.
 static constexpr int kNmsAddresses = 10, kNmsInts = 3;
@@ -45,7 +46,6 @@ static constexpr int kWhereAddresses = 4, kWhereInts = 3;
 /// it: indices, indices shape, bounds, node; kind, index bytes, indices
 /// rank, bounds rank.
 static constexpr int kCheckAddresses = 4, kCheckInts = 4;
-static constexpr int64_t kCheckGather = 0; // tfaot::IndexCheckKind
 
 /// Whether --runtime_checks=none left the checks on.
 static bool runtimeChecksEnabled(Operation *op) {

@@ -25,6 +25,7 @@
 #include "passes/Passes.h"
 #include "passes/Remarks.h"
 #include "passes/RuntimeCalls.h"
+#include "tfaot/runtime/check_kinds.h"
 #include "tfaot/runtime/symbols.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -34,8 +35,9 @@
 using namespace mlir;
 using namespace mlir::tfaot;
 
-/// tfaot::IndexCheckKind (runtime/include/tfaot/runtime/checks.h).
-enum : int64_t { kCheckGather = 0, kCheckGatherNd = 1 };
+// The check kinds (::tfaot, the runtime's namespace, not the dialect's).
+using ::tfaot::kCheckGather;
+using ::tfaot::kCheckGatherNd;
 
 /// The call's parameters: indices, indices shape, bounds, node (addresses),
 /// then kind, index bytes, indices rank, bounds rank.

@@ -12,6 +12,7 @@
 #include "passes/Passes.h"
 
 #include "passes/LowerListOps.h"
+#include "passes/LowerScanOps.h"
 #include "passes/LoweringUtils.h"
 #include "passes/LowerDataDependentOps.h"
 
@@ -451,6 +452,7 @@ struct LowerToLinalgPass
     populateControlFlowLoweringPatterns(patterns, converter);
     populateDataDependentLoweringPatterns(patterns, converter);
     populateListLoweringPatterns(patterns, converter);
+    populateScanLoweringPatterns(patterns, converter);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
                                                                    converter);
     populateReturnOpTypeConversionPattern(patterns, converter);

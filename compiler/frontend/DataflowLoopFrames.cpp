@@ -102,10 +102,14 @@ LogicalResult Structurer::checkLoops() {
                                                        : frame.merges.front());
     if (!where)
       continue;
+    // TF's own functionalization (functionalize_while.cc, which tfcompile
+    // runs) refuses such a frame too ("Loop ... has no LoopCond node").
     if (!frame.loopCond)
       report(*where, "enters loop frame '" + scope->frame +
-                       "', which has no LoopCond: tfaot cannot tell when the "
-                       "loop ends");
+                       "', which has no LoopCond: nothing decides when the "
+                       "loop ends, so it is not a loop that terminates and "
+                       "cannot become a While (TensorFlow's functionalization, "
+                       "which tfcompile uses, rejects such a frame too)");
     else if (frame.merges.empty())
       report(*where, "enters loop frame '" + scope->frame +
                        "', which has no loop variable (Merge of an Enter and "

@@ -440,8 +440,8 @@ BoundTracker::importBounded(NodeImportContext &ctx) {
     return importReductionOfBounded(ctx, *boundOf(0));
   if (op == "Mean" && boundOf(0))
     return importMeanOfBounded(ctx, *boundOf(0));
-  if (op == "ArgMax" && boundOf(0))
-    return importArgMaxOfBounded(ctx, *boundOf(0));
+  if ((op == "ArgMax" || op == "ArgMin") && boundOf(0))
+    return importArgMaxOrMinOfBounded(ctx, *boundOf(0));
   if ((op == "GatherV2" || op == "GatherNd") && boundOf(1))
     zeroIndicesPadding(ctx, 1);
   if (op == "Slice" && boundOf(0))

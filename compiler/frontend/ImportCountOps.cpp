@@ -24,6 +24,7 @@
 #include "compiler/frontend/ImportHelpers.h"
 #include "ir/DataDependentOps.h"
 #include "ir/Ops.h"
+#include "tfaot/runtime/check_kinds.h"
 
 #include "llvm/Support/FormatVariadic.h"
 
@@ -334,12 +335,9 @@ BoundTracker::importMeanOfBounded(NodeImportContext &ctx,
                                              sum.getType(), {})};
 }
 
-/// tfaot::kCheckNonEmptyAxis (runtime/include/tfaot/runtime/checks.h), the
-/// tfaot.CheckList kind that fails Run() when an ArgMax's axis is empty.
-static constexpr int64_t kCheckNonEmptyAxis = 7;
-
-/// `count` checked to be positive at run time (TF's "Reduction axis <dim>
-/// is empty in shape [...]" otherwise) for an ArgMax of `input` along its
+/// `count` checked to be positive at run time (a tfaot.CheckList of kind
+/// kCheckNonEmptyAxis: TF's "Reduction axis <dim> is empty in shape [...]"
+/// otherwise) for an ArgMax of `input` along its
 /// counted dim `countedDim`, `dim` as the graph gives it. Everything the
 /// ArgMax computes uses the result, so the check stays as long as it does.
 static Value checkNonEmptyAxis(NodeImportContext &ctx, Value count,
@@ -355,32 +353,30 @@ static Value checkNonEmptyAxis(NodeImportContext &ctx, Value count,
        b.getNamedAttr("shape", b.getDenseI64ArrayAttr(shape))});
 }
 
-/// ArgMax of a bounded value. Along its bounded dim the padding becomes the
-/// lowest value, so it never wins (a valid entry equal to it has a lower
-/// index, and ArgMax takes the first), and a count of 0 fails Run() as TF
-/// fails the op; along another dim the result stays bounded.
+/// ArgMax or ArgMin of a bounded value. Along its bounded dim the padding
+/// becomes the lowest value (the highest for ArgMin), so it never wins (a
+/// valid entry equal to it has a lower index, and both take the first),
+/// and a count of 0 fails Run() as TF fails the op; along another dim the
+/// result stays bounded.
 FailureOr<SmallVector<Value>>
-BoundTracker::importArgMaxOfBounded(NodeImportContext &ctx,
-                                    const BoundedDim &bound) {
+BoundTracker::importArgMaxOrMinOfBounded(NodeImportContext &ctx,
+                                         const BoundedDim &bound) {
+  bool isMin = ctx.node.op() == "ArgMin";
   RankedTensorType input = ctx.typeOf(0);
-  auto dimension = constantInts(ctx, 1, "the dimension");
-  if (failed(dimension))
-    return failure();
-  if (dimension->size() != 1)
-    return ctx.error("the dimension input must be a scalar");
-  FailureOr<int64_t> axis =
-      normalizeAxis(ctx, (*dimension)[0], input.getRank());
+  FailureOr<int64_t> axis = constantAxis(ctx, "the dimension");
   if (failed(axis))
     return failure();
   if (*axis == bound.dim) {
-    Value count = checkNonEmptyAxis(ctx, bound.count, input, bound.dim,
-                                    (*dimension)[0]);
+    // TF's message names the dimension as the graph gives it.
+    int64_t dimension = (*constantInts(ctx, 1, "the dimension"))[0];
+    Value count =
+        checkNonEmptyAxis(ctx, bound.count, input, bound.dim, dimension);
     ctx.operands[0] =
         maskPastCount(ctx, ctx.operands[0], bound.dim, count,
                       extremeScalar(ctx, input.getElementType(),
-                                    /*highest=*/false));
+                                    /*highest=*/isMin));
   }
-  FailureOr<Value> result = importArgMax(ctx);
+  FailureOr<Value> result = isMin ? importArgMin(ctx) : importArgMax(ctx);
   if (failed(result))
     return failure();
   if (*axis != bound.dim)

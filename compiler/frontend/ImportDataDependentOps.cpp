@@ -174,8 +174,8 @@ LogicalResult(::tfaot::BoundTracker::record)(const tensorflow::NodeDef &node,
     }
     return success();
   }
-  // A list of run-time length stacked (ImportListOps.cpp): its hidden output
-  // 1 is the length.
+  // A list of run-time length stacked (ImportRunTimeLengthLists.cpp): its
+  // hidden output 1 is the length.
   if (node.op() == "TensorListStack" && outputs.size() == 2) {
     recordCount(outputs[1],
                 cast<RankedTensorType>(outputs[0].getType()).getDimSize(0));
@@ -325,8 +325,8 @@ LogicalResult(::tfaot::BoundTracker::record)(const tensorflow::NodeDef &node,
                   "Reshape that keep the bounded rows outermost, where the "
                   "padding past the count stays apart from the valid "
                   "entries, and the ops that mask it: Sum, Prod, Max, Min, "
-                  "Any, All, Mean, ArgMax, TopKV2 with k the count, Slice and "
-                  "Pad to a static size");
+                  "Any, All, Mean, ArgMax, ArgMin, TopKV2 with k the count, "
+                  "Slice and Pad to a static size");
   }
   bounds_[outputs[0]] = *result;
   return success();

@@ -141,7 +141,7 @@ private:
   mlir::FailureOr<llvm::SmallVector<mlir::Value>>
   importMeanOfBounded(NodeImportContext &ctx, const BoundedDim &bound);
   mlir::FailureOr<llvm::SmallVector<mlir::Value>>
-  importArgMaxOfBounded(NodeImportContext &ctx, const BoundedDim &bound);
+  importArgMaxOrMinOfBounded(NodeImportContext &ctx, const BoundedDim &bound);
   /// Bounded indices (operand `i` of a GatherV2 or GatherNd) whose padding
   /// may not be 0 (an elementwise op changed it: + 5) get it replaced by 0,
   /// an index always in range, so that the gather never reads past the

@@ -216,6 +216,18 @@ FailureOr<int64_t>(::tfaot::normalizeAxis)(NodeImportContext &ctx, int64_t axis,
   return axis < 0 ? axis + rank : axis;
 }
 
+FailureOr<int64_t>(::tfaot::constantAxis)(NodeImportContext &ctx,
+                                          llvm::StringRef role) {
+  auto values = constantInts(ctx, 1, role);
+  if (failed(values))
+    return failure();
+  if (values->size() != 1) {
+    (void)ctx.error(role + " must be a scalar");
+    return failure();
+  }
+  return normalizeAxis(ctx, (*values)[0], ctx.typeOf(0).getRank());
+}
+
 FailureOr<SmallVector<bool>>(::tfaot::reducedAxes)(NodeImportContext &ctx) {
   auto axes = constantInts(ctx, 1, "the reduction indices");
   if (failed(axes))

@@ -64,6 +64,11 @@ constantInts(NodeImportContext &ctx, unsigned i, llvm::StringRef role);
 mlir::FailureOr<int64_t> normalizeAxis(NodeImportContext &ctx, int64_t axis,
                                        int64_t rank);
 
+/// The one axis in operand 1 (ArgMax's dimension, Cumsum's axis: `role`
+/// in errors), a constant scalar, normalized against operand 0's rank.
+mlir::FailureOr<int64_t> constantAxis(NodeImportContext &ctx,
+                                      llvm::StringRef role);
+
 /// Which of operand 0's dims the constant axes of operand 1 (a reduction's
 /// indices, possibly negative) name, or an error naming the bad axis.
 mlir::FailureOr<llvm::SmallVector<bool>>
@@ -149,6 +154,8 @@ mlir::FailureOr<mlir::Value> importBatchMatMul(NodeImportContext &ctx);
 
 // ImportReductionOps.cpp
 mlir::FailureOr<mlir::Value> importArgMax(NodeImportContext &ctx);
+mlir::FailureOr<mlir::Value> importArgMin(NodeImportContext &ctx);
+mlir::FailureOr<mlir::Value> importCumsum(NodeImportContext &ctx);
 mlir::FailureOr<mlir::Value> importReduction(NodeImportContext &ctx);
 
 // ImportCnnOps.cpp (and buildConvolution, buildMatMul, buildPool, above)

@@ -33,13 +33,15 @@
 // list tensors: [n, element..., m, inner element...], its inner type and
 // shape from the first inner list written into it. PushBack and PopBack
 // change the static length, or, for an EmptyTensorList with
-// max_num_elements, a length kept in the list at run time (the section
-// "Lists of run-time length" below).
+// max_num_elements, a length kept in the list at run time
+// (ImportRunTimeLengthLists.cpp; what both files use is declared in
+// ListImportHelpers.h).
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/frontend/ImportListOps.h"
 
 #include "compiler/frontend/ImportHelpers.h"
+#include "compiler/frontend/ListImportHelpers.h"
 #include "compiler/frontend/TensorConversion.h"
 
 #include "ir/Ops.h"
@@ -48,35 +50,18 @@
 
 #include "llvm/Support/FormatVariadic.h"
 
-#include <optional>
-
 using namespace mlir;
 using namespace ::tfaot;
+using namespace ::tfaot::lists;
 
-/// Marks the constant that stands for a list whose element shape is not
-/// known yet; its value is the partially known shape (-1 for unknown
-/// dimensions), absent for an unknown rank.
-static constexpr llvm::StringLiteral kUnshapedList = "tfaot.unshaped_list";
-static constexpr llvm::StringLiteral kPartialShape = "tfaot.partial_shape";
-/// Marks the marker of a list of lists (element_dtype DT_VARIANT) that no
-/// inner list was written into yet: its first write gives the inner lists'
-/// element type and shape as well.
-static constexpr llvm::StringLiteral kListOfLists = "tfaot.list_of_lists";
-
-namespace {
-/// An element shape as TF gives it: std::nullopt for an unknown rank, -1 for
-/// an unknown dimension.
-using PartialShape = std::optional<SmallVector<int64_t>>;
-} // namespace
-
-static std::string shapeString(ArrayRef<int64_t> shape) {
+std::string lists::shapeString(ArrayRef<int64_t> shape) {
   std::string s = "[";
   for (auto [i, d] : llvm::enumerate(shape))
     s += (i ? ", " : "") + (d < 0 ? std::string("?") : std::to_string(d));
   return s + "]";
 }
 
-static bool isFullyKnown(const PartialShape &shape) {
+bool lists::isFullyKnown(const PartialShape &shape) {
   return shape && llvm::all_of(*shape, [](int64_t d) { return d >= 0; });
 }
 
@@ -93,7 +78,7 @@ static bool isCompatible(const PartialShape &partial, ArrayRef<int64_t> shape) {
 
 /// The element shape in operand `i` (an int32/int64 tensor: -1 alone for an
 /// unknown rank, -1 entries for unknown dimensions).
-static FailureOr<PartialShape> elementShapeOperand(NodeImportContext &ctx,
+FailureOr<PartialShape> lists::elementShapeOperand(NodeImportContext &ctx,
                                                    unsigned i) {
   auto values = constantInts(ctx, i, "the element shape");
   if (failed(values))
@@ -116,13 +101,13 @@ static PartialShape elementShapeAttr(NodeImportContext &ctx, const char *name) {
 
 /// Whether the node's type attribute `name` is DT_VARIANT: the elements are
 /// lists themselves (a list of lists).
-static bool isVariantAttr(NodeImportContext &ctx, const char *name) {
+bool lists::isVariantAttr(NodeImportContext &ctx, const char *name) {
   const tensorflow::AttrValue *attr = ctx.attr(name);
   return attr && attr->type() == tensorflow::DT_VARIANT;
 }
 
 /// The element type named by the node's attribute `name`.
-static FailureOr<Type> elementTypeAttr(NodeImportContext &ctx,
+FailureOr<Type> lists::elementTypeAttr(NodeImportContext &ctx,
                                        const char *name) {
   const tensorflow::AttrValue *attr = ctx.attr(name);
   if (!attr)
@@ -135,14 +120,14 @@ static FailureOr<Type> elementTypeAttr(NodeImportContext &ctx,
   return type;
 }
 
-static SmallVector<int64_t> withLeading(int64_t n, ArrayRef<int64_t> shape) {
+SmallVector<int64_t> lists::withLeading(int64_t n, ArrayRef<int64_t> shape) {
   SmallVector<int64_t> result{n};
   llvm::append_range(result, shape);
   return result;
 }
 
 /// A tensor of `shape`, all zero.
-static Value buildZeros(NodeImportContext &ctx, ArrayRef<int64_t> shape,
+Value lists::buildZeros(NodeImportContext &ctx, ArrayRef<int64_t> shape,
                         Type elementType) {
   auto type = RankedTensorType::get(shape, elementType);
   Attribute zero = isa<FloatType>(elementType)
@@ -152,14 +137,14 @@ static Value buildZeros(NodeImportContext &ctx, ArrayRef<int64_t> shape,
 }
 
 /// A list of `n` elements of `shape`, all zero.
-static Value buildZeroList(NodeImportContext &ctx, int64_t n,
+Value lists::buildZeroList(NodeImportContext &ctx, int64_t n,
                            ArrayRef<int64_t> shape, Type elementType) {
   return buildZeros(ctx, withLeading(n, shape), elementType);
 }
 
 /// A new list of `n` elements: zeros when `shape` is fully known, else the
 /// marker a first write replaces.
-static FailureOr<Value> buildNewList(NodeImportContext &ctx, int64_t n,
+FailureOr<Value> lists::buildNewList(NodeImportContext &ctx, int64_t n,
                                      const PartialShape &shape,
                                      Type elementType) {
   if (n < 0)
@@ -215,31 +200,27 @@ static std::optional<int64_t> listOfListsElementRank(Value list) {
 
 /// The partial element shape of a list still waiting for its first write,
 /// or null if `list` is an ordinary (shaped) list.
-static Operation *unshapedMarker(Value list) {
+Operation *lists::unshapedMarker(Value list) {
   Operation *op = list.getDefiningOp();
   return op && op->hasAttr(kUnshapedList) ? op : nullptr;
 }
 
-static int64_t numElements(Value list) {
+int64_t lists::numElements(Value list) {
   return cast<RankedTensorType>(list.getType()).getDimSize(0);
 }
 
-static ArrayRef<int64_t> elementShapeOf(Value list) {
+ArrayRef<int64_t> lists::elementShapeOf(Value list) {
   return cast<RankedTensorType>(list.getType()).getShape().drop_front();
 }
 
-static Type elementTypeOf(Value list) {
+Type lists::elementTypeOf(Value list) {
   return cast<RankedTensorType>(list.getType()).getElementType();
 }
-
-// Lists of run-time length, below.
-static bool hasRunTimeLength(Value list);
-static LogicalResult refuseRunTimeLength(NodeImportContext &ctx);
 
 /// `list`, which an op reads: an error if its element shape is still
 /// unknown, or if its element type is not the one the node's `dtypeAttr`
 /// names.
-static FailureOr<Value> requireShaped(NodeImportContext &ctx, Value list,
+FailureOr<Value> lists::requireShaped(NodeImportContext &ctx, Value list,
                                       const char *dtypeAttr) {
   if (Operation *marker = unshapedMarker(list))
     return ctx.error(marker->hasAttr(kListOfLists)
@@ -308,7 +289,7 @@ static FailureOr<Value> prepareListOfListsForWrite(NodeImportContext &ctx,
 
 /// `list`, ready to receive elements of `itemShape` and `itemType`: a
 /// marker becomes zeros of that shape; a shaped list must match it.
-static FailureOr<Value> prepareForWrite(NodeImportContext &ctx, Value list,
+FailureOr<Value> lists::prepareForWrite(NodeImportContext &ctx, Value list,
                                         ArrayRef<int64_t> itemShape,
                                         Type itemType) {
   if (Operation *marker = unshapedMarker(list);
@@ -385,7 +366,7 @@ static bool isEveryRow(Value indices, int64_t n) {
 /// Rows `indices` of `list` (GatherV2 along axis 0): an element for a
 /// scalar index, a stack of them for a 1-D one; the list itself for every
 /// row in order.
-static Value buildRead(NodeImportContext &ctx, Value list, Value indices) {
+Value lists::buildRead(NodeImportContext &ctx, Value list, Value indices) {
   if (isEveryRow(indices, numElements(list)))
     return list;
   auto indicesType = cast<RankedTensorType>(indices.getType());
@@ -463,7 +444,7 @@ static FailureOr<Value> buildScatter(NodeImportContext &ctx, Value list,
 /// list's. Elements that are lists (element_dtype DT_VARIANT) are TF's
 /// element shape followed by the inner list's shape: the given shape must
 /// match the leading dims.
-static LogicalResult checkReadShape(NodeImportContext &ctx, unsigned i,
+LogicalResult lists::checkReadShape(NodeImportContext &ctx, unsigned i,
                                     Value list) {
   FailureOr<PartialShape> shape = elementShapeOperand(ctx, i);
   if (failed(shape))
@@ -480,158 +461,12 @@ static LogicalResult checkReadShape(NodeImportContext &ctx, unsigned i,
 }
 
 //===----------------------------------------------------------------------===//
-// Lists of run-time length (EmptyTensorList with max_num_elements >= 0)
+// Reads of inner lists never written (lists of lists)
 //===----------------------------------------------------------------------===//
-//
-// PushBack and PopBack change a list's length. When the length is known at
-// compile time (a Reserve'd or FromTensor list, an EmptyTensorList without
-// max_num_elements) they change the list's static shape, which straight-line
-// code and loops the importer unrolls can do. An EmptyTensorList with
-// max_num_elements = B >= 0 instead gets a run-time length, so a loop whose
-// trip count depends on data can push and pop: the list is the tensor
-// [B + 1, element...], rows 0..B-1 the elements (zeros past the length) and
-// row B the length, every entry of it the length in the element type (exact
-// while B is, which the importer checks). So the length travels with the
-// list through loops and branches, which see one tensor as for any list.
-// The type carries the encoding kRunTimeLength, so that a loop body's
-// block argument is still known to be such a list; stripListImportMarks()
-// removes it when the import is done. The operations check their range at
-// run time (tfaot.CheckList), with TF's messages.
-
-/// tfaot::IndexCheckKind (runtime/include/tfaot/runtime/checks.h), the
-/// kinds of tfaot.CheckList.
-enum ListCheckKind : int64_t {
-  kCheckListPush = 2,
-  kCheckListPop = 3,
-  kCheckListAccess = 4,
-  kCheckListModify = 5,
-  kCheckListStack = 6,
-  kCheckListWritten = 8,
-};
-
-static constexpr llvm::StringLiteral kRunTimeLength =
-    "tfaot.list_of_run_time_length";
-/// On the marker of an EmptyTensorList with max_num_elements and an unknown
-/// element shape: the bound, for the first PushBack.
-static constexpr llvm::StringLiteral kMaxElements = "tfaot.max_elements";
-
-static StringAttr runTimeLengthTag(MLIRContext *context) {
-  return StringAttr::get(context, kRunTimeLength);
-}
-
-static bool hasRunTimeLength(Value list) {
-  auto type = dyn_cast<RankedTensorType>(list.getType());
-  return type && type.getEncoding() == runTimeLengthTag(type.getContext());
-}
-
-/// B, the largest length of a list of run-time length.
-static int64_t maxLength(Value list) { return numElements(list) - 1; }
-
-/// The tensor `plain` as a list of run-time length (the tagged type).
-static Value tagRunTimeLength(NodeImportContext &ctx, Value plain) {
-  auto type = cast<RankedTensorType>(plain.getType());
-  auto tagged = RankedTensorType::get(type.getShape(), type.getElementType(),
-                                      runTimeLengthTag(ctx.builder.getContext()));
-  return UnrealizedConversionCastOp::create(ctx.builder, ctx.loc,
-                                            TypeRange{tagged}, plain)
-      .getResult(0);
-}
-
-/// The tensor of a list of run-time length, for the ops that compute on it.
-static Value untag(NodeImportContext &ctx, Value list) {
-  if (auto tag = list.getDefiningOp<UnrealizedConversionCastOp>())
-    return tag.getOperand(0);
-  auto type = cast<RankedTensorType>(list.getType());
-  return UnrealizedConversionCastOp::create(
-             ctx.builder, ctx.loc,
-             TypeRange{RankedTensorType::get(type.getShape(),
-                                             type.getElementType())},
-             list)
-      .getResult(0);
-}
-
-/// The largest count an element of `type` holds exactly.
-static std::optional<int64_t> largestExactCount(Type type) {
-  if (auto f = dyn_cast<FloatType>(type))
-    return int64_t(1) << std::min(62u, f.getFPMantissaWidth());
-  auto i = dyn_cast<IntegerType>(type);
-  if (!i)
-    return std::nullopt;
-  unsigned bits = std::min(62u, i.getWidth() - (i.isUnsigned() ? 0 : 1));
-  return i.getWidth() == 1 ? 1 : (int64_t(1) << bits) - 1;
-}
-
-static Type i32Type(NodeImportContext &ctx) { return ctx.builder.getI32Type(); }
-
-static Value scalarOp(NodeImportContext &ctx, llvm::StringRef op, Value a,
-                      Value b) {
-  return buildOpWithAttrs(ctx, op, {a, b}, a.getType(), {});
-}
-
-static Value i32Scalar(NodeImportContext &ctx, int64_t v) {
-  return buildScalar(ctx, i32Type(ctx), v);
-}
-
-/// A new empty list of run-time length: B rows of `shape` and the length
-/// row, all zero (length 0).
-static FailureOr<Value> buildListOfRunTimeLength(NodeImportContext &ctx,
-                                                 int64_t b,
-                                                 ArrayRef<int64_t> shape,
-                                                 Type elementType) {
-  std::optional<int64_t> exact = largestExactCount(elementType);
-  if (!exact || *exact < b)
-    return ctx.error(llvm::formatv(
-        "a list of {0} elements whose length is known only at run time "
-        "(max_num_elements, for PushBack/PopBack) keeps its length in an "
-        "element, which {1} cannot hold exactly up to {0}",
-        b, typeString(elementType)));
-  if (llvm::is_contained(shape, 0))
-    return ctx.error("a list of run-time length needs elements with at least "
-                     "one value (it keeps its length in one), got shape " +
-                     shapeString(shape));
-  return tagRunTimeLength(ctx, buildZeroList(ctx, b + 1, shape, elementType));
-}
-
-/// The length of a list of run-time length, an int32 scalar.
-static Value buildLength(NodeImportContext &ctx, Value list) {
-  ArrayRef<int64_t> shape = elementShapeOf(list);
-  Value row = buildRead(ctx, untag(ctx, list), i32Scalar(ctx, maxLength(list)));
-  if (!shape.empty()) {
-    int64_t values = 1;
-    for (int64_t d : shape)
-      values *= d;
-    row = buildRead(ctx, buildReshape(ctx, row, {values}), i32Scalar(ctx, 0));
-  }
-  if (elementTypeOf(list) == i32Type(ctx))
-    return row;
-  return buildOpWithAttrs(ctx, "Cast", {row},
-                          RankedTensorType::get({}, i32Type(ctx)), {});
-}
-
-/// `plain` (an untagged list of run-time length) with its length row set to
-/// `length`.
-static Value buildWithLength(NodeImportContext &ctx, Value plain,
-                             Value length) {
-  ArrayRef<int64_t> shape = elementShapeOf(plain);
-  Type type = elementTypeOf(plain);
-  Value value = length;
-  if (type != i32Type(ctx))
-    value = buildOpWithAttrs(ctx, "Cast", {length},
-                             RankedTensorType::get({}, type), {});
-  if (!shape.empty())
-    value = buildOpWithAttrs(
-        ctx, "BroadcastTo",
-        {value, buildI64Const(ctx, shape, {int64_t(shape.size())})},
-        RankedTensorType::get(shape, type), {});
-  return buildOpWithAttrs(
-      ctx, "ListSetItem",
-      {plain, i32Scalar(ctx, numElements(plain) - 1), value}, plain.getType(),
-      {});
-}
 
 /// tfaot.CheckList of `value` (an index or the length) against `length`
 /// and `bound`; its result, which every use of `value` must take.
-static Value buildCheck(NodeImportContext &ctx, ListCheckKind kind,
+Value lists::buildCheck(NodeImportContext &ctx, IndexCheckKind kind,
                         Value value, Value length, int64_t bound) {
   Builder &b = ctx.builder;
   return buildOpWithAttrs(
@@ -640,307 +475,87 @@ static Value buildCheck(NodeImportContext &ctx, ListCheckKind kind,
        b.getNamedAttr("bound", b.getI64IntegerAttr(bound))});
 }
 
-/// The rows of the list of lists `list` that an inner list was written
-/// into, when the import knows them: every write since the list was
-/// created is a ListSetItem at a constant row. std::nullopt otherwise (a
-/// row from data, a list a loop carries or one from another op).
-static std::optional<SmallVector<bool>> writtenInnerLists(Value list) {
-  SmallVector<bool> written(numElements(list), false);
+namespace {
+/// The rows of a list of lists that an inner list was written into: those
+/// written at a constant row, known at import, and the rows from data of
+/// the other writes, known at run time (each already checked and clamped
+/// into the list, as buildWrite makes them).
+struct WrittenInnerLists {
+  SmallVector<bool> constantRows;
+  SmallVector<Value> rowsFromData;
+};
+} // namespace
+
+/// The writes into the list of lists `list` since it was created, when the
+/// import sees them all: a chain of ListSetItem back to the list's
+/// creation. std::nullopt otherwise (a list a loop carries, one a branch
+/// returns or one from another op).
+static std::optional<WrittenInnerLists> writtenInnerLists(Value list) {
+  WrittenInnerLists written;
+  written.constantRows.assign(numElements(list), false);
   Operation *op = list.getDefiningOp();
   for (; op && op->getName().getStringRef() == "tfaot.ListSetItem";
        op = op->getOperand(0).getDefiningOp()) {
-    DenseElementsAttr row = constantElements(op->getOperand(1));
-    if (!row)
-      return std::nullopt;
-    int64_t r = row.getSplatValue<APInt>().getSExtValue();
-    if (r >= 0 && r < int64_t(written.size()))
-      written[r] = true;
+    Value row = op->getOperand(1);
+    DenseElementsAttr constant = constantElements(row);
+    if (!constant) {
+      written.rowsFromData.push_back(row);
+      continue;
+    }
+    int64_t r = constant.getSplatValue<APInt>().getSExtValue();
+    if (r >= 0 && r < int64_t(written.constantRows.size()))
+      written.constantRows[r] = true;
   }
   if (!op || !op->hasAttr(kListOfLists))
     return std::nullopt;
   return written;
 }
 
+/// The written flag of every row of a list of lists, an int32 tensor [n]:
+/// the constant rows' flags, then a 1 set at each row from data.
+static Value buildWrittenFlags(NodeImportContext &ctx,
+                               const WrittenInnerLists &written) {
+  SmallVector<int32_t> flags(written.constantRows.begin(),
+                             written.constantRows.end());
+  Type i32 = ctx.builder.getI32Type();
+  auto type = RankedTensorType::get({int64_t(flags.size())}, i32);
+  Value flagList =
+      buildConst(ctx, DenseElementsAttr::get(type, ArrayRef<int32_t>(flags)));
+  Value one = buildScalar(ctx, i32, 1);
+  for (Value row : written.rowsFromData)
+    flagList = buildOpWithAttrs(ctx, "ListSetItem", {flagList, row, one}, type,
+                                {});
+  return flagList;
+}
+
 /// `index` (a scalar) of a read of an inner list from the list of lists
 /// `list`, checked to be one that was written: TF fails the reads of an
 /// inner list never written, where the list tensor holds zeros. A constant
-/// index is refused now; one from data fails Run() with the node named.
-/// Unchanged when the import does not know the written rows.
+/// index is refused now when every write was at a constant row; otherwise
+/// Run() fails with the node named, the rows from data setting their
+/// flags at run time. Unchanged when the import does not see the writes.
 static FailureOr<Value> checkInnerListWritten(NodeImportContext &ctx,
                                               Value list, Value index) {
-  std::optional<SmallVector<bool>> written = writtenInnerLists(list);
+  std::optional<WrittenInnerLists> written = writtenInnerLists(list);
   if (!written || cast<RankedTensorType>(index.getType()).getRank() != 0)
     return index;
+  const SmallVector<bool> &constantRows = written->constantRows;
   if (DenseElementsAttr constant = constantElements(index)) {
     int64_t i = constant.getSplatValue<APInt>().getSExtValue();
-    if (i >= 0 && i < int64_t(written->size()) && !(*written)[i])
+    if (i < 0 || i >= int64_t(constantRows.size()) || constantRows[i])
+      return index;
+    // Never written, unless a write at a row from data hits it.
+    if (written->rowsFromData.empty())
       return ctx.error(llvm::formatv("reads the inner list at index {0} of "
                                      "a list of lists, which was never "
                                      "written (TF fails the read)",
                                      i)
                            .str());
-    return index;
   }
-  if (llvm::all_of(*written, [](bool w) { return w; }))
+  if (llvm::all_of(constantRows, [](bool w) { return w; }))
     return index;
-  SmallVector<int32_t> flags(written->begin(), written->end());
-  Value flagList = buildConst(
-      ctx, DenseElementsAttr::get(
-               RankedTensorType::get({int64_t(flags.size())},
-                                     ctx.builder.getI32Type()),
-               ArrayRef<int32_t>(flags)));
-  Value flag = buildRead(ctx, flagList, index);
+  Value flag = buildRead(ctx, buildWrittenFlags(ctx, *written), index);
   return buildCheck(ctx, kCheckListWritten, index, flag, 0);
-}
-
-/// `row` clamped into the element rows [0, B): after a failed check (or
-/// with the checks off) an operation still never touches the length row.
-static Value clampToElementRows(NodeImportContext &ctx, Value row,
-                                int64_t maxLength) {
-  Type type = cast<RankedTensorType>(row.getType()).getElementType();
-  Value low = scalarOp(ctx, "Maximum", row, buildScalar(ctx, type, 0));
-  return scalarOp(ctx, "Minimum", low,
-                  buildScalar(ctx, type, std::max<int64_t>(maxLength - 1, 0)));
-}
-
-/// Fails unless `item` fits the list of run-time length `list`.
-static LogicalResult checkItem(NodeImportContext &ctx, Value list,
-                               RankedTensorType item) {
-  if (elementTypeOf(list) != item.getElementType())
-    return ctx.error("writes a " + typeString(item.getElementType()) +
-                     " element into a list of " +
-                     typeString(elementTypeOf(list)));
-  if (elementShapeOf(list) != item.getShape())
-    return ctx.error("writes an element of shape " +
-                     shapeString(item.getShape()) +
-                     " into a list of element shape " +
-                     shapeString(elementShapeOf(list)));
-  return success();
-}
-
-/// The error for a list op tfaot does not apply to lists of run-time
-/// length.
-static LogicalResult refuseRunTimeLength(NodeImportContext &ctx) {
-  return ctx.error("is not supported on a list whose length is known only "
-                   "at run time (an EmptyTensorList with max_num_elements, "
-                   "for PushBack/PopBack); GetItem, SetItem, Stack, Length, "
-                   "ElementShape, PushBack and PopBack are");
-}
-
-/// GetItem of a list of run-time length: index checked against the length.
-static Value buildReadAtRunTimeLength(NodeImportContext &ctx, Value list,
-                                      Value index) {
-  Value checked = buildCheck(ctx, kCheckListAccess, index,
-                             buildLength(ctx, list), maxLength(list));
-  return buildRead(ctx, untag(ctx, list),
-                   clampToElementRows(ctx, checked, maxLength(list)));
-}
-
-/// SetItem of a list of run-time length.
-static Value buildWriteAtRunTimeLength(NodeImportContext &ctx, Value list,
-                                       Value index, Value item) {
-  Value checked = buildCheck(ctx, kCheckListModify, index,
-                             buildLength(ctx, list), maxLength(list));
-  Value plain = untag(ctx, list);
-  Value row = clampToElementRows(ctx, checked, maxLength(list));
-  return tagRunTimeLength(
-      ctx, buildOpWithAttrs(ctx, "ListSetItem", {plain, row, item},
-                            plain.getType(), {}));
-}
-
-/// TensorListStack of a list of run-time length: the B element rows, a
-/// bounded value whose count (the length) is the node's hidden output 1
-/// (BoundTracker::record reads it), or, with num_elements >= 0, its first
-/// num_elements rows after a check that the length is that.
-static FailureOr<Value> buildStackOfRunTimeLength(NodeImportContext &ctx,
-                                                  Value list) {
-  int64_t b = maxLength(list), expected = intAttr(ctx, "num_elements", -1);
-  if (expected > b)
-    return ctx.error(llvm::formatv("expects {0} elements, but the list holds "
-                                   "at most {1}",
-                                   expected, b));
-  Value length = buildLength(ctx, list);
-  int64_t rows = expected >= 0 ? expected : b;
-  if (expected >= 0)
-    length = buildCheck(ctx, kCheckListStack, length, length, expected);
-  else
-    ctx.extraOutputs.push_back(length);
-  ArrayRef<int64_t> shape = elementShapeOf(list);
-  SmallVector<int64_t> size = withLeading(rows, shape);
-  SmallVector<int64_t> begin(size.size(), 0);
-  int64_t rank = size.size();
-  Value stacked = buildOpWithAttrs(
-      ctx, "Slice",
-      {untag(ctx, list), buildI64Const(ctx, begin, {rank}),
-       buildI64Const(ctx, size, {rank})},
-      RankedTensorType::get(size, elementTypeOf(list)), {});
-  if (expected < 0)
-    return stacked;
-  // The check's result must reach the value, or it would be dead code: row
-  // r is gathered from max(min(r, length - 1), 0), row r itself when the
-  // check passes.
-  SmallVector<APInt> iota;
-  for (int64_t r = 0; r < rows; ++r)
-    iota.push_back(APInt(32, r));
-  Value rowNumbers = buildConst(
-      ctx, DenseElementsAttr::get(RankedTensorType::get({rows}, i32Type(ctx)),
-                                  iota));
-  Value last = scalarOp(ctx, "Sub", length, i32Scalar(ctx, 1));
-  Value indices = buildOpWithAttrs(
-      ctx, "Maximum",
-      {buildOpWithAttrs(ctx, "Minimum", {rowNumbers, last},
-                        rowNumbers.getType(), {}),
-       i32Scalar(ctx, 0)},
-      rowNumbers.getType(), {});
-  return buildRead(ctx, stacked, indices);
-}
-
-FailureOr<Value>(::tfaot::importEmptyTensorList)(NodeImportContext &ctx) {
-  FailureOr<PartialShape> shape = elementShapeOperand(ctx, 0);
-  auto max = constantInts(ctx, 1, "max_num_elements");
-  if (failed(shape) || failed(max))
-    return failure();
-  if (isVariantAttr(ctx, "element_dtype"))
-    return ctx.error("an EmptyTensorList of lists (element_dtype DT_VARIANT) "
-                     "is not supported");
-  FailureOr<Type> type = elementTypeAttr(ctx, "element_dtype");
-  if (failed(type))
-    return failure();
-  int64_t b = (*max)[0];
-  // No bound: the length is known at compile time, and PushBack and
-  // PopBack change the shape.
-  if (b < 0)
-    return buildNewList(ctx, 0, *shape, *type);
-  if (isFullyKnown(*shape))
-    return buildListOfRunTimeLength(ctx, b, **shape, *type);
-  FailureOr<Value> marker = buildNewList(ctx, 0, *shape, *type);
-  if (succeeded(marker))
-    marker->getDefiningOp()->setAttr(kMaxElements,
-                                     ctx.builder.getI64IntegerAttr(b));
-  return marker;
-}
-
-/// The bound of the marker of an EmptyTensorList with max_num_elements whose
-/// element shape waits for the first PushBack, or std::nullopt.
-static std::optional<int64_t> pendingMaxElements(Value list) {
-  Operation *marker = unshapedMarker(list);
-  auto max = marker ? marker->getAttrOfType<IntegerAttr>(kMaxElements)
-                    : IntegerAttr();
-  return max ? std::optional<int64_t>(max.getInt()) : std::nullopt;
-}
-
-/// TensorListPushBack(list, item).
-FailureOr<Value>(::tfaot::importTensorListPushBack)(NodeImportContext &ctx) {
-  Value list = ctx.operands[0], item = ctx.operands[1];
-  RankedTensorType itemType = ctx.typeOf(1);
-  if (std::optional<int64_t> b = pendingMaxElements(list)) {
-    FailureOr<Value> made = buildListOfRunTimeLength(
-        ctx, *b, itemType.getShape(), itemType.getElementType());
-    if (failed(made))
-      return failure();
-    list = *made;
-  }
-  if (hasRunTimeLength(list)) {
-    if (failed(checkItem(ctx, list, itemType)))
-      return failure();
-    int64_t b = maxLength(list);
-    Value length = buildLength(ctx, list);
-    Value checked = buildCheck(ctx, kCheckListPush, length, length, b);
-    Value plain = buildOpWithAttrs(
-        ctx, "ListSetItem",
-        {untag(ctx, list), clampToElementRows(ctx, checked, b), item},
-        untag(ctx, list).getType(), {});
-    Value grown = scalarOp(ctx, "Minimum",
-                           scalarOp(ctx, "AddV2", checked, i32Scalar(ctx, 1)),
-                           i32Scalar(ctx, b));
-    return tagRunTimeLength(ctx, buildWithLength(ctx, plain, grown));
-  }
-  // A length known now: one more row.
-  FailureOr<Value> prepared = prepareForWrite(ctx, list, itemType.getShape(),
-                                              itemType.getElementType());
-  if (failed(prepared))
-    return failure();
-  int64_t n = numElements(*prepared);
-  Value row = buildReshape(ctx, item, withLeading(1, itemType.getShape()));
-  if (n == 0)
-    return row;
-  return buildOpWithAttrs(
-      ctx, "ConcatV2", {*prepared, row, i32Scalar(ctx, 0)},
-      RankedTensorType::get(withLeading(n + 1, itemType.getShape()),
-                            itemType.getElementType()),
-      {});
-}
-
-/// TensorListPopBack(list, element_shape) -> (list, item).
-FailureOr<Value>(::tfaot::importTensorListPopBack)(NodeImportContext &ctx) {
-  Value list = ctx.operands[0];
-  if (pendingMaxElements(list) ||
-      (unshapedMarker(list) && numElements(list) == 0))
-    return ctx.error("Trying to pop from an empty list.");
-  if (hasRunTimeLength(list)) {
-    if (failed(checkReadShape(ctx, 1, list)))
-      return failure();
-    int64_t b = maxLength(list);
-    Value length = buildLength(ctx, list);
-    Value checked = buildCheck(ctx, kCheckListPop, length, length, b);
-    Value shrunk = scalarOp(ctx, "Maximum",
-                            scalarOp(ctx, "Sub", checked, i32Scalar(ctx, 1)),
-                            i32Scalar(ctx, 0));
-    Value row = clampToElementRows(
-        ctx, scalarOp(ctx, "Sub", checked, i32Scalar(ctx, 1)), b);
-    Value plain = untag(ctx, list);
-    ctx.extraOutputs.push_back(buildRead(ctx, plain, row));
-    // The popped row becomes zeros again: rows past the length stay zero,
-    // as a bounded Stack's padding must be.
-    plain = buildOpWithAttrs(
-        ctx, "ListSetItem",
-        {plain, row, buildZeros(ctx, elementShapeOf(list), elementTypeOf(list))},
-        plain.getType(), {});
-    return tagRunTimeLength(ctx, buildWithLength(ctx, plain, shrunk));
-  }
-  FailureOr<Value> shaped = requireShaped(ctx, list, "element_dtype");
-  if (failed(shaped) || failed(checkReadShape(ctx, 1, *shaped)))
-    return failure();
-  int64_t n = numElements(*shaped);
-  if (n == 0)
-    return ctx.error("Trying to pop from an empty list.");
-  ctx.extraOutputs.push_back(buildRead(ctx, *shaped, i32Scalar(ctx, n - 1)));
-  SmallVector<int64_t> size = withLeading(n - 1, elementShapeOf(*shaped));
-  int64_t rank = size.size();
-  return buildOpWithAttrs(
-      ctx, "Slice",
-      {*shaped, buildI64Const(ctx, SmallVector<int64_t>(rank, 0), {rank}),
-       buildI64Const(ctx, size, {rank})},
-      RankedTensorType::get(size, elementTypeOf(*shaped)), {});
-}
-
-void(::tfaot::stripListImportMarks)(ModuleOp module) {
-  auto strip = [](Value value) {
-    auto type = dyn_cast<RankedTensorType>(value.getType());
-    if (type && type.getEncoding() == runTimeLengthTag(type.getContext()))
-      value.setType(
-          RankedTensorType::get(type.getShape(), type.getElementType()));
-  };
-  SmallVector<UnrealizedConversionCastOp> tags;
-  module.walk([&](Operation *op) {
-    for (Region &region : op->getRegions())
-      for (Block &block : region)
-        for (BlockArgument arg : block.getArguments())
-          strip(arg);
-    for (Value result : op->getResults())
-      strip(result);
-    for (llvm::StringRef mark :
-         {kUnshapedList, kPartialShape, kListOfLists, kMaxElements})
-      op->removeAttr(mark);
-    if (auto tag = dyn_cast<UnrealizedConversionCastOp>(op))
-      tags.push_back(tag);
-  });
-  for (UnrealizedConversionCastOp tag : tags)
-    if (tag->getNumOperands() == 1 && tag->getNumResults() == 1 &&
-        tag.getOperand(0).getType() == tag.getResult(0).getType()) {
-      tag.getResult(0).replaceAllUsesWith(tag.getOperand(0));
-      tag.erase();
-    }
 }
 
 //===----------------------------------------------------------------------===//

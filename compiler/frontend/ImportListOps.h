@@ -1,9 +1,11 @@
 //===- ImportListOps.h - TensorList and TensorArrayV3 importers -*- C++ -*-===//
 // SPDX-License-Identifier: Apache-2.0
 //
-// The importers ImportListOps.cpp defines, for OpImporters.cpp's table. They
-// have their own header rather than a block in ImportHelpers.h, which every
-// importer file includes, so that changing them rebuilds two files.
+// The importers ImportListOps.cpp and ImportRunTimeLengthLists.cpp (the
+// lists of run-time length: EmptyTensorList, PushBack, PopBack) define,
+// for OpImporters.cpp's table. They have their own header rather than a
+// block in ImportHelpers.h, which every importer file includes, so that
+// changing them rebuilds few files.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TFAOT_COMPILER_FRONTEND_IMPORTLISTOPS_H

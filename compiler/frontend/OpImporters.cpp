@@ -196,6 +196,8 @@ static const llvm::StringMap<OpSpec> &opTable() {
       {"GRUBlockCell", {importGruBlockCell, 6, "T", -1}},
       // Reductions.
       {"ArgMax", {importArgMax, 2, "T", 1}},
+      {"ArgMin", {importArgMin, 2, "T", 1}},
+      {"Cumsum", {importCumsum, 2, "T", 1}},
       {"Mean", {importReduction, 2, "T", 1}},
       {"Sum", {importReduction, 2, "T", 1}},
       {"Max", {importReduction, 2, "T", 1}},

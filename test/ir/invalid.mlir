@@ -124,6 +124,22 @@ func.func @argmax_type(%x: tensor<2x3xf32>, %d: tensor<i32>) -> tensor<2xf32> {
 
 // -----
 
+func.func @cumsum_axis(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  // expected-error@+1 {{axis 2 is not in [0, 2)}}
+  %0 = tfaot.Cumsum %x {axis = 2 : i64} : tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+func.func @cumsum_scalar(%x: tensor<f32>) -> tensor<f32> {
+  // expected-error@+1 {{needs an input of rank >= 1, got a scalar}}
+  %0 = tfaot.Cumsum %x {axis = 0 : i64} : tensor<f32>
+  return %0 : tensor<f32>
+}
+
+// -----
+
 func.func @softmax_scalar(%x: tensor<f32>) -> tensor<f32> {
   // expected-error@+1 {{logits must have rank >= 1, got a scalar}}
   %0 = tfaot.Softmax %x : tensor<f32>
