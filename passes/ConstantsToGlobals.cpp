@@ -24,9 +24,15 @@
 // - CSE merges equal constants, so in the scaling benchmark (values that
 //   repeat every 97 blocks) each of 186 constants feeds about 215 fused
 //   generics, and the analysis walks all uses of a constant for every
-//   in-place decision that reads it: 7.9 s of CPU at 100k. Runs of 64 users
-//   bring it to 1.6 s, and no corpus model has that many users of one
-//   constant in a block, so their IR does not change.
+//   in-place decision that reads it: 7.9 s of CPU at 100k. Each read's
+//   cost grows with the square of its users, so a bound of N makes the
+//   pass linear but N times dearer per use than one user a read: at 64 the
+//   benchmark's one-shot-bufferize still grew 30x from 10k to 100k nodes
+//   (constants reach 64 users between 10k and 30k) and took about 2 s at
+//   100k; at 8, about 0.8 s, growing with the graph
+//   (bench/results/2026-11-28-devvm-compile-scaling-5.md). Smaller bounds
+//   gained nothing more and add reads. A read more changes the bufferized
+//   IR, not the object: LLVM merges the global's addresses.
 //
 // A constant read through to_tensor is not writable, as the constant was
 // not: a write into it still gets a copy. A further read of a global costs
@@ -91,7 +97,7 @@ struct ConstantsToGlobalsPass
       llvm::cl::desc("users in the constant's block sharing one read of the "
                      "global; each further run of this many gets its own "
                      "(0: all share one)"),
-      llvm::cl::init(64)};
+      llvm::cl::init(8)};
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
