@@ -88,8 +88,8 @@ void Run(Problem &p) {
 // The block of a fused product: each panel of rows is computed by the
 // path's block into a buffer on the stack, and the epilogue turns it into
 // the result while it is still in cache. The int32 sums never reach memory.
-// (With AVX-512 VNNI, all but int8 results with a residual skip the
-// panel: Avx512InRegisterBlock.)
+// (With AVX-512 VNNI, int8 results without a residual skip the panel:
+// Avx512InRegisterBlock below.)
 void FusedBlock(const Problem &p, int64_t row_begin, int64_t row_end,
                 int64_t tile_begin, int64_t tile_end) {
   alignas(64) int32_t panel[kPanelRows * kFusedGroupTiles * kN0];
@@ -262,7 +262,8 @@ void UsePath(Int8GemmPath path, Problem &chunk, bool biased,
   if (avx512) {
     chunk.kernels = &kAvx512Kernels;
     UseBlock(chunk, KernelBlock, EpilogueFor(EpilogueIsa::Avx512));
-    if (chunk.epilogue && Avx512InRegisterTakes(*chunk.epilogue))
+    if (chunk.epilogue && chunk.epilogue->int8_result &&
+        !chunk.epilogue->residual)
       chunk.block = Avx512InRegisterBlock;
   } else {
     chunk.kernels = &kAvxVnniKernels;

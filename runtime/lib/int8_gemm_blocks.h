@@ -87,9 +87,6 @@ void KernelBlock(const Problem &p, int64_t row_begin, int64_t row_end,
 void Avx512InRegisterBlock(const Problem &p, int64_t row_begin,
                            int64_t row_end, int64_t tile_begin,
                            int64_t tile_end);
-// Whether Avx512InRegisterBlock applies `e` (every epilogue but an int8
-// result with a residual).
-bool Avx512InRegisterTakes(const Int8Epilogue &e);
 TFAOT_AVX512VNNI void Avx512NegColumnSums(const int8_t *rhs, int64_t n1,
                                           int64_t k1, int32_t *neg_comp);
 TFAOT_AVXVNNI void AvxVnniNegColumnSums(const int8_t *rhs, int64_t n1,

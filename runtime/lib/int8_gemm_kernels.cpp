@@ -216,17 +216,14 @@ constexpr KernelSet kAvx512Kernels = {
     MakeAvx512Blocks<Avx512Kernel, KernelFn>()};
 
 // The same block with the epilogue applied in the registers that hold the
-// sums, for float results and for int8 results without a residual (the
-// expansions and projections of inverted-residual blocks, most of a conv
-// net's 1x1 layers, and the last 1x1 convolution of a residual block with
-// its sum and ReLU): each vector of 16 sums is rescaled, clamped (and
-// requantized) and stored where the result's row lives, as 16 floats or 16
-// bytes, instead of going to a panel on the stack for int8_epilogue.cpp's
-// pass. Rows are `row0` on of the result, columns `col0` on, `cols` of them
-// valid (the last tile may be partial); the sums always start from
-// neg_comp (C is never read). A float result may be its own residual:
-// each vector of it is read before the same vector is written.
-template <int Result, bool Bias, bool Residual> struct Avx512InRegister {
+// sums, for int8 results without a residual (the expansions and
+// projections of inverted-residual blocks, most of a conv net's 1x1
+// layers): each vector of 16 sums is rescaled, clamped, requantized and
+// stored as 16 bytes where the result's row lives, instead of going to a
+// panel on the stack for int8_epilogue.cpp's pass. Rows are `row0` on of
+// the result, columns `col0` on, `cols` of them valid (the last tile may
+// be partial); the sums always start from neg_comp (C is never read).
+template <bool Bias, int Result> struct Avx512InRegister {
   template <int R, int T> struct Kernel {
     TFAOT_AVX512VNNI static void Run(const int8_t *a, int64_t lda,
                                      const int8_t *b, int64_t ldb,
@@ -249,31 +246,23 @@ template <int Result, bool Bias, bool Residual> struct Avx512InRegister {
         bias[t] = Bias ? _mm512_maskz_loadu_ps(mask[t], e.bias + col0 + t * kN0)
                        : _mm512_setzero_ps();
       }
+      int8_t *out = static_cast<int8_t *>(e.out) + col0;
       // Row offsets as e.RowOffset gives them, with one division for the
       // block rather than one per row (a padded result's rows).
       int64_t pixel = e.row_pixels > 0 ? row0 % e.row_pixels : row0;
       int64_t line = e.row_pixels > 0 ? row0 / e.row_pixels : 0;
       for (int r = 0; r < R; ++r) {
-        const int64_t at = line * e.row_stride + pixel * e.n + col0;
+        int8_t *row = out + line * e.row_stride + pixel * e.n;
         if (++pixel == e.row_pixels) {
           pixel = 0;
           ++line;
         }
-        // The residual is dense m x n whatever the result's rows.
-        const float *residual =
-            Residual ? e.residual + (row0 + r) * e.n + col0 : nullptr;
-        for (int t = 0; t < T; ++t) {
-          __m512 y = Avx512EpilogueValue<Bias, Residual>(
-              k, acc[r][t], scale[t], bias[t],
-              Residual ? _mm512_maskz_loadu_ps(mask[t], residual + t * kN0)
-                       : _mm512_setzero_ps());
-          if constexpr (Result == kFloatResult)
-            _mm512_mask_storeu_ps(static_cast<float *>(e.out) + at + t * kN0,
-                                  mask[t], y);
-          else
-            Avx512StoreInt8(static_cast<int8_t *>(e.out) + at + t * kN0,
-                            mask[t], Avx512ToInt8<Result>(k, y));
-        }
+        for (int t = 0; t < T; ++t)
+          Avx512StoreInt8(
+              row + t * kN0, mask[t],
+              Avx512ToInt8<Result>(k, Avx512EpilogueValue<Bias, false>(
+                                          k, acc[r][t], scale[t], bias[t],
+                                          _mm512_setzero_ps())));
       }
     }
   };
@@ -285,38 +274,25 @@ using InRegisterFn = void (*)(const int8_t *a, int64_t lda, const int8_t *b,
                               int64_t col0, int64_t cols);
 using InRegisterSet = RegisterBlocks<InRegisterFn>;
 
-template <int Result, bool Bias, bool Residual>
-constexpr InRegisterSet InRegisterBlocks() {
-  return MakeAvx512Blocks<Avx512InRegister<Result, Bias, Residual>::template Kernel,
-                          InRegisterFn>();
-}
-
-// Indexed by EpilogueVariant; null for the int8 results with a residual,
-// which go through the panel (FusedBlock).
-constexpr const InRegisterSet *kNone = nullptr;
-constexpr InRegisterSet kFloatPlain = InRegisterBlocks<kFloatResult, false, false>();
-constexpr InRegisterSet kFloatResidual = InRegisterBlocks<kFloatResult, false, true>();
-constexpr InRegisterSet kFloatBias = InRegisterBlocks<kFloatResult, true, false>();
-constexpr InRegisterSet kFloatBiasResidual = InRegisterBlocks<kFloatResult, true, true>();
-constexpr InRegisterSet kInt8Plain = InRegisterBlocks<kInt8Result, false, false>();
-constexpr InRegisterSet kInt8Bias = InRegisterBlocks<kInt8Result, true, false>();
-constexpr InRegisterSet kRoundPlain = InRegisterBlocks<kInt8RoundOnly, false, false>();
-constexpr InRegisterSet kRoundBias = InRegisterBlocks<kInt8RoundOnly, true, false>();
-constexpr const InRegisterSet *kInRegister[kEpilogueVariants] = {
-    &kFloatPlain, &kFloatResidual, &kFloatBias, &kFloatBiasResidual,
-    &kInt8Plain,  kNone,           &kInt8Bias,  kNone,
-    &kRoundPlain, kNone,           &kRoundBias, kNone};
-
-bool Avx512InRegisterTakes(const Int8Epilogue &e) {
-  return kInRegister[EpilogueVariant(e)] != nullptr;
-}
+// Indexed by 2 * (round-only requantization) + (bias).
+constexpr InRegisterSet kInRegister[4] = {
+    MakeAvx512Blocks<Avx512InRegister<false, kInt8Result>::Kernel,
+                     InRegisterFn>(),
+    MakeAvx512Blocks<Avx512InRegister<true, kInt8Result>::Kernel,
+                     InRegisterFn>(),
+    MakeAvx512Blocks<Avx512InRegister<false, kInt8RoundOnly>::Kernel,
+                     InRegisterFn>(),
+    MakeAvx512Blocks<Avx512InRegister<true, kInt8RoundOnly>::Kernel,
+                     InRegisterFn>()};
 
 // The block of a fused AVX-512 VNNI product whose epilogue
 // Avx512InRegister takes: KernelBlock's loops, the in-register kernels.
 void Avx512InRegisterBlock(const Problem &p, int64_t row_begin,
                            int64_t row_end, int64_t tile_begin,
                            int64_t tile_end) {
-  const InRegisterSet &set = *kInRegister[EpilogueVariant(*p.epilogue)];
+  const InRegisterSet &set =
+      kInRegister[2 * (ResultOf(*p.epilogue) == kInt8RoundOnly) +
+                  (p.epilogue->bias != nullptr)];
   const int64_t lda = p.k1 * kK0;
   const int64_t ldb = p.k1 * kTileBytes;
   ForEachRegisterBlock(
