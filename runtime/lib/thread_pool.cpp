@@ -9,9 +9,10 @@
 // loop never waits for a thread that is not working on it.
 //
 // Why a few chunks per thread rather than one: a worker that wakes late,
-// or runs slower (a vCPU its host shares: ResNet-50 int8 on the 2-core
-// VM's second thread ran memory-bound chunks up to 3x slower), held its
-// half of every loop while the caller waited. Claiming from both ends
+// or runs slower (a profile of ResNet-50 int8 on the 2-core VM showed the
+// second thread's memory-bound chunks up to 3x slower than the first's;
+// on a loaded machine a worker may lose its core for a time slice), held
+// its half of every loop while the caller waited. Claiming from both ends
 // keeps each thread's part contiguous, and where the two threads run
 // alike, the same part of consecutive loops over the same rows, as the
 // even split did.
