@@ -7,7 +7,8 @@
 // cc -O3 -march=native vnni_peak.c -o vnni_peak (needs AVX-512 VNNI).
 #include <immintrin.h>
 #include <stdio.h>
-#include <time.h>
+
+#include "peak_clock.h"
 
 #if !defined(__AVX512VNNI__)
 #error "needs AVX-512 VNNI (-march=native on a CPU that has it)"
@@ -15,11 +16,6 @@
 
 #define CHAINS 16
 
-static double seconds(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return t.tv_sec + 1e-9 * t.tv_nsec;
-}
 
 int main(void) {
   const long iterations = 20 * 1000 * 1000;

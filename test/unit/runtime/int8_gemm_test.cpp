@@ -200,7 +200,9 @@ TEST_P(Mmt4dS8S8S32Test, ExtremeOperandsDoNotSaturate) {
   }
 }
 
-// kMmt4dColumnInit: every row starts from the same per-column values.
+// kMmt4dColumnInit: every row starts from the same per-column values; with
+// kMmt4dBiasedColumnInit the row comes with 128 column sums of B taken off
+// (what the compiler passes), and every path computes the same product.
 TEST_P(Mmt4dS8S8S32Test, StartsFromColumnInit) {
   std::mt19937 rng(99);
   for (auto [m, n1, k1] : {std::tuple<int64_t, int64_t, int64_t>{7, 3, 37},
@@ -208,42 +210,24 @@ TEST_P(Mmt4dS8S8S32Test, StartsFromColumnInit) {
                            {200, 2, 144},
                            {3, 70, 4},
                            // More than one chunk of 256 column tiles.
-                           {5, 300, 3}}) {
-    SCOPED_TRACE(testing::Message()
-                 << "m=" << m << " n1=" << n1 << " k1=" << k1);
-    Product product = RandomProduct(rng, m, n1, k1);
-    std::vector<int32_t> row = RandomInt32(rng, 16 * n1), rows;
-    for (int64_t i = 0; i < m; ++i)
-      rows.insert(rows.end(), row.begin(), row.end());
-    std::vector<int32_t> out(m * 16 * n1, 12345);
-    std::vector<int8_t> rhs = product.PackedB();
-    Mmt4dS8S8S32(GetParam(), product.a.data(), rhs.data(), out.data(), m, n1,
-                 k1, kMmt4dColumnInit, row.data());
-    EXPECT_EQ(out, product.Reference(rows));
-  }
-}
-
-// kMmt4dBiasedColumnInit: the row comes with 128 column sums of B taken
-// off (what the compiler passes); every path computes the same product.
-TEST_P(Mmt4dS8S8S32Test, StartsFromBiasedColumnInit) {
-  std::mt19937 rng(98);
-  for (auto [m, n1, k1] : {std::tuple<int64_t, int64_t, int64_t>{7, 3, 37},
-                           {49, 5, 16},
-                           {3, 70, 4},
-                           {5, 300, 3}}) {
-    SCOPED_TRACE(testing::Message()
-                 << "m=" << m << " n1=" << n1 << " k1=" << k1);
-    Product product = RandomProduct(rng, m, n1, k1);
-    std::vector<int32_t> row = RandomInt32(rng, 16 * n1), rows;
-    for (int64_t i = 0; i < m; ++i)
-      rows.insert(rows.end(), row.begin(), row.end());
-    std::vector<int32_t> biased = product.Biased(row);
-    std::vector<int32_t> out(m * 16 * n1, 12345);
-    std::vector<int8_t> rhs = product.PackedB();
-    Mmt4dS8S8S32(GetParam(), product.a.data(), rhs.data(), out.data(), m, n1,
-                 k1, kMmt4dColumnInit | kMmt4dBiasedColumnInit, biased.data());
-    EXPECT_EQ(out, product.Reference(rows));
-  }
+                           {5, 300, 3}})
+    for (bool biased : {false, true}) {
+      SCOPED_TRACE(testing::Message() << "m=" << m << " n1=" << n1 << " k1="
+                                      << k1 << (biased ? " biased" : ""));
+      Product product = RandomProduct(rng, m, n1, k1);
+      std::vector<int32_t> row = RandomInt32(rng, 16 * n1), rows;
+      for (int64_t i = 0; i < m; ++i)
+        rows.insert(rows.end(), row.begin(), row.end());
+      std::vector<int32_t> init = biased ? product.Biased(row) : row;
+      std::vector<int32_t> out(m * 16 * n1, 12345);
+      std::vector<int8_t> rhs = product.PackedB();
+      Mmt4dS8S8S32(GetParam(), product.a.data(), rhs.data(), out.data(), m,
+                   n1, k1,
+                   biased ? kMmt4dColumnInit | kMmt4dBiasedColumnInit
+                          : kMmt4dColumnInit,
+                   init.data());
+      EXPECT_EQ(out, product.Reference(rows));
+    }
 }
 
 TEST_P(Mmt4dS8S8S32Test, EmptyProducts) {
