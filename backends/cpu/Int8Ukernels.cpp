@@ -45,6 +45,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/Pass/Pass.h"
 
 using namespace mlir;
@@ -215,7 +216,60 @@ SmallVector<Type> epilogueTypes(Builder &b) {
   return {i64, i64, i64, f32, f32, i32, f32, f32, f32, f32, i64, i64};
 }
 
-void rewriteMmt4d(ModuleOp module, linalg::Mmt4DOp op) {
+/// The value of the constant global `buffer` reads, if it is one.
+DenseElementsAttr constantValue(Value buffer, SymbolTable &symbols) {
+  auto read = buffer.getDefiningOp<memref::GetGlobalOp>();
+  if (!read)
+    return nullptr;
+  auto global = symbols.lookup<memref::GlobalOp>(read.getName());
+  if (!global || !global.getConstant())
+    return nullptr;
+  return dyn_cast_or_null<DenseElementsAttr>(global.getConstantInitValue());
+}
+
+/// What the VNNI kernels start each column from (kMmt4dBiasedColumnInit)
+/// when the packed weights `rhs` ([N1, K1, 16, 4]) and the product's init
+/// are constants: the init's row (or zero) minus 128 times the column's
+/// sum of the weights, in wrapping int32 arithmetic as the runtime would
+/// compute it, as a new constant global read before `b`'s point. Null
+/// when either is not a constant.
+Value biasedColumnInit(OpBuilder &b, Location loc, SymbolTable &symbols,
+                       Value rhs, ProductInit init) {
+  DenseElementsAttr weights = constantValue(rhs, symbols);
+  if (!weights || !weights.getElementType().isInteger(8))
+    return nullptr;
+  auto shape = cast<MemRefType>(rhs.getType()).getShape();
+  const int64_t n1 = shape[0], k1 = shape[1], n0 = shape[2], k0 = shape[3];
+  SmallVector<uint32_t> row(n1 * n0, 0);
+  if (init.broadcast) {
+    DenseElementsAttr start =
+        constantValue(init.broadcast.getInput(), symbols);
+    if (!start || start.getNumElements() != n1 * n0)
+      return nullptr;
+    llvm::copy(start.getValues<int32_t>(), row.begin());
+  }
+  auto values = weights.getValues<int8_t>();
+  auto at = values.begin();
+  for (int64_t t = 0; t < n1; ++t)
+    for (int64_t g = 0; g < k1; ++g)
+      for (int64_t j = 0; j < n0; ++j)
+        for (int64_t q = 0; q < k0; ++q, ++at)
+          row[t * n0 + j] -= 128u * static_cast<uint32_t>(int32_t{*at});
+  SmallVector<int32_t> starts(row.begin(), row.end());
+  auto type = MemRefType::get({n1, n0}, b.getI32Type());
+  auto tensorType = RankedTensorType::get({n1, n0}, b.getI32Type());
+  auto top = OpBuilder::atBlockBegin(
+      &symbols.getOp()->getRegion(0).front());
+  auto global = memref::GlobalOp::create(
+      top, loc, "__tfaot_vnni_column_init", top.getStringAttr("private"), type,
+      DenseElementsAttr::get(tensorType, ArrayRef<int32_t>(starts)),
+      /*constant=*/true, /*alignment=*/IntegerAttr());
+  symbols.insert(global); // Renamed uniquely.
+  return memref::GetGlobalOp::create(b, loc, type, global.getSymName());
+}
+
+void rewriteMmt4d(ModuleOp module, SymbolTable &symbols,
+                  linalg::Mmt4DOp op) {
   Value out = op.getDpsInitOperand(0)->get();
   ProductInit init = initBefore(op, {0, 2});
   std::optional<::tfaot::cpu::Int8EpilogueMatch> epilogue;
@@ -230,6 +284,12 @@ void rewriteMmt4d(ModuleOp module, linalg::Mmt4DOp op) {
                                    : 0;
   Value lhs = op.getDpsInputOperand(0)->get();
   Value rhs = op.getDpsInputOperand(1)->get();
+  Value columnStart = init.broadcast ? init.broadcast.getInput() : nullptr;
+  if (init.found())
+    if (Value biased = biasedColumnInit(b, loc, symbols, rhs, init)) {
+      columnStart = biased;
+      flags = kMmt4dColumnInit | kMmt4dBiasedColumnInit;
+    }
   auto lhsShape = cast<MemRefType>(lhs.getType()).getShape();
   auto rhsShape = cast<MemRefType>(rhs.getType()).getShape();
   Type i64Type = b.getI64Type(), i32Type = b.getI32Type();
@@ -238,7 +298,8 @@ void rewriteMmt4d(ModuleOp module, linalg::Mmt4DOp op) {
     // (lhs, rhs, m, n1, k1, flags, column_init, out, n, epilogue...)
     args.append({i64(b, loc, lhsShape[0]), i64(b, loc, rhsShape[0]),
                  i64(b, loc, lhsShape[1]), i32(b, loc, flags),
-                 columnInit(b, loc, init), address(b, loc, epilogue->result),
+                 addressOrZero(b, loc, columnStart),
+                 address(b, loc, epilogue->result),
                  i64(b, loc, epilogue->n)});
     appendEpilogue(b, loc, *epilogue, args);
     SmallVector<Type> types = {i64Type, i64Type, i64Type, i64Type, i64Type,
@@ -251,7 +312,7 @@ void rewriteMmt4d(ModuleOp module, linalg::Mmt4DOp op) {
     // (lhs, rhs, out, m, n1, k1, flags, column_init)
     args.append({address(b, loc, out), i64(b, loc, lhsShape[0]),
                  i64(b, loc, rhsShape[0]), i64(b, loc, lhsShape[1]),
-                 i32(b, loc, flags), columnInit(b, loc, init)});
+                 i32(b, loc, flags), addressOrZero(b, loc, columnStart)});
     func::CallOp::create(b, loc,
                          declare(module, tfaot_rt::kMmt4dS8S8S32,
                                  {i64Type, i64Type, i64Type, i64Type, i64Type,
@@ -408,6 +469,7 @@ struct Int8UkernelsPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    SymbolTable symbols(module);
     SmallVector<Operation *> products;
     module.walk([&](Operation *op) {
       if (auto mmt4d = dyn_cast<linalg::Mmt4DOp>(op)) {
@@ -427,7 +489,7 @@ struct Int8UkernelsPass
     for (Operation *op : products) {
       if (auto mmt4d = dyn_cast<linalg::Mmt4DOp>(op))
         isBf16KernelShaped(mmt4d) ? rewriteBf16Mmt4d(module, mmt4d)
-                                  : rewriteMmt4d(module, mmt4d);
+                                  : rewriteMmt4d(module, symbols, mmt4d);
       else if (auto generic = dyn_cast<linalg::GenericOp>(op))
         rewriteWeightOnly(module, generic);
       else

@@ -6,7 +6,8 @@
 // -O2 GCC leaves the chains in memory and measures a third of the peak).
 #include <immintrin.h>
 #include <stdio.h>
-#include <time.h>
+
+#include "peak_clock.h"
 
 #if defined(__AVX512F__)
 typedef __m512 vec;
@@ -28,11 +29,6 @@ typedef __m256 vec;
 
 #define CHAINS 16
 
-static double seconds(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return t.tv_sec + 1e-9 * t.tv_nsec;
-}
 
 int main(void) {
   const long iterations = 20 * 1000 * 1000;

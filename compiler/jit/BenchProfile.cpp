@@ -3,6 +3,7 @@
 #include "compiler/jit/BenchProfile.h"
 
 #include "tfaot/runtime/run_hooks.h"
+#include "tfaot/runtime/thread_pool.h"
 
 #include "llvm/Support/Format.h"
 #include "llvm/Support/JSON.h"
@@ -229,9 +230,16 @@ double ProfileRecorder::medianOutsideOps() const {
 double tfaot::loopMsOnThreads(double ms, int64_t n, int threads) {
   if (n <= 1 || threads <= 1)
     return ms;
-  const int64_t chunks = std::min<int64_t>(n, threads);
-  const int64_t largest = (n + chunks - 1) / chunks;
-  return ms * double(largest) / double(n);
+  const int64_t chunks = ThreadPool::ChunksOf(n, threads);
+  auto size = [&](int64_t c) { return n * (c + 1) / chunks - n * c / chunks; };
+  // Iterations each thread has run (0: the caller); the first free takes
+  // the next chunk, the caller from the front, a worker from the back.
+  std::vector<int64_t> load(threads, 0);
+  for (int64_t front = 0, back = chunks; front < back;) {
+    auto free = std::min_element(load.begin(), load.end());
+    *free += free == load.begin() ? size(front++) : size(--back);
+  }
+  return ms * double(*std::max_element(load.begin(), load.end())) / double(n);
 }
 
 void ProfileRecorder::printScalingPrediction(

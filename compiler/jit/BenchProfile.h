@@ -117,10 +117,12 @@ private:
 };
 
 /// The time a loop of `n` iterations that took `ms` on one thread takes on
-/// a pool of `threads`: the pool splits it into min(n, threads) near-equal
-/// chunks (ThreadPool::ParallelFor), and the largest, ceil(n / chunks)
-/// iterations, decides, iterations being taken as equal in cost. No
-/// wake-up or memory contention: a lower bound.
+/// a pool of `threads`: the pool splits it into ThreadPool::ChunksOf(n,
+/// threads) near-equal chunks [n*c/chunks, n*(c+1)/chunks), each taken by
+/// the thread that is free first (the caller from the front, the workers
+/// from the back), and the thread with the most iterations decides,
+/// iterations being taken as equal in cost. No wake-up or memory
+/// contention: a lower bound.
 double loopMsOnThreads(double ms, int64_t n, int threads);
 
 /// The q-quantile (0.5: the median) of `sorted` (ascending), interpolated

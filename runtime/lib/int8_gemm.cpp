@@ -198,6 +198,80 @@ void EmptyProduct(const Problem &p, int32_t *out) {
     }
 }
 
+// The column sums of B that a biased column_init (kMmt4dBiasedColumnInit)
+// holds 128 times less than the column starts, added back for the paths
+// that start from the starts themselves: starts[j] = column_init[j] + 128 *
+// (column j of B summed over k), wrapping like the kernels' sums.
+void UnbiasColumnInit(const int8_t *rhs, int64_t n1, int64_t k1,
+                      const int32_t *column_init, int32_t *starts) {
+  for (int64_t t = 0; t < n1; ++t) {
+    const int8_t *b = rhs + t * k1 * kTileBytes;
+    for (int64_t j = 0; j < kN0; ++j) {
+      uint32_t sum = 0;
+      for (int64_t g = 0; g < k1; ++g)
+        for (int64_t q = 0; q < kK0; ++q)
+          sum += static_cast<uint32_t>(int32_t{b[g * kTileBytes + j * kK0 + q]});
+      starts[t * kN0 + j] = static_cast<int32_t>(
+          static_cast<uint32_t>(column_init[t * kN0 + j]) + 128u * sum);
+    }
+  }
+}
+
+// Sets up one chunk of columns of a product on `path`: its blocks, and what
+// its columns start from, in `starts` (a buffer for the chunk's columns)
+// where that must be computed here. `biased`: column_init is biased
+// (kMmt4dBiasedColumnInit).
+void UsePath(Int8GemmPath path, Problem &chunk, bool biased,
+             int32_t *starts) {
+  const bool unbias = biased && path != Int8GemmPath::Avx512Vnni &&
+                      path != Int8GemmPath::AvxVnni;
+  if (unbias) {
+    UnbiasColumnInit(chunk.rhs, chunk.n1, chunk.k1, chunk.column_init, starts);
+    chunk.column_init = starts;
+  }
+  if (path == Int8GemmPath::Scalar) {
+    UseBlock(chunk, ScalarBlock, EpilogueFor(EpilogueIsa::Portable));
+    chunk.unit_rows = 8;
+    return;
+  }
+#if defined(__x86_64__)
+  chunk.unit_rows = kPanelRows;
+  if (path == Int8GemmPath::Avx2) {
+    // Signed products need no compensation: the kernels start from zero and
+    // add column_init (or C) once at the end.
+    chunk.neg_comp = chunk.column_init;
+    chunk.kernels = &kAvx2Kernels;
+    UseBlock(chunk, KernelBlock, EpilogueFor(EpilogueIsa::Avx2));
+    return;
+  }
+  const bool avx512 = path == Int8GemmPath::Avx512Vnni;
+  if (biased) {
+    chunk.neg_comp = chunk.column_init; // Computed by the compiler.
+  } else {
+    if (avx512)
+      Avx512NegColumnSums(chunk.rhs, chunk.n1, chunk.k1, starts);
+    else
+      AvxVnniNegColumnSums(chunk.rhs, chunk.n1, chunk.k1, starts);
+    if (chunk.column_init)
+      for (int64_t j = 0; j < chunk.n1 * kN0; ++j)
+        starts[j] = static_cast<int32_t>(
+            static_cast<uint32_t>(starts[j]) +
+            static_cast<uint32_t>(chunk.column_init[j]));
+    chunk.neg_comp = starts;
+  }
+  if (avx512) {
+    chunk.kernels = &kAvx512Kernels;
+    UseBlock(chunk, KernelBlock, EpilogueFor(EpilogueIsa::Avx512));
+    if (chunk.epilogue && chunk.epilogue->int8_result &&
+        !chunk.epilogue->residual)
+      chunk.block = Avx512InRegisterBlock;
+  } else {
+    chunk.kernels = &kAvxVnniKernels;
+    UseBlock(chunk, KernelBlock, EpilogueFor(EpilogueIsa::Avx2));
+  }
+#endif
+}
+
 // Both entry points: C = A * B (+ column_init, or + C) stored to `out`, or
 // with `epilogue` its results stored where the epilogue says.
 void Mmt4d(Int8GemmPath path, const int8_t *lhs, const int8_t *rhs,
@@ -213,6 +287,8 @@ void Mmt4d(Int8GemmPath path, const int8_t *lhs, const int8_t *rhs,
   p.epilogue = epilogue;
   p.column_init = (flags & kMmt4dColumnInit) ? column_init : nullptr;
   p.overwrite = (flags & kMmt4dOverwrite) != 0 || p.column_init || epilogue;
+  // With no k the column sums are zero: biased or not, the same starts.
+  const bool biased = p.column_init && (flags & kMmt4dBiasedColumnInit);
   if (m <= 0 || n1 <= 0)
     return;
   if (k1 <= 0) {
@@ -223,28 +299,11 @@ void Mmt4d(Int8GemmPath path, const int8_t *lhs, const int8_t *rhs,
   if (!Int8GemmPathAvailable(path))
     path = Int8GemmPath::Scalar;
   p.ldc = n1 * kN0;
-  if (path == Int8GemmPath::Scalar) {
-    UseBlock(p, ScalarBlock, EpilogueFor(EpilogueIsa::Portable));
-    p.unit_rows = 8;
-    Run(p);
-    return;
-  }
-#if defined(__x86_64__)
-  if (path == Int8GemmPath::Avx2) {
-    // Signed products need no compensation: the kernels start from zero and
-    // add column_init (or C) once at the end.
-    p.neg_comp = p.column_init;
-    p.kernels = &kAvx2Kernels;
-    UseBlock(p, KernelBlock, EpilogueFor(EpilogueIsa::Avx2));
-    p.unit_rows = kPanelRows;
-    Run(p);
-    return;
-  }
-  // The compensation of every column of a chunk, on the stack: generated
-  // code must not allocate during Run(). 16 KiB covers N up to 4096 in one
-  // chunk; wider products run as several chunks of columns.
+  // The column starts of a chunk, on the stack: generated code must not
+  // allocate during Run(). 16 KiB covers N up to 4096 in one chunk; wider
+  // products run as several chunks of columns.
   constexpr int64_t kChunkTiles = 256;
-  alignas(64) int32_t neg_comp[kChunkTiles * kN0];
+  alignas(64) int32_t starts[kChunkTiles * kN0];
   for (int64_t first = 0; first < n1; first += kChunkTiles) {
     Problem chunk = p;
     chunk.n1 = std::min(kChunkTiles, n1 - first);
@@ -254,27 +313,9 @@ void Mmt4d(Int8GemmPath path, const int8_t *lhs, const int8_t *rhs,
     chunk.epilogue_col0 = first * kN0;
     if (chunk.column_init)
       chunk.column_init += first * kN0;
-    if (path == Int8GemmPath::Avx512Vnni) {
-      Avx512NegColumnSums(chunk.rhs, chunk.n1, k1, neg_comp);
-      chunk.kernels = &kAvx512Kernels;
-      UseBlock(chunk, KernelBlock, EpilogueFor(EpilogueIsa::Avx512));
-      if (epilogue && epilogue->int8_result && !epilogue->residual)
-        chunk.block = Avx512InRegisterBlock;
-    } else {
-      AvxVnniNegColumnSums(chunk.rhs, chunk.n1, k1, neg_comp);
-      chunk.kernels = &kAvxVnniKernels;
-      UseBlock(chunk, KernelBlock, EpilogueFor(EpilogueIsa::Avx2));
-    }
-    if (chunk.column_init)
-      for (int64_t j = 0; j < chunk.n1 * kN0; ++j)
-        neg_comp[j] = static_cast<int32_t>(
-            static_cast<uint32_t>(neg_comp[j]) +
-            static_cast<uint32_t>(chunk.column_init[j]));
-    chunk.neg_comp = neg_comp;
-    chunk.unit_rows = kPanelRows;
+    UsePath(path, chunk, biased, starts);
     Run(chunk);
   }
-#endif
 }
 
 } // namespace
@@ -288,7 +329,8 @@ void Mmt4dS8S8S32(Int8GemmPath path, const int8_t *lhs, const int8_t *rhs,
 void Mmt4dS8S8Fused(Int8GemmPath path, const int8_t *lhs, const int8_t *rhs,
                     int64_t m, int64_t n1, int64_t k1, int32_t flags,
                     const int32_t *column_init, const Int8Epilogue &epilogue) {
-  Mmt4d(path, lhs, rhs, nullptr, m, n1, k1, flags & kMmt4dColumnInit,
+  Mmt4d(path, lhs, rhs, nullptr, m, n1, k1,
+        flags & (kMmt4dColumnInit | kMmt4dBiasedColumnInit),
         column_init, &epilogue);
 }
 

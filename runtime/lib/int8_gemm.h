@@ -49,7 +49,8 @@ void Mmt4dS8S8S32(Int8GemmPath path, const int8_t *lhs, const int8_t *rhs,
                   int32_t flags, const int32_t *column_init = nullptr);
 
 /// tfaot_rt_mmt4d_s8s8_fused on a given path. `flags` may hold
-/// kMmt4dColumnInit (the sums always start from it or from zero).
+/// kMmt4dColumnInit and kMmt4dBiasedColumnInit (the sums always start from
+/// column_init or from zero).
 void Mmt4dS8S8Fused(Int8GemmPath path, const int8_t *lhs, const int8_t *rhs,
                     int64_t m, int64_t n1, int64_t k1, int32_t flags,
                     const int32_t *column_init, const Int8Epilogue &epilogue);

@@ -1,11 +1,21 @@
 //===- thread_pool.cpp - Workers for the generated code's parallel loops --===//
 // SPDX-License-Identifier: Apache-2.0
 //
-// One queue of loops per pool. A loop is split into at most num_threads()
-// ranges ("chunks") that threads claim with an atomic counter: the caller
-// claims chunks of its own loop like any worker, so it finishes the loop
-// alone when every worker is busy elsewhere (another instance sharing the
-// pool), and a loop never waits for a thread that is not working on it.
+// One queue of loops per pool. A loop is split into a few ranges
+// ("chunks") per thread that threads claim with one atomic word: the
+// caller claims chunks of its own loop from the front like any worker
+// claims from the back, so it finishes the loop alone when every worker
+// is busy elsewhere (another instance sharing the pool) or late, and a
+// loop never waits for a thread that is not working on it.
+//
+// Why a few chunks per thread rather than one: a worker that wakes late,
+// or runs slower (a profile of ResNet-50 int8 on the 2-core VM showed the
+// second thread's memory-bound chunks up to 3x slower than the first's;
+// on a loaded machine a worker may lose its core for a time slice), held
+// its half of every loop while the caller waited. Claiming from both ends
+// keeps each thread's part contiguous, and where the two threads run
+// alike, the same part of consecutive loops over the same rows, as the
+// even split did.
 //
 //===----------------------------------------------------------------------===//
 #include "parallel.h"
@@ -64,19 +74,45 @@ bool SpinUntil(Done done, std::chrono::steady_clock::duration budget) {
   }
 }
 
+/// Chunks per thread (ThreadPool::ChunksOf): enough that a thread twice
+/// as slow as the other costs a quarter of a chunk-time, not half the loop;
+/// few enough that claiming them (an atomic operation on a line all the
+/// threads share) stays well under a microsecond per loop.
+constexpr int64_t kChunksPerThread = 4;
+
 struct Loop {
   ThreadPool::Body body;
   void *context;
   int64_t n;
   int64_t chunks;
-  std::atomic<int64_t> next_chunk{0};
+  /// The chunks nobody claimed yet, [front, back), as front | back << 32:
+  /// one compare-and-swap claims from either end.
+  std::atomic<uint64_t> unclaimed;
   /// Chunks not finished yet. The thread that finishes the last one must
   /// not touch the loop afterwards: its caller may have returned.
   std::atomic<int64_t> unfinished;
 
   Loop(ThreadPool::Body body, void *context, int64_t n, int64_t chunks)
       : body(body), context(context), n(n), chunks(chunks),
-        unfinished(chunks) {}
+        unclaimed(static_cast<uint64_t>(chunks) << 32), unfinished(chunks) {}
+
+  /// Claims the first unclaimed chunk (`from_front`, the caller) or the
+  /// last (the workers) into `c`; false when every chunk is claimed.
+  bool Claim(bool from_front, int64_t &c) {
+    uint64_t range = unclaimed.load(std::memory_order_relaxed);
+    for (;;) {
+      const uint64_t front = range & 0xFFFFFFFFu, back = range >> 32;
+      if (front >= back)
+        return false;
+      const uint64_t claimed =
+          from_front ? range + 1 : range - (uint64_t{1} << 32);
+      if (unclaimed.compare_exchange_weak(range, claimed,
+                                          std::memory_order_acq_rel)) {
+        c = static_cast<int64_t>(from_front ? front : back - 1);
+        return true;
+      }
+    }
+  }
 
   /// Runs chunk `c`: the c-th of `chunks` near-equal contiguous ranges.
   void Run(int64_t c) const {
@@ -140,15 +176,22 @@ struct ThreadPool::Impl {
       // Claimed under the mutex: the caller takes its loop off the queue
       // under it too, so the loop is alive here.
       Loop *loop = loops.front();
-      const int64_t c = loop->next_chunk.fetch_add(1);
-      if (c >= loop->chunks) {
+      int64_t c;
+      if (!loop->Claim(/*from_front=*/false, c)) {
         // Every chunk is claimed: the loop needs no more workers.
         loops.pop_front();
         queued.store(loops.size(), std::memory_order_relaxed);
         continue;
       }
       lock.unlock();
-      loop->Run(c);
+      // Further chunks of this loop are claimed without the mutex: the
+      // loop stays alive while this thread holds an unfinished chunk.
+      for (int64_t next;; c = next) {
+        loop->Run(c);
+        if (!loop->Claim(/*from_front=*/false, next))
+          break;
+        loop->unfinished.fetch_sub(1, std::memory_order_acq_rel); // Not last.
+      }
       const bool last =
           loop->unfinished.fetch_sub(1, std::memory_order_acq_rel) == 1;
       lock.lock();
@@ -179,6 +222,12 @@ ThreadPool::~ThreadPool() {
 
 int ThreadPool::num_threads() const { return impl_->num_threads; }
 
+int64_t ThreadPool::ChunksOf(int64_t n, int num_threads) {
+  if (num_threads <= 1)
+    return std::min<int64_t>(n, 1);
+  return std::min<int64_t>(n, num_threads * kChunksPerThread);
+}
+
 int ThreadPool::HardwareThreads() {
   return std::max(1u, std::thread::hardware_concurrency());
 }
@@ -190,7 +239,7 @@ void ThreadPool::ParallelFor(int64_t n, Body body, void *context) {
     RunOnCaller(body, context, n);
     return;
   }
-  Loop loop(body, context, n, std::min<int64_t>(n, impl_->num_threads));
+  Loop loop(body, context, n, ChunksOf(n, impl_->num_threads));
   bool wake;
   {
     std::lock_guard<std::mutex> lock(impl_->mutex);
@@ -200,7 +249,7 @@ void ThreadPool::ParallelFor(int64_t n, Body body, void *context) {
   }
   if (wake)
     impl_->work_ready.notify_all();
-  for (int64_t c; (c = loop.next_chunk.fetch_add(1)) < loop.chunks;) {
+  for (int64_t c; loop.Claim(/*from_front=*/true, c);) {
     loop.Run(c);
     loop.unfinished.fetch_sub(1, std::memory_order_acq_rel);
   }

@@ -52,6 +52,15 @@ struct Product {
     return packed;
   }
 
+  /// `row` (one value per column) as kMmt4dBiasedColumnInit wants it: less
+  /// 128 times each column's sum of B, from the unpacked B.
+  std::vector<int32_t> Biased(std::vector<int32_t> row) const {
+    for (int64_t j = 0; j < n(); ++j)
+      for (int64_t l = 0; l < k(); ++l)
+        row[j] -= 128 * int32_t{b[l * n() + j]};
+    return row;
+  }
+
   /// `init` + A * B, summed in 64 bits (the shapes here cannot overflow 32).
   std::vector<int32_t> Reference(const std::vector<int32_t> &init) const {
     std::vector<int32_t> c(m * n());
@@ -191,7 +200,9 @@ TEST_P(Mmt4dS8S8S32Test, ExtremeOperandsDoNotSaturate) {
   }
 }
 
-// kMmt4dColumnInit: every row starts from the same per-column values.
+// kMmt4dColumnInit: every row starts from the same per-column values; with
+// kMmt4dBiasedColumnInit the row comes with 128 column sums of B taken off
+// (what the compiler passes), and every path computes the same product.
 TEST_P(Mmt4dS8S8S32Test, StartsFromColumnInit) {
   std::mt19937 rng(99);
   for (auto [m, n1, k1] : {std::tuple<int64_t, int64_t, int64_t>{7, 3, 37},
@@ -199,19 +210,24 @@ TEST_P(Mmt4dS8S8S32Test, StartsFromColumnInit) {
                            {200, 2, 144},
                            {3, 70, 4},
                            // More than one chunk of 256 column tiles.
-                           {5, 300, 3}}) {
-    SCOPED_TRACE(testing::Message()
-                 << "m=" << m << " n1=" << n1 << " k1=" << k1);
-    Product product = RandomProduct(rng, m, n1, k1);
-    std::vector<int32_t> row = RandomInt32(rng, 16 * n1), rows;
-    for (int64_t i = 0; i < m; ++i)
-      rows.insert(rows.end(), row.begin(), row.end());
-    std::vector<int32_t> out(m * 16 * n1, 12345);
-    std::vector<int8_t> rhs = product.PackedB();
-    Mmt4dS8S8S32(GetParam(), product.a.data(), rhs.data(), out.data(), m, n1,
-                 k1, kMmt4dColumnInit, row.data());
-    EXPECT_EQ(out, product.Reference(rows));
-  }
+                           {5, 300, 3}})
+    for (bool biased : {false, true}) {
+      SCOPED_TRACE(testing::Message() << "m=" << m << " n1=" << n1 << " k1="
+                                      << k1 << (biased ? " biased" : ""));
+      Product product = RandomProduct(rng, m, n1, k1);
+      std::vector<int32_t> row = RandomInt32(rng, 16 * n1), rows;
+      for (int64_t i = 0; i < m; ++i)
+        rows.insert(rows.end(), row.begin(), row.end());
+      std::vector<int32_t> init = biased ? product.Biased(row) : row;
+      std::vector<int32_t> out(m * 16 * n1, 12345);
+      std::vector<int8_t> rhs = product.PackedB();
+      Mmt4dS8S8S32(GetParam(), product.a.data(), rhs.data(), out.data(), m,
+                   n1, k1,
+                   biased ? kMmt4dColumnInit | kMmt4dBiasedColumnInit
+                          : kMmt4dColumnInit,
+                   init.data());
+      EXPECT_EQ(out, product.Reference(rows));
+    }
 }
 
 TEST_P(Mmt4dS8S8S32Test, EmptyProducts) {
@@ -356,17 +372,21 @@ protected:
 
   /// The fused call's results for `product` and the first `n` columns, as
   /// floats whatever the result type; `row` is the column init (or empty).
+  /// `biased`: pass the row as kMmt4dBiasedColumnInit wants it.
   std::vector<float> RunFused(const Product &product, int64_t n,
                               const std::vector<int32_t> &row,
-                              Int8Epilogue e) {
+                              Int8Epilogue e, bool biased = false) {
     std::vector<int8_t> rhs = product.PackedB();
+    const std::vector<int32_t> init = biased ? product.Biased(row) : row;
+    const int32_t flags = row.empty() ? 0
+                          : biased    ? kMmt4dColumnInit | kMmt4dBiasedColumnInit
+                                      : kMmt4dColumnInit;
     std::vector<float> out32(product.m * n, NAN);
     std::vector<int8_t> out8(product.m * n, 99);
     e.out = e.int8_result ? static_cast<void *>(out8.data()) : out32.data();
     e.n = n;
     Mmt4dS8S8Fused(GetParam(), product.a.data(), rhs.data(), product.m,
-                   product.n1, product.k1, row.empty() ? 0 : kMmt4dColumnInit,
-                   row.data(), e);
+                   product.n1, product.k1, flags, init.data(), e);
     if (e.int8_result)
       std::transform(out8.begin(), out8.end(), out32.begin(),
                      [](int8_t v) { return static_cast<float>(v); });
@@ -433,14 +453,17 @@ TEST_P(Mmt4dS8S8FusedTest, MatchesProductThenEpilogue) {
     for (float &r : residual)
       r = 6 * unit(rng) - 3;
     for (const EpilogueCase &c : kEpilogueCases)
-      for (bool with_row : {false, true}) {
+      for (int init_kind : {0, 1, 2}) { // None, column init, biased.
         SCOPED_TRACE(testing::Message()
                      << c.name << " m=" << s.m << " n1=" << s.n1
                      << " k1=" << s.k1 << " n=" << s.n
-                     << (with_row ? " column init" : ""));
+                     << (init_kind == 1   ? " column init"
+                         : init_kind == 2 ? " biased column init"
+                                          : ""));
         Int8Epilogue e = MakeEpilogue(c, scale, bias, residual);
-        std::vector<int32_t> init = with_row ? row : std::vector<int32_t>{};
-        EXPECT_EQ(RunFused(product, s.n, init, e),
+        std::vector<int32_t> init =
+            init_kind > 0 ? row : std::vector<int32_t>{};
+        EXPECT_EQ(RunFused(product, s.n, init, e, init_kind == 2),
                   Expected(product, s.n, init, e));
       }
   }

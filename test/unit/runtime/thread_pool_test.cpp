@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // The pool generated code runs its parallel loops on: every iteration runs
-// exactly once, in at most num_threads() contiguous ranges, on several
+// exactly once, in ThreadPool::ChunksOf contiguous ranges, on several
 // threads; nested loops and callers sharing one pool; and the path from
 // CompiledFunction::set_num_threads() through Run() to
 // tfaot_rt_parallel_for, the function generated code calls.
@@ -82,13 +82,52 @@ TEST(ThreadPool, EveryIterationRunsOnceInContiguousRanges) {
       Recorder recorder;
       pool.ParallelFor(n, Recorder::Body, &recorder);
       EXPECT_TRUE(recorder.Tiles(n)) << threads << " threads, n = " << n;
-      EXPECT_LE(recorder.ranges.size(),
-                static_cast<size_t>(std::min<int64_t>(threads, n)));
+      EXPECT_EQ(recorder.ranges.size(),
+                static_cast<size_t>(ThreadPool::ChunksOf(n, threads)));
     }
     Recorder none;
     pool.ParallelFor(0, Recorder::Body, &none);
     EXPECT_TRUE(none.ranges.empty());
   }
+}
+
+TEST(ThreadPool, ChunksOf) {
+  EXPECT_EQ(ThreadPool::ChunksOf(1000, 1), 1);
+  EXPECT_EQ(ThreadPool::ChunksOf(1000, 2), 8);
+  EXPECT_EQ(ThreadPool::ChunksOf(5, 2), 5); // At most one per iteration.
+  EXPECT_EQ(ThreadPool::ChunksOf(0, 2), 0);
+}
+
+// A thread that holds its first chunk until the loop is otherwise done
+// (a worker descheduled, or much slower) leaves every other chunk to the
+// other threads: the caller does not wait on a fixed share of the loop.
+TEST(ThreadPool, AStalledThreadLeavesItsShareToTheOthers) {
+  ThreadPool pool(2);
+  struct Stall {
+    std::mutex mutex;
+    std::condition_variable done;
+    int64_t ran = 0, n = 64, stalled_size = 0;
+    bool has_stalled = false;
+  } stall;
+  pool.ParallelFor(
+      stall.n,
+      [](void *context, int64_t begin, int64_t end) {
+        auto *s = static_cast<Stall *>(context);
+        std::unique_lock<std::mutex> lock(s->mutex);
+        s->ran += end - begin;
+        s->done.notify_all();
+        if (!s->has_stalled) {
+          // The first thread in waits until all the rest has run.
+          s->has_stalled = true;
+          s->stalled_size = end - begin;
+          ASSERT_TRUE(s->done.wait_for(lock, std::chrono::seconds(60),
+                                       [s] { return s->ran == s->n; }));
+        }
+      },
+      &stall);
+  EXPECT_EQ(stall.ran, stall.n);
+  // One of 8 chunks (an even split would have held half the loop).
+  EXPECT_EQ(stall.stalled_size, 8);
 }
 
 TEST(ThreadPool, ThreadCountsBelowOneMeanTheCallerOnly) {
@@ -267,7 +306,7 @@ TEST(CompiledFunctionThreads, SetNumThreadsRunsLoopsOnThePool) {
   g_recorder = &pooled;
   ASSERT_TRUE(fn.Run()) << fn.error_msg();
   EXPECT_TRUE(pooled.Tiles(64));
-  EXPECT_EQ(pooled.ranges.size(), 4u);
+  EXPECT_EQ(pooled.ranges.size(), 16u); // 4 chunks per thread.
   EXPECT_GE(pooled.threads.size(), 2u);
   const float *out = static_cast<const float *>(fn.result_data(0));
   for (int i = 0; i < 64; ++i)
@@ -290,7 +329,7 @@ TEST(CompiledFunctionThreads, SharedPoolAndBadThreadCounts) {
   Recorder recorder;
   g_recorder = &recorder;
   ASSERT_TRUE(fn.Run()) << fn.error_msg();
-  EXPECT_EQ(recorder.ranges.size(), 3u);
+  EXPECT_EQ(recorder.ranges.size(), 12u); // 4 chunks per thread.
   g_recorder = nullptr;
 
   EXPECT_FALSE(fn.set_num_threads(0));

@@ -38,6 +38,13 @@ enum : int32_t {
   /// broadcasts one row computes, without writing and reading that init.
   /// The old contents of `out` are ignored.
   kMmt4dColumnInit = 2,
+  /// With kMmt4dColumnInit: column_init already holds each column's start
+  /// minus 128 times the column's sum of B (int32, wrapping), which is what
+  /// the VNNI kernels start from (they feed A + 128 to vpdpbusd as unsigned
+  /// bytes). The compiler computes it from the constant weights, so that
+  /// each call need not read all of B once more to sum its columns; the
+  /// paths without VNNI add the 128 column sums back.
+  kMmt4dBiasedColumnInit = 4,
 };
 
 /// What generated code calls. Operands are passed as integer addresses

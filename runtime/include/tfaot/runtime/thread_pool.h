@@ -45,11 +45,19 @@ public:
   /// describes.
   using Body = void (*)(void *context, int64_t begin, int64_t end);
 
-  /// Runs iterations [0, n) of `body`, split into at most num_threads()
-  /// contiguous ranges, on the calling thread and the workers; returns when
-  /// all have run. Called from inside a body (a nested loop), it runs the
-  /// whole range on the calling thread.
+  /// Runs iterations [0, n) of `body`, split into ChunksOf(n,
+  /// num_threads()) near-equal contiguous ranges, on the calling thread and
+  /// the workers; returns when all have run. The caller takes ranges from
+  /// the front, the workers from the back, each as it becomes free, so a
+  /// thread that starts late or runs slower leaves its share to the others
+  /// while each thread still works on one contiguous part. Called from
+  /// inside a body (a nested loop), it runs the whole range on the calling
+  /// thread.
   void ParallelFor(int64_t n, Body body, void *context);
+
+  /// The ranges ParallelFor splits n iterations into on `num_threads`
+  /// threads: a few per thread (at most n; 1 on one thread).
+  static int64_t ChunksOf(int64_t n, int num_threads);
 
 private:
   struct Impl;
