@@ -121,6 +121,10 @@ bool compileObserved(const CompileOptions &options, llvm::raw_ostream &errs,
   observed.allowTf32 = false;
   observed.precision = "fp32";
   observed.gpuGemm = CompileOptions().gpuGemm;
+  // The hook below collects the layers once per import; a batch run in
+  // chunks imports the graph twice (BatchChunks.h). The calibration build
+  // runs its batch whole.
+  observed.batchChunk = "off";
   BuildHooks hooks;
   hooks.afterGraphPasses = [&](mlir::ModuleOp module,
                                FunctionSignature &signature) {
