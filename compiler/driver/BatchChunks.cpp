@@ -40,6 +40,13 @@ std::string mib(int64_t bytes) {
 
 } // namespace
 
+bool tfaot::parseBatchChunk(llvm::StringRef flag, int64_t &rows) {
+  rows = 0;
+  if (flag == "auto" || flag == "off")
+    return true;
+  return !flag.getAsInteger(10, rows) && rows >= 1;
+}
+
 int64_t tfaot::chooseBatchChunk(mlir::ModuleOp module, llvm::StringRef symbol,
                                 int64_t batch, llvm::StringRef flag,
                                 std::string &note, std::string &error) {
@@ -48,9 +55,9 @@ int64_t tfaot::chooseBatchChunk(mlir::ModuleOp module, llvm::StringRef symbol,
     return 0;
   }
   int64_t asked = 0;
-  if (flag != "auto" && (flag.getAsInteger(10, asked) || asked < 1)) {
-    error = "--batch_chunk must be auto, off or a number of rows, not '" +
-            flag.str() + "'";
+  if (!parseBatchChunk(flag, asked)) {
+    error = "internal error: --batch_chunk '" + flag.str() +
+            "' was not checked";
     return 0;
   }
   // With --batch buckets a number of rows applies to the buckets it

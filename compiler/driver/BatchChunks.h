@@ -24,9 +24,13 @@
 
 namespace tfaot {
 
+/// Whether `flag` is a valid --batch_chunk: "auto", "off" or a positive
+/// number of rows (then in `rows`; 0 otherwise).
+bool parseBatchChunk(llvm::StringRef flag, int64_t &rows);
+
 /// The rows per run for an entry of batch `batch` whose graph (the tfaot
 /// dialect, after the graph passes) is `module` with entry `symbol`, as
-/// --batch_chunk `flag` ("auto", "off" or a number of rows) asks: 0 runs
+/// --batch_chunk `flag` (valid: parseBatchChunk) asks: 0 runs
 /// the whole batch at once. `note` says why, for --report. A number that
 /// does not divide the batch leaves it whole (it may divide another
 /// bucket's); one asked of a graph that mixes rows sets `error`.

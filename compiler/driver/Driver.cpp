@@ -167,6 +167,8 @@ struct LoweredEntry {
   /// Set when lowerEntry stopped after the graph passes because the batch
   /// is to be computed in runs of this many rows (lowerEntryInChunks).
   int64_t chunkRows = 0;
+  /// The graph for one run's rows of such an entry: lowered whole.
+  bool isChunk = false;
 };
 
 static bool checkEntryAbi(mlir::ModuleOp module, const LoweredEntry &entry,
@@ -251,15 +253,18 @@ static bool chooseEntryChunks(mlir::ModuleOp module,
                               const CompileOptions &options,
                               GraphDiagnostics &diags, CompileReport &report,
                               LoweredEntry &entry) {
+  if (entry.isChunk)
+    return true; // Already the graph for one run's rows.
   bool cpuObject = options.targetKind == "cpu" &&
                    (options.emit == EmitStage::Object ||
                     options.emit == EmitStage::LLVMDialect ||
                     options.emit == EmitStage::LLVMIR);
   int64_t batch = signatureBatch(entry.signature);
   if (!cpuObject || batch < 2) {
-    llvm::StringRef flag = options.batchChunk;
-    if (cpuObject && !batch && flag != "auto" && flag != "off") {
-      diags.error("--batch_chunk=" + flag.str() +
+    int64_t rows = 0;
+    parseBatchChunk(options.batchChunk, rows);
+    if (cpuObject && !batch && rows) {
+      diags.error("--batch_chunk=" + options.batchChunk +
                   ": the arguments and results do not share a first "
                   "dimension (the batch) to run in chunks");
       return false;
@@ -463,16 +468,16 @@ static bool lowerEntryInChunks(const tensorflow::GraphDef &graph,
   tensorflow::tf2xla::Config chunkConfig = config;
   if (!setFeedBatch(chunkConfig, graph, rows, diags))
     return false;
-  CompileOptions chunkOptions = options;
-  chunkOptions.batchChunk = "off";
   LoweredEntry chunk;
   chunk.batch = entry.batch;
   chunk.symbol = entry.symbol + "_rows" + std::to_string(rows);
-  std::string note = report.batchChunks;
-  if (!lowerEntry(graph, chunkConfig, chunkOptions, hooks, context, diags,
-                  report, progress, chunk))
+  chunk.isChunk = true;
+  // The graph passes rewrite the chunk's import as they did the entry's:
+  // the report lists them once.
+  report.rewrites.clear();
+  if (!lowerEntry(graph, chunkConfig, options, hooks, context, diags, report,
+                  progress, chunk))
     return false;
-  report.batchChunks = note;
   if (signatureBatch(chunk.signature) != rows) {
     diags.error("internal error: the graph compiled for " +
                 std::to_string(rows) + " rows does not have them as its batch");
@@ -640,6 +645,12 @@ static int compileGraph(const CompileOptions &options, const BuildHooks &hooks,
   if (options.runtimeChecks != "all" && options.runtimeChecks != "none") {
     diags.usageError("--runtime_checks must be all or none, not '" +
                      options.runtimeChecks + "'");
+    return 1;
+  }
+  if (int64_t rows; !parseBatchChunk(options.batchChunk, rows)) {
+    diags.usageError("--batch_chunk must be auto, off or a number of rows, "
+                     "not '" +
+                     options.batchChunk + "'");
     return 1;
   }
   // -1 is the default, which the command line shows as its value.

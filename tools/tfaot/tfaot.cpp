@@ -700,18 +700,7 @@ int main(int argc, char **argv) {
     return 1;
   }
   options.maxFunctionOps = maxFunctionOpsFlag;
-  {
-    llvm::StringRef chunk = batchChunkFlag;
-    int64_t rows = 0;
-    if (chunk != "auto" && chunk != "off" &&
-        (chunk.getAsInteger(10, rows) || rows < 1)) {
-      usage.usageError("--batch_chunk must be auto, off or a number of rows, "
-                       "not '" +
-                       chunk.str() + "'");
-      return 1;
-    }
-    options.batchChunk = chunk.str();
-  }
+  options.batchChunk = batchChunkFlag;
   options.maxCompileSeconds = maxCompileSecondsFlag;
   options.dumpIrAfter.assign(dumpIrAfterFlag.begin(), dumpIrAfterFlag.end());
   options.batchBuckets.assign(batchFlag.begin(), batchFlag.end());
