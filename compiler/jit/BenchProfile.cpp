@@ -231,7 +231,10 @@ double tfaot::loopMsOnThreads(double ms, int64_t n, int threads) {
   if (n <= 1 || threads <= 1)
     return ms;
   const int64_t chunks = ThreadPool::ChunksOf(n, threads);
-  auto size = [&](int64_t c) { return n * (c + 1) / chunks - n * c / chunks; };
+  auto size = [&](int64_t c) {
+    return ThreadPool::ChunkBegin(n, chunks, c + 1) -
+           ThreadPool::ChunkBegin(n, chunks, c);
+  };
   // Iterations each thread has run (0: the caller); the first free takes
   // the next chunk, the caller from the front, a worker from the back.
   std::vector<int64_t> load(threads, 0);

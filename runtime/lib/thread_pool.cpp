@@ -116,7 +116,8 @@ struct Loop {
 
   /// Runs chunk `c`: the c-th of `chunks` near-equal contiguous ranges.
   void Run(int64_t c) const {
-    RunChunk(body, context, n * c / chunks, n * (c + 1) / chunks);
+    RunChunk(body, context, ThreadPool::ChunkBegin(n, chunks, c),
+             ThreadPool::ChunkBegin(n, chunks, c + 1));
   }
 
   /// Runs iterations [begin, end) on this thread as one chunk, reported to

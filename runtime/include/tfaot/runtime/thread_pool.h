@@ -59,6 +59,14 @@ public:
   /// threads: a few per thread (at most n; 1 on one thread).
   static int64_t ChunksOf(int64_t n, int num_threads);
 
+  /// Where chunk `c` of `chunks` near-equal contiguous ranges of n
+  /// iterations begins (chunk c is [ChunkBegin(n, chunks, c),
+  /// ChunkBegin(n, chunks, c + 1))). Public so that a prediction of the
+  /// split (tfaot bench --profile) uses the pool's own boundaries.
+  static int64_t ChunkBegin(int64_t n, int64_t chunks, int64_t c) {
+    return n * c / chunks;
+  }
+
 private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
