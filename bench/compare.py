@@ -59,6 +59,23 @@ def tfjs_model(build, name, graph):
                         "model.json")
 
 
+def tfjs_models(tests, only=None):
+    """(name, tfaot compile command) of the models compared with TF.js: the
+    corpus TF.js models and the generated ones, as their e2e.tfjs tests
+    compile them with default flags; `only`: comma-separated names."""
+    only = set(only.split(",")) if only else None
+    for name, (cmd, _) in sorted(tests.items()):
+        graph = cmd[cmd.index("--graph") + 1]
+        default_flags = not any(
+            a.startswith(("--layout", "--graph_passes", "--batch"))
+            for a in cmd)
+        if not default_flags or (only and name not in only):
+            continue
+        if "/corpus/tfjs/" not in graph and name not in GENERATED:
+            continue
+        yield name, cmd
+
+
 def tfaot_bench(cmd, min_time, target_cpu, batch=None, threads=1):
     args = [cmd[0], "bench"]
     skip = {"--cpp_class", "--out_header", "--out_function_object"}
@@ -170,17 +187,9 @@ def main():
     if not tests:
         sys.exit(f"compare: no e2e.tfjs comparisons in {args.build}; build "
                  "the tests first (scripts/test.sh)")
-    only = set(args.only.split(",")) if args.only else None
     rows, raw = [], []
-    for name, (cmd, _) in sorted(tests.items()):
+    for name, cmd in tfjs_models(tests, args.only):
         graph = cmd[cmd.index("--graph") + 1]
-        default_flags = not any(
-            a.startswith(("--layout", "--graph_passes", "--batch"))
-            for a in cmd)
-        if not default_flags or (only and name not in only):
-            continue
-        if "/corpus/tfjs/" not in graph and name not in GENERATED:
-            continue
         feeds, fetches = flag_values(cmd, "--feed"), flag_values(cmd, "--fetch")
         print(f"compare: {name}", file=sys.stderr, flush=True)
         try:
