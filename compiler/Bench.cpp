@@ -149,7 +149,7 @@ bool profile(const BenchOptions &options, int64_t batch,
     if (!timeRuns(options, run, ms, /*maxRuns=*/200))
       return false;
   }
-  const std::vector<std::string> &names = prepared->artifacts.profileNames;
+  const std::vector<ProfiledOp> &names = prepared->artifacts.profileOps;
   std::string process =
       "tfaot bench: " + llvm::sys::path::filename(options.compile.graph).str();
   if (!writeFileAtomically(options.profilePath,

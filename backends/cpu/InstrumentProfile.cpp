@@ -17,6 +17,8 @@
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "llvm/ADT/SetVector.h"
 
 #include <set>
 
@@ -71,6 +73,90 @@ std::string describe(Operation *op) {
   return name;
 }
 
+/// The trip count of `loop` if its bounds and step are constants.
+std::optional<int64_t> tripCount(scf::ForOp loop) {
+  std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound());
+  std::optional<int64_t> ub = getConstantIntValue(loop.getUpperBound());
+  std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+  if (!lb || !ub || !step || *step <= 0)
+    return std::nullopt;
+  return *ub <= *lb ? 0 : (*ub - *lb + *step - 1) / *step;
+}
+
+/// Whether `op` multiplies and adds: it has a reduction loop and its body
+/// multiplies (a convolution, a matrix product of any layout, a generic
+/// that is one). Pools, fills and elementwise ops are not counted as
+/// floating-point work.
+bool isContraction(linalg::LinalgOp op) {
+  if (op.getNumReductionLoops() == 0)
+    return false;
+  bool multiplies = false;
+  op->walk([&](Operation *inner) {
+    multiplies |= isa<arith::MulFOp, arith::MulIOp>(inner);
+  });
+  return multiplies;
+}
+
+/// 2 x the multiply-adds of the contractions `op` runs, each times the
+/// trips of the loops around it up to `op` (itself one, for a tile loop);
+/// 0 when one of those counts is not static.
+int64_t flopOf(Operation *op) {
+  int64_t flop = 0;
+  bool known = true;
+  auto count = [&](linalg::LinalgOp inner) {
+    if (!isContraction(inner))
+      return;
+    int64_t work = 2;
+    for (int64_t range : inner.getStaticLoopRanges())
+      work = ShapedType::isDynamic(range) ? (known = false, work)
+                                          : work * range;
+    // The loops from the contraction's parent up to `op` itself.
+    for (Operation *parent = inner->getParentOp();
+         parent && parent != op->getParentOp();
+         parent = parent->getParentOp()) {
+      if (auto loop = dyn_cast<scf::ForOp>(parent)) {
+        std::optional<int64_t> trips = tripCount(loop);
+        if (!trips)
+          known = false;
+        else
+          work *= *trips;
+      } else if (!isa<linalg::LinalgOp>(parent)) {
+        known = false; // A branch or another loop kind: not counted.
+      }
+    }
+    flop += work;
+  };
+  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
+    count(linalgOp);
+  else
+    op->walk([&](linalg::LinalgOp inner) { count(inner); });
+  return known ? flop : 0;
+}
+
+/// The bytes of the statically shaped buffers `op` uses that are defined
+/// outside it (each counted once: a buffer read by every tile of a loop is
+/// still one buffer); views made inside it count through what they view.
+int64_t bytesOf(Operation *op) {
+  llvm::SetVector<Value> buffers;
+  op->walk([&](Operation *inner) {
+    for (Value operand : inner->getOperands())
+      if (isa<MemRefType>(operand.getType()) &&
+          !op->isAncestor(operand.getParentBlock()->getParentOp()))
+        buffers.insert(operand);
+  });
+  for (Value operand : op->getOperands())
+    if (isa<MemRefType>(operand.getType()))
+      buffers.insert(operand);
+  int64_t bytes = 0;
+  for (Value buffer : buffers) {
+    auto type = cast<MemRefType>(buffer.getType());
+    if (type.hasStaticShape() && type.getElementType().isIntOrFloat())
+      bytes += type.getNumElements() *
+               llvm::divideCeil(type.getElementTypeBitWidth(), 8);
+  }
+  return bytes;
+}
+
 struct InstrumentProfilePass
     : public tfaot::impl::InstrumentProfilePassBase<InstrumentProfilePass> {
   void runOnOperation() override {
@@ -83,6 +169,7 @@ struct InstrumentProfilePass
       if (!function.isExternal() && function.isPublic())
         entries.push_back(function);
     SmallVector<Attribute> names;
+    SmallVector<int64_t> flop, bytes;
     for (func::FuncOp function : entries) {
       SmallVector<std::pair<Operation *, std::string>> timed;
       for (Operation &op : function.getBody().front())
@@ -93,6 +180,8 @@ struct InstrumentProfilePass
         Value id = arith::ConstantIntOp::create(atStart, op->getLoc(), i64,
                                                 names.size());
         names.push_back(b.getStringAttr(name));
+        flop.push_back(flopOf(op));
+        bytes.push_back(bytesOf(op));
         b.setInsertionPoint(op);
         func::CallOp::create(b, op->getLoc(), tfaot_rt::kProfileBegin,
                              TypeRange{}, id);
@@ -109,6 +198,8 @@ struct InstrumentProfilePass
         func::FuncOp::create(b, module.getLoc(), hook, hookType)
             .setPrivate();
     module->setAttr(tfaot::kProfileNamesAttr, b.getArrayAttr(names));
+    module->setAttr(tfaot::kProfileFlopAttr, b.getDenseI64ArrayAttr(flop));
+    module->setAttr(tfaot::kProfileBytesAttr, b.getDenseI64ArrayAttr(bytes));
   }
 };
 

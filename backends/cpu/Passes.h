@@ -36,6 +36,12 @@ inline constexpr llvm::StringLiteral kWinogradTransformAttr =
 /// timed op, indexed by the id its timing calls pass. The driver reads it
 /// back for `tfaot bench --profile`.
 inline constexpr llvm::StringLiteral kProfileNamesAttr = "tfaot.profile_names";
+/// Beside it, per id: the floating-point operations of the op's
+/// contractions (2 per multiply-add; 0 when none or not known) and the
+/// bytes of the buffers it reads or writes, each counted once.
+inline constexpr llvm::StringLiteral kProfileFlopAttr = "tfaot.profile_flop";
+inline constexpr llvm::StringLiteral kProfileBytesAttr =
+    "tfaot.profile_bytes";
 
 /// What one element of an op without reduction loops (elementwise code,
 /// copies, fills, im2col gathers) is worth in multiply-adds of a

@@ -163,7 +163,12 @@ def InstrumentProfilePass
     after it, and the module attribute `tfaot.profile_names` lists each
     id's name: the kinds of linalg ops it runs ("fill + conv_2d_nhwc_hwcf +
     generic" for a convolution fused with its epilogue) and the TensorFlow
-    node it comes from. `tfaot bench --profile` defines the two functions
+    node it comes from. `tfaot.profile_flop` and `tfaot.profile_bytes`
+    give, per id, its work: 2 x the multiply-adds of the contractions it runs
+    (linalg ops with a reduction loop whose body multiplies, times the trips
+    of the constant loops around them; 0 when a count is not static) and
+    the bytes of the statically shaped buffers defined outside it that it
+    uses, each once. `tfaot bench --profile` defines the two functions
     and writes what they record as a Chrome trace; generated libraries are
     never instrumented.
   }];

@@ -159,8 +159,8 @@ struct LoweredEntry {
   mlir::OwningOpRef<mlir::ModuleOp> module;
   FunctionSignature signature;
   uint64_t tempBytes = 0;  ///< Arena plus heap temporaries.
-  /// With CompileOptions::profile: the name of each timed op, by id.
-  std::vector<std::string> profileNames;
+  /// With CompileOptions::profile: each timed op, by id.
+  std::vector<ProfiledOp> profileOps;
   std::string ptx;         ///< --target=cuda: the kernels' PTX.
   bool cubin = false;      ///< --target=cuda: a cubin is embedded too.
   bool cublas = false;     ///< --target=cuda: the host code calls cuBLAS.
@@ -284,6 +284,28 @@ static bool chooseEntryChunks(mlir::ModuleOp module,
 
 /// Imports `graph` for `config` and lowers it to the LLVM dialect, or only
 /// as far as options.emit asks for IR. Returns false after reporting.
+/// The ops tfaot-instrument-profile timed, from its module attributes.
+static std::vector<ProfiledOp> readProfiledOps(mlir::ModuleOp module) {
+  std::vector<ProfiledOp> ops;
+  auto names =
+      module->getAttrOfType<mlir::ArrayAttr>(mlir::tfaot::kProfileNamesAttr);
+  if (!names)
+    return ops;
+  auto flop = module->getAttrOfType<mlir::DenseI64ArrayAttr>(
+      mlir::tfaot::kProfileFlopAttr);
+  auto bytes = module->getAttrOfType<mlir::DenseI64ArrayAttr>(
+      mlir::tfaot::kProfileBytesAttr);
+  for (auto [i, name] : llvm::enumerate(names)) {
+    ProfiledOp op{mlir::cast<mlir::StringAttr>(name).str()};
+    if (flop && i < size_t(flop.size()))
+      op.flop = flop[i];
+    if (bytes && i < size_t(bytes.size()))
+      op.bytes = bytes[i];
+    ops.push_back(std::move(op));
+  }
+  return ops;
+}
+
 static bool lowerEntry(const tensorflow::GraphDef &graph,
                        const tensorflow::tf2xla::Config &config,
                        const CompileOptions &options, const BuildHooks &hooks,
@@ -376,10 +398,7 @@ static bool lowerEntry(const tensorflow::GraphDef &graph,
           },
           options, diags, progress))
     return false;
-  if (auto names = module->getAttrOfType<mlir::ArrayAttr>(
-          mlir::tfaot::kProfileNamesAttr))
-    for (mlir::Attribute name : names)
-      entry.profileNames.push_back(mlir::cast<mlir::StringAttr>(name).str());
+  entry.profileOps = readProfiledOps(module);
   return checkEntryAbi(module, entry, diags);
 }
 
@@ -503,7 +522,7 @@ static bool lowerEntryInChunks(const tensorflow::GraphDef &graph,
   }
   entry.module = std::move(chunk.module);
   entry.tempBytes = chunk.tempBytes;
-  entry.profileNames = std::move(chunk.profileNames);
+  entry.profileOps = std::move(chunk.profileOps);
   return checkEntryAbi(*entry.module, entry, diags);
 }
 
@@ -892,7 +911,7 @@ static int compileGraph(const CompileOptions &options, const BuildHooks &hooks,
     for (const LoweredEntry &entry : entries)
       artifacts->entries.push_back({entry.batch, entry.symbol});
     artifacts->signature = entries.back().signature;
-    artifacts->profileNames = entries.back().profileNames;
+    artifacts->profileOps = entries.back().profileOps;
     artifacts->tempBytes = 0;
     // tempBytes (arena plus heap temporaries) covers the arena.
     for (const LoweredEntry &entry : entries)

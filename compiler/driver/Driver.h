@@ -12,6 +12,7 @@
 
 #include "backends/cpu/ObjectEmitter.h"
 #include "compiler/driver/OutputFiles.h"
+#include "compiler/driver/ProfiledOp.h"
 #include "compiler/driver/Progress.h"
 #include "compiler/frontend/GraphImporter.h"
 
@@ -47,8 +48,8 @@ struct CompiledArtifacts {
   FunctionSignature signature;  ///< The largest entry's.
   uint64_t tempBytes = 0;       ///< Arena bytes the largest entry needs.
   /// With CompileOptions::profile: what each id the largest entry passes
-  /// to tfaot_rt_profile_begin/end names (tfaot-instrument-profile).
-  std::vector<std::string> profileNames;
+  /// to tfaot_rt_profile_begin/end is (tfaot-instrument-profile).
+  std::vector<ProfiledOp> profileOps;
 };
 
 struct CompileOptions {

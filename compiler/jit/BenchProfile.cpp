@@ -6,6 +6,7 @@
 #include "tfaot/runtime/thread_pool.h"
 
 #include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 
 #include <algorithm>
@@ -18,9 +19,22 @@ namespace {
 ProfileRecorder *active = nullptr;
 
 /// What op `id` is called in the trace and the summary.
-std::string nameOf(const std::vector<std::string> &names, int64_t id) {
-  return id >= 0 && size_t(id) < names.size() ? names[id]
-                                              : "op " + std::to_string(id);
+std::string nameOf(const std::vector<ProfiledOp> &ops, int64_t id) {
+  return id >= 0 && size_t(id) < ops.size() ? ops[id].name
+                                            : "op " + std::to_string(id);
+}
+
+/// Op `id`'s work, or a default one (no figures) for an unknown id.
+ProfiledOp opOf(const std::vector<ProfiledOp> &ops, int64_t id) {
+  return id >= 0 && size_t(id) < ops.size() ? ops[id] : ProfiledOp();
+}
+
+/// "123.4" (amount per ms, in units of 1e6 per ms: G per second), or "-"
+/// where the amount is not known.
+std::string ratePerMs(int64_t amount, double ms) {
+  if (amount <= 0 || ms <= 0)
+    return "-";
+  return llvm::formatv("{0:f1}", double(amount) / ms / 1e6).str();
 }
 
 double median(std::vector<double> values) {
@@ -96,7 +110,7 @@ void ProfileRecorder::OnChunk(int thread, int64_t begin, int64_t end,
                           begin, end, track.chunkBeginUs, active->now()});
 }
 
-std::string ProfileRecorder::chromeTrace(const std::vector<std::string> &names,
+std::string ProfileRecorder::chromeTrace(const std::vector<ProfiledOp> &ops,
                                          const std::string &process) const {
   llvm::json::Array trace;
   // Thread i's track is tid i + 1; metadata events ("ph": "M") name the
@@ -134,10 +148,18 @@ std::string ProfileRecorder::chromeTrace(const std::vector<std::string> &names,
     slice("Run() #" + std::to_string(r + 1), "run", 0, runs_[r].first,
           runs_[r].second);
   for (size_t t = 0; t < tracks_.size(); ++t) {
-    for (const Event &event : tracks_[t].ops)
-      slice(nameOf(names, event.id), "op", t, event.beginUs, event.endUs);
+    for (const Event &event : tracks_[t].ops) {
+      ProfiledOp op = opOf(ops, event.id);
+      llvm::json::Object work;
+      if (op.flop > 0)
+        work["flop"] = op.flop;
+      if (op.bytes > 0)
+        work["bytes"] = op.bytes;
+      slice(op.name.empty() ? nameOf(ops, event.id) : op.name, "op", t,
+            event.beginUs, event.endUs, std::move(work));
+    }
     for (const Chunk &chunk : tracks_[t].chunks)
-      slice((chunk.op >= 0 ? nameOf(names, chunk.op) : std::string("loop")) +
+      slice((chunk.op >= 0 ? nameOf(ops, chunk.op) : std::string("loop")) +
                 " [" + std::to_string(chunk.begin) + ", " +
                 std::to_string(chunk.end) + ")",
             "chunk", t, chunk.beginUs, chunk.endUs,
@@ -154,7 +176,7 @@ std::string ProfileRecorder::chromeTrace(const std::vector<std::string> &names,
   return text;
 }
 
-void ProfileRecorder::printSummary(const std::vector<std::string> &names,
+void ProfileRecorder::printSummary(const std::vector<ProfiledOp> &ops,
                                    llvm::raw_ostream &out, size_t top) const {
   // An op's time in each run, summed over its calls: an op inside a loop,
   // or in the graph of a batch run in chunks (--batch_chunk), is called
@@ -185,17 +207,26 @@ void ProfileRecorder::printSummary(const std::vector<std::string> &names,
                       "%zu timed ops; the %zu slowest:\n",
                       runMs.size(), run, ranked.size(),
                       std::min(top, ranked.size()));
-  out << llvm::format("%7s %10s  %s\n", "share", "median ms", "op");
+  out << llvm::format("%7s %10s %8s %7s  %s\n", "share", "median ms",
+                      "GFLOP/s", "GB/s", "op");
   for (size_t i = 0; i < ranked.size() && i < top; ++i) {
     auto [ms, id] = ranked[i];
-    out << llvm::format("%6.1f%% %10.4g  ", run > 0 ? 100 * ms / run : 0.0,
-                        ms)
-        << nameOf(names, id) << "\n";
+    ProfiledOp op = opOf(ops, id);
+    out << llvm::format("%6.1f%% %10.4g %8s %7s  ",
+                        run > 0 ? 100 * ms / run : 0.0, ms,
+                        ratePerMs(op.flop, ms).c_str(),
+                        ratePerMs(op.bytes, ms).c_str())
+        << nameOf(ops, id) << "\n";
   }
   const double rest = medianOutsideOps();
   out << llvm::format("%6.1f%% %10.4g  ", run > 0 ? 100 * rest / run : 0.0,
                       rest)
       << "(outside the timed ops: views, the call itself)\n";
+  out << "GFLOP/s: 2 x the multiply-adds of the op's convolutions and matrix "
+         "products over its median time (Winograd's products count as "
+         "done); GB/s: the bytes of the buffers it reads and writes, each "
+         "once, over the same time. Compare GFLOP/s with the core's FMA "
+         "peak (bench/peak/fma_peak.c) times the threads.\n";
 }
 
 double ProfileRecorder::medianOutsideOps() const {
@@ -246,7 +277,7 @@ double tfaot::loopMsOnThreads(double ms, int64_t n, int threads) {
 }
 
 void ProfileRecorder::printScalingPrediction(
-    const std::vector<std::string> &names, llvm::raw_ostream &out) const {
+    const std::vector<ProfiledOp> &ops, llvm::raw_ostream &out) const {
   // A pool of one runs each loop whole, as one chunk [0, n) on the caller's
   // track: with more tracks the loops were already split.
   if (tracks_.size() != 1 || tracks_.front().chunks.empty())
@@ -320,6 +351,6 @@ void ProfileRecorder::printScalingPrediction(
       out << "serial time over 1% of a run (outside parallel loops):\n";
     out << llvm::format("%6.1f%% %10.4g  ", 100 * ranked[i].first,
                         ranked[i].first * one)
-        << nameOf(names, ranked[i].second) << "\n";
+        << nameOf(ops, ranked[i].second) << "\n";
   }
 }

@@ -15,6 +15,8 @@
 #ifndef TFAOT_COMPILER_JIT_BENCHPROFILE_H
 #define TFAOT_COMPILER_JIT_BENCHPROFILE_H
 
+#include "compiler/driver/ProfiledOp.h"
+
 #include "llvm/Support/raw_ostream.h"
 
 #include <atomic>
@@ -58,19 +60,19 @@ public:
   }
 
   /// The Chrome trace JSON; `process` names the trace's one process.
-  std::string chromeTrace(const std::vector<std::string> &names,
+  std::string chromeTrace(const std::vector<ProfiledOp> &ops,
                           const std::string &process) const;
 
   /// Prints the `top` ops by median time per run, with their share of the
   /// median run, and what no op accounts for.
-  void printSummary(const std::vector<std::string> &names,
+  void printSummary(const std::vector<ProfiledOp> &ops,
                     llvm::raw_ostream &out, size_t top) const;
 
   /// From a one-thread profile (nothing printed otherwise): the Run() time
   /// predicted on 2, 4, 8 and 16 threads, each parallel loop's recorded
   /// time divided as the pool divides its iterations, the rest serial; and
   /// the ops with the most serial time.
-  void printScalingPrediction(const std::vector<std::string> &names,
+  void printScalingPrediction(const std::vector<ProfiledOp> &ops,
                               llvm::raw_ostream &out) const;
 
 private:

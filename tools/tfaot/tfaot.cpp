@@ -522,7 +522,10 @@ static cl::opt<std::string> profileFlag(
              "around each op, run it, write every op of every run to this "
              "file as a Chrome trace (open it in Perfetto or "
              "chrome://tracing; a track per thread, with the chunks of the "
-             "parallel loops each one ran) and print the 15 slowest ops."));
+             "parallel loops each one ran) and print the 15 slowest ops, "
+             "each with its GFLOP/s (its convolutions' and matrix "
+             "products' multiply-adds) and GB/s (the buffers it reads and "
+             "writes, once each)."));
 static cl::opt<int> threadsFlag(
     "threads", cl::sub(benchCmd), cl::cat(benchCategory), cl::init(1),
     cl::desc("bench: threads Run() uses, as set_num_threads(N) does in the "

@@ -4,7 +4,12 @@
 // begin and an end call with its own id, that views and allocations get
 // none, and that the names say what each op runs and for which node: the
 // loop by the linalg ops inside it, with the contraction's node.
-// CHECK: module attributes {tfaot.profile_names = ["fill + matmul + generic 'dense/MatMul'", "copy 'output'", "report"]}
+// Beside the names, each op's work (tfaot bench --profile prints rates from
+// it): the loop runs 4 tiles of a 2x32x16 matmul, 4 x 2 x 1024 = 8192 flop,
+// and uses %a, %b and %tmp once each (1024 + 2048 + 512 bytes); the copy
+// reads 512 bytes and writes 512; the call passes %out (512). The fill and
+// the ReLU in the loop add no flop.
+// CHECK: module attributes {tfaot.profile_bytes = array<i64: 3584, 1024, 512>, tfaot.profile_flop = array<i64: 8192, 0, 0>, tfaot.profile_names = ["fill + matmul + generic 'dense/MatMul'", "copy 'output'", "report"]}
 // CHECK-DAG: func.func private @tfaot_rt_profile_begin(i64)
 // CHECK-DAG: func.func private @tfaot_rt_profile_end(i64)
 // CHECK-LABEL: func.func @entry(

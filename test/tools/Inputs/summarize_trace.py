@@ -5,7 +5,8 @@ usage: summarize_trace.py TRACE.json
 Prints the process name, each track (tid) with its thread name, and then,
 sorted so the output does not depend on timing: the tracks that have op
 slices, the tracks that ran parallel-loop chunks, and the distinct chunk
-ranges with the op each belongs to. Fails (exit 1, saying why) when a slice
+ranges with the op each belongs to, and each op's work (flop and bytes,
+where the trace gives them). Fails (exit 1, saying why) when a slice
 lies on a track no metadata event names, or a chunk lies outside every
 Run() slice.
 """
@@ -36,6 +37,10 @@ def main(path):
     print("chunk tracks:", *sorted({c["tid"] for c in chunks}))
     for name in sorted({c["name"] for c in chunks}):
         print("chunk:", name)
+    work = {(e["name"], e["args"].get("flop", 0), e["args"].get("bytes", 0))
+            for e in slices if e["cat"] == "op" and "args" in e}
+    for name, flop, size in sorted(work):
+        print("op work: %s: flop %d, bytes %d" % (name, flop, size))
 
 
 if __name__ == "__main__":
