@@ -245,9 +245,9 @@ int64_t packedBlock(linalg::LinalgOp contraction, int64_t channels,
 /// down to kMinPanelChannelBlock only to make the panel fit; no split if C
 /// has no such divisor), then, for a constant filter, narrowed to the
 /// packed panel's width (packedBlock): the summation of each output
-/// element is unchanged, so are its results. A matmul epilogue gets blocks of whole
-/// rows, as many as fit kMatmulTileElements, with a row count that divides
-/// M so every tile has the same static shape.
+/// element is unchanged, so are its results. A matmul epilogue gets blocks
+/// of whole rows, as many as fit kMatmulTileElements, with a row count that
+/// divides M so every tile has the same static shape.
 SmallVector<int64_t> tileSizesFor(ArrayRef<int64_t> shape,
                                  linalg::LinalgOp contraction) {
   SmallVector<int64_t> sizes(shape.size(), 0);
