@@ -75,6 +75,27 @@ constexpr int64_t kPanelBytes = 768 << 10;
 /// Two AVX-512 vectors: the widest register tile of
 /// tfaot-vectorize-contractions.
 constexpr int64_t kMinPanelChannelBlock = 2 * kChannelMultiple;
+/// A constant filter split over channel blocks is packed in blocks of one
+/// register tile's width, not of the width chosen above: a tile then walks
+/// its panel as one contiguous stream of whole 128-byte rows. In wider
+/// blocks it read 128 of every 256 to 1024 bytes, a new 4 KiB page every
+/// 4 to 16 reduction steps, which the prefetchers followed badly: on one
+/// Zen 5 core ResNet-50's stage-5 1x1 convolutions ran at 65-75% of the
+/// FMA peak in 64- to 256-channel blocks and at 81-91% in 32-channel ones
+/// (bench/results/2026-11-28-devvm-conv-panels.md). The thread pool gets
+/// more, smaller pieces, which costs nothing measurable.
+constexpr int64_t kPackedPanelColumns = kMinPanelChannelBlock;
+/// Convolutions with a short reduction (at most this many filter bytes per
+/// output channel: KH x KW x C of 512 floats) get panels twice as wide and
+/// the four-vector register tile that reads them (7 x 4 accumulators): a
+/// 32-column tile over 512 input channels finishes too soon to hide its
+/// start and end, and ResNet-50's 512 -> 2048 convolutions stayed at 76-81%
+/// in 32-channel panels, 90-95% in 64-channel ones. Strided convolutions
+/// keep 32 columns: the 512 -> 1024 stride-2 projection, whose seven
+/// broadcast inputs per step lie 4 KiB apart, went from 89% to 77% with
+/// the wider tile.
+constexpr int64_t kShortReductionBytes = 2 << 10;
+constexpr int64_t kWidePackedPanelColumns = 2 * kPackedPanelColumns;
 
 /// The contractions whose epilogues are fused.
 bool isContraction(Operation *op) {
@@ -174,6 +195,40 @@ int64_t panelBytesPerChannel(linalg::LinalgOp contraction) {
          filterType.getElementTypeBitWidth() / 8;
 }
 
+/// The constant of a convolution's filter that packFilterBlocks can pack,
+/// or null.
+DenseElementsAttr packableFilter(linalg::LinalgOp contraction) {
+  Value filter = contraction.getDpsInputOperand(1)->get();
+  auto constant = filter.getDefiningOp<arith::ConstantOp>();
+  auto dense =
+      constant ? dyn_cast<DenseElementsAttr>(constant.getValue()) : nullptr;
+  auto type = dyn_cast<RankedTensorType>(filter.getType());
+  if (!dense || !type || type.getRank() != 4 || !type.hasStaticShape())
+    return nullptr;
+  return dense;
+}
+
+/// The channels per block of a convolution split into blocks of `block`
+/// whose filter will be packed: a whole number of register tiles
+/// (kPackedPanelColumns, or kWidePackedPanelColumns for a short
+/// unit-stride reduction) when that divides the channels and `block`.
+int64_t packedBlock(linalg::LinalgOp contraction, int64_t channels,
+                    int64_t block) {
+  if (!packableFilter(contraction))
+    return block;
+  auto conv = cast<linalg::Conv2DNhwcHwcfOp>(contraction.getOperation());
+  bool unitStrides = llvm::all_of(conv.getStrides().getValues<int64_t>(),
+                                  [](int64_t s) { return s == 1; });
+  int64_t columns =
+      unitStrides && panelBytesPerChannel(contraction) <= kShortReductionBytes
+          ? kWidePackedPanelColumns
+          : kPackedPanelColumns;
+  for (; columns >= kPackedPanelColumns; columns /= 2)
+    if (channels % columns == 0 && block % columns == 0)
+      return columns;
+  return block;
+}
+
 /// Tile sizes for the generic's loops. A convolution epilogue gets one tile
 /// per output row (sizes [1, 1, 0, 0] over N, H, W, C, or [1, 1, 0, 0, 0]
 /// over N, H, W, C, M for a depthwise one; N is left untiled when it is 1,
@@ -188,10 +243,11 @@ int64_t panelBytesPerChannel(linalg::LinalgOp contraction) {
 /// finest acceptable split if none do (each block a divisor of C and a
 /// multiple of kChannelMultiple, at least kMinChannelBlock channels, or
 /// down to kMinPanelChannelBlock only to make the panel fit; no split if C
-/// has no such divisor): the summation of each output element is
-/// unchanged, so are its results. A matmul epilogue gets blocks of whole
-/// rows, as many as fit kMatmulTileElements, with a row count that divides
-/// M so every tile has the same static shape.
+/// has no such divisor), then, for a constant filter, narrowed to the
+/// packed panel's width (packedBlock): the summation of each output
+/// element is unchanged, so are its results. A matmul epilogue gets blocks
+/// of whole rows, as many as fit kMatmulTileElements, with a row count that
+/// divides M so every tile has the same static shape.
 SmallVector<int64_t> tileSizesFor(ArrayRef<int64_t> shape,
                                  linalg::LinalgOp contraction) {
   SmallVector<int64_t> sizes(shape.size(), 0);
@@ -224,6 +280,8 @@ SmallVector<int64_t> tileSizesFor(ArrayRef<int64_t> shape,
       if (rows * blocks >= kMinConvPieces && fits)
         break;
     }
+    if (sizes[3] != 0)
+      sizes[3] = packedBlock(contraction, channels, sizes[3]);
     return sizes;
   }
   int64_t rows = std::max<int64_t>(
@@ -323,6 +381,7 @@ linalg::GenericOp computeInPlace(RewriterBase &rewriter,
 /// a block's panel is one contiguous run of memory instead of KH*KW*C
 /// pieces of `block` floats F floats apart, which wastes cache sets, TLB
 /// entries and DRAM pages (bench/results/2026-11-27-devvm-stage5.md).
+/// Each convolution reading a packed panel gets kPanelColumnsAttr = `block`.
 void packFilterBlocks(RewriterBase &rewriter, Operation *loopNest,
                       int64_t block) {
   SmallVector<linalg::Conv2DNhwcHwcfOp> convs;
@@ -337,7 +396,7 @@ void packFilterBlocks(RewriterBase &rewriter, Operation *loopNest,
       continue;
     auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
     auto type = cast<RankedTensorType>(slice.getSourceType());
-    if (!dense || dense.isSplat() || type.getRank() != 4 ||
+    if (!dense || type.getRank() != 4 ||
         !type.hasStaticShape() || type.getDimSize(3) % block != 0)
       continue;
     SmallVector<OpFoldResult> offsets = slice.getMixedOffsets();
@@ -352,8 +411,14 @@ void packFilterBlocks(RewriterBase &rewriter, Operation *loopNest,
             c = type.getDimSize(2), f = type.getDimSize(3);
     auto split = RankedTensorType::get({kh, kw, c, f / block, block},
                                        type.getElementType());
+    auto packedType = RankedTensorType::get({f / block, kh, kw, c, block},
+                                            type.getElementType());
+    // (A splat, as in tests, is the same splat in any layout.)
     DenseElementsAttr packed =
-        transposeElements(dense.reshape(split), {3, 0, 1, 2, 4});
+        dense.isSplat()
+            ? DenseElementsAttr::get(packedType,
+                                     dense.getSplatValue<Attribute>())
+            : transposeElements(dense.reshape(split), {3, 0, 1, 2, 4});
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPoint(loopNest);
     Value packedValue =
@@ -374,6 +439,9 @@ void packFilterBlocks(RewriterBase &rewriter, Operation *loopNest,
         rewriter, loc, cast<RankedTensorType>(slice.getType()), packedValue,
         newOffsets, newSizes, strides);
     rewriter.replaceOp(slice, narrow);
+    rewriter.modifyOpInPlace(conv, [&] {
+      conv->setAttr(kPanelColumnsAttr, rewriter.getI64IntegerAttr(block));
+    });
     if (constant->use_empty())
       rewriter.eraseOp(constant);
   }

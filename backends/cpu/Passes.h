@@ -25,6 +25,12 @@ namespace mlir::tfaot {
 /// tfaot-parallelize-loops may run on several threads.
 inline constexpr llvm::StringLiteral kParallelLoopAttr = "tfaot.parallel";
 
+/// Set by tfaot-fuse-epilogues on a convolution whose constant filter it
+/// packed into panels of this many output channels (an integer), which
+/// tfaot-vectorize-contractions may then cover with one register tile that
+/// wide: the tile reads each panel row whole, contiguously.
+inline constexpr llvm::StringLiteral kPanelColumnsAttr = "tfaot.panel_columns";
+
 /// Marks the input ("input") and output ("output") transforms
 /// tfaot-winograd-convolutions makes, which
 /// tfaot-vectorize-winograd-transforms turns into vector loops over

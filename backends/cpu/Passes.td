@@ -68,8 +68,11 @@ def VectorizeContractionsPass
     handles what this pass leaves). Each statically shaped
     `linalg.conv_2d_nhwc_hwcf`, `linalg.depthwise_conv_2d_nhwc_hwc`,
     `linalg.matmul` and `linalg.batch_matmul` is tiled so one tile's outputs
-    fit in vector registers: up to two vectors of output channels (or N)
-    times up to 8 output pixels (or rows of M), the kernel window one tap at
+    fit in vector registers: up to two vectors of output channels (or N;
+    four, 7 pixels high, for a convolution that `tfaot-fuse-epilogues`
+    marked `tfaot.panel_columns` = four AVX-512 vectors, whose packed filter
+    panel the tile then reads whole) times up to 8 output pixels (or rows
+    of M), the kernel window one tap at
     a time and the input channels (or K) 8 at a time. Tile sizes divide
     their dimensions, so every tile is static. A 2-D convolution tile is
     rewritten as the 1-D convolution linalg vectorizes, the tile becomes
@@ -237,7 +240,12 @@ def FuseEpiloguesPass : Pass<"tfaot-fuse-epilogues", "mlir::func::FuncOp"> {
     768 KiB, and a constant filter is packed block-major (KH x KW x C x F
     becomes F/block x KH x KW x C x block), so every row reads the block's
     weights as one contiguous panel that stays in cache; each output
-    element still adds the same terms in the same order. Each tile is zeroed,
+    element still adds the same terms in the same order. A packed block is
+    one register tile wide (32 channels; 64 for a unit-stride convolution
+    with at most 512 filter values per output channel, marked
+    `tfaot.panel_columns` for the four-vector tile of
+    `tfaot-vectorize-contractions`), so a tile reads its panel as one
+    contiguous stream. Each tile is zeroed,
     accumulated and finished by the epilogue in the same slice of the
     result, so one-shot bufferization allocates nothing in the loop and the
     full-size temporary is gone. The padded input (`tensor.pad`) and the

@@ -36,11 +36,18 @@ using namespace mlir;
 
 namespace {
 
-/// How many accumulator vectors a tile may keep live: x86-64 has 32 vector
-/// registers with AVX-512 and 16 before it; the rest hold the filter row and
-/// the broadcast input.
-int64_t accumulatorRegisters(int64_t vectorBits) {
-  return vectorBits >= 512 ? 16 : 12;
+/// How many accumulator vectors a tile `vectors` wide may keep live: x86-64
+/// has 32 vector registers with AVX-512 and 16 before it; the rest hold the
+/// filter row and the broadcast input. A four-vector tile on AVX-512 (only
+/// over a packed panel, see kPanelColumnsAttr) takes 7 rows, one register
+/// more than there are: LLVM spills about six values per reduction step,
+/// and the tile is still faster than two narrower ones where the reduction
+/// is short (ResNet-50's 512 -> 2048 1x1 convolutions: 90-95% of the FMA
+/// peak against 76-81%, bench/results/2026-11-28-devvm-conv-panels.md).
+int64_t accumulatorRegisters(int64_t vectorBits, int64_t vectors) {
+  if (vectorBits < 512)
+    return 12;
+  return vectors > 2 ? 28 : 16;
 }
 /// Reduction elements (input channels, K) handled per loop iteration: enough
 /// independent work per iteration, a body LLVM still schedules quickly.
@@ -78,15 +85,16 @@ int64_t lanesDividing(int64_t columns, int64_t lanes) {
 /// of a large layer stream from memory while the input row stays in cache.
 /// Among tiles that divide both dimensions and fit the accumulator budget,
 /// the one with the most FMAs per load wins (on ties, the wider one).
+/// `maxVectors` (2, or 4 over a packed panel that wide) bounds the width.
 std::pair<int64_t, int64_t> outputTile(int64_t rows, int64_t columns,
-                                       int64_t lanes) {
+                                       int64_t lanes, int64_t maxVectors = 2) {
   lanes = lanesDividing(columns, lanes);
   SmallVector<int64_t> widths;
-  if (columns <= 2 * lanes)
+  if (columns <= maxVectors * lanes)
     widths.push_back(columns);
-  for (int64_t width : {2 * lanes, lanes})
-    if (width < columns && columns % width == 0)
-      widths.push_back(width);
+  for (int64_t vectors = maxVectors; vectors >= 1; vectors /= 2)
+    if (vectors * lanes < columns && columns % (vectors * lanes) == 0)
+      widths.push_back(vectors * lanes);
   if (widths.empty())
     widths.push_back(largestDivisorAtMost(columns, 2 * lanes));
   std::pair<int64_t, int64_t> best{1, widths.front()};
@@ -95,7 +103,7 @@ std::pair<int64_t, int64_t> outputTile(int64_t rows, int64_t columns,
     int64_t vectors = (width + lanes - 1) / lanes;
     int64_t limit = std::max<int64_t>(
         1, std::min(kMaxRowsPerTile,
-                    accumulatorRegisters(lanes * 32) / vectors));
+                    accumulatorRegisters(lanes * 32, vectors) / vectors));
     int64_t height = largestDivisorAtMost(rows, limit);
     double fmas = static_cast<double>(height * width) / lanes;
     double score = fmas / static_cast<double>(height + 2 * vectors);
@@ -105,6 +113,18 @@ std::pair<int64_t, int64_t> outputTile(int64_t rows, int64_t columns,
     }
   }
   return best;
+}
+
+/// The widest tile, in vectors, for a convolution of `columns` output
+/// channels: 4 where tfaot-fuse-epilogues packed its filter in panels of
+/// exactly that many 16-lane vectors (kPanelColumnsAttr), else 2.
+int64_t panelVectors(linalg::Conv2DNhwcHwcfOp conv, int64_t columns,
+                     int64_t lanes) {
+  auto panel = conv->getAttrOfType<IntegerAttr>(tfaot::kPanelColumnsAttr);
+  if (!panel || panel.getInt() != columns || lanes != 16 ||
+      columns != 4 * lanes)
+    return 2;
+  return 4;
 }
 
 OpFoldResult indexAttr(Builder &b, int64_t v) { return b.getIndexAttr(v); }
@@ -117,7 +137,8 @@ SmallVector<int64_t> tileSizesFor(linalg::LinalgOp op, int64_t lanes) {
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   if (auto conv = dyn_cast<linalg::Conv2DNhwcHwcfOp>(op.getOperation())) {
     // Loops: n, oh, ow, f, kh, kw, c.
-    auto [ow, f] = outputTile(ranges[2], ranges[3], lanes);
+    auto [ow, f] = outputTile(ranges[2], ranges[3], lanes,
+                              panelVectors(conv, ranges[3], lanes));
     return {1, 1, ow, f, 1, 1,
             largestDivisorAtMost(ranges[6], kReductionUnroll)};
   }

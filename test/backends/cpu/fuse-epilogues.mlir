@@ -557,3 +557,71 @@ func.func @own_fills(%a: tensor<2x16xf32>, %b: tensor<16x32xf32>) -> (tensor<2x3
   %m2 = linalg.matmul ins(%neg, %b : tensor<2x16xf32>, tensor<16x32xf32>) outs(%f : tensor<2x32xf32>) -> tensor<2x32xf32>
   return %m1, %m2 : tensor<2x32xf32>, tensor<2x32xf32>
 }
+
+// -----
+
+#id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#ch4 = affine_map<(d0, d1, d2, d3) -> (d3)>
+
+// Tests that a constant filter split over channel blocks is packed in
+// blocks of one register tile's width: 1024 input channels (4 KiB per
+// output channel; 256 channels are 1 MiB, over the 768 KiB budget) would
+// have made blocks of 128, and are blocks of 32 (two AVX-512 vectors),
+// each a contiguous panel; the convolution says so (tfaot.panel_columns)
+// for tfaot-vectorize-contractions. (The splat filter, which keeps the
+// test short, folds with its slices into a splat of the block's shape;
+// @packed_filter checks the packed order of real values.)
+// CHECK-LABEL: func.func @panels_long_reduction
+// CHECK-DAG: %[[W:.*]] = arith.constant dense<5.000000e-01> : tensor<1x1x1024x32xf32>
+// CHECK-DAG: %[[C32:.*]] = arith.constant 32 : index
+// CHECK: scf.for %[[C:.*]] = %{{.*}} to %{{.*}} step %[[C32]] iter_args
+// CHECK: scf.for %[[H:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args
+// CHECK: linalg.conv_2d_nhwc_hwcf {{{.*}}tfaot.panel_columns = 32 : i64} ins(%{{.*}}, %[[W]] : tensor<1x1x7x1024xf32>, tensor<1x1x1024x32xf32>) outs(%{{.*}} : tensor<1x1x7x32xf32>)
+func.func @panels_long_reduction(%x: tensor<1x7x7x1024xf32>, %b: tensor<256xf32>) -> tensor<1x7x7x256xf32> {
+  %zero = arith.constant 0.0 : f32
+  %w = arith.constant dense<0.5> : tensor<1x1x1024x256xf32>
+  %e0 = tensor.empty() : tensor<1x7x7x256xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e0 : tensor<1x7x7x256xf32>) -> tensor<1x7x7x256xf32>
+  %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+         ins(%x, %w : tensor<1x7x7x1024xf32>, tensor<1x1x1024x256xf32>) outs(%f : tensor<1x7x7x256xf32>) -> tensor<1x7x7x256xf32> loc("reduce")
+  %e1 = tensor.empty() : tensor<1x7x7x256xf32>
+  // expected-remark @+1 {{[tfaot-fuse-epilogues] fused epilogue into conv_2d_nhwc_hwcf: 'reduce'}}
+  %r = linalg.generic {indexing_maps = [#id4, #ch4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+         ins(%c, %b : tensor<1x7x7x256xf32>, tensor<256xf32>) outs(%e1 : tensor<1x7x7x256xf32>) {
+  ^bb0(%in: f32, %bias: f32, %out: f32):
+    %s = arith.addf %in, %bias : f32
+    %m = arith.maximumf %s, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<1x7x7x256xf32>
+  return %r : tensor<1x7x7x256xf32>
+}
+
+// -----
+
+// Tests that a short reduction (512 input channels, 2 KiB per output
+// channel) gets panels of 64 channels, for the four-vector register tile,
+// when the convolution has unit strides; the same filter at stride 2 keeps
+// panels of 32 (its tile's seven inputs lie 4 KiB apart).
+// CHECK-LABEL: func.func @panels_short_reduction
+// CHECK-DAG: %[[W32:.*]] = arith.constant dense<2.500000e-01> : tensor<1x1x512x32xf32>
+// CHECK-DAG: %[[W64:.*]] = arith.constant dense<2.500000e-01> : tensor<1x1x512x64xf32>
+// CHECK-DAG: %[[C32:.*]] = arith.constant 32 : index
+// CHECK-DAG: %[[C64:.*]] = arith.constant 64 : index
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %[[C64]] iter_args
+// CHECK: linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>, tfaot.panel_columns = 64 : i64} ins(%{{.*}}, %[[W64]] : tensor<1x1x7x512xf32>, tensor<1x1x512x64xf32>)
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %[[C32]] iter_args
+// CHECK: linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>, tfaot.panel_columns = 32 : i64} ins(%{{.*}}, %[[W32]] : tensor<1x1x13x512xf32>, tensor<1x1x512x32xf32>)
+func.func @panels_short_reduction(%x: tensor<1x7x7x512xf32>, %y: tensor<1x14x14x512xf32>)
+    -> (tensor<1x7x7x2048xf32>, tensor<1x7x7x2048xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %w = arith.constant dense<0.25> : tensor<1x1x512x2048xf32>
+  %e0 = tensor.empty() : tensor<1x7x7x2048xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e0 : tensor<1x7x7x2048xf32>) -> tensor<1x7x7x2048xf32>
+  // expected-remark @unknown {{[tfaot-fuse-epilogues] split conv_2d_nhwc_hwcf over output-channel blocks: 'expand', 64 channels per block}}
+  %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+         ins(%x, %w : tensor<1x7x7x512xf32>, tensor<1x1x512x2048xf32>) outs(%f : tensor<1x7x7x2048xf32>) -> tensor<1x7x7x2048xf32> loc("expand")
+  // expected-remark @unknown {{[tfaot-fuse-epilogues] split conv_2d_nhwc_hwcf over output-channel blocks: 'strided', 32 channels per block}}
+  %s = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+         ins(%y, %w : tensor<1x14x14x512xf32>, tensor<1x1x512x2048xf32>) outs(%f : tensor<1x7x7x2048xf32>) -> tensor<1x7x7x2048xf32> loc("strided")
+  return %c, %s : tensor<1x7x7x2048xf32>, tensor<1x7x7x2048xf32>
+}

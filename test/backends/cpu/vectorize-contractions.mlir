@@ -207,3 +207,42 @@ func.func @fill_not_of_the_output(%a: memref<4x64xf32>, %b: memref<64x48xf32>, %
   linalg.matmul ins(%a, %b : memref<4x64xf32>, memref<64x48xf32>) outs(%c : memref<4x48xf32>)
   return
 }
+
+// A row of a 1x1 convolution whose filter tfaot-fuse-epilogues packed in
+// panels of 64 output channels (tfaot.panel_columns): one tile covers the
+// panel's width, 7 pixels x 64 channels (four AVX-512 vectors a pixel, 28
+// accumulators), so each reduction step reads one whole panel row.
+// CHECK-LABEL: func.func @conv_packed_panel
+// CHECK-NOT: scf.for
+// CHECK-COUNT-7: vector.transfer_read {{.*}} : memref<1x7x64xf32, strided<[448, 64, 1]>>, vector<64xf32>
+// CHECK-NOT: vector.transfer_read {{.*}}, vector<64xf32>
+// CHECK: scf.for %{{.*}} = %c0 to %c512 step %c8 iter_args(
+// CHECK-COUNT-56: vector.fma {{.*}} : vector<64xf32>
+// CHECK-NOT: vector.fma
+// CHECK: scf.yield
+// CHECK-COUNT-7: vector.transfer_write {{.*}} : vector<64xf32>, memref<1x7x64xf32
+// CHECK-NEXT: return
+// 256-bit vectors: the mark (eight such vectors) is ignored; tiles as
+// without it, 7 pixels x one 8-lane vector (12 accumulators).
+// AVX2-LABEL: func.func @conv_packed_panel
+// AVX2: scf.for %{{.*}} = %c0 to %c64 step %c8
+// AVX2-COUNT-7: vector.transfer_read {{.*}} vector<8xf32>
+func.func @conv_packed_panel(%in: memref<1x1x7x512xf32>, %w: memref<1x1x512x64xf32>, %out: memref<1x1x7x64xf32>) {
+  linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>, tfaot.panel_columns = 64 : i64}
+    ins(%in, %w : memref<1x1x7x512xf32>, memref<1x1x512x64xf32>) outs(%out : memref<1x1x7x64xf32>)
+  return
+}
+
+// The same convolution without the mark keeps tiles of at most two
+// vectors: 7 pixels x 32 channels, two of them.
+// CHECK-LABEL: func.func @conv_64_unpacked
+// CHECK: scf.for %{{.*}} = %c0 to %c64 step %c32
+// CHECK-COUNT-7: vector.transfer_read {{.*}}, vector<32xf32>
+// CHECK: scf.for %{{.*}} = %c0 to %c512 step %c8 iter_args(
+// CHECK-COUNT-56: vector.fma {{.*}} : vector<32xf32>
+// CHECK-NOT: vector.fma
+func.func @conv_64_unpacked(%in: memref<1x1x7x512xf32>, %w: memref<1x1x512x64xf32>, %out: memref<1x1x7x64xf32>) {
+  linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%in, %w : memref<1x1x7x512xf32>, memref<1x1x512x64xf32>) outs(%out : memref<1x1x7x64xf32>)
+  return
+}
