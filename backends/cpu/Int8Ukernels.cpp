@@ -13,7 +13,9 @@
 //  - linalg.mmt4d (i8 x i8 -> i32, tiles 1x16x4) becomes
 //    tfaot_rt_mmt4d_s8s8s32, or tfaot_rt_mmt4d_s8s8_fused when the
 //    elementwise code reading its sums is an epilogue the kernel applies
-//    itself (Int8Epilogue.h): then the sums never reach memory.
+//    itself (Int8Epilogue.h): then the sums never reach memory. A float
+//    result that the next op only requantizes whole (a ResNet block's
+//    output) is stored requantized too, and that op goes.
 //  - linalg.depthwise_conv_2d_nhwc_hwc (i8 x i8 -> i32) with such an
 //    epilogue becomes tfaot_rt_depthwise_s8s8_fused; without one it stays
 //    a loop nest.
@@ -166,7 +168,8 @@ Value columnInit(OpBuilder &b, Location loc, ProductInit init) {
 
 /// The epilogue's arguments after its result (and n), as the runtime
 /// declares them: scale, bias, residual, lo, hi, int8_result, q_mul, q_zp,
-/// q_lo, q_hi, row_pixels, row_stride.
+/// q_lo, q_hi, row_pixels, row_stride (the matrix product's kernel takes
+/// int8_copy after them).
 void appendEpilogue(OpBuilder &b, Location loc,
                     const ::tfaot::cpu::Int8EpilogueMatch &e,
                     SmallVectorImpl<Value> &args) {
@@ -193,6 +196,8 @@ void eraseIfDead(Value out) {
 
 /// Removes the epilogue's generic and the views only it used.
 void eraseEpilogue(::tfaot::cpu::Int8EpilogueMatch &e) {
+  if (e.copyGeneric)
+    e.copyGeneric.erase();
   e.generic.erase();
   for (Operation *view : llvm::reverse(e.views))
     if (view->use_empty())
@@ -275,9 +280,13 @@ void rewriteMmt4d(ModuleOp module, SymbolTable &symbols,
   std::optional<::tfaot::cpu::Int8EpilogueMatch> epilogue;
   if (init.found())
     epilogue = ::tfaot::cpu::matchInt8Epilogue(op);
-  // The fused call takes the generic's place (its result is written
-  // there), the plain one the product's.
-  OpBuilder b(epilogue ? epilogue->generic.getOperation() : op.getOperation());
+  if (epilogue)
+    ::tfaot::cpu::addInt8Copy(op, *epilogue);
+  // The fused call takes the place of the generic (of the last, with an
+  // int8 copy) whose result it writes, the plain one the product's.
+  OpBuilder b(!epilogue                ? op.getOperation()
+              : epilogue->copyGeneric ? epilogue->copyGeneric.getOperation()
+                                      : epilogue->generic.getOperation());
   Location loc = op.getLoc();
   int32_t flags = init.fill        ? kMmt4dOverwrite
                   : init.broadcast ? kMmt4dColumnInit
@@ -302,9 +311,11 @@ void rewriteMmt4d(ModuleOp module, SymbolTable &symbols,
                  address(b, loc, epilogue->result),
                  i64(b, loc, epilogue->n)});
     appendEpilogue(b, loc, *epilogue, args);
+    args.push_back(addressOrZero(b, loc, epilogue->int8Copy));
     SmallVector<Type> types = {i64Type, i64Type, i64Type, i64Type, i64Type,
                                i32Type, i64Type, i64Type, i64Type};
     types.append(epilogueTypes(b));
+    types.push_back(i64Type); // int8_copy
     func::CallOp::create(
         b, loc, declare(module, tfaot_rt::kMmt4dS8S8Fused, types), args);
     eraseEpilogue(*epilogue);

@@ -15,6 +15,21 @@
 namespace tfaot::internal {
 namespace {
 
+// The int8 copy of a float result's row (Int8Epilogue::int8_copy): the
+// requantization of EpilogueRows' int8 results, applied to the floats just
+// stored (still in L1).
+__attribute__((always_inline)) inline void
+RequantizeRow(const Int8Epilogue &e, const float *__restrict y,
+              int8_t *__restrict out, int64_t cols) {
+  const float q_mul = e.q_mul, q_zp = e.q_zp, q_lo = e.q_lo, q_hi = e.q_hi;
+  for (int64_t j = 0; j < cols; ++j) {
+    float q = __builtin_roundevenf(y[j] * q_mul) + q_zp;
+    q = q < q_lo ? q_lo : q;
+    q = q > q_hi ? q_hi : q;
+    out[j] = static_cast<int8_t>(static_cast<int32_t>(q));
+  }
+}
+
 // The epilogue's arithmetic, compiled once per instruction set by the
 // wrappers below (always_inline lets each vectorize it with its own
 // target). Each step is the float32 operation of the elementwise code it
@@ -60,6 +75,8 @@ EpilogueRows(const Int8Epilogue &e, const int32_t *acc, int64_t ld,
         out32[j] = y;
       }
     }
+    if (Result == kFloatResult && e.int8_copy)
+      RequantizeRow(e, out32, e.int8_copy + (row0 + r) * n + col0, cols);
   }
 }
 
@@ -138,9 +155,13 @@ TFAOT_AVX512_TARGET void Avx512EpilogueRows(TFAOT_EPILOGUE_PARAMS) {
     int8_t *out8 = static_cast<int8_t *>(e.out) + at;
     float *out32 = static_cast<float *>(e.out) + at;
     if (Result == kFloatResult) {
+      int8_t *copy = e.int8_copy ? e.int8_copy + (row0 + r) * n + col0 : nullptr;
       for (int64_t j = 0; j < cols; j += 16) {
         __mmask16 mask = step.Mask(j);
-        _mm512_mask_storeu_ps(out32 + j, mask, step.Value(r, j, mask));
+        __m512 y = step.Value(r, j, mask);
+        _mm512_mask_storeu_ps(out32 + j, mask, y);
+        if (copy)
+          Avx512StoreInt8(copy + j, mask, Avx512Requantize(step.k, y));
       }
       continue;
     }

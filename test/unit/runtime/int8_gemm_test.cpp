@@ -555,6 +555,58 @@ TEST_P(Mmt4dS8S8FusedTest, WritesIntoAPaddedBuffer) {
   }
 }
 
+// A float result also stored requantized (int8_copy, a ResNet block's
+// output: float for the next residual add, int8 for the next product),
+// with and without a residual in place, over shapes with a partial tile,
+// several panels and several groups of tiles. The copy is the
+// requantization of the float stored, as the separate quantizing loop it
+// replaces computes it.
+TEST_P(Mmt4dS8S8FusedTest, FloatResultWithInt8Copy) {
+  struct Shape {
+    int64_t m, n1, k1, n;
+  };
+  const Shape shapes[] = {{7, 1, 3, 5}, {50, 3, 16, 48}, {30, 40, 2, 630}};
+  std::mt19937 rng(41);
+  std::uniform_real_distribution<float> unit(0.f, 1.f);
+  for (const Shape &s : shapes)
+    for (bool residual : {false, true}) {
+      SCOPED_TRACE(testing::Message() << "m=" << s.m << " n=" << s.n
+                                      << (residual ? " residual" : ""));
+      Product product = RandomProduct(rng, s.m, s.n1, s.k1);
+      std::vector<float> scale(s.n), bias(s.n), buffer(s.m * s.n);
+      for (int64_t j = 0; j < s.n; ++j) {
+        scale[j] = j % 3 == 0 ? 0.5f : 0.001f + 0.01f * unit(rng);
+        bias[j] = 4 * unit(rng) - 2;
+      }
+      for (float &r : buffer)
+        r = 6 * unit(rng) - 3;
+      // ReLU, then int8 with zero point -128 (the next layer's input).
+      EpilogueCase c = {"", false, true, residual, 0, INFINITY, 1, 0};
+      Int8Epilogue e = MakeEpilogue(c, scale, bias, buffer);
+      std::vector<float> expected = Expected(product, s.n, {}, e);
+      e.q_mul = 1 / 0.0625f;
+      e.q_zp = -128;
+      std::vector<int8_t> copy(s.m * s.n, 99);
+      std::vector<float> out32(s.m * s.n, NAN);
+      e.out = residual ? buffer.data() : out32.data(); // In place.
+      e.n = s.n;
+      e.int8_copy = copy.data();
+      std::vector<int8_t> rhs = product.PackedB();
+      Mmt4dS8S8Fused(GetParam(), product.a.data(), rhs.data(), s.m, s.n1,
+                     s.k1, 0, nullptr, e);
+      EXPECT_EQ(residual ? buffer : out32, expected);
+      int saturated = 0;
+      for (int64_t i = 0; i < s.m * s.n; ++i) {
+        float q = std::min(
+            std::max(std::nearbyint(expected[i] * 16.f) - 128.f, -128.f),
+            127.f);
+        saturated += q == 127.f;
+        ASSERT_EQ(copy[i], static_cast<int8_t>(q)) << i;
+      }
+      EXPECT_LT(saturated, s.m * s.n) << "the copy should not be all 127";
+    }
+}
+
 INSTANTIATE_TEST_SUITE_P(Paths, Mmt4dS8S8FusedTest, kAllPaths, PathTestName);
 
 // The fused entry point generated code calls: integer addresses and the
@@ -573,7 +625,7 @@ TEST(Mmt4dS8S8Fused, EntryPointTakesAddresses) {
       reinterpret_cast<int64_t>(out.data()), 27,
       reinterpret_cast<int64_t>(scale.data()),
       reinterpret_cast<int64_t>(bias.data()), 0, -1.f, 6.f, 1, 0.25f, 10.f,
-      -128.f, 127.f, 0, 0);
+      -128.f, 127.f, 0, 0, 0);
   std::vector<int32_t> rows;
   for (int i = 0; i < 13; ++i)
     rows.insert(rows.end(), row.begin(), row.end());
