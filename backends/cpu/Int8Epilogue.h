@@ -14,6 +14,7 @@
 #define TFAOT_BACKENDS_CPU_INT8EPILOGUE_H
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/BuiltinOps.h"
 
 #include <optional>
 
@@ -70,6 +71,14 @@ matchInt8Epilogue(mlir::linalg::LinalgOp product);
 /// (Int8Epilogue::int8_copy): `match` takes the requantization, the
 /// generic and its output. Only tfaot_rt_mmt4d_s8s8_fused takes a copy.
 bool addInt8Copy(mlir::linalg::LinalgOp product, Int8EpilogueMatch &match);
+
+/// Splits each generic that adds two int8 products' rescaled sums (a
+/// ResNet stage's first block: shortcut plus last 1x1) into a generic
+/// writing the earlier product's term as float right after it and the
+/// join reading that as a residual, so that both become epilogues the
+/// fused kernel applies. Bit for bit the same results
+/// (Int8ResidualJoin.cpp).
+void splitJoinsOfTwoProducts(mlir::ModuleOp module);
 
 } // namespace tfaot::cpu
 

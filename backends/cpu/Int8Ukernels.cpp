@@ -15,7 +15,9 @@
 //    elementwise code reading its sums is an epilogue the kernel applies
 //    itself (Int8Epilogue.h): then the sums never reach memory. A float
 //    result that the next op only requantizes whole (a ResNet block's
-//    output) is stored requantized too, and that op goes.
+//    output) is stored requantized too, and that op goes. A generic adding
+//    two products' rescaled sums (a ResNet stage's first block) is split
+//    first so that both products take an epilogue (Int8ResidualJoin.cpp).
 //  - linalg.depthwise_conv_2d_nhwc_hwc (i8 x i8 -> i32) with such an
 //    epilogue becomes tfaot_rt_depthwise_s8s8_fused; without one it stays
 //    a loop nest.
@@ -481,6 +483,7 @@ struct Int8UkernelsPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SymbolTable symbols(module);
+    ::tfaot::cpu::splitJoinsOfTwoProducts(module);
     SmallVector<Operation *> products;
     module.walk([&](Operation *op) {
       if (auto mmt4d = dyn_cast<linalg::Mmt4DOp>(op)) {

@@ -154,14 +154,36 @@ TFAOT_AVX512_TARGET void Avx512EpilogueRows(TFAOT_EPILOGUE_PARAMS) {
     const int64_t at = e.RowOffset(row0 + r) + col0;
     int8_t *out8 = static_cast<int8_t *>(e.out) + at;
     float *out32 = static_cast<float *>(e.out) + at;
-    if (Result == kFloatResult) {
-      int8_t *copy = e.int8_copy ? e.int8_copy + (row0 + r) * n + col0 : nullptr;
-      for (int64_t j = 0; j < cols; j += 16) {
+    if (Result == kFloatResult && e.int8_copy) {
+      // The copy's bytes packed and stored 64 at a time, as int8 results
+      // are below (a masked 16-byte store per vector made these layers
+      // slower than the separate quantizing pass they replace).
+      int8_t *copy = e.int8_copy + (row0 + r) * n + col0;
+      int64_t j = 0;
+      for (; j + 64 <= cols; j += 64) {
+        __m512i q[4];
+        for (int v = 0; v < 4; ++v) {
+          __m512 y = step.Value(r, j + 16 * v, __mmask16(0xFFFF));
+          _mm512_storeu_ps(out32 + j + 16 * v, y);
+          q[v] = Avx512Requantize(step.k, y);
+        }
+        __m512i packed = _mm512_packs_epi16(_mm512_packs_epi32(q[0], q[1]),
+                                            _mm512_packs_epi32(q[2], q[3]));
+        _mm512_storeu_si512(copy + j,
+                            _mm512_permutexvar_epi32(unshuffle, packed));
+      }
+      for (; j < cols; j += 16) {
         __mmask16 mask = step.Mask(j);
         __m512 y = step.Value(r, j, mask);
         _mm512_mask_storeu_ps(out32 + j, mask, y);
-        if (copy)
-          Avx512StoreInt8(copy + j, mask, Avx512Requantize(step.k, y));
+        Avx512StoreInt8(copy + j, mask, Avx512Requantize(step.k, y));
+      }
+      continue;
+    }
+    if (Result == kFloatResult) {
+      for (int64_t j = 0; j < cols; j += 16) {
+        __mmask16 mask = step.Mask(j);
+        _mm512_mask_storeu_ps(out32 + j, mask, step.Value(r, j, mask));
       }
       continue;
     }
