@@ -681,3 +681,56 @@ TEST(Mmt4dS8S8S32, ThisCpuUsesItsBestPath) {
 }
 
 } // namespace
+
+// tfaot_rt_im2col_s8: every byte of every padded row against the
+// definition, for runs of each length class of its copies (3, 5, 15, 21
+// and 48 bytes), dilations above 1 (a copy per pixel), a batch of 2, and
+// on 1 and 2 threads.
+TEST(Im2colS8, WritesEveryPaddedRow) {
+  struct Case {
+    int64_t n, h, w, c, kh, kw, sh, sw, dh, dw, row_bytes;
+  };
+  // The first is large enough to be split over the threads.
+  const Case cases[] = {{1, 61, 61, 3, 7, 7, 2, 2, 1, 1, 148},
+                        {1, 13, 13, 3, 7, 7, 2, 2, 1, 1, 148},
+                        {2, 9, 8, 5, 3, 3, 1, 1, 2, 2, 48},
+                        {1, 6, 7, 1, 3, 3, 1, 2, 1, 1, 12},
+                        {1, 5, 9, 5, 1, 3, 1, 1, 1, 1, 16},
+                        {1, 4, 6, 16, 2, 3, 2, 1, 1, 1, 96}};
+  std::mt19937 rng(17);
+  for (const Case &k : cases)
+    for (int threads : {1, 2}) {
+      SCOPED_TRACE(testing::Message() << "c=" << k.c << " kw=" << k.kw
+                                      << " dw=" << k.dw << ", " << threads
+                                      << " threads");
+      const int64_t oh = (k.h - k.dh * (k.kh - 1) - 1) / k.sh + 1;
+      const int64_t ow = (k.w - k.dw * (k.kw - 1) - 1) / k.sw + 1;
+      std::vector<int8_t> input(k.n * k.h * k.w * k.c);
+      for (int8_t &v : input)
+        v = static_cast<int8_t>(rng() % 255 - 127);
+      std::vector<int8_t> out(k.n * oh * ow * k.row_bytes, 99);
+      tfaot::ThreadPool pool(threads);
+      tfaot::internal::ScopedThreadPool scoped(&pool);
+      tfaot_rt_im2col_s8(reinterpret_cast<int64_t>(input.data()),
+                         reinterpret_cast<int64_t>(out.data()), k.n, k.h, k.w,
+                         k.c, k.kh, k.kw, k.sh, k.sw, k.dh, k.dw, oh, ow,
+                         k.row_bytes);
+      for (int64_t b = 0; b < k.n; ++b)
+        for (int64_t y = 0; y < oh; ++y)
+          for (int64_t x = 0; x < ow; ++x) {
+            const int8_t *row = &out[((b * oh + y) * ow + x) * k.row_bytes];
+            int64_t at = 0;
+            for (int64_t i = 0; i < k.kh; ++i)
+              for (int64_t j = 0; j < k.kw; ++j)
+                for (int64_t ch = 0; ch < k.c; ++ch, ++at)
+                  ASSERT_EQ(row[at],
+                            input[((b * k.h + y * k.sh + i * k.dh) * k.w +
+                                   x * k.sw + j * k.dw) *
+                                      k.c +
+                                  ch])
+                      << b << "," << y << "," << x << " at " << at;
+            for (; at < k.row_bytes; ++at)
+              ASSERT_EQ(row[at], 0) << "padding at " << at;
+          }
+    }
+}
