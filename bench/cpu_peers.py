@@ -18,8 +18,12 @@ PyTorch (bench/peers/torch_time.py: eager or frozen TorchScript, whichever
 is faster), so a load that comes and goes hits all three alike; each
 figure is the median of the rounds' medians. --int8 adds `tfaot
 --quantize=int8` and PyTorch's FX int8 (oneDNN, ../shared/bench/
-torch_int8_peer.py) for the convolutional networks at batch 1;
---int8-only runs those rows alone.
+torch_int8_peer.py) for the convolutional networks at batch 1: tfaot
+twice, as it quantizes by default (the first convolution and the fc
+layer kept in float) and with --quantize_all_layers (every layer int8,
+as PyTorch's FX int8 does), each with the accuracy note tfaot prints
+(largest error and top-1 agreement against its float build on the
+calibration images); --int8-only runs those rows alone.
 
 % of peak: the model's multiply-add work (onnx_export.py's count: convs,
 fully connected layers, attention products; 2 FLOP each) per second,
@@ -48,25 +52,38 @@ def log(*args):
     print(*args, file=sys.stderr, flush=True)
 
 
-def run_json(cmd, env=None):
+def run_json(cmd, env=None, stderr_lines=None):
+    """The JSON object `cmd` prints; its standard error's lines are
+    appended to `stderr_lines` if given."""
     proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
     if proc.returncode != 0:
         tail = (proc.stderr.strip().splitlines() or ["(no output)"])[-1]
         raise RuntimeError(f"{cmd[0]} failed: {tail}")
+    if stderr_lines is not None:
+        stderr_lines.extend(proc.stderr.splitlines())
     try:  # tfaot bench --json prints one object over several lines,
         return json.loads(proc.stdout)
     except json.JSONDecodeError:  # the peers a line after their logs.
         return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
-def tfaot_ms(args, graph, model, batch, threads, quantize=False):
+# The int8 builds tfaot is timed as: the row label and its flags.
+INT8_BUILDS = (("default", []),
+               ("--quantize_all_layers", ["--quantize_all_layers"]))
+
+
+def tfaot_ms(args, graph, model, batch, threads, quantize=None,
+             accuracy=None):
+    """Median ms per Run(). `quantize`: the int8 build's flags (None:
+    float32); its accuracy note ("'probs' max |error| ..., top-1 agreement
+    ...") is stored in accuracy[0] if given."""
     feed, _, fetch = SHAPES[model]
     cmd = [os.path.join(args.build, "bin", "tfaot"), "bench", "--graph",
            graph, "--feed", feed.format(b=batch), "--fetch", fetch,
            "--target_cpu", "native", f"--threads={threads}", "--json",
            f"--min_time={args.min_time}"]
     cmd += args.tfaot_args.split()
-    if quantize:
+    if quantize is not None:
         # Calibration on 8 seeded uniform [0, 1) images, as bench/int8/run.py
         # does (the torch peer calibrates on 8 random batches too).
         samples = os.path.join(args.work, "calibration.npy")
@@ -74,8 +91,14 @@ def tfaot_ms(args, graph, model, batch, threads, quantize=False):
             subprocess.run([sys.executable, os.path.join(
                 ROOT, "test", "tools", "Inputs", "write_npy.py"), samples,
                 "8", "224", "224", "3", "--seed", "1"], check=True)
-        cmd += ["--quantize=int8", "--calibration", samples]
-    return run_json(cmd)["points"][0]["median_ms"]
+        cmd += ["--quantize=int8", "--calibration", samples, *quantize]
+    notes = []
+    ms = run_json(cmd, stderr_lines=notes)["points"][0]["median_ms"]
+    if accuracy is not None:
+        for line in notes:  # "...; 'probs' max |error| ..., top-1 ..."
+            if "note: int8:" in line and "top-1" in line:
+                accuracy[0] = line.split("; ", 2)[-1].strip()
+    return ms
 
 
 def ort_ms(args, model, batch, threads):
@@ -199,24 +222,40 @@ def main():
     if args.int8:
         for model in [m for m in models if m in CONVOLUTIONAL]:
             graph = os.path.join(args.work, model + ".pb")
+            accuracy = {name: [None] for name, _ in INT8_BUILDS}
             for threads in map(int, args.threads.split(",")):
-                ours, theirs = [], []
+                ours = {name: [] for name, _ in INT8_BUILDS}
+                theirs = []
                 for r in range(args.rounds):
                     log(f"int8 {model} t{threads} round {r + 1}")
-                    ours.append(tfaot_ms(args, graph, model, 1, threads,
-                                         quantize=True))
+                    for name, flags in INT8_BUILDS:
+                        ours[name].append(tfaot_ms(
+                            args, graph, model, 1, threads, quantize=flags,
+                            accuracy=accuracy[name]))
                     theirs.append(torch_int8_ms(args, model, threads))
-                int8_rows.append({"model": model, "threads": threads,
-                                  "tfaot": statistics.median(ours),
-                                  "torch": statistics.median(theirs),
-                                  "rounds": {"tfaot": ours, "torch": theirs}})
-        print("\nint8, batch 1 (tfaot --quantize=int8; PyTorch FX int8, "
-              "oneDNN):\n")
-        print("| model | threads | tfaot | PyTorch int8 | tfaot / PyTorch |")
-        print("|---|---|---|---|---|")
+                for name, _ in INT8_BUILDS:
+                    int8_rows.append({
+                        "model": model, "build": name, "threads": threads,
+                        "tfaot": statistics.median(ours[name]),
+                        "torch": statistics.median(theirs),
+                        "accuracy": accuracy[name][0],
+                        "rounds": {"tfaot": ours[name], "torch": theirs}})
+        print("\nint8, batch 1 (tfaot --quantize=int8 as it quantizes by "
+              "default, conv1 and fc in float, and with "
+              "--quantize_all_layers; PyTorch FX int8, oneDNN, every layer "
+              "int8; the same PyTorch figure on both rows):\n")
+        print("| model | tfaot build | threads | tfaot | PyTorch int8 | "
+              "tfaot / PyTorch |")
+        print("|---|---|---|---|---|---|")
         for r in int8_rows:
-            print(f"| {r['model']} | {r['threads']} | {r['tfaot']:.3g} | "
-                  f"{r['torch']:.3g} | {r['tfaot'] / r['torch']:.2f} |")
+            print(f"| {r['model']} | {r['build']} | {r['threads']} | "
+                  f"{r['tfaot']:.3g} | {r['torch']:.3g} | "
+                  f"{r['tfaot'] / r['torch']:.2f} |")
+        print("\naccuracy of the tfaot int8 builds against their float "
+              "build (8 calibration images):\n")
+        for r in int8_rows:
+            if r["threads"] == int(args.threads.split(",")[0]):
+                print(f"- {r['model']}, {r['build']}: {r['accuracy']}")
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"cpu": cpu_name(), "peak_gflops": peak,

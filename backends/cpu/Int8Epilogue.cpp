@@ -126,44 +126,63 @@ public:
         advance(add);
     if (!readClamp(match.lo, match.hi))
       return false;
-    // The requantization: y * qMul, or y alone where tfaot-fold-requantize
-    // folded qMul and qZp into the scale and bias and the int8 range into
-    // the clamp.
-    auto qMul = dyn_cast_or_null<arith::MulFOp>(user());
-    if (qMul || isa_and_nonnull<math::RoundEvenOp>(user())) {
-      if (qMul) {
-        std::optional<float> factor = constantOperand(qMul);
-        if (!factor)
-          return false;
-        match.qMul = *factor;
-        advance(qMul);
-      }
-      auto round = dyn_cast_or_null<math::RoundEvenOp>(user());
-      if (!round)
+    if (startsRequantization()) {
+      if (!readRequantization(match))
         return false;
-      advance(round);
       match.int8Result = true;
-      if (auto add = dyn_cast_or_null<arith::AddFOp>(user())) {
-        std::optional<float> zp = constantOperand(add);
-        if (!zp)
-          return false;
-        match.qZp = *zp;
-        advance(add);
-      }
-      if (!readClamp(match.qLo, match.qHi))
-        return false;
-      auto toInt = dyn_cast_or_null<arith::FPToSIOp>(user());
-      if (!toInt || !toInt.getType().isInteger(8))
-        return false;
-      advance(toInt);
     }
-    // Every op of the body is one of the steps, and the last is yielded.
+    return readYield();
+  }
+
+  /// Reads a body that only requantizes its float input (the generic that
+  /// makes a float result the next layer's int8 input) into match's q
+  /// fields.
+  bool readRequantizationOnly(Int8EpilogueMatch &match) {
+    return startsRequantization() && readRequantization(match) &&
+           readYield();
+  }
+
+private:
+  /// The requantization: y * qMul, or y alone where tfaot-fold-requantize
+  /// folded qMul and qZp into the scale and bias and the int8 range into
+  /// the clamp.
+  bool startsRequantization() const {
+    return isa_and_nonnull<arith::MulFOp, math::RoundEvenOp>(user());
+  }
+  bool readRequantization(Int8EpilogueMatch &match) {
+    if (auto qMul = dyn_cast_or_null<arith::MulFOp>(user())) {
+      std::optional<float> factor = constantOperand(qMul);
+      if (!factor)
+        return false;
+      match.qMul = *factor;
+      advance(qMul);
+    }
+    auto round = dyn_cast_or_null<math::RoundEvenOp>(user());
+    if (!round)
+      return false;
+    advance(round);
+    if (auto add = dyn_cast_or_null<arith::AddFOp>(user())) {
+      std::optional<float> zp = constantOperand(add);
+      if (!zp)
+        return false;
+      match.qZp = *zp;
+      advance(add);
+    }
+    if (!readClamp(match.qLo, match.qHi))
+      return false;
+    auto toInt = dyn_cast_or_null<arith::FPToSIOp>(user());
+    if (!toInt || !toInt.getType().isInteger(8))
+      return false;
+    advance(toInt);
+    return true;
+  }
+  /// Every op of the body is one of the steps, and the last is yielded.
+  bool readYield() {
     auto yield = dyn_cast_or_null<linalg::YieldOp>(user());
     return yield && yield.getNumOperands() == 1 &&
            steps + 1 == generic.getRegion().front().getOperations().size();
   }
 
-private:
   /// The only user of the current value, if it has exactly one.
   Operation *user() const {
     return cur.hasOneUse() ? *cur.getUsers().begin() : nullptr;
@@ -472,6 +491,55 @@ std::optional<Int8EpilogueMatch> matchInt8Epilogue(linalg::LinalgOp product) {
     if (mayShareBytes(input->get(), match.result))
       return std::nullopt;
   return match;
+}
+
+bool addInt8Copy(linalg::LinalgOp product, Int8EpilogueMatch &match) {
+  if (match.int8Result || match.rowPixels != 0)
+    return false;
+  // The quantizing generic follows with nothing that touches memory in
+  // between but the allocation of its output, so the fused call can move
+  // to its place.
+  linalg::GenericOp copy;
+  for (Operation *op = match.generic->getNextNode(); op;
+       op = op->getNextNode()) {
+    if ((copy = dyn_cast<linalg::GenericOp>(op)))
+      break;
+    if (!isa<memref::AllocOp>(op) && !isMemoryEffectFree(op))
+      return false;
+  }
+  if (!copy || !copy.hasPureBufferSemantics() || copy.getNumDpsInputs() != 1 ||
+      copy.getNumDpsInits() != 1 ||
+      copy.getNumParallelLoops() != copy.getNumLoops() ||
+      copy.getDpsInputOperand(0)->get() != match.result ||
+      !llvm::all_of(copy.getIndexingMapsArray(),
+                    [](AffineMap map) { return map.isIdentity(); }))
+    return false;
+  Value out = copy.getDpsInitOperand(0)->get();
+  if (cast<MemRefType>(out.getType()).getShape() !=
+          cast<MemRefType>(match.result.getType()).getShape() ||
+      !isDenseOf(out, IntegerType::get(copy.getContext(), 8)))
+    return false;
+  Int8EpilogueMatch q = match;
+  InputKind input = InputKind::Residual;
+  if (!BodyReader(copy, 0, input).readRequantizationOnly(q))
+    return false;
+  // The kernel writes the copy's rows while it still reads everything
+  // else.
+  SmallVector<Value> read = {match.result, match.scale};
+  for (Value v : {match.bias, match.residual})
+    if (v)
+      read.push_back(v);
+  for (OpOperand *operand : product.getDpsInputOperands())
+    read.push_back(operand->get());
+  if (llvm::any_of(read, [&](Value v) { return mayShareBytes(v, out); }))
+    return false;
+  match.qMul = q.qMul;
+  match.qZp = q.qZp;
+  match.qLo = q.qLo;
+  match.qHi = q.qHi;
+  match.int8Copy = out;
+  match.copyGeneric = copy;
+  return true;
 }
 
 } // namespace tfaot::cpu

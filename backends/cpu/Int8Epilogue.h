@@ -14,6 +14,7 @@
 #define TFAOT_BACKENDS_CPU_INT8EPILOGUE_H
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/BuiltinOps.h"
 
 #include <optional>
 
@@ -43,6 +44,10 @@ struct Int8EpilogueMatch {
   /// Where the result is the interior of a padded buffer: rows of
   /// rowPixels pixels rowStride elements apart (0: dense).
   int64_t rowPixels = 0, rowStride = 0;
+  /// A float result also stored requantized (see addInt8Copy): the
+  /// generic that did that, and its dense int8 output; or null.
+  mlir::linalg::GenericOp copyGeneric;
+  mlir::Value int8Copy;
 };
 
 /// The epilogue of `product` (bufferized: an int8 mmt4d with tiles 1x16x4,
@@ -55,6 +60,25 @@ struct Int8EpilogueMatch {
 /// buffers allocated there.
 std::optional<Int8EpilogueMatch>
 matchInt8Epilogue(mlir::linalg::LinalgOp product);
+
+/// For a dense float result: whether the next op that touches memory is
+/// a generic requantizing that result whole,
+///   int8(clamp(roundeven(y * qMul) + qZp, qLo, qHi)),
+/// into a dense int8 buffer of its shape that shares no bytes with what
+/// the product and its epilogue read or write (a ResNet block's output,
+/// float for the next residual add and int8 for the next block's first
+/// product). If so the matrix product's kernel stores that too
+/// (Int8Epilogue::int8_copy): `match` takes the requantization, the
+/// generic and its output. Only tfaot_rt_mmt4d_s8s8_fused takes a copy.
+bool addInt8Copy(mlir::linalg::LinalgOp product, Int8EpilogueMatch &match);
+
+/// Splits each generic that adds two int8 products' rescaled sums (a
+/// ResNet stage's first block: shortcut plus last 1x1) into a generic
+/// writing the earlier product's term as float right after it and the
+/// join reading that as a residual, so that both become epilogues the
+/// fused kernel applies. Bit for bit the same results
+/// (Int8ResidualJoin.cpp).
+void splitJoinsOfTwoProducts(mlir::ModuleOp module);
 
 } // namespace tfaot::cpu
 

@@ -13,10 +13,17 @@
 //  - linalg.mmt4d (i8 x i8 -> i32, tiles 1x16x4) becomes
 //    tfaot_rt_mmt4d_s8s8s32, or tfaot_rt_mmt4d_s8s8_fused when the
 //    elementwise code reading its sums is an epilogue the kernel applies
-//    itself (Int8Epilogue.h): then the sums never reach memory.
+//    itself (Int8Epilogue.h): then the sums never reach memory. A float
+//    result that the next op only requantizes whole (a ResNet block's
+//    output) is stored requantized too, and that op goes. A generic adding
+//    two products' rescaled sums (a ResNet stage's first block) is split
+//    first so that both products take an epilogue (Int8ResidualJoin.cpp).
 //  - linalg.depthwise_conv_2d_nhwc_hwc (i8 x i8 -> i32) with such an
 //    epilogue becomes tfaot_rt_depthwise_s8s8_fused; without one it stays
 //    a loop nest.
+//  - The im2col of a convolution whose rows need K padding (a 7x7x3 first
+//    layer with --quantize_all_layers) becomes tfaot_rt_im2col_s8, which
+//    writes the padded rows directly.
 //  - The f32 x i8 -> f32 product of a weight-only MatMul (Int8WeightMatMul)
 //    after its zero fill becomes tfaot_rt_matmul_f32s8.
 //  - linalg.mmt4d (bf16 x bf16 -> f32, tiles 1x16x2) of --precision=bf16
@@ -166,7 +173,8 @@ Value columnInit(OpBuilder &b, Location loc, ProductInit init) {
 
 /// The epilogue's arguments after its result (and n), as the runtime
 /// declares them: scale, bias, residual, lo, hi, int8_result, q_mul, q_zp,
-/// q_lo, q_hi, row_pixels, row_stride.
+/// q_lo, q_hi, row_pixels, row_stride (the matrix product's kernel takes
+/// int8_copy after them).
 void appendEpilogue(OpBuilder &b, Location loc,
                     const ::tfaot::cpu::Int8EpilogueMatch &e,
                     SmallVectorImpl<Value> &args) {
@@ -193,6 +201,8 @@ void eraseIfDead(Value out) {
 
 /// Removes the epilogue's generic and the views only it used.
 void eraseEpilogue(::tfaot::cpu::Int8EpilogueMatch &e) {
+  if (e.copyGeneric)
+    e.copyGeneric.erase();
   e.generic.erase();
   for (Operation *view : llvm::reverse(e.views))
     if (view->use_empty())
@@ -275,9 +285,13 @@ void rewriteMmt4d(ModuleOp module, SymbolTable &symbols,
   std::optional<::tfaot::cpu::Int8EpilogueMatch> epilogue;
   if (init.found())
     epilogue = ::tfaot::cpu::matchInt8Epilogue(op);
-  // The fused call takes the generic's place (its result is written
-  // there), the plain one the product's.
-  OpBuilder b(epilogue ? epilogue->generic.getOperation() : op.getOperation());
+  if (epilogue)
+    ::tfaot::cpu::addInt8Copy(op, *epilogue);
+  // The fused call takes the place of the generic (of the last, with an
+  // int8 copy) whose result it writes, the plain one the product's.
+  OpBuilder b(!epilogue                ? op.getOperation()
+              : epilogue->copyGeneric ? epilogue->copyGeneric.getOperation()
+                                      : epilogue->generic.getOperation());
   Location loc = op.getLoc();
   int32_t flags = init.fill        ? kMmt4dOverwrite
                   : init.broadcast ? kMmt4dColumnInit
@@ -302,9 +316,11 @@ void rewriteMmt4d(ModuleOp module, SymbolTable &symbols,
                  address(b, loc, epilogue->result),
                  i64(b, loc, epilogue->n)});
     appendEpilogue(b, loc, *epilogue, args);
+    args.push_back(addressOrZero(b, loc, epilogue->int8Copy));
     SmallVector<Type> types = {i64Type, i64Type, i64Type, i64Type, i64Type,
                                i32Type, i64Type, i64Type, i64Type};
     types.append(epilogueTypes(b));
+    types.push_back(i64Type); // int8_copy
     func::CallOp::create(
         b, loc, declare(module, tfaot_rt::kMmt4dS8S8Fused, types), args);
     eraseEpilogue(*epilogue);
@@ -452,6 +468,119 @@ void rewriteWeightOnly(ModuleOp module, linalg::GenericOp op) {
   op.erase();
 }
 
+/// Whether `op`, a fill filledBuffer recognizes, writes zero.
+bool fillsWithZero(Operation *op) {
+  if (auto fill = dyn_cast<linalg::FillOp>(op))
+    return matchPattern(fill.getDpsInputOperand(0)->get(), m_Zero());
+  if (auto map = dyn_cast<linalg::MapOp>(op))
+    return matchPattern(map.getMapper().front().getTerminator()->getOperand(0),
+                        m_Zero());
+  return false;
+}
+
+/// The generated im2col of an int8 convolution whose rows need K padding
+/// (K = kh * kw * c not a multiple of 4: a 7x7x3 first layer): the window
+/// gather G into an unpadded [n, oh, ow, kh, kw, c] buffer, and a copy of
+/// that, as [M, K], into the first K columns of the zero-filled [M, Kp]
+/// operand. `copy` is that copy; if the rest matches, all of it becomes
+/// tfaot_rt_im2col_s8, which writes the padded rows (zeros included)
+/// directly.
+void rewritePaddedIm2col(ModuleOp module, memref::CopyOp copy) {
+  auto collapse = copy.getSource().getDefiningOp<memref::CollapseShapeOp>();
+  auto slice = copy.getTarget().getDefiningOp<memref::SubViewOp>();
+  if (!collapse || !slice || !collapse->hasOneUse() || !slice->hasOneUse())
+    return;
+  Value windows = collapse.getSrc();
+  Value rows = slice.getSource();
+  auto windowsType = cast<MemRefType>(windows.getType());
+  auto rowsType = cast<MemRefType>(rows.getType());
+  if (windowsType.getRank() != 6 || rowsType.getRank() != 2 ||
+      !isDense(windows, 8) || !isDense(rows, 8) || !slice.hasZeroOffset() ||
+      !slice.hasUnitStride() ||
+      collapse.getResultType().getShape() != slice.getType().getShape())
+    return;
+  ArrayRef<int64_t> shape = windowsType.getShape(); // n, oh, ow, kh, kw, c
+  const int64_t k = shape[3] * shape[4] * shape[5];
+  if (rowsType.getDimSize(0) != shape[0] * shape[1] * shape[2] ||
+      slice.getType().getDimSize(1) != k)
+    return;
+  // The gather: the only other user of the windows' buffer, an identity
+  // body over (b, y, x, i, j, ch) reading input[b][y*sh + i*dh][x*sw +
+  // j*dw][ch] of a dense NHWC int8 input.
+  auto alloc = windows.getDefiningOp<memref::AllocOp>();
+  if (!alloc)
+    return;
+  linalg::GenericOp gather;
+  for (Operation *user : alloc->getUsers()) {
+    if (user == collapse.getOperation() || isa<memref::DeallocOp>(user))
+      continue;
+    auto generic = dyn_cast<linalg::GenericOp>(user);
+    if (gather || !generic)
+      return;
+    gather = generic;
+  }
+  if (!gather || gather.getNumDpsInputs() != 1 ||
+      gather.getNumDpsInits() != 1 || gather.getDpsInitOperand(0)->get() != windows ||
+      gather.getNumParallelLoops() != 6 || gather.getNumLoops() != 6 ||
+      !gather.getMatchingIndexingMap(gather.getDpsInitOperand(0)).isIdentity())
+    return;
+  Block &body = gather.getRegion().front();
+  if (body.getOperations().size() != 1 ||
+      body.getTerminator()->getOperand(0) != body.getArgument(0))
+    return;
+  Value input = gather.getDpsInputOperand(0)->get();
+  auto inputType = cast<MemRefType>(input.getType());
+  if (!isDense(input, 8) || inputType.getRank() != 4 ||
+      inputType.getDimSize(0) != shape[0] ||
+      inputType.getDimSize(3) != shape[5])
+    return;
+  // The map's coefficients, read off at unit vectors, and checked on a
+  // point that mixes them all (an affine map with offsets or other terms
+  // fails it).
+  AffineMap map = gather.getMatchingIndexingMap(gather.getDpsInputOperand(0));
+  auto at = [&](ArrayRef<int64_t> point) { return map.compose(point); };
+  if (map.getNumResults() != 4 || at({0, 0, 0, 0, 0, 0}) !=
+                                      SmallVector<int64_t>{0, 0, 0, 0})
+    return;
+  const int64_t sh = at({0, 1, 0, 0, 0, 0})[1], dh = at({0, 0, 0, 1, 0, 0})[1];
+  const int64_t sw = at({0, 0, 1, 0, 0, 0})[2], dw = at({0, 0, 0, 0, 1, 0})[2];
+  if (at({1, 3, 5, 2, 4, 1}) !=
+      SmallVector<int64_t>{1, 3 * sh + 2 * dh, 5 * sw + 4 * dw, 1})
+    return;
+  // The zero fill of the padded rows, whole, right before the copy's view.
+  Operation *fill = nullptr;
+  for (Operation *user : rows.getUsers()) {
+    if (user == slice.getOperation() || isa<memref::DeallocOp>(user) ||
+        !user->isBeforeInBlock(copy))
+      continue;
+    Value filled = mlir::tfaot::filledBuffer(user);
+    if (filled != rows || fill || !fillsWithZero(user))
+      return;
+    fill = user;
+  }
+  if (!fill || !gather->isBeforeInBlock(fill))
+    return;
+  OpBuilder b(copy);
+  Location loc = copy.getLoc();
+  SmallVector<Value> args = {address(b, loc, input), address(b, loc, rows)};
+  for (int64_t v : {inputType.getDimSize(0), inputType.getDimSize(1),
+                    inputType.getDimSize(2), inputType.getDimSize(3),
+                    shape[3], shape[4], sh, sw, dh, dw, shape[1], shape[2],
+                    rowsType.getDimSize(1)})
+    args.push_back(i64(b, loc, v));
+  func::CallOp::create(
+      b, loc,
+      declare(module, tfaot_rt::kIm2colS8,
+              SmallVector<Type>(15, b.getI64Type())),
+      args);
+  copy.erase();
+  slice.erase();
+  collapse.erase();
+  fill->erase();
+  gather.erase();
+  eraseIfDead(alloc.getResult());
+}
+
 struct Int8UkernelsPass
     : PassWrapper<Int8UkernelsPass, OperationPass<ModuleOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(Int8UkernelsPass)
@@ -470,6 +599,7 @@ struct Int8UkernelsPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SymbolTable symbols(module);
+    ::tfaot::cpu::splitJoinsOfTwoProducts(module);
     SmallVector<Operation *> products;
     module.walk([&](Operation *op) {
       if (auto mmt4d = dyn_cast<linalg::Mmt4DOp>(op)) {
@@ -484,6 +614,10 @@ struct Int8UkernelsPass
           products.push_back(op);
       }
     });
+    SmallVector<memref::CopyOp> copies;
+    module.walk([&](memref::CopyOp copy) { copies.push_back(copy); });
+    for (memref::CopyOp copy : copies)
+      rewritePaddedIm2col(module, copy);
     // In program order: a fused product's erased generic may be what a
     // later product's matcher would otherwise look at.
     for (Operation *op : products) {

@@ -111,6 +111,7 @@ linkObject(const std::string &object, const std::string &symbol,
   provide(tfaot_rt::kDepthwiseS8S8Fused, &tfaot_rt_depthwise_s8s8_fused);
   // The int8-weight MatMuls of --quantize_float_weights (f32s8_gemm.cpp).
   provide(tfaot_rt::kMatmulF32S8, &tfaot_rt_matmul_f32s8);
+  provide(tfaot_rt::kIm2colS8, &tfaot_rt_im2col_s8);
   // The bf16 products of --precision=bf16 (bf16_gemm.cpp).
   provide(tfaot_rt::kMmt4dBf16, &tfaot_rt_mmt4d_bf16bf16f32);
   // The run-time index checks (runtime/lib/checks.cpp).

@@ -15,6 +15,21 @@
 namespace tfaot::internal {
 namespace {
 
+// The int8 copy of a float result's row (Int8Epilogue::int8_copy): the
+// requantization of EpilogueRows' int8 results, applied to the floats just
+// stored (still in L1).
+__attribute__((always_inline)) inline void
+RequantizeRow(const Int8Epilogue &e, const float *__restrict y,
+              int8_t *__restrict out, int64_t cols) {
+  const float q_mul = e.q_mul, q_zp = e.q_zp, q_lo = e.q_lo, q_hi = e.q_hi;
+  for (int64_t j = 0; j < cols; ++j) {
+    float q = __builtin_roundevenf(y[j] * q_mul) + q_zp;
+    q = q < q_lo ? q_lo : q;
+    q = q > q_hi ? q_hi : q;
+    out[j] = static_cast<int8_t>(static_cast<int32_t>(q));
+  }
+}
+
 // The epilogue's arithmetic, compiled once per instruction set by the
 // wrappers below (always_inline lets each vectorize it with its own
 // target). Each step is the float32 operation of the elementwise code it
@@ -60,6 +75,8 @@ EpilogueRows(const Int8Epilogue &e, const int32_t *acc, int64_t ld,
         out32[j] = y;
       }
     }
+    if (Result == kFloatResult && e.int8_copy)
+      RequantizeRow(e, out32, e.int8_copy + (row0 + r) * n + col0, cols);
   }
 }
 
@@ -137,6 +154,32 @@ TFAOT_AVX512_TARGET void Avx512EpilogueRows(TFAOT_EPILOGUE_PARAMS) {
     const int64_t at = e.RowOffset(row0 + r) + col0;
     int8_t *out8 = static_cast<int8_t *>(e.out) + at;
     float *out32 = static_cast<float *>(e.out) + at;
+    if (Result == kFloatResult && e.int8_copy) {
+      // The copy's bytes packed and stored 64 at a time, as int8 results
+      // are below (a masked 16-byte store per vector made these layers
+      // slower than the separate quantizing pass they replace).
+      int8_t *copy = e.int8_copy + (row0 + r) * n + col0;
+      int64_t j = 0;
+      for (; j + 64 <= cols; j += 64) {
+        __m512i q[4];
+        for (int v = 0; v < 4; ++v) {
+          __m512 y = step.Value(r, j + 16 * v, __mmask16(0xFFFF));
+          _mm512_storeu_ps(out32 + j + 16 * v, y);
+          q[v] = Avx512Requantize(step.k, y);
+        }
+        __m512i packed = _mm512_packs_epi16(_mm512_packs_epi32(q[0], q[1]),
+                                            _mm512_packs_epi32(q[2], q[3]));
+        _mm512_storeu_si512(copy + j,
+                            _mm512_permutexvar_epi32(unshuffle, packed));
+      }
+      for (; j < cols; j += 16) {
+        __mmask16 mask = step.Mask(j);
+        __m512 y = step.Value(r, j, mask);
+        _mm512_mask_storeu_ps(out32 + j, mask, y);
+        Avx512StoreInt8(copy + j, mask, Avx512Requantize(step.k, y));
+      }
+      continue;
+    }
     if (Result == kFloatResult) {
       for (int64_t j = 0; j < cols; j += 16) {
         __mmask16 mask = step.Mask(j);

@@ -28,6 +28,11 @@ namespace tfaot::internal {
 /// result may be a padded buffer's interior, see row_pixels). No operand
 /// may overlap the result, except that a float result may be its residual
 /// itself: each element is read before it is written.
+///
+/// A float result may also be stored requantized (int8_copy): the residual
+/// stream of a ResNet is float, for the next block's residual add, and
+/// int8 for the next block's first product; writing both at once saves
+/// reading the float stream back for the second.
 struct Int8Epilogue {
   const float *scale = nullptr;    ///< n values.
   const float *bias = nullptr;     ///< n values, or null for none.
@@ -42,6 +47,10 @@ struct Int8Epilogue {
   /// pixels whose starts are row_stride elements apart, so row i is at
   /// (i / row_pixels) * row_stride + (i % row_pixels) * n. 0: dense.
   int64_t row_pixels = 0, row_stride = 0;
+  /// With a float result (dense): also int8(min(max(roundeven(y * q_mul) +
+  /// q_zp, q_lo), q_hi)) of each stored y, here (int8_t[m][n], dense); or
+  /// null. Only the matrix product's kernels take it.
+  int8_t *int8_copy = nullptr;
 
   /// Where row `i` of the result starts, in elements from `out`.
   int64_t RowOffset(int64_t i) const {

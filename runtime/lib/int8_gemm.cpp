@@ -351,12 +351,13 @@ extern "C" void tfaot_rt_mmt4d_s8s8_fused(
     int32_t flags, int64_t column_init, int64_t out, int64_t n, int64_t scale,
     int64_t bias, int64_t residual, float lo, float hi, int32_t int8_result,
     float q_mul, float q_zp, float q_lo, float q_hi, int64_t row_pixels,
-    int64_t row_stride) {
+    int64_t row_stride, int64_t int8_copy) {
   using namespace tfaot::internal;
   Int8Epilogue epilogue =
       EpilogueFromArguments(out, n, scale, bias, residual, lo, hi,
                             int8_result, q_mul, q_zp, q_lo, q_hi, row_pixels,
                             row_stride);
+  epilogue.int8_copy = reinterpret_cast<int8_t *>(int8_copy);
   Mmt4dS8S8Fused(BestInt8GemmPath(), reinterpret_cast<const int8_t *>(lhs),
                  reinterpret_cast<const int8_t *>(rhs), m, n1, k1, flags,
                  reinterpret_cast<const int32_t *>(column_init), epilogue);

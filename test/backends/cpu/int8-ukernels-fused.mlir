@@ -4,7 +4,8 @@
 // kernel call: sums [6][2][1][16] viewed as 6 x 24 (N = 24 of 32 columns)
 // then as the layer's [1, 2, 3, 24]. The call is
 // (lhs, rhs, m, n1, k1, flags, column_init, out, n, scale, bias, residual,
-//  lo, hi, int8_result, q_mul, q_zp, q_lo, q_hi); the int32 buffer, its
+//  lo, hi, int8_result, q_mul, q_zp, q_lo, q_hi, row_pixels, row_stride,
+//  int8_copy); the int32 buffer, its
 // views, the init and the generic are gone.
 // CHECK-LABEL: func.func @int8_result
 // CHECK-NOT: memref.alloc
@@ -24,10 +25,11 @@
 // CHECK-NEXT: %[[QHI:.*]] = arith.constant 1.270000e+02 : f32
 // CHECK-NEXT: %[[DENSE1:.*]] = arith.constant 0 : i64
 // CHECK-NEXT: %[[DENSE2:.*]] = arith.constant 0 : i64
-// CHECK-NEXT: call @tfaot_rt_mmt4d_s8s8_fused(%{{.*}}, %{{.*}}, %[[M]], %[[N1]], %[[K1]], %[[FLAGS]], %{{.*}}, %{{.*}}, %[[N]], %{{.*}}, %{{.*}}, %[[NONE]], %[[LO]], %[[HI]], %[[INT8]], %[[QMUL]], %[[QZP]], %[[QLO]], %[[QHI]], %[[DENSE1]], %[[DENSE2]])
+// CHECK-NEXT: %[[NOCOPY:.*]] = arith.constant 0 : i64
+// CHECK-NEXT: call @tfaot_rt_mmt4d_s8s8_fused(%{{.*}}, %{{.*}}, %[[M]], %[[N1]], %[[K1]], %[[FLAGS]], %{{.*}}, %{{.*}}, %[[N]], %{{.*}}, %{{.*}}, %[[NONE]], %[[LO]], %[[HI]], %[[INT8]], %[[QMUL]], %[[QZP]], %[[QLO]], %[[QHI]], %[[DENSE1]], %[[DENSE2]], %[[NOCOPY]])
 // CHECK-NOT: linalg.
 // CHECK: return
-// CHECK: func.func private @tfaot_rt_mmt4d_s8s8_fused(i64, i64, i64, i64, i64, i32, i64, i64, i64, i64, i64, i64, f32, f32, i32, f32, f32, f32, f32, i64, i64)
+// CHECK: func.func private @tfaot_rt_mmt4d_s8s8_fused(i64, i64, i64, i64, i64, i32, i64, i64, i64, i64, i64, i64, f32, f32, i32, f32, f32, f32, f32, i64, i64, i64)
 #id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 #col = affine_map<(d0, d1, d2, d3) -> (d3)>
 func.func @int8_result(%lhs: memref<6x3x1x4xi8>, %rhs: memref<2x3x16x4xi8>, %row: memref<2x16xi32>,
@@ -140,6 +142,155 @@ func.func @float_residual(%lhs: memref<6x3x1x4xi8>, %rhs: memref<2x3x16x4xi8>, %
     %sum = arith.addf %scaled, %r : f32
     %relu = arith.maximumf %sum, %zero : f32
     linalg.yield %relu : f32
+  }
+  return
+}
+
+// -----
+
+// A ResNet block's output: the float result (the residual added in place)
+// is quantized whole by the next generic for the next block's first
+// product. The kernel stores both: the call moves to the quantizing
+// generic's place, after its output's allocation, takes that output as
+// int8_copy and the requantization as q_mul, q_zp, q_lo, q_hi (the float
+// result's int8_result stays 0); both generics are gone.
+// CHECK-LABEL: func.func @float_result_with_int8_copy
+// CHECK: %[[COPY:.*]] = memref.alloc() {{.*}} : memref<6x32xi8>
+// CHECK: %[[FLOAT:.*]] = arith.constant 0 : i32
+// CHECK-NEXT: %[[QMUL:.*]] = arith.constant 1.600000e+01 : f32
+// CHECK-NEXT: %[[QZP:.*]] = arith.constant -1.280000e+02 : f32
+// CHECK-NEXT: %[[QLO:.*]] = arith.constant -1.280000e+02 : f32
+// CHECK-NEXT: %[[QHI:.*]] = arith.constant 1.270000e+02 : f32
+// CHECK: memref.extract_aligned_pointer_as_index %[[COPY]]
+// CHECK: %[[COPYADDR:.*]] = arith.index_cast %{{.*}} : index to i64
+// CHECK-NEXT: call @tfaot_rt_mmt4d_s8s8_fused(%{{.*}}, %[[FLOAT]], %[[QMUL]], %[[QZP]], %[[QLO]], %[[QHI]], %{{.*}}, %{{.*}}, %[[COPYADDR]])
+// CHECK-NOT: linalg.
+// CHECK: return
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#col2 = affine_map<(d0, d1) -> (d1)>
+func.func @float_result_with_int8_copy(%lhs: memref<6x3x1x4xi8>, %rhs: memref<2x3x16x4xi8>, %out: memref<6x2x1x16xi32>,
+                                       %scale: memref<32xf32>, %stream: memref<6x32xf32>) -> memref<6x32xi8> {
+  %c0 = arith.constant 0 : i32
+  %zero = arith.constant 0.0 : f32
+  %qmul = arith.constant 16.0 : f32
+  %zp = arith.constant -128.0 : f32
+  %qhi = arith.constant 127.0 : f32
+  linalg.fill ins(%c0 : i32) outs(%out : memref<6x2x1x16xi32>)
+  linalg.mmt4d ins(%lhs, %rhs : memref<6x3x1x4xi8>, memref<2x3x16x4xi8>) outs(%out : memref<6x2x1x16xi32>)
+  %flat = memref.collapse_shape %out [[0], [1, 2, 3]] : memref<6x2x1x16xi32> into memref<6x32xi32>
+  linalg.generic {indexing_maps = [#id2, #id2, #col2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%stream, %flat, %scale : memref<6x32xf32>, memref<6x32xi32>, memref<32xf32>)
+      outs(%stream : memref<6x32xf32>) {
+  ^bb0(%r: f32, %acc: i32, %s: f32, %o: f32):
+    %f = arith.sitofp %acc : i32 to f32
+    %scaled = arith.mulf %s, %f : f32
+    %sum = arith.addf %scaled, %r : f32
+    %relu = arith.maximumf %sum, %zero : f32
+    linalg.yield %relu : f32
+  }
+  %q = memref.alloc() {alignment = 64 : i64} : memref<6x32xi8>
+  linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%stream : memref<6x32xf32>) outs(%q : memref<6x32xi8>) {
+  ^bb0(%in: f32, %o: i8):
+    %m = arith.mulf %in, %qmul : f32
+    %r = math.roundeven %m : f32
+    %a = arith.addf %r, %zp : f32
+    %lo = arith.maximumf %a, %zp : f32
+    %hi = arith.minimumf %lo, %qhi : f32
+    %i = arith.fptosi %hi : f32 to i8
+    linalg.yield %i : i8
+  }
+  return %q : memref<6x32xi8>
+}
+
+// -----
+
+// No int8 copy: the quantizing generic writes into the product's own
+// input (the kernel would overwrite rows of A it still reads); a copy
+// between the two generics touches memory; the quantizing generic also
+// adds a bias (more than a requantization). Each float result is fused,
+// with int8_copy 0, and the quantizing generic stays.
+// CHECK-LABEL: func.func @no_int8_copy
+// CHECK: call @tfaot_rt_mmt4d_s8s8_fused({{.*}}, %c0_i64{{[_0-9]*}}) :
+// CHECK: linalg.generic
+// CHECK-SAME: outs(%collapse_shape
+// CHECK: call @tfaot_rt_mmt4d_s8s8_fused({{.*}}, %c0_i64{{[_0-9]*}}) :
+// CHECK-NEXT: memref.copy
+// CHECK-NEXT: linalg.generic
+// CHECK: call @tfaot_rt_mmt4d_s8s8_fused({{.*}}, %c0_i64{{[_0-9]*}}) :
+// CHECK-NEXT: linalg.generic
+// CHECK: return
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#col2 = affine_map<(d0, d1) -> (d1)>
+func.func @no_int8_copy(%lhs: memref<6x3x1x4xi8>, %rhs: memref<2x3x16x4xi8>, %out: memref<6x2x1x16xi32>,
+                        %scale: memref<32xf32>, %stream: memref<6x32xf32>, %other: memref<6x32xf32>,
+                        %q: memref<6x32xi8>, %lhs8: memref<6x8x1x4xi8>, %rhs8: memref<2x8x16x4xi8>) {
+  %c0 = arith.constant 0 : i32
+  %qmul = arith.constant 16.0 : f32
+  %zp = arith.constant -128.0 : f32
+  %flat = memref.collapse_shape %out [[0], [1, 2, 3]] : memref<6x2x1x16xi32> into memref<6x32xi32>
+  // 1: the quantizing generic writes over the product's input.
+  linalg.fill ins(%c0 : i32) outs(%out : memref<6x2x1x16xi32>)
+  linalg.mmt4d ins(%lhs8, %rhs8 : memref<6x8x1x4xi8>, memref<2x8x16x4xi8>) outs(%out : memref<6x2x1x16xi32>)
+  linalg.generic {indexing_maps = [#id2, #id2, #col2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%stream, %flat, %scale : memref<6x32xf32>, memref<6x32xi32>, memref<32xf32>)
+      outs(%stream : memref<6x32xf32>) {
+  ^bb0(%r: f32, %acc: i32, %s: f32, %o: f32):
+    %f = arith.sitofp %acc : i32 to f32
+    %scaled = arith.mulf %s, %f : f32
+    %sum = arith.addf %scaled, %r : f32
+    linalg.yield %sum : f32
+  }
+  %lhs_q = memref.collapse_shape %lhs8 [[0], [1, 2, 3]] : memref<6x8x1x4xi8> into memref<6x32xi8>
+  linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%stream : memref<6x32xf32>) outs(%lhs_q : memref<6x32xi8>) {
+  ^bb0(%in: f32, %o: i8):
+    %m = arith.mulf %in, %qmul : f32
+    %r = math.roundeven %m : f32
+    %i = arith.fptosi %r : f32 to i8
+    linalg.yield %i : i8
+  }
+  // 2: a copy between the generics.
+  linalg.fill ins(%c0 : i32) outs(%out : memref<6x2x1x16xi32>)
+  linalg.mmt4d ins(%lhs, %rhs : memref<6x3x1x4xi8>, memref<2x3x16x4xi8>) outs(%out : memref<6x2x1x16xi32>)
+  linalg.generic {indexing_maps = [#id2, #id2, #col2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%stream, %flat, %scale : memref<6x32xf32>, memref<6x32xi32>, memref<32xf32>)
+      outs(%stream : memref<6x32xf32>) {
+  ^bb0(%r: f32, %acc: i32, %s: f32, %o: f32):
+    %f = arith.sitofp %acc : i32 to f32
+    %scaled = arith.mulf %s, %f : f32
+    %sum = arith.addf %scaled, %r : f32
+    linalg.yield %sum : f32
+  }
+  memref.copy %stream, %other : memref<6x32xf32> to memref<6x32xf32>
+  linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%stream : memref<6x32xf32>) outs(%q : memref<6x32xi8>) {
+  ^bb0(%in: f32, %o: i8):
+    %m = arith.mulf %in, %qmul : f32
+    %r = math.roundeven %m : f32
+    %i = arith.fptosi %r : f32 to i8
+    linalg.yield %i : i8
+  }
+  // 3: more than a requantization.
+  linalg.fill ins(%c0 : i32) outs(%out : memref<6x2x1x16xi32>)
+  linalg.mmt4d ins(%lhs, %rhs : memref<6x3x1x4xi8>, memref<2x3x16x4xi8>) outs(%out : memref<6x2x1x16xi32>)
+  linalg.generic {indexing_maps = [#id2, #id2, #col2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%stream, %flat, %scale : memref<6x32xf32>, memref<6x32xi32>, memref<32xf32>)
+      outs(%stream : memref<6x32xf32>) {
+  ^bb0(%r: f32, %acc: i32, %s: f32, %o: f32):
+    %f = arith.sitofp %acc : i32 to f32
+    %scaled = arith.mulf %s, %f : f32
+    %sum = arith.addf %scaled, %r : f32
+    linalg.yield %sum : f32
+  }
+  linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%stream : memref<6x32xf32>) outs(%q : memref<6x32xi8>) {
+  ^bb0(%in: f32, %o: i8):
+    %m = arith.mulf %in, %qmul : f32
+    %b = arith.addf %m, %zp : f32
+    %r = math.roundeven %b : f32
+    %i = arith.fptosi %r : f32 to i8
+    linalg.yield %i : i8
   }
   return
 }
@@ -306,7 +457,7 @@ func.func @depthwise_not_fused(%in: memref<1x7x7x20xi8>, %filter: memref<3x3x20x
 // CHECK: memref.extract_aligned_pointer_as_index %[[INTERIOR]]
 // CHECK-DAG: %[[PIXELS:.*]] = arith.constant 3 : i64
 // CHECK-DAG: %[[STRIDE:.*]] = arith.constant 80 : i64
-// CHECK: call @tfaot_rt_mmt4d_s8s8_fused({{.*}}, %[[PIXELS]], %[[STRIDE]])
+// CHECK: call @tfaot_rt_mmt4d_s8s8_fused({{.*}}, %[[PIXELS]], %[[STRIDE]], %{{.*}})
 // CHECK-NOT: linalg.generic
 // CHECK: return
 #id5 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>

@@ -555,6 +555,58 @@ TEST_P(Mmt4dS8S8FusedTest, WritesIntoAPaddedBuffer) {
   }
 }
 
+// A float result also stored requantized (int8_copy, a ResNet block's
+// output: float for the next residual add, int8 for the next product),
+// with and without a residual in place, over shapes with a partial tile,
+// several panels and several groups of tiles. The copy is the
+// requantization of the float stored, as the separate quantizing loop it
+// replaces computes it.
+TEST_P(Mmt4dS8S8FusedTest, FloatResultWithInt8Copy) {
+  struct Shape {
+    int64_t m, n1, k1, n;
+  };
+  const Shape shapes[] = {{7, 1, 3, 5}, {50, 3, 16, 48}, {30, 40, 2, 630}};
+  std::mt19937 rng(41);
+  std::uniform_real_distribution<float> unit(0.f, 1.f);
+  for (const Shape &s : shapes)
+    for (bool residual : {false, true}) {
+      SCOPED_TRACE(testing::Message() << "m=" << s.m << " n=" << s.n
+                                      << (residual ? " residual" : ""));
+      Product product = RandomProduct(rng, s.m, s.n1, s.k1);
+      std::vector<float> scale(s.n), bias(s.n), buffer(s.m * s.n);
+      for (int64_t j = 0; j < s.n; ++j) {
+        scale[j] = j % 3 == 0 ? 0.5f : 0.001f + 0.01f * unit(rng);
+        bias[j] = 4 * unit(rng) - 2;
+      }
+      for (float &r : buffer)
+        r = 6 * unit(rng) - 3;
+      // ReLU, then int8 with zero point -128 (the next layer's input).
+      EpilogueCase c = {"", false, true, residual, 0, INFINITY, 1, 0};
+      Int8Epilogue e = MakeEpilogue(c, scale, bias, buffer);
+      std::vector<float> expected = Expected(product, s.n, {}, e);
+      e.q_mul = 1 / 0.0625f;
+      e.q_zp = -128;
+      std::vector<int8_t> copy(s.m * s.n, 99);
+      std::vector<float> out32(s.m * s.n, NAN);
+      e.out = residual ? buffer.data() : out32.data(); // In place.
+      e.n = s.n;
+      e.int8_copy = copy.data();
+      std::vector<int8_t> rhs = product.PackedB();
+      Mmt4dS8S8Fused(GetParam(), product.a.data(), rhs.data(), s.m, s.n1,
+                     s.k1, 0, nullptr, e);
+      EXPECT_EQ(residual ? buffer : out32, expected);
+      int saturated = 0;
+      for (int64_t i = 0; i < s.m * s.n; ++i) {
+        float q = std::min(
+            std::max(std::nearbyint(expected[i] * 16.f) - 128.f, -128.f),
+            127.f);
+        saturated += q == 127.f;
+        ASSERT_EQ(copy[i], static_cast<int8_t>(q)) << i;
+      }
+      EXPECT_LT(saturated, s.m * s.n) << "the copy should not be all 127";
+    }
+}
+
 INSTANTIATE_TEST_SUITE_P(Paths, Mmt4dS8S8FusedTest, kAllPaths, PathTestName);
 
 // The fused entry point generated code calls: integer addresses and the
@@ -573,7 +625,7 @@ TEST(Mmt4dS8S8Fused, EntryPointTakesAddresses) {
       reinterpret_cast<int64_t>(out.data()), 27,
       reinterpret_cast<int64_t>(scale.data()),
       reinterpret_cast<int64_t>(bias.data()), 0, -1.f, 6.f, 1, 0.25f, 10.f,
-      -128.f, 127.f, 0, 0);
+      -128.f, 127.f, 0, 0, 0);
   std::vector<int32_t> rows;
   for (int i = 0; i < 13; ++i)
     rows.insert(rows.end(), row.begin(), row.end());
@@ -629,3 +681,56 @@ TEST(Mmt4dS8S8S32, ThisCpuUsesItsBestPath) {
 }
 
 } // namespace
+
+// tfaot_rt_im2col_s8: every byte of every padded row against the
+// definition, for runs of each length class of its copies (3, 5, 15, 21
+// and 48 bytes), dilations above 1 (a copy per pixel), a batch of 2, and
+// on 1 and 2 threads.
+TEST(Im2colS8, WritesEveryPaddedRow) {
+  struct Case {
+    int64_t n, h, w, c, kh, kw, sh, sw, dh, dw, row_bytes;
+  };
+  // The first is large enough to be split over the threads.
+  const Case cases[] = {{1, 61, 61, 3, 7, 7, 2, 2, 1, 1, 148},
+                        {1, 13, 13, 3, 7, 7, 2, 2, 1, 1, 148},
+                        {2, 9, 8, 5, 3, 3, 1, 1, 2, 2, 48},
+                        {1, 6, 7, 1, 3, 3, 1, 2, 1, 1, 12},
+                        {1, 5, 9, 5, 1, 3, 1, 1, 1, 1, 16},
+                        {1, 4, 6, 16, 2, 3, 2, 1, 1, 1, 96}};
+  std::mt19937 rng(17);
+  for (const Case &k : cases)
+    for (int threads : {1, 2}) {
+      SCOPED_TRACE(testing::Message() << "c=" << k.c << " kw=" << k.kw
+                                      << " dw=" << k.dw << ", " << threads
+                                      << " threads");
+      const int64_t oh = (k.h - k.dh * (k.kh - 1) - 1) / k.sh + 1;
+      const int64_t ow = (k.w - k.dw * (k.kw - 1) - 1) / k.sw + 1;
+      std::vector<int8_t> input(k.n * k.h * k.w * k.c);
+      for (int8_t &v : input)
+        v = static_cast<int8_t>(rng() % 255 - 127);
+      std::vector<int8_t> out(k.n * oh * ow * k.row_bytes, 99);
+      tfaot::ThreadPool pool(threads);
+      tfaot::internal::ScopedThreadPool scoped(&pool);
+      tfaot_rt_im2col_s8(reinterpret_cast<int64_t>(input.data()),
+                         reinterpret_cast<int64_t>(out.data()), k.n, k.h, k.w,
+                         k.c, k.kh, k.kw, k.sh, k.sw, k.dh, k.dw, oh, ow,
+                         k.row_bytes);
+      for (int64_t b = 0; b < k.n; ++b)
+        for (int64_t y = 0; y < oh; ++y)
+          for (int64_t x = 0; x < ow; ++x) {
+            const int8_t *row = &out[((b * oh + y) * ow + x) * k.row_bytes];
+            int64_t at = 0;
+            for (int64_t i = 0; i < k.kh; ++i)
+              for (int64_t j = 0; j < k.kw; ++j)
+                for (int64_t ch = 0; ch < k.c; ++ch, ++at)
+                  ASSERT_EQ(row[at],
+                            input[((b * k.h + y * k.sh + i * k.dh) * k.w +
+                                   x * k.sw + j * k.dw) *
+                                      k.c +
+                                  ch])
+                      << b << "," << y << "," << x << " at " << at;
+            for (; at < k.row_bytes; ++at)
+              ASSERT_EQ(row[at], 0) << "padding at " << at;
+          }
+    }
+}

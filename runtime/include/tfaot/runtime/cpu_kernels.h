@@ -61,14 +61,14 @@ extern "C" void tfaot_rt_mmt4d_s8s8s32(int64_t lhs, int64_t rhs, int64_t out,
 /// runtime/lib/int8_epilogue.h applied instead of storing the sums: the
 /// result is m x n, row-major and dense (n <= n1 * 16: the padding columns
 /// of the product are dropped).
-/// The epilogue's fields are the arguments of the same names; bias and
-/// residual may be 0.
+/// The epilogue's fields are the arguments of the same names; bias,
+/// residual and int8_copy may be 0.
 extern "C" void tfaot_rt_mmt4d_s8s8_fused(
     int64_t lhs, int64_t rhs, int64_t m, int64_t n1, int64_t k1,
     int32_t flags, int64_t column_init, int64_t out, int64_t n, int64_t scale,
     int64_t bias, int64_t residual, float lo, float hi, int32_t int8_result,
     float q_mul, float q_zp, float q_lo, float q_hi, int64_t row_pixels,
-    int64_t row_stride);
+    int64_t row_stride, int64_t int8_copy);
 
 /// What generated code calls; addresses as integers, column_init (c int32
 /// values) may be 0 for none, bias and residual as in
@@ -81,6 +81,17 @@ extern "C" void tfaot_rt_depthwise_s8s8_fused(
     int64_t scale, int64_t bias, int64_t residual, float lo, float hi,
     int32_t int8_result, float q_mul, float q_zp, float q_lo, float q_hi,
     int64_t row_pixels, int64_t row_stride);
+
+/// The im2col rows of an int8 convolution, each padded with zeros to
+/// row_bytes (>= kh * kw * c): out[((b * oh + y) * ow + x) * row_bytes +
+/// (i * kw + j) * c + ch] = input[b][y * sh + i * dh][x * sw + j * dw][ch]
+/// for the NHWC input n x h x w x c (already padded for the convolution).
+/// Splits the rows over the current thread pool.
+extern "C" void tfaot_rt_im2col_s8(int64_t input, int64_t out, int64_t n,
+                                   int64_t h, int64_t w, int64_t c,
+                                   int64_t kh, int64_t kw, int64_t sh,
+                                   int64_t sw, int64_t dh, int64_t dw,
+                                   int64_t oh, int64_t ow, int64_t row_bytes);
 
 /// What generated code calls (addresses as integers, like the other
 /// kernels). Splits large products over the current thread pool.
@@ -97,6 +108,8 @@ static_assert(tfaot_rt::sameName(tfaot_rt::kMmt4dS8S8Fused,
 static_assert(
     tfaot_rt::sameName(tfaot_rt::kDepthwiseS8S8Fused,
                        TFAOT_RT_NAME_OF(tfaot_rt_depthwise_s8s8_fused)));
+static_assert(tfaot_rt::sameName(tfaot_rt::kIm2colS8,
+                                 TFAOT_RT_NAME_OF(tfaot_rt_im2col_s8)));
 static_assert(tfaot_rt::sameName(tfaot_rt::kMatmulF32S8,
                                  TFAOT_RT_NAME_OF(tfaot_rt_matmul_f32s8)));
 
