@@ -17,7 +17,6 @@
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "llvm/ADT/SetVector.h"
 
 #include <set>
@@ -73,16 +72,6 @@ std::string describe(Operation *op) {
   return name;
 }
 
-/// The trip count of `loop` if its bounds and step are constants.
-std::optional<int64_t> tripCount(scf::ForOp loop) {
-  std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound());
-  std::optional<int64_t> ub = getConstantIntValue(loop.getUpperBound());
-  std::optional<int64_t> step = getConstantIntValue(loop.getStep());
-  if (!lb || !ub || !step || *step <= 0)
-    return std::nullopt;
-  return *ub <= *lb ? 0 : (*ub - *lb + *step - 1) / *step;
-}
-
 /// Whether `op` multiplies and adds: it has a reduction loop and its body
 /// multiplies (a convolution, a matrix product of any layout, a generic
 /// that is one). Pools, fills and elementwise ops are not counted as
@@ -97,13 +86,13 @@ bool isContraction(linalg::LinalgOp op) {
   return multiplies;
 }
 
-/// 2 x the multiply-adds of the contractions `op` runs, each times the
-/// trips of the loops around it up to `op` (itself one, for a tile loop);
-/// 0 when one of those counts is not static.
+/// 2 x the multiply-adds of the contractions `op` runs (itself, or inside
+/// it), each times the trips of the loops around it up to `op` (itself
+/// one, for a tile loop); 0 when one of those counts is not static.
 int64_t flopOf(Operation *op) {
   int64_t flop = 0;
   bool known = true;
-  auto count = [&](linalg::LinalgOp inner) {
+  op->walk([&](linalg::LinalgOp inner) {
     if (!isContraction(inner))
       return;
     int64_t work = 2;
@@ -114,22 +103,16 @@ int64_t flopOf(Operation *op) {
     for (Operation *parent = inner->getParentOp();
          parent && parent != op->getParentOp();
          parent = parent->getParentOp()) {
-      if (auto loop = dyn_cast<scf::ForOp>(parent)) {
-        std::optional<int64_t> trips = tripCount(loop);
-        if (!trips)
-          known = false;
-        else
-          work *= *trips;
-      } else if (!isa<linalg::LinalgOp>(parent)) {
-        known = false; // A branch or another loop kind: not counted.
-      }
+      auto loop = dyn_cast<scf::ForOp>(parent);
+      std::optional<APInt> trips =
+          loop ? loop.getStaticTripCount() : std::nullopt;
+      if (trips)
+        work *= trips->getSExtValue();
+      else if (!isa<linalg::LinalgOp>(parent))
+        known = false; // A branch, another loop kind or a dynamic bound.
     }
     flop += work;
-  };
-  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
-    count(linalgOp);
-  else
-    op->walk([&](linalg::LinalgOp inner) { count(inner); });
+  });
   return known ? flop : 0;
 }
 
@@ -138,15 +121,13 @@ int64_t flopOf(Operation *op) {
 /// still one buffer); views made inside it count through what they view.
 int64_t bytesOf(Operation *op) {
   llvm::SetVector<Value> buffers;
+  // The walk visits `op` too: its own operands are defined outside it.
   op->walk([&](Operation *inner) {
     for (Value operand : inner->getOperands())
       if (isa<MemRefType>(operand.getType()) &&
           !op->isAncestor(operand.getParentBlock()->getParentOp()))
         buffers.insert(operand);
   });
-  for (Value operand : op->getOperands())
-    if (isa<MemRefType>(operand.getType()))
-      buffers.insert(operand);
   int64_t bytes = 0;
   for (Value buffer : buffers) {
     auto type = cast<MemRefType>(buffer.getType());

@@ -282,8 +282,6 @@ static bool chooseEntryChunks(mlir::ModuleOp module,
   return true;
 }
 
-/// Imports `graph` for `config` and lowers it to the LLVM dialect, or only
-/// as far as options.emit asks for IR. Returns false after reporting.
 /// The ops tfaot-instrument-profile timed, from its module attributes.
 static std::vector<ProfiledOp> readProfiledOps(mlir::ModuleOp module) {
   std::vector<ProfiledOp> ops;
@@ -306,6 +304,8 @@ static std::vector<ProfiledOp> readProfiledOps(mlir::ModuleOp module) {
   return ops;
 }
 
+/// Imports `graph` for `config` and lowers it to the LLVM dialect, or only
+/// as far as options.emit asks for IR. Returns false after reporting.
 static bool lowerEntry(const tensorflow::GraphDef &graph,
                        const tensorflow::tf2xla::Config &config,
                        const CompileOptions &options, const BuildHooks &hooks,

@@ -18,15 +18,15 @@ using namespace tfaot;
 namespace {
 ProfileRecorder *active = nullptr;
 
-/// What op `id` is called in the trace and the summary.
-std::string nameOf(const std::vector<ProfiledOp> &ops, int64_t id) {
-  return id >= 0 && size_t(id) < ops.size() ? ops[id].name
-                                            : "op " + std::to_string(id);
+/// Op `id`, or null for an id the compile did not describe.
+const ProfiledOp *opAt(const std::vector<ProfiledOp> &ops, int64_t id) {
+  return id >= 0 && size_t(id) < ops.size() ? &ops[id] : nullptr;
 }
 
-/// Op `id`'s work, or a default one (no figures) for an unknown id.
-ProfiledOp opOf(const std::vector<ProfiledOp> &ops, int64_t id) {
-  return id >= 0 && size_t(id) < ops.size() ? ops[id] : ProfiledOp();
+/// What op `id` is called in the trace and the summary.
+std::string nameOf(const std::vector<ProfiledOp> &ops, int64_t id) {
+  const ProfiledOp *op = opAt(ops, id);
+  return op ? op->name : "op " + std::to_string(id);
 }
 
 /// "123.4" (amount per ms, in units of 1e6 per ms: G per second), or "-"
@@ -149,14 +149,15 @@ std::string ProfileRecorder::chromeTrace(const std::vector<ProfiledOp> &ops,
           runs_[r].second);
   for (size_t t = 0; t < tracks_.size(); ++t) {
     for (const Event &event : tracks_[t].ops) {
-      ProfiledOp op = opOf(ops, event.id);
       llvm::json::Object work;
-      if (op.flop > 0)
-        work["flop"] = op.flop;
-      if (op.bytes > 0)
-        work["bytes"] = op.bytes;
-      slice(op.name.empty() ? nameOf(ops, event.id) : op.name, "op", t,
-            event.beginUs, event.endUs, std::move(work));
+      if (const ProfiledOp *op = opAt(ops, event.id)) {
+        if (op->flop > 0)
+          work["flop"] = op->flop;
+        if (op->bytes > 0)
+          work["bytes"] = op->bytes;
+      }
+      slice(nameOf(ops, event.id), "op", t, event.beginUs, event.endUs,
+            std::move(work));
     }
     for (const Chunk &chunk : tracks_[t].chunks)
       slice((chunk.op >= 0 ? nameOf(ops, chunk.op) : std::string("loop")) +
@@ -211,11 +212,11 @@ void ProfileRecorder::printSummary(const std::vector<ProfiledOp> &ops,
                       "GFLOP/s", "GB/s", "op");
   for (size_t i = 0; i < ranked.size() && i < top; ++i) {
     auto [ms, id] = ranked[i];
-    ProfiledOp op = opOf(ops, id);
+    const ProfiledOp *op = opAt(ops, id);
     out << llvm::format("%6.1f%% %10.4g %8s %7s  ",
                         run > 0 ? 100 * ms / run : 0.0, ms,
-                        ratePerMs(op.flop, ms).c_str(),
-                        ratePerMs(op.bytes, ms).c_str())
+                        ratePerMs(op ? op->flop : 0, ms).c_str(),
+                        ratePerMs(op ? op->bytes : 0, ms).c_str())
         << nameOf(ops, id) << "\n";
   }
   const double rest = medianOutsideOps();
