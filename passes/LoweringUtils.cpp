@@ -204,6 +204,17 @@ Value mlir::tfaot::filledBuffer(Operation *op) {
   return {};
 }
 
+Value mlir::tfaot::filledValue(Operation *op) {
+  if (auto fill = dyn_cast<linalg::FillOp>(op))
+    return fill.getDpsInputOperand(0)->get();
+  if (auto map = dyn_cast<linalg::MapOp>(op)) {
+    Operation *yield = map.getMapper().front().getTerminator();
+    if (map.getInputs().empty() && yield->getNumOperands() == 1)
+      return yield->getOperand(0);
+  }
+  return {};
+}
+
 Value mlir::tfaot::bufferAddress(OpBuilder &b, Location loc, Value buffer) {
   auto type = cast<MemRefType>(buffer.getType());
   auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, buffer);

@@ -109,6 +109,10 @@ DenseIntElementsAttr spatialAttr(OpBuilder &b, ArrayRef<int64_t> values,
 /// linalg.map without inputs, as bufferized tensor.pad fills), or null.
 Value filledBuffer(Operation *op);
 
+/// The value such an op writes (the fill's scalar, the one value the map's
+/// body yields), or null for any other op.
+Value filledValue(Operation *op);
+
 /// Splits the uses of `value` in its own block into runs of `maxUsers`
 /// users in block order (an op using it twice counts once): the first run
 /// keeps `value`, each further run gets the value `replicate` builds at its

@@ -468,16 +468,6 @@ void rewriteWeightOnly(ModuleOp module, linalg::GenericOp op) {
   op.erase();
 }
 
-/// Whether `op`, a fill filledBuffer recognizes, writes zero.
-bool fillsWithZero(Operation *op) {
-  if (auto fill = dyn_cast<linalg::FillOp>(op))
-    return matchPattern(fill.getDpsInputOperand(0)->get(), m_Zero());
-  if (auto map = dyn_cast<linalg::MapOp>(op))
-    return matchPattern(map.getMapper().front().getTerminator()->getOperand(0),
-                        m_Zero());
-  return false;
-}
-
 /// The generated im2col of an int8 convolution whose rows need K padding
 /// (K = kh * kw * c not a multiple of 4: a 7x7x3 first layer): the window
 /// gather G into an unpadded [n, oh, ow, kh, kw, c] buffer, and a copy of
@@ -553,8 +543,9 @@ void rewritePaddedIm2col(ModuleOp module, memref::CopyOp copy) {
     if (user == slice.getOperation() || isa<memref::DeallocOp>(user) ||
         !user->isBeforeInBlock(copy))
       continue;
-    Value filled = mlir::tfaot::filledBuffer(user);
-    if (filled != rows || fill || !fillsWithZero(user))
+    Value value = mlir::tfaot::filledValue(user);
+    if (mlir::tfaot::filledBuffer(user) != rows || fill || !value ||
+        !matchPattern(value, m_Zero()))
       return;
     fill = user;
   }

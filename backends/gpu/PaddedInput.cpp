@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 //===----------------------------------------------------------------------===//
 #include "backends/gpu/PaddedInput.h"
+#include "passes/LoweringUtils.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -18,15 +19,9 @@ namespace {
 /// reads nothing: a linalg.fill of a zero, or a linalg.map without inputs
 /// whose body yields a zero constant.
 bool fillsWithZero(Operation *op, Value buffer) {
-  if (auto fill = dyn_cast<linalg::FillOp>(op))
-    return fill.getOutputs()[0] == buffer &&
-           matchPattern(fill.getInputs()[0], m_AnyZeroFloat());
-  auto map = dyn_cast<linalg::MapOp>(op);
-  if (!map || !map.getInputs().empty() || map.getInit() != buffer)
-    return false;
-  auto yield = cast<linalg::YieldOp>(map.getMapper().front().getTerminator());
-  return yield.getNumOperands() == 1 &&
-         matchPattern(yield.getOperand(0), m_AnyZeroFloat());
+  Value value = mlir::tfaot::filledValue(op);
+  return value && mlir::tfaot::filledBuffer(op) == buffer &&
+         matchPattern(value, m_AnyZeroFloat());
 }
 
 /// Whether an op strictly between `from` and `to` (one block) has an
