@@ -195,10 +195,9 @@ int64_t panelBytesPerChannel(linalg::LinalgOp contraction) {
          filterType.getElementTypeBitWidth() / 8;
 }
 
-/// The constant of a convolution's filter that packFilterBlocks can pack,
-/// or null.
-DenseElementsAttr packableFilter(linalg::LinalgOp contraction) {
-  Value filter = contraction.getDpsInputOperand(1)->get();
+/// The elements of `filter` when packFilterBlocks can re-lay it out: a
+/// constant 4-D tensor of static shape; else null.
+DenseElementsAttr packableFilter(Value filter) {
   auto constant = filter.getDefiningOp<arith::ConstantOp>();
   auto dense =
       constant ? dyn_cast<DenseElementsAttr>(constant.getValue()) : nullptr;
@@ -206,6 +205,11 @@ DenseElementsAttr packableFilter(linalg::LinalgOp contraction) {
   if (!dense || !type || type.getRank() != 4 || !type.hasStaticShape())
     return nullptr;
   return dense;
+}
+
+/// The filter of a convolution, as packableFilter reads it.
+DenseElementsAttr packableFilter(linalg::LinalgOp contraction) {
+  return packableFilter(contraction.getDpsInputOperand(1)->get());
 }
 
 /// The channels per block of a convolution split into blocks of `block`
@@ -391,14 +395,11 @@ void packFilterBlocks(RewriterBase &rewriter, Operation *loopNest,
                      .getDefiningOp<tensor::ExtractSliceOp>();
     if (!slice || !slice.hasUnitStride())
       continue;
-    auto constant = slice.getSource().getDefiningOp<arith::ConstantOp>();
-    if (!constant)
-      continue;
-    auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
+    DenseElementsAttr dense = packableFilter(slice.getSource());
     auto type = cast<RankedTensorType>(slice.getSourceType());
-    if (!dense || type.getRank() != 4 ||
-        !type.hasStaticShape() || type.getDimSize(3) % block != 0)
+    if (!dense || type.getDimSize(3) % block != 0)
       continue;
+    auto constant = slice.getSource().getDefiningOp<arith::ConstantOp>();
     SmallVector<OpFoldResult> offsets = slice.getMixedOffsets();
     SmallVector<OpFoldResult> sizes = slice.getMixedSizes();
     bool blockSlice = true;
