@@ -15,6 +15,17 @@
 namespace tfaot::internal {
 namespace {
 
+// The requantization of a float to int8, as the elementwise code it
+// replaces computes it: int8(clamp(roundeven(y * q_mul) + q_zp, q_lo,
+// q_hi)).
+__attribute__((always_inline)) inline int8_t
+Requantize(float y, float q_mul, float q_zp, float q_lo, float q_hi) {
+  float q = __builtin_roundevenf(y * q_mul) + q_zp;
+  q = q < q_lo ? q_lo : q;
+  q = q > q_hi ? q_hi : q;
+  return static_cast<int8_t>(static_cast<int32_t>(q));
+}
+
 // The int8 copy of a float result's row (Int8Epilogue::int8_copy): the
 // requantization of EpilogueRows' int8 results, applied to the floats just
 // stored (still in L1).
@@ -22,12 +33,8 @@ __attribute__((always_inline)) inline void
 RequantizeRow(const Int8Epilogue &e, const float *__restrict y,
               int8_t *__restrict out, int64_t cols) {
   const float q_mul = e.q_mul, q_zp = e.q_zp, q_lo = e.q_lo, q_hi = e.q_hi;
-  for (int64_t j = 0; j < cols; ++j) {
-    float q = __builtin_roundevenf(y[j] * q_mul) + q_zp;
-    q = q < q_lo ? q_lo : q;
-    q = q > q_hi ? q_hi : q;
-    out[j] = static_cast<int8_t>(static_cast<int32_t>(q));
-  }
+  for (int64_t j = 0; j < cols; ++j)
+    out[j] = Requantize(y[j], q_mul, q_zp, q_lo, q_hi);
 }
 
 // The epilogue's arithmetic, compiled once per instruction set by the
@@ -67,10 +74,7 @@ EpilogueRows(const Int8Epilogue &e, const int32_t *acc, int64_t ld,
         out8[j] = static_cast<int8_t>(
             static_cast<int32_t>(__builtin_roundevenf(y)));
       } else if (Result == kInt8Result) {
-        float q = __builtin_roundevenf(y * q_mul) + q_zp;
-        q = q < q_lo ? q_lo : q;
-        q = q > q_hi ? q_hi : q;
-        out8[j] = static_cast<int8_t>(static_cast<int32_t>(q));
+        out8[j] = Requantize(y, q_mul, q_zp, q_lo, q_hi);
       } else {
         out32[j] = y;
       }
