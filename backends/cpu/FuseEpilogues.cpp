@@ -196,13 +196,15 @@ int64_t panelBytesPerChannel(linalg::LinalgOp contraction) {
 }
 
 /// The elements of `filter` when packFilterBlocks can re-lay it out: a
-/// constant 4-D tensor of static shape; else null.
+/// constant tensor of static shape, 4-D (a convolution's filter) or 2-D (a
+/// matrix product's weights); else null.
 DenseElementsAttr packableFilter(Value filter) {
   auto constant = filter.getDefiningOp<arith::ConstantOp>();
   auto dense =
       constant ? dyn_cast<DenseElementsAttr>(constant.getValue()) : nullptr;
   auto type = dyn_cast<RankedTensorType>(filter.getType());
-  if (!dense || !type || type.getRank() != 4 || !type.hasStaticShape())
+  if (!dense || !type || (type.getRank() != 4 && type.getRank() != 2) ||
+      !type.hasStaticShape())
     return nullptr;
   return dense;
 }
@@ -233,6 +235,41 @@ int64_t packedBlock(linalg::LinalgOp contraction, int64_t channels,
   return block;
 }
 
+/// The columns per block of a matrix product [M x K] x [K x N] whose weights
+/// do not fit kPanelBytes and whose rows span several output tiles: the
+/// widest multiple of kChannelMultiple dividing N whose K x block panel
+/// fits, looped over outside the rows (as a convolution's channel blocks)
+/// so each panel is read from memory once. Row-outer, each tile of a few
+/// rows streamed all the weights again: BERT's 768 -> 3072 product, in
+/// tiles of 2 rows, read its 9.4 MB 64 times and ran at a fifth of the FMA
+/// peak. 0 when the product stays unsplit.
+int64_t matmulPanelColumns(ArrayRef<int64_t> shape,
+                           linalg::LinalgOp contraction) {
+  if (!isa<linalg::MatmulOp>(contraction.getOperation()))
+    return 0;
+  auto weights =
+      cast<ShapedType>(contraction.getDpsInputOperand(1)->get().getType());
+  if (!weights.hasStaticShape() || weights.getRank() != 2)
+    return 0;
+  int64_t m = shape[0], n = shape[1];
+  int64_t columnBytes =
+      weights.getDimSize(0) * weights.getElementTypeBitWidth() / 8;
+  int64_t unsplitRows = kMatmulTileElements / std::max<int64_t>(1, n);
+  if (n * columnBytes <= kPanelBytes || m <= unsplitRows)
+    return 0;
+  // Constant weights are packed one register tile wide (packFilterBlocks),
+  // as a convolution's filter is.
+  if (packableFilter(contraction) &&
+      n % kPackedPanelColumns == 0)
+    return kPackedPanelColumns;
+  for (int64_t block = kPanelBytes / columnBytes / kChannelMultiple *
+                       kChannelMultiple;
+       block >= kMinPanelChannelBlock; block -= kChannelMultiple)
+    if (n % block == 0)
+      return block;
+  return 0;
+}
+
 /// Tile sizes for the generic's loops. A convolution epilogue gets one tile
 /// per output row (sizes [1, 1, 0, 0] over N, H, W, C, or [1, 1, 0, 0, 0]
 /// over N, H, W, C, M for a depthwise one; N is left untiled when it is 1,
@@ -250,8 +287,9 @@ int64_t packedBlock(linalg::LinalgOp contraction, int64_t channels,
 /// has no such divisor), then, for a constant filter, narrowed to the
 /// packed panel's width (packedBlock): the summation of each output
 /// element is unchanged, so are its results. A matmul epilogue gets blocks
-/// of whole rows, as many as fit kMatmulTileElements, with a row count that
-/// divides M so every tile has the same static shape.
+/// of rows, whole or of matmulPanelColumns' width, as many as fit
+/// kMatmulTileElements, with a row count that divides M so every tile has
+/// the same static shape.
 SmallVector<int64_t> tileSizesFor(ArrayRef<int64_t> shape,
                                  linalg::LinalgOp contraction) {
   SmallVector<int64_t> sizes(shape.size(), 0);
@@ -288,12 +326,16 @@ SmallVector<int64_t> tileSizesFor(ArrayRef<int64_t> shape,
       sizes[3] = packedBlock(contraction, channels, sizes[3]);
     return sizes;
   }
+  int64_t columns = shape.size() == 2 ? matmulPanelColumns(shape, contraction)
+                                      : 0;
+  int64_t rowWidth = columns ? columns : std::max<int64_t>(1, shape[1]);
   int64_t rows = std::max<int64_t>(
-      1, std::min(shape[0], kMatmulTileElements / std::max<int64_t>(
-                                                      1, shape[1])));
+      1, std::min(shape[0], kMatmulTileElements / rowWidth));
   while (shape[0] % rows)
     --rows;
   sizes[0] = rows;
+  if (columns)
+    sizes[1] = columns;
   return sizes;
 }
 
@@ -376,50 +418,64 @@ linalg::GenericOp computeInPlace(RewriterBase &rewriter,
   return inPlace;
 }
 
-/// Packs the constant filter of a convolution tiled over blocks of `block`
-/// output channels so each block's weights are contiguous: the
-/// KH x KW x C x F constant becomes F/block x KH x KW x C x block, and each
-/// tile's filter slice `w[0, 0, 0, f0] [KH, KW, C, block]` becomes the
-/// rank-reduced slice `packed[f0 / block, 0, 0, 0, 0] [1, KH, KW, C,
-/// block]`. The values, and the order each output adds them, are the same;
-/// a block's panel is one contiguous run of memory instead of KH*KW*C
+/// Packs the constant weights of a contraction tiled over blocks of `block`
+/// output channels so each block's weights are contiguous: a convolution's
+/// KH x KW x C x F filter becomes F/block x KH x KW x C x block, a matrix
+/// product's K x N weights N/block x K x block (the output channels are the
+/// last dimension of both), and each tile's slice `w[0, .., 0, f0]
+/// [.., block]` becomes the rank-reduced slice `packed[f0 / block, 0, ..]
+/// [1, .., block]`. The values, and the order each output adds them, are
+/// the same; a block's panel is one contiguous run of memory instead of
 /// pieces of `block` floats F floats apart, which wastes cache sets, TLB
 /// entries and DRAM pages (bench/results/2026-11-27-devvm-stage5.md).
 /// Each convolution reading a packed panel gets kPanelColumnsAttr = `block`.
 void packFilterBlocks(RewriterBase &rewriter, Operation *loopNest,
                       int64_t block) {
-  SmallVector<linalg::Conv2DNhwcHwcfOp> convs;
-  loopNest->walk([&](linalg::Conv2DNhwcHwcfOp conv) { convs.push_back(conv); });
-  for (linalg::Conv2DNhwcHwcfOp conv : convs) {
-    auto slice = conv.getDpsInputOperand(1)->get()
+  SmallVector<linalg::LinalgOp> contractions;
+  loopNest->walk([&](linalg::LinalgOp op) {
+    if (isa<linalg::Conv2DNhwcHwcfOp, linalg::MatmulOp>(op.getOperation()))
+      contractions.push_back(op);
+  });
+  for (linalg::LinalgOp contraction : contractions) {
+    auto slice = contraction.getDpsInputOperand(1)->get()
                      .getDefiningOp<tensor::ExtractSliceOp>();
     if (!slice || !slice.hasUnitStride())
       continue;
     DenseElementsAttr dense = packableFilter(slice.getSource());
     auto type = cast<RankedTensorType>(slice.getSourceType());
-    if (!dense || type.getDimSize(3) % block != 0)
+    int64_t rank = type.getRank(), last = rank - 1;
+    if (!dense || type.getDimSize(last) % block != 0 ||
+        slice.getType().getRank() != rank)
       continue;
     auto constant = slice.getSource().getDefiningOp<arith::ConstantOp>();
     SmallVector<OpFoldResult> offsets = slice.getMixedOffsets();
     SmallVector<OpFoldResult> sizes = slice.getMixedSizes();
     bool blockSlice = true;
-    for (int d = 0; d < 3; ++d)
+    for (int64_t d = 0; d < last; ++d)
       blockSlice &= isConstantIntValue(offsets[d], 0) &&
                     isConstantIntValue(sizes[d], type.getDimSize(d));
-    if (!blockSlice || !isConstantIntValue(sizes[3], block))
+    if (!blockSlice || !isConstantIntValue(sizes[last], block))
       continue;
-    int64_t kh = type.getDimSize(0), kw = type.getDimSize(1),
-            c = type.getDimSize(2), f = type.getDimSize(3);
-    auto split = RankedTensorType::get({kh, kw, c, f / block, block},
-                                       type.getElementType());
-    auto packedType = RankedTensorType::get({f / block, kh, kw, c, block},
-                                            type.getElementType());
+    ArrayRef<int64_t> shape = type.getShape();
+    SmallVector<int64_t> splitShape(shape.drop_back());
+    splitShape.append({shape[last] / block, block});
+    SmallVector<int64_t> packedShape = {shape[last] / block};
+    packedShape.append(shape.begin(), shape.end() - 1);
+    packedShape.push_back(block);
+    // Block index first, then the other dimensions in order, then the
+    // channel within the block.
+    SmallVector<int64_t> permutation = {last};
+    for (int64_t d = 0; d < last; ++d)
+      permutation.push_back(d);
+    permutation.push_back(rank);
+    auto split = RankedTensorType::get(splitShape, type.getElementType());
+    auto packedType = RankedTensorType::get(packedShape, type.getElementType());
     // (A splat, as in tests, is the same splat in any layout.)
     DenseElementsAttr packed =
         dense.isSplat()
             ? DenseElementsAttr::get(packedType,
                                      dense.getSplatValue<Attribute>())
-            : transposeElements(dense.reshape(split), {3, 0, 1, 2, 4});
+            : transposeElements(dense.reshape(split), permutation);
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPoint(loopNest);
     Value packedValue =
@@ -427,22 +483,23 @@ void packFilterBlocks(RewriterBase &rewriter, Operation *loopNest,
     rewriter.setInsertionPoint(slice);
     Location loc = slice.getLoc();
     AffineExpr d0 = rewriter.getAffineDimExpr(0);
-    OpFoldResult blockIndex = affine::makeComposedFoldedAffineApply(
-        rewriter, loc, d0.floorDiv(block), {offsets[3]});
-    SmallVector<OpFoldResult> newOffsets(5, rewriter.getIndexAttr(0));
-    newOffsets[0] = blockIndex;
-    SmallVector<OpFoldResult> newSizes = {
-        rewriter.getIndexAttr(1), rewriter.getIndexAttr(kh),
-        rewriter.getIndexAttr(kw), rewriter.getIndexAttr(c),
-        rewriter.getIndexAttr(block)};
-    SmallVector<OpFoldResult> strides(5, rewriter.getIndexAttr(1));
+    SmallVector<OpFoldResult> newOffsets(rank + 1, rewriter.getIndexAttr(0));
+    newOffsets[0] = affine::makeComposedFoldedAffineApply(
+        rewriter, loc, d0.floorDiv(block), {offsets[last]});
+    SmallVector<OpFoldResult> newSizes = {rewriter.getIndexAttr(1)};
+    for (int64_t d = 0; d < last; ++d)
+      newSizes.push_back(rewriter.getIndexAttr(shape[d]));
+    newSizes.push_back(rewriter.getIndexAttr(block));
+    SmallVector<OpFoldResult> strides(rank + 1, rewriter.getIndexAttr(1));
     Value narrow = tensor::ExtractSliceOp::create(
         rewriter, loc, cast<RankedTensorType>(slice.getType()), packedValue,
         newOffsets, newSizes, strides);
     rewriter.replaceOp(slice, narrow);
-    rewriter.modifyOpInPlace(conv, [&] {
-      conv->setAttr(kPanelColumnsAttr, rewriter.getI64IntegerAttr(block));
-    });
+    if (isa<linalg::Conv2DNhwcHwcfOp>(contraction.getOperation()))
+      rewriter.modifyOpInPlace(contraction, [&] {
+        contraction->setAttr(kPanelColumnsAttr,
+                             rewriter.getI64IntegerAttr(block));
+      });
     if (constant->use_empty())
       rewriter.eraseOp(constant);
   }
@@ -664,6 +721,9 @@ struct FuseEpiloguesPass
     // memory once and from cache by every other row (see kPanelBytes).
     if (sizes.size() == 4 && sizes[3] != 0)
       options.tilingOptions.setInterchange({3, 0, 1, 2});
+    // Likewise a matrix product's column panels (matmulPanelColumns).
+    if (sizes.size() == 2 && sizes[1] != 0)
+      options.tilingOptions.setInterchange({1, 0});
     // Fuse the contraction and its fill (both reached through the loop's
     // destination); nothing else: the padded input, the bias and residual
     // operands stay whole tensors computed before the loop.
@@ -697,6 +757,8 @@ struct FuseEpiloguesPass
       rewriter.replaceAllUsesWith(value, result->replacements.lookup(value));
     if (sizes.size() == 4 && sizes[3] != 0 && !result->loops.empty())
       packFilterBlocks(rewriter, result->loops.front(), sizes[3]);
+    if (sizes.size() == 2 && sizes[1] != 0 && !result->loops.empty())
+      packFilterBlocks(rewriter, result->loops.front(), sizes[1]);
     for (Operation *op : {inPlace.getOperation(), contractionOp, fillOp})
       if (op->use_empty())
         rewriter.eraseOp(op);

@@ -85,7 +85,8 @@ int64_t lanesDividing(int64_t columns, int64_t lanes) {
 /// of a large layer stream from memory while the input row stays in cache.
 /// Among tiles that divide both dimensions and fit the accumulator budget,
 /// the one with the most FMAs per load wins (on ties, the wider one).
-/// `maxVectors` (2, or 4 over a packed panel that wide) bounds the width.
+/// `maxVectors` (2; 4 over a packed panel that wide; up to 8 for a matrix
+/// product of few rows, see matmulVectors) bounds the width.
 std::pair<int64_t, int64_t> outputTile(int64_t rows, int64_t columns,
                                        int64_t lanes, int64_t maxVectors = 2) {
   lanes = lanesDividing(columns, lanes);
@@ -127,6 +128,22 @@ int64_t panelVectors(linalg::Conv2DNhwcHwcfOp conv, int64_t columns,
   return 4;
 }
 
+/// The widest tile, in vectors, for a matrix product of `rows` rows (M).
+/// With one row the tile's FMAs form one dependent chain per vector: two
+/// vectors keep two FMAs in flight where the core needs about eight (two
+/// units, four cycles each), so a matrix-vector product (a classifier at
+/// batch 1) ran at a fraction of what its weights' stream allows. Few rows
+/// get enough vectors to fill the accumulator registers with independent
+/// chains instead; each vector reads a contiguous piece of the same weight
+/// row. Each output's sum keeps its order, so results are unchanged.
+int64_t matmulVectors(int64_t rows) {
+  if (rows <= 1)
+    return 8;
+  if (rows <= 3)
+    return 4;
+  return 2;
+}
+
 OpFoldResult indexAttr(Builder &b, int64_t v) { return b.getIndexAttr(v); }
 
 /// Tile sizes for each loop of `op` (in its loop order), or an empty vector
@@ -152,14 +169,16 @@ SmallVector<int64_t> tileSizesFor(linalg::LinalgOp op, int64_t lanes) {
     if (matmul.hasUserDefinedMaps())
       return {};
     // Loops: m, n, k.
-    auto [m, n] = outputTile(ranges[0], ranges[1], lanes);
+    auto [m, n] = outputTile(ranges[0], ranges[1], lanes,
+                             matmulVectors(ranges[0]));
     return {m, n, largestDivisorAtMost(ranges[2], kReductionUnroll)};
   }
   if (auto batched = dyn_cast<linalg::BatchMatmulOp>(op.getOperation())) {
     if (batched.hasUserDefinedMaps())
       return {};
     // Loops: b, m, n, k.
-    auto [m, n] = outputTile(ranges[1], ranges[2], lanes);
+    auto [m, n] = outputTile(ranges[1], ranges[2], lanes,
+                             matmulVectors(ranges[1]));
     return {1, m, n, largestDivisorAtMost(ranges[3], kReductionUnroll)};
   }
   return {};

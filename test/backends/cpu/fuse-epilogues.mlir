@@ -1,5 +1,6 @@
 // RUN: tfaot-opt %s --pass-pipeline='builtin.module(func.func(tfaot-fuse-epilogues,canonicalize))' -split-input-file | FileCheck %s
 // RUN: tfaot-opt %s --pass-pipeline='builtin.module(func.func(tfaot-fuse-epilogues))' -split-input-file -verify-diagnostics -o /dev/null
+// RUN: tfaot-opt %s --pass-pipeline='builtin.module(func.func(tfaot-fuse-epilogues))' -split-input-file 2>/dev/null | FileCheck %s --check-prefix=PACK
 
 // Tests fusing contractions with their elementwise epilogues: the epilogue
 // is tiled by output rows and the contraction and its zero fill move into
@@ -114,6 +115,80 @@ func.func @matmul_rows(%a: tensor<40x8xf32>, %w: tensor<8x512xf32>) -> tensor<40
     linalg.yield %m : f32
   } -> tensor<40x512xf32>
   return %r : tensor<40x512xf32>
+}
+
+// -----
+
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+
+// Weights of 1 MiB (over the 768 KiB panel budget) and rows for two
+// tiles: the product is split into panels of 32 columns, the panel loop
+// outside the rows, so each panel is read from memory once. Constant
+// weights are packed panel-major: 512x512 becomes 16x512x32 and each
+// panel is the slice [j / 32, 0, 0] of it (the splat here canonicalizes to
+// one 512x32 splat; the PACK run, without canonicalize, shows the packed
+// constant). A tile has 8192 / 32 = 256 rows.
+// CHECK-LABEL: func.func @matmul_panels
+// CHECK-DAG: %[[W:.*]] = arith.constant dense<5.000000e-01> : tensor<512x32xf32>
+// CHECK-DAG: %[[C32:.*]] = arith.constant 32 : index
+// CHECK-DAG: %[[C256:.*]] = arith.constant 256 : index
+// CHECK: scf.for %[[J:[a-z0-9_]+]] = %{{.*}} to %{{.*}} step %[[C32]]
+// CHECK: scf.for %[[I:[a-z0-9_]+]] = %{{.*}} to %{{.*}} step %[[C256]]
+// CHECK: %[[A:.*]] = tensor.extract_slice %{{.*}}[%[[I]], 0] [256, 512] [1, 1]
+// CHECK: %[[OUT:.*]] = tensor.extract_slice %{{.*}}[%[[I]], %[[J]]] [256, 32] [1, 1]
+// CHECK: %[[FILL:.*]] = linalg.fill {{.*}} outs(%[[OUT]] :
+// CHECK: linalg.matmul ins(%[[A]], %[[W]] : tensor<256x512xf32>, tensor<512x32xf32>) outs(%[[FILL]] : tensor<256x32xf32>)
+// PACK-LABEL: func.func @matmul_panels
+// PACK: %[[P:.*]] = arith.constant dense<5.000000e-01> : tensor<16x512x32xf32>
+// PACK: scf.for %[[J:[a-z0-9_]+]] =
+// PACK: %[[B:.*]] = affine.apply #{{.*}}(%[[J]])
+// PACK: %[[W:.*]] = tensor.extract_slice %[[P]][%[[B]], 0, 0] [1, 512, 32] [1, 1, 1] : tensor<16x512x32xf32> to tensor<512x32xf32>
+// PACK: linalg.matmul ins(%{{.*}}, %[[W]] :
+func.func @matmul_panels(%a: tensor<512x512xf32>) -> tensor<512x512xf32> {
+  %zero = arith.constant 0.0 : f32
+  %w = arith.constant dense<0.5> : tensor<512x512xf32>
+  %e0 = tensor.empty() : tensor<512x512xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e0 : tensor<512x512xf32>) -> tensor<512x512xf32>
+  %mm = linalg.matmul ins(%a, %w : tensor<512x512xf32>, tensor<512x512xf32>) outs(%f : tensor<512x512xf32>) -> tensor<512x512xf32> loc("panels")
+  %e1 = tensor.empty() : tensor<512x512xf32>
+  // expected-remark @+1 {{[tfaot-fuse-epilogues] fused epilogue into matmul: 'panels'}}
+  %r = linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]}
+         ins(%mm : tensor<512x512xf32>) outs(%e1 : tensor<512x512xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %m = arith.maximumf %in, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<512x512xf32>
+  return %r : tensor<512x512xf32>
+}
+
+// -----
+
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+
+// The same weights as an argument (not packable): the widest panel under
+// 768 KiB whose width divides 512 is 256 columns (512 KiB), with 8192 /
+// 256 = 32 rows per tile; panels outside rows again.
+// CHECK-LABEL: func.func @matmul_blocks
+// CHECK-DAG: %[[C256:.*]] = arith.constant 256 : index
+// CHECK-DAG: %[[C32:.*]] = arith.constant 32 : index
+// CHECK: scf.for %[[J:[a-z0-9_]+]] = %{{.*}} to %{{.*}} step %[[C256]]
+// CHECK: scf.for %[[I:[a-z0-9_]+]] = %{{.*}} to %{{.*}} step %[[C32]]
+// CHECK: %[[W:.*]] = tensor.extract_slice %{{.*}}[0, %[[J]]] [512, 256] [1, 1]
+// CHECK: linalg.matmul ins(%{{.*}}, %[[W]] : tensor<32x512xf32>, tensor<512x256xf32>) outs(%{{.*}} : tensor<32x256xf32>)
+func.func @matmul_blocks(%a: tensor<64x512xf32>, %w: tensor<512x512xf32>) -> tensor<64x512xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<64x512xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e0 : tensor<64x512xf32>) -> tensor<64x512xf32>
+  %mm = linalg.matmul ins(%a, %w : tensor<64x512xf32>, tensor<512x512xf32>) outs(%f : tensor<64x512xf32>) -> tensor<64x512xf32> loc("blocks")
+  %e1 = tensor.empty() : tensor<64x512xf32>
+  // expected-remark @+1 {{[tfaot-fuse-epilogues] fused epilogue into matmul: 'blocks'}}
+  %r = linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]}
+         ins(%mm : tensor<64x512xf32>) outs(%e1 : tensor<64x512xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %m = arith.maximumf %in, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<64x512xf32>
+  return %r : tensor<64x512xf32>
 }
 
 // -----

@@ -246,3 +246,31 @@ func.func @conv_64_unpacked(%in: memref<1x1x7x512xf32>, %w: memref<1x1x512x64xf3
     ins(%in, %w : memref<1x1x7x512xf32>, memref<1x1x512x64xf32>) outs(%out : memref<1x1x7x64xf32>)
   return
 }
+
+// One row (a classifier at batch 1): the tile is 8 vectors wide, so that
+// eight independent FMA chains are in flight instead of two; each output
+// still sums its products in K order. 256 columns: two 128-lane tiles.
+// CHECK-LABEL: func.func @matmul_one_row
+// CHECK: scf.for %{{.*}} = %c0 to %c256 step %c128
+// CHECK: scf.for %{{.*}} = %c0 to %c64 step %c8 iter_args(%{{.*}}) -> (vector<128xf32>)
+// CHECK-COUNT-8: vector.fma {{.*}} : vector<128xf32>
+// CHECK-NOT: vector.fma
+// With 256-bit vectors, eight of 8 lanes.
+// AVX2-LABEL: func.func @matmul_one_row
+// AVX2: scf.for %{{.*}} = %c0 to %c256 step %c64
+// AVX2: -> (vector<64xf32>)
+func.func @matmul_one_row(%a: memref<1x64xf32>, %b: memref<64x256xf32>, %c: memref<1x256xf32>) {
+  linalg.matmul ins(%a, %b : memref<1x64xf32>, memref<64x256xf32>) outs(%c : memref<1x256xf32>)
+  return
+}
+
+// Two rows: four vectors wide (8 accumulators).
+// CHECK-LABEL: func.func @matmul_two_rows
+// CHECK: scf.for %{{.*}} = %c0 to %c256 step %c64
+// CHECK: -> (vector<64xf32>, vector<64xf32>)
+// CHECK-COUNT-16: vector.fma {{.*}} : vector<64xf32>
+// CHECK-NOT: vector.fma
+func.func @matmul_two_rows(%a: memref<2x64xf32>, %b: memref<64x256xf32>, %c: memref<2x256xf32>) {
+  linalg.matmul ins(%a, %b : memref<2x64xf32>, memref<64x256xf32>) outs(%c : memref<2x256xf32>)
+  return
+}
