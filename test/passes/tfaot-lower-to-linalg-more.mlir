@@ -190,3 +190,53 @@ func.func @bcast(%x: tensor<2x1xf32>) -> tensor<3x2x2xf32> {
   %1 = tfaot.Ceil %0 : tensor<3x2x2xf32>
   return %1 : tensor<3x2x2xf32>
 }
+
+// -----
+
+// Tests that BatchMatMulV2 with the same batch dimensions on both sides
+// becomes linalg.batch_matmul over the collapsed batch (12 heads), with the
+// adj_y operand copied transposed first (BERT's attention scores).
+// CHECK-LABEL: func.func @batch_matmul_adj_y
+// CHECK: %[[KT:.*]] = linalg.transpose ins(%arg1 : tensor<1x12x128x64xf32>) outs(%{{.*}} : tensor<1x12x64x128xf32>) permutation = [0, 1, 3, 2]
+// CHECK: %[[Q3:.*]] = tensor.reshape %arg0(%{{.*}}) : (tensor<1x12x128x64xf32>, tensor<3xi64>) -> tensor<12x128x64xf32>
+// CHECK: %[[K3:.*]] = tensor.reshape %[[KT]](%{{.*}}) : (tensor<1x12x64x128xf32>, tensor<3xi64>) -> tensor<12x64x128xf32>
+// CHECK: %[[FILL:.*]] = linalg.fill
+// CHECK: %[[S:.*]] = linalg.batch_matmul ins(%[[Q3]], %[[K3]] : tensor<12x128x64xf32>, tensor<12x64x128xf32>) outs(%[[FILL]] : tensor<12x128x128xf32>)
+// CHECK: tensor.reshape %[[S]](%{{.*}}) : (tensor<12x128x128xf32>, tensor<4xi64>) -> tensor<1x12x128x128xf32>
+func.func @batch_matmul_adj_y(%q: tensor<1x12x128x64xf32>, %k: tensor<1x12x128x64xf32>) -> tensor<1x12x128x128xf32> {
+  %s = tfaot.BatchMatMulV2 %q, %k {adj_y = true} : (tensor<1x12x128x64xf32>, tensor<1x12x128x64xf32>) -> tensor<1x12x128x128xf32>
+  return %s : tensor<1x12x128x128xf32>
+}
+
+// -----
+
+// Tests that a stack of matrices times one matrix is one linalg.matmul of
+// all their rows, and that two matrices are a plain linalg.matmul.
+// CHECK-LABEL: func.func @batch_matmul_one_matrix
+// CHECK: %[[X:.*]] = tensor.reshape %arg0(%{{.*}}) : (tensor<2x5x3xf32>, tensor<2xi64>) -> tensor<10x3xf32>
+// CHECK: %[[P:.*]] = linalg.matmul ins(%[[X]], %arg1 : tensor<10x3xf32>, tensor<3x4xf32>) outs(%{{.*}} : tensor<10x4xf32>)
+// CHECK: tensor.reshape %[[P]](%{{.*}}) : (tensor<10x4xf32>, tensor<3xi64>) -> tensor<2x5x4xf32>
+// CHECK-LABEL: func.func @batch_matmul_2d
+// CHECK: linalg.matmul ins(%arg0, %arg1 : tensor<2x3xf32>, tensor<3x4xf32>)
+func.func @batch_matmul_one_matrix(%a: tensor<2x5x3xf32>, %b: tensor<3x4xf32>) -> tensor<2x5x4xf32> {
+  %s = tfaot.BatchMatMulV2 %a, %b : (tensor<2x5x3xf32>, tensor<3x4xf32>) -> tensor<2x5x4xf32>
+  return %s : tensor<2x5x4xf32>
+}
+func.func @batch_matmul_2d(%a: tensor<2x3xf32>, %b: tensor<3x4xf32>) -> tensor<2x4xf32> {
+  %s = tfaot.BatchMatMulV2 %a, %b : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>
+  return %s : tensor<2x4xf32>
+}
+
+// -----
+
+// Tests that a broadcast batch (1 against 2) and integer products keep the
+// contraction generic, its maps broadcasting the batch dimension.
+// CHECK-LABEL: func.func @batch_matmul_generic
+// CHECK: linalg.generic {indexing_maps = [#{{.*}}, #{{.*}}, #{{.*}}], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%arg0, %arg1 : tensor<1x5x3xf32>, tensor<2x3x4xf32>)
+// CHECK: linalg.generic {{.*}} ins(%arg2, %arg3 : tensor<2x5x3xi32>, tensor<2x3x4xi32>)
+// CHECK-NOT: batch_matmul
+func.func @batch_matmul_generic(%a: tensor<1x5x3xf32>, %b: tensor<2x3x4xf32>, %c: tensor<2x5x3xi32>, %d: tensor<2x3x4xi32>) -> (tensor<2x5x4xf32>, tensor<2x5x4xi32>) {
+  %s = tfaot.BatchMatMulV2 %a, %b : (tensor<1x5x3xf32>, tensor<2x3x4xf32>) -> tensor<2x5x4xf32>
+  %t = tfaot.BatchMatMulV2 %c, %d : (tensor<2x5x3xi32>, tensor<2x3x4xi32>) -> tensor<2x5x4xi32>
+  return %s, %t : tensor<2x5x4xf32>, tensor<2x5x4xi32>
+}
