@@ -38,6 +38,29 @@ def ExpandStridedCopiesPass
   ];
 }
 
+def ApproximateMathPass
+    : Pass<"tfaot-approximate-math", "mlir::func::FuncOp"> {
+  let summary = "compute f32 math.erf as a polynomial, not a libm call";
+  let description = [{
+    LLVM lowers `math.erf` to a call to libm's `erff`, one element at a
+    time, and the call keeps the loop around it from being vectorized:
+    GELU's erf (BERT's 128x3072 intermediate activation) cost about as
+    much as the matrix product it follows. This pass rewrites each f32
+    `math.erf` as MLIR's rational approximation (arith and select ops,
+    which LLVM vectorizes with the rest of the loop); its largest error
+    against libm is measured in test/backends/cpu/approximate-math-erf.test.
+    Other math ops keep their lowering.
+
+    ```mlir
+    %y = math.erf %x : f32
+    ```
+    becomes a clamp of |x|, three piecewise rational polynomials and a
+    select by interval, with the sign of x restored.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::math::MathDialect"];
+}
+
 def OrderContractionLoopsPass
     : Pass<"tfaot-order-contraction-loops", "mlir::func::FuncOp"> {
   let summary = "make the contiguous output dimension the innermost loop of convolutions, pools and matmuls";

@@ -118,7 +118,7 @@ static std::string toLLVMPipeline(unsigned vectorBits, bool profile,
                                  std::to_string(maxFunctionOps) + "},"
                            : "";
   return std::string(profile ? "tfaot-instrument-profile," : "") + split +
-         "func.func(tfaot-expand-strided-copies,"
+         "func.func(tfaot-expand-strided-copies,tfaot-approximate-math,"
          "tfaot-vectorize-winograd-transforms{vector-bits=" +
          std::to_string(vectorBits) +
          "}),"

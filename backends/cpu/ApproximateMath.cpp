@@ -1,0 +1,33 @@
+//===- ApproximateMath.cpp - erf without a libm call ----------------------===//
+// SPDX-License-Identifier: Apache-2.0
+//
+// --tfaot-approximate-math: f32 math.erf as MLIR's polynomial approximation
+// (see the pass description in Passes.td), so the loops that compute GELU
+// vectorize.
+//
+//===----------------------------------------------------------------------===//
+#include "backends/cpu/Passes.h"
+
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Math/Transforms/Approximation.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir::tfaot {
+#define GEN_PASS_DEF_APPROXIMATEMATHPASS
+#include "backends/cpu/Passes.h.inc"
+} // namespace mlir::tfaot
+
+using namespace mlir;
+
+namespace {
+struct ApproximateMathPass
+    : public tfaot::impl::ApproximateMathPassBase<ApproximateMathPass> {
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    populatePolynomialApproximateErfPattern(patterns);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      signalPassFailure();
+  }
+};
+} // namespace
