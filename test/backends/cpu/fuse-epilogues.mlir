@@ -421,6 +421,43 @@ func.func @few_rows(%x: tensor<1x9x9x256xf32>, %w: tensor<3x3x256x512xf32>, %b: 
 #id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 #ch4 = affine_map<(d0, d1, d2, d3) -> (d3)>
 
+// Tests that a 7x7 image with 960 output channels (MobileNetV2's
+// block_14..16_expand) is split into packed panels although its constant
+// filter (600 KiB) fits the panel budget: 64 channels per panel (a
+// unit-stride reduction of 160 values), 15 of them, outside the rows. The
+// PACK run shows the packed constant.
+// CHECK-LABEL: func.func @small_image_many_channels
+// CHECK-DAG: %[[C64:.*]] = arith.constant 64 : index
+// CHECK-DAG: %[[C960:.*]] = arith.constant 960 : index
+// CHECK: scf.for %{{.*}} = %{{.*}} to %[[C960]] step %[[C64]]
+// CHECK: scf.for
+// CHECK: linalg.conv_2d_nhwc_hwcf {{.*}}tfaot.panel_columns = 64 : i64{{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x1x7x160xf32>, tensor<1x1x160x64xf32>)
+// PACK-LABEL: func.func @small_image_many_channels
+// PACK: arith.constant dense<2.500000e-01> : tensor<15x1x1x160x64xf32>
+func.func @small_image_many_channels(%x: tensor<1x7x7x160xf32>, %b: tensor<960xf32>) -> tensor<1x7x7x960xf32> {
+  %zero = arith.constant 0.0 : f32
+  %w = arith.constant dense<0.25> : tensor<1x1x160x960xf32>
+  %e0 = tensor.empty() : tensor<1x7x7x960xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e0 : tensor<1x7x7x960xf32>) -> tensor<1x7x7x960xf32>
+  %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+         ins(%x, %w : tensor<1x7x7x160xf32>, tensor<1x1x160x960xf32>) outs(%f : tensor<1x7x7x960xf32>) -> tensor<1x7x7x960xf32> loc("expand7x7")
+  %e1 = tensor.empty() : tensor<1x7x7x960xf32>
+  // expected-remark @+1 {{[tfaot-fuse-epilogues] fused epilogue into conv_2d_nhwc_hwcf: 'expand7x7'}}
+  %r = linalg.generic {indexing_maps = [#id4, #ch4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+         ins(%c, %b : tensor<1x7x7x960xf32>, tensor<960xf32>) outs(%e1 : tensor<1x7x7x960xf32>) {
+  ^bb0(%in: f32, %bias: f32, %out: f32):
+    %s = arith.addf %in, %bias : f32
+    %m = arith.maximumf %s, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<1x7x7x960xf32>
+  return %r : tensor<1x7x7x960xf32>
+}
+
+// -----
+
+#id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#ch4 = affine_map<(d0, d1, d2, d3) -> (d3)>
+
 // Tests that the channel blocks of such a convolution are narrowed until
 // one block's weights fit the 768 KiB panel budget: with 512 input
 // channels (ResNet-50's conv5_blockN_2, 9.4 MB of weights) a block of 64
