@@ -244,10 +244,12 @@ int64_t packedBlock(linalg::LinalgOp contraction, int64_t channels,
 }
 
 /// The columns per block of a matrix product [M x K] x [K x N] whose weights
-/// do not fit kPanelBytes and whose rows span several output tiles: the
-/// widest multiple of kChannelMultiple dividing N whose K x block panel
-/// fits, looped over outside the rows (as a convolution's channel blocks)
-/// so each panel is read from memory once. Row-outer, each tile of a few
+/// do not fit kPanelBytes and whose rows span several output tiles: one
+/// register tile (kPackedPanelColumns) for constant weights, which
+/// packFilterBlocks then packs, else the widest multiple of
+/// kChannelMultiple dividing N whose K x block panel fits. The blocks are
+/// looped over outside the rows (as a convolution's channel blocks), so
+/// each panel is read from memory once. Row-outer, each tile of a few
 /// rows streamed all the weights again: BERT's 768 -> 3072 product, in
 /// tiles of 2 rows, read its 9.4 MB 64 times and ran at a fifth of the FMA
 /// peak. 0 when the product stays unsplit.
@@ -265,10 +267,7 @@ int64_t matmulPanelColumns(ArrayRef<int64_t> shape,
   int64_t unsplitRows = kMatmulTileElements / std::max<int64_t>(1, n);
   if (n * columnBytes <= kPanelBytes || m <= unsplitRows)
     return 0;
-  // Constant weights are packed one register tile wide (packFilterBlocks),
-  // as a convolution's filter is.
-  if (packableFilter(contraction) &&
-      n % kPackedPanelColumns == 0)
+  if (packableFilter(contraction) && n % kPackedPanelColumns == 0)
     return kPackedPanelColumns;
   for (int64_t block = kPanelBytes / columnBytes / kChannelMultiple *
                        kChannelMultiple;
