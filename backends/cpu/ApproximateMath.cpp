@@ -1,9 +1,9 @@
-//===- ApproximateMath.cpp - erf without a libm call ----------------------===//
+//===- ApproximateMath.cpp - erf and exp without libm calls ---------------===//
 // SPDX-License-Identifier: Apache-2.0
 //
-// --tfaot-approximate-math: f32 math.erf as MLIR's polynomial approximation
-// (see the pass description in Passes.td), so the loops that compute GELU
-// vectorize.
+// --tfaot-approximate-math: f32 math.erf and math.exp as MLIR's polynomial
+// approximations (see the pass description in Passes.td), so the loops
+// that compute GELU, sigmoid and softmax vectorize.
 //
 //===----------------------------------------------------------------------===//
 #include "backends/cpu/Passes.h"
@@ -26,6 +26,9 @@ struct ApproximateMathPass
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     populatePolynomialApproximateErfPattern(patterns);
+    populateMathPolynomialApproximationPatterns(patterns, [](StringRef name) {
+      return name == math::ExpOp::getOperationName();
+    });
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }
