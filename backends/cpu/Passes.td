@@ -317,8 +317,8 @@ def FuseEpiloguesPass : Pass<"tfaot-fuse-epilogues", "mlir::func::FuncOp"> {
     Statistic<"numEpiloguesFused", "epilogues-fused",
               "Number of elementwise epilogues fused with their contraction">,
     Statistic<"numConvsBlocked", "convs-blocked",
-              "Number of convolutions without a fused epilogue tiled over "
-              "output-channel blocks">,
+              "Number of convolutions without a fused epilogue and batched "
+              "products tiled over output-channel blocks">,
   ];
 }
 

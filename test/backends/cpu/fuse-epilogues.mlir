@@ -737,3 +737,47 @@ func.func @panels_short_reduction(%x: tensor<1x7x7x512xf32>, %y: tensor<1x14x14x
          ins(%y, %w : tensor<1x14x14x512xf32>, tensor<1x1x512x2048xf32>) outs(%f : tensor<1x7x7x2048xf32>) -> tensor<1x7x7x2048xf32> loc("strided")
   return %c, %s : tensor<1x7x7x2048xf32>, tensor<1x7x7x2048xf32>
 }
+
+// -----
+
+// Tests that a batched product alone (Winograd's 36 products, here stage
+// 4's 36 x 256 x 256 transformed filter, 9.4 MB) whose constant weights
+// exceed the panel budget is split into panels of 32 output columns, its
+// fill fused, and its weights packed panel-major (36x256x256 becomes
+// 8x36x256x32; the PACK run shows the packed constant).
+// CHECK-LABEL: func.func @batched_panels
+// CHECK-DAG: %[[W:.*]] = arith.constant dense<5.000000e-01> : tensor<36x256x32xf32>
+// CHECK-DAG: %[[C32:.*]] = arith.constant 32 : index
+// CHECK: scf.for %[[J:[a-z0-9_]+]] = %{{.*}} to %{{.*}} step %[[C32]]
+// CHECK: %[[OUT:.*]] = tensor.extract_slice %{{.*}}[0, 0, %[[J]]] [36, 16, 32] [1, 1, 1]
+// CHECK: %[[FILL:.*]] = linalg.fill {{.*}} outs(%[[OUT]] :
+// CHECK: linalg.batch_matmul ins(%arg0, %[[W]] : tensor<36x16x256xf32>, tensor<36x256x32xf32>) outs(%[[FILL]] : tensor<36x16x32xf32>)
+// CHECK: } {tfaot.parallel}
+// PACK-LABEL: func.func @batched_panels
+// PACK: %[[P:.*]] = arith.constant dense<5.000000e-01> : tensor<8x36x256x32xf32>
+// PACK: tensor.extract_slice %[[P]][%{{.*}}, 0, 0, 0] [1, 36, 256, 32] [1, 1, 1, 1] : tensor<8x36x256x32xf32> to tensor<36x256x32xf32>
+func.func @batched_panels(%a: tensor<36x16x256xf32>) -> tensor<36x16x256xf32> {
+  %zero = arith.constant 0.0 : f32
+  %w = arith.constant dense<0.5> : tensor<36x256x256xf32>
+  %e = tensor.empty() : tensor<36x16x256xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<36x16x256xf32>) -> tensor<36x16x256xf32>
+  // expected-remark @unknown {{[tfaot-fuse-epilogues] split batch_matmul over output-channel blocks: 'wino', 32 channels per block}}
+  %p = linalg.batch_matmul ins(%a, %w : tensor<36x16x256xf32>, tensor<36x256x256xf32>) outs(%f : tensor<36x16x256xf32>) -> tensor<36x16x256xf32> loc("wino")
+  return %p : tensor<36x16x256xf32>
+}
+
+// -----
+
+// A batched product whose weights fit the budget (36 x 64 x 64, 576 KiB:
+// stage 2) stays whole.
+// CHECK-LABEL: func.func @batched_small
+// CHECK-NOT: scf.for
+// CHECK: linalg.batch_matmul ins(%arg0, %{{.*}} : tensor<36x196x64xf32>, tensor<36x64x64xf32>)
+func.func @batched_small(%a: tensor<36x196x64xf32>) -> tensor<36x196x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %w = arith.constant dense<0.5> : tensor<36x64x64xf32>
+  %e = tensor.empty() : tensor<36x196x64xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<36x196x64xf32>) -> tensor<36x196x64xf32>
+  %p = linalg.batch_matmul ins(%a, %w : tensor<36x196x64xf32>, tensor<36x64x64xf32>) outs(%f : tensor<36x196x64xf32>) -> tensor<36x196x64xf32>
+  return %p : tensor<36x196x64xf32>
+}
