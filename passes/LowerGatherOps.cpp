@@ -111,8 +111,9 @@ static Value buildNamedBatchMatMul(OpBuilder &b, BatchMatMulV2Op op,
   if (!xType || !yType || !type.hasStaticShape() ||
       !xType.hasStaticShape() || !yType.hasStaticShape() ||
       !isa<FloatType>(type.getElementType()) ||
-      xType.getRank() != type.getRank())
-    return Value();
+      xType.getRank() != type.getRank() || type.getNumElements() == 0 ||
+      xType.getNumElements() == 0 || yType.getNumElements() == 0)
+    return Value(); // (Empty products: the generic, with nothing to divide.)
   int64_t rank = type.getRank();
   Location loc = op.getLoc();
   Value zero = scalarConstant(b, loc, type.getElementType(), 0);

@@ -234,9 +234,12 @@ func.func @batch_matmul_2d(%a: tensor<2x3xf32>, %b: tensor<3x4xf32>) -> tensor<2
 // CHECK-LABEL: func.func @batch_matmul_generic
 // CHECK: linalg.generic {indexing_maps = [#{{.*}}, #{{.*}}, #{{.*}}], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%arg0, %arg1 : tensor<1x5x3xf32>, tensor<2x3x4xf32>)
 // CHECK: linalg.generic {{.*}} ins(%arg2, %arg3 : tensor<2x5x3xi32>, tensor<2x3x4xi32>)
+// An empty product (no columns) too.
+// CHECK: linalg.generic {{.*}} ins(%arg4, %arg5 : tensor<2x5x3xf32>, tensor<3x0xf32>)
 // CHECK-NOT: batch_matmul
-func.func @batch_matmul_generic(%a: tensor<1x5x3xf32>, %b: tensor<2x3x4xf32>, %c: tensor<2x5x3xi32>, %d: tensor<2x3x4xi32>) -> (tensor<2x5x4xf32>, tensor<2x5x4xi32>) {
+func.func @batch_matmul_generic(%a: tensor<1x5x3xf32>, %b: tensor<2x3x4xf32>, %c: tensor<2x5x3xi32>, %d: tensor<2x3x4xi32>, %e: tensor<2x5x3xf32>, %f: tensor<3x0xf32>) -> (tensor<2x5x4xf32>, tensor<2x5x4xi32>, tensor<2x5x0xf32>) {
   %s = tfaot.BatchMatMulV2 %a, %b : (tensor<1x5x3xf32>, tensor<2x3x4xf32>) -> tensor<2x5x4xf32>
   %t = tfaot.BatchMatMulV2 %c, %d : (tensor<2x5x3xi32>, tensor<2x3x4xi32>) -> tensor<2x5x4xi32>
-  return %s, %t : tensor<2x5x4xf32>, tensor<2x5x4xi32>
+  %u = tfaot.BatchMatMulV2 %e, %f : (tensor<2x5x3xf32>, tensor<3x0xf32>) -> tensor<2x5x0xf32>
+  return %s, %t, %u : tensor<2x5x4xf32>, tensor<2x5x4xi32>, tensor<2x5x0xf32>
 }
