@@ -19,9 +19,11 @@ is faster), so a load that comes and goes hits all three alike; each
 figure is the median of the rounds' medians. --int8 adds `tfaot
 --quantize=int8` and PyTorch's FX int8 (oneDNN, ../shared/bench/
 torch_int8_peer.py) for the convolutional networks at batch 1: tfaot
-twice, as it quantizes by default (the first convolution and the fc
-layer kept in float) and with --quantize_all_layers (every layer int8,
-as PyTorch's FX int8 does), each with the accuracy note tfaot prints
+three times: as it quantizes by default (the first convolution and the fc
+layer kept in float), with --quantize_all_layers (every layer int8,
+as PyTorch's FX int8 does) and with --quantize_residuals added (residual
+adds read int8, as PyTorch's quantized add), each with the accuracy note
+tfaot prints
 (largest error and top-1 agreement against its float build on the
 calibration images); --int8-only runs those rows alone.
 
@@ -69,7 +71,9 @@ def run_json(cmd, env=None, stderr_lines=None):
 
 # The int8 builds tfaot is timed as: the row label and its flags.
 INT8_BUILDS = (("default", []),
-               ("--quantize_all_layers", ["--quantize_all_layers"]))
+               ("--quantize_all_layers", ["--quantize_all_layers"]),
+               ("--quantize_all_layers --quantize_residuals",
+                ["--quantize_all_layers", "--quantize_residuals"]))
 
 
 def tfaot_ms(args, graph, model, batch, threads, quantize=None,
@@ -241,9 +245,10 @@ def main():
                         "accuracy": accuracy[name][0],
                         "rounds": {"tfaot": ours[name], "torch": theirs}})
         print("\nint8, batch 1 (tfaot --quantize=int8 as it quantizes by "
-              "default, conv1 and fc in float, and with "
-              "--quantize_all_layers; PyTorch FX int8, oneDNN, every layer "
-              "int8; the same PyTorch figure on both rows):\n")
+              "default, conv1 and fc in float, with --quantize_all_layers, "
+              "and with the int8 residual stream too; PyTorch FX int8, "
+              "oneDNN, every layer int8, residual adds in int8; the same "
+              "PyTorch figure on each model's rows):\n")
         print("| model | tfaot build | threads | tfaot | PyTorch int8 | "
               "tfaot / PyTorch |")
         print("|---|---|---|---|---|---|")

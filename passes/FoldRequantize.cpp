@@ -74,9 +74,53 @@ struct Chain {
   SmallVector<double> bias;  ///< Per column (zeros when none).
   Clamp clamp;               ///< The activation.
   double mul = 1, zeroPoint = 0;
+  /// An int8 residual added to the sums (--quantize_residuals): the Cast
+  /// of the i8 tensor to f32 (the tensor is read from it when folding, as
+  /// an earlier fold may have replaced it) and its scale; its zero point is
+  /// in `bias`. Or null.
+  CastOp residual;
+  double residualScale = 0;
   /// Every op from the rescale to the final Cast to i8, in order.
   SmallVector<Operation *> ops;
 };
+
+/// Whether `v` is an int8 tensor dequantized by splat constants, as
+/// tfaot-quantize-int8's `residuals` option writes it: Mul(Sub(Cast(q),
+/// zp), s) or Mul(Cast(q), s), each step used once. If so, records q, s
+/// and zp in `chain` (the zero point's term -zp s in its bias), and
+/// appends the steps, last first, to `reversed`.
+bool matchDequantizedResidual(Value v, Chain &chain,
+                              SmallVectorImpl<Operation *> &reversed) {
+  auto mul = v.getDefiningOp<MulOp>();
+  if (!mul || !v.hasOneUse() || chain.residual)
+    return false;
+  std::optional<double> scale = splatConstant(mul.getY());
+  Value x = mul.getX();
+  if (!scale || !x.hasOneUse() || x.getType() != v.getType())
+    return false;
+  double zeroPoint = 0;
+  SmallVector<Operation *> steps = {mul};
+  if (auto sub = x.getDefiningOp<SubOp>()) {
+    std::optional<double> c = splatConstant(sub.getY());
+    if (!c || sub.getX().getType() != v.getType() ||
+        !sub.getX().hasOneUse())
+      return false;
+    zeroPoint = *c;
+    steps.push_back(sub);
+    x = sub.getX();
+  }
+  auto toFloat = x.getDefiningOp<CastOp>();
+  if (!toFloat ||
+      !cast<ShapedType>(toFloat.getX().getType()).getElementType().isInteger(8))
+    return false;
+  steps.push_back(toFloat);
+  chain.residual = toFloat;
+  chain.residualScale = *scale;
+  for (double &b : chain.bias)
+    b -= zeroPoint * *scale;
+  reversed.append(steps.begin(), steps.end());
+  return true;
+}
 
 /// The quantize tfaot-quantize-int8 writes, read backwards from its Cast:
 /// Mul(y, m) -> Round -> AddV2(zp) -> Maximum(-128) -> Minimum(127) -> Cast.
@@ -186,6 +230,22 @@ bool matchLayerResult(Value y, Chain &chain) {
           break;
         }
       }
+      // One int8 residual, added before any clamp.
+      bool residualAdded = false;
+      if (!x && !isa<MulOp>(op))
+        for (Value candidate : {op->getOperand(0), op->getOperand(1)}) {
+          Value other = otherOperand(op, candidate);
+          if (other && other != candidate &&
+              matchDequantizedResidual(other, chain, reversed)) {
+            residualAdded = true;
+            v = candidate;
+            break;
+          }
+        }
+      if (residualAdded) {
+        sawAdd = true;
+        continue;
+      }
     }
     if (!x)
       return false;
@@ -220,6 +280,7 @@ bool matchLayerResult(Value y, Chain &chain) {
 struct Folded {
   SmallVector<float> scale, bias;
   bool hasBias = false;
+  float residualScale = 0;
   Clamp clamp;
 };
 
@@ -238,6 +299,10 @@ std::optional<Folded> foldConstants(const Chain &chain) {
       return std::nullopt;
     folded.hasBias |= folded.bias[j] != 0.0f;
   }
+  folded.residualScale =
+      static_cast<float>(chain.residualScale * chain.mul);
+  if (chain.residual && !std::isfinite(folded.residualScale))
+    return std::nullopt;
   // The activation's bounds in the int8 domain, then the int8 range.
   folded.clamp.max(chain.clamp.lo * chain.mul + chain.zeroPoint);
   folded.clamp.min(chain.clamp.hi * chain.mul + chain.zeroPoint);
@@ -266,6 +331,12 @@ void fold(Chain &chain, const Folded &folded) {
       MulOp::create(b, loc, type, chain.sumsAsFloat, columns(folded.scale));
   if (folded.hasBias)
     y = AddV2Op::create(b, loc, type, y, columns(folded.bias));
+  if (chain.residual) {
+    Value residual = MulOp::create(
+        b, loc, type, CastOp::create(b, loc, type, chain.residual.getX()),
+        scalar(folded.residualScale));
+    y = AddV2Op::create(b, loc, type, y, residual);
+  }
   y = MaximumOp::create(b, loc, type, y, scalar(folded.clamp.lo));
   y = MinimumOp::create(b, loc, type, y, scalar(folded.clamp.hi));
   y = RoundOp::create(b, loc, type, y);
@@ -291,7 +362,9 @@ struct FoldRequantizePass
         chains.emplace_back(std::move(chain), std::move(*folded));
     });
     // Each chain's ops are its own (every result has one user), so folding
-    // one leaves the others intact.
+    // one leaves the others intact. An int8 residual is another chain's
+    // result, replaced when that chain folds: it is read through the
+    // chain's own Cast, whose operand the replacement updates.
     for (auto &[chain, folded] : chains)
       fold(chain, folded);
     numFolded += chains.size();

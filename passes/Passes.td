@@ -450,9 +450,26 @@ def QuantizeInt8Pass : Pass<"tfaot-quantize-int8", "mlir::ModuleOp"> {
     become int8 per column as above, the product an Int8WeightMatMul
     (float32 sums of a * float(b)) and a Mul by the column scales.
     Ops without either attribute are left alone.
+
+    With `residuals`, a residual addition reads the int8 stream: where a
+    quantized layer's float input x is also an operand of an AddV2 or Add
+    of x's shape whose other operand is not a constant (the shortcut of a
+    ResNet or MobileNetV2 block), that operand becomes the int8 input
+    dequantized, (Cast(q) - zp) * s. x is then read only to be quantized,
+    so its producer can write int8 alone, and the block's last product
+    reads a quarter of the bytes for its shortcut (as PyTorch's quantized
+    add does). The addition then sees x rounded to 8 bits: the
+    quantization report says what that costs.
   }];
+  let options = [
+    Option<"residuals", "residuals", "bool", /*default=*/"false",
+           "Residual additions read the quantized input of the layers that "
+           "share their operand (dequantized) instead of the float value">,
+  ];
   let statistics = [
     Statistic<"numQuantized", "ops-quantized", "Number of contractions made int8">,
+    Statistic<"numResiduals", "residuals-int8",
+              "Residual additions made to read the int8 stream">,
     Statistic<"numWeightsOnly", "weights-only",
               "Number of MatMuls given int8 weights and float32 activations">,
   ];
@@ -483,9 +500,14 @@ def FoldRequantizePass : Pass<"tfaot-fold-requantize", "mlir::func::FuncOp"> {
     a half; all builds (fused, unfused, GPU) compute the folded form, so
     they still agree with each other bit for bit.
 
-    Left alone: float results with other users (a residual's input), a
-    bias or clamp that is not per channel or scalar, an add after a clamp,
-    and any other op between the two layers.
+    An int8 residual added before the clamp (what tfaot-quantize-int8's
+    `residuals` option writes: (float(r) - zp_r) * s_r) folds the same way,
+    as one more term float(r) * (s_r m), its zero point going into the
+    bias: the in-register epilogue then reads the shortcut as bytes.
+
+    Left alone: float results with other users (a float residual's input),
+    a bias or clamp that is not per channel or scalar, an add after a
+    clamp, and any other op between the two layers.
   }];
   let statistics = [
     Statistic<"numFolded", "requantizations-folded",

@@ -159,8 +159,10 @@ struct Builder {
   }
 };
 
-/// Replaces `conv` by its int8 form; the input range is `q`'s.
-Value quantizeConv(OpBuilder &b, Conv2DOp conv, ActivationQuantization q) {
+/// Replaces `conv` by its int8 form reading `input`, its input quantized
+/// with `q`.
+Value quantizeConv(OpBuilder &b, Conv2DOp conv, ActivationQuantization q,
+                   Value input) {
   Builder build{b, conv.getLoc()};
   DenseElementsAttr filter = contractionWeights(conv);
   auto filterType = cast<RankedTensorType>(filter.getType());
@@ -169,7 +171,6 @@ Value quantizeConv(OpBuilder &b, Conv2DOp conv, ActivationQuantization q) {
   ChannelWeights weights =
       quantizeColumns(floatValues(filter),
                       filterType.getNumElements() / outChannels, outChannels);
-  Value input = build.quantize(conv.getInput(), q);
   auto resultType = conv.getOutput().getType();
   Value product = Int8Conv2DOp::create(
       b, conv.getLoc(), resultType.clone(b.getI32Type()), input,
@@ -182,14 +183,13 @@ Value quantizeConv(OpBuilder &b, Conv2DOp conv, ActivationQuantization q) {
 
 /// Replaces `depthwise` (multiplier 1) by its int8 form.
 Value quantizeDepthwise(OpBuilder &b, DepthwiseConv2dNativeOp depthwise,
-                        ActivationQuantization q) {
+                        ActivationQuantization q, Value input) {
   Builder build{b, depthwise.getLoc()};
   DenseElementsAttr weightsAttr = contractionWeights(depthwise);
   auto weightsType = cast<RankedTensorType>(weightsAttr.getType());
   int64_t taps = weightsType.getDimSize(0), channels = weightsType.getDimSize(1);
   ChannelWeights weights =
       quantizeColumns(floatValues(weightsAttr), taps, channels);
-  Value input = build.quantize(depthwise.getInput(), q);
   auto resultType = depthwise.getOutput().getType();
   Value product = Int8DepthwiseConv2DOp::create(
       b, depthwise.getLoc(), resultType.clone(b.getI32Type()), input,
@@ -217,9 +217,9 @@ MatMulWeights quantizeMatMulColumns(Builder &build, MatMulOp matmul) {
           std::move(weights.scales)};
 }
 
-Value quantizeMatMul(OpBuilder &b, MatMulOp matmul, ActivationQuantization q) {
+Value quantizeMatMul(OpBuilder &b, MatMulOp matmul, ActivationQuantization q,
+                     Value input) {
   Builder build{b, matmul.getLoc()};
-  Value input = build.quantize(matmul.getA(), q);
   MatMulWeights weights = quantizeMatMulColumns(build, matmul);
   auto resultType = matmul.getProduct().getType();
   Value product = Int8MatMulOp::create(
@@ -237,6 +237,44 @@ Value quantizeMatMulWeights(OpBuilder &b, MatMulOp matmul) {
       b, matmul.getLoc(), matmul.getProduct().getType(), matmul.getA(),
       weights.values);
   return build.scaleColumns(product, 1.0f, weights.scales);
+}
+
+/// Whether `add` is a residual addition of `x`: an AddV2 or Add of x's
+/// type whose other operand is computed (not a bias or other constant).
+bool isResidualAddOf(Operation *add, Value x) {
+  if (!isa<AddV2Op, AddOp>(add) || add->getResult(0).getType() != x.getType())
+    return false;
+  Value other = add->getOperand(0) == x ? add->getOperand(1) : add->getOperand(0);
+  return other != x && !denseConstant(other);
+}
+
+/// Makes the residual additions of `x` read `quantized` (x quantized with
+/// `q`) dequantized, (Cast(quantized) - zp) * s, instead of x; returns
+/// how many. See the pass's `residuals` option.
+int readResidualsFromInt8(Value x, Value quantized, ActivationQuantization q) {
+  SmallVector<OpOperand *> uses;
+  // Only additions after the quantization, which is built right before
+  // its layer: the dequantized value must dominate them.
+  Operation *quantize = quantized.getDefiningOp();
+  for (OpOperand &use : x.getUses())
+    if (use.getOwner()->getBlock() == quantize->getBlock() &&
+        quantize->isBeforeInBlock(use.getOwner()) &&
+        isResidualAddOf(use.getOwner(), x))
+      uses.push_back(&use);
+  if (uses.empty())
+    return 0;
+  OpBuilder b(quantized.getContext());
+  b.setInsertionPointAfterValue(quantized);
+  Builder build{b, quantized.getLoc()};
+  auto type = cast<RankedTensorType>(x.getType());
+  Value asFloat = CastOp::create(b, build.loc, type, quantized);
+  Value centred =
+      SubOp::create(b, build.loc, type, asFloat, build.scalar(q.zeroPoint));
+  Value dequantized =
+      MulOp::create(b, build.loc, type, centred, build.scalar(q.scale));
+  for (OpOperand *use : uses)
+    use->set(dequantized);
+  return static_cast<int>(uses.size());
 }
 
 struct QuantizeInt8Pass
@@ -296,16 +334,20 @@ struct QuantizeInt8Pass
           cast<FloatAttr>(range[0]).getValueAsDouble(),
           cast<FloatAttr>(range[1]).getValueAsDouble());
       OpBuilder b(op);
+      Value input = op->getOperand(0);
+      Value quantized = Builder{b, op->getLoc()}.quantize(input, q);
       Value replacement;
       if (auto conv = dyn_cast<Conv2DOp>(op))
-        replacement = quantizeConv(b, conv, q);
+        replacement = quantizeConv(b, conv, q, quantized);
       else if (auto depthwise = dyn_cast<DepthwiseConv2dNativeOp>(op))
-        replacement = quantizeDepthwise(b, depthwise, q);
+        replacement = quantizeDepthwise(b, depthwise, q, quantized);
       else
-        replacement = quantizeMatMul(b, cast<MatMulOp>(op), q);
+        replacement = quantizeMatMul(b, cast<MatMulOp>(op), q, quantized);
       op->getResult(0).replaceAllUsesWith(replacement);
       op->erase();
       ++numQuantized;
+      if (residuals)
+        numResiduals += readResidualsFromInt8(input, quantized, q);
     }
     for (MatMulOp matmul : weightsOnly) {
       OpBuilder b(matmul);

@@ -95,6 +95,7 @@ enum class InputKind {
   Sums,     ///< The product's sums (through views).
   Column,   ///< One float per column (scale, bias).
   Residual, ///< A float per element, like the result.
+  Int8Residual, ///< An int8 per element, dequantized in the body.
 };
 
 /// Reads the generic's body as the fused kernel's epilogue.
@@ -121,9 +122,12 @@ public:
     if (auto add = dyn_cast_or_null<arith::AddFOp>(user()))
       if ((match.bias = operandOfKind(add, InputKind::Column)))
         advance(add);
-    if (auto add = dyn_cast_or_null<arith::AddFOp>(user()))
+    if (auto add = dyn_cast_or_null<arith::AddFOp>(user())) {
       if ((match.residual = operandOfKind(add, InputKind::Residual)))
         advance(add);
+      else if (readInt8Residual(otherOperand(add), match))
+        advance(add);
+    }
     if (!readClamp(match.lo, match.hi))
       return false;
     if (startsRequantization()) {
@@ -176,6 +180,47 @@ private:
     advance(toInt);
     return true;
   }
+  /// Whether `v` is an int8 residual dequantized with constants,
+  /// (sitofp(q) - zp) * s, or sitofp(q) * s (a zero point of 0 folded
+  /// away), each step used once; if so, records it in `match`.
+  bool readInt8Residual(Value v, Int8EpilogueMatch &match) {
+    auto mul = v.getDefiningOp<arith::MulFOp>();
+    if (!mul || !v.hasOneUse())
+      return false;
+    Value x = mul.getLhs();
+    std::optional<float> scale = constantFloat(mul.getRhs());
+    if (!scale) {
+      x = mul.getRhs();
+      scale = constantFloat(mul.getLhs());
+    }
+    if (!scale)
+      return false;
+    float zp = 0;
+    size_t ops = 2;
+    if (auto sub = x.getDefiningOp<arith::SubFOp>()) {
+      std::optional<float> c = constantFloat(sub.getRhs());
+      if (!c || !x.hasOneUse())
+        return false;
+      zp = *c;
+      x = sub.getLhs();
+      ++ops;
+    }
+    auto toFloat = x.getDefiningOp<arith::SIToFPOp>();
+    if (!toFloat || !x.hasOneUse() || !toFloat.getType().isF32())
+      return false;
+    auto arg = dyn_cast<BlockArgument>(toFloat.getIn());
+    if (!arg || arg.getOwner() != &generic.getRegion().front() ||
+        arg.getArgNumber() >= inputs.size() ||
+        inputs[arg.getArgNumber()] != InputKind::Int8Residual)
+      return false;
+    match.residualInt8 =
+        generic.getDpsInputOperand(arg.getArgNumber())->get();
+    match.residualScale = *scale;
+    match.residualZp = zp;
+    steps += ops;
+    return true;
+  }
+
   /// Every op of the body is one of the steps, and the last is yielded.
   bool readYield() {
     auto yield = dyn_cast_or_null<linalg::YieldOp>(user());
@@ -303,14 +348,15 @@ std::optional<ByteRanges> byteRanges(memref::ViewOp a, memref::ViewOp b) {
 }
 
 /// Whether buffers `residual` and `result` may share bytes other than as
-/// the same float buffer (an elementwise update in place). Views of the
-/// arena at constant offsets are compared; other distinct values are
-/// distinct allocations.
-bool overlapsOtherThanInPlace(Value residual, Value result, bool int8Result) {
+/// the same buffer of one element type (an elementwise update in place,
+/// `sameElementType`). Views of the arena at constant offsets are
+/// compared; other distinct values are distinct allocations.
+bool overlapsOtherThanInPlace(Value residual, Value result,
+                              bool sameElementType) {
   auto a = residual.getDefiningOp<memref::ViewOp>();
   auto b = result.getDefiningOp<memref::ViewOp>();
   if (!a || !b)
-    return residual == result && int8Result;
+    return residual == result && !sameElementType;
   if (a.getSource() != b.getSource())
     return false;
   std::optional<ByteRanges> ranges = byteRanges(a, b);
@@ -318,7 +364,7 @@ bool overlapsOtherThanInPlace(Value residual, Value result, bool int8Result) {
     return true;
   if (!ranges->overlap())
     return false;
-  return int8Result || ranges->aBegin != ranges->bBegin;
+  return !sameElementType || ranges->aBegin != ranges->bBegin;
 }
 
 /// `buffer` without the views taken of it (reshapes, subviews, casts): the
@@ -452,6 +498,9 @@ std::optional<Int8EpilogueMatch> matchInt8Epilogue(linalg::LinalgOp product) {
       inputs.push_back(InputKind::Column);
     } else if (map == identity && isDenseOf(value, f32)) {
       inputs.push_back(InputKind::Residual);
+    } else if (map == identity &&
+               isDenseOf(value, IntegerType::get(ctx, 8))) {
+      inputs.push_back(InputKind::Int8Residual);
     } else {
       return std::nullopt;
     }
@@ -466,7 +515,8 @@ std::optional<Int8EpilogueMatch> matchInt8Epilogue(linalg::LinalgOp product) {
         cast<MemRefType>(input->get().getType()).getShape();
     if ((kind == InputKind::Column &&
          inputShape != ArrayRef<int64_t>{match.n}) ||
-        (kind == InputKind::Residual && inputShape != shape))
+        ((kind == InputKind::Residual || kind == InputKind::Int8Residual) &&
+         inputShape != shape))
       return std::nullopt;
   }
 
@@ -484,8 +534,12 @@ std::optional<Int8EpilogueMatch> matchInt8Epilogue(linalg::LinalgOp product) {
     return std::nullopt;
   // The kernel reads each residual element right before writing the result
   // element at the same index: fine in place, not for other overlaps.
-  if (match.residual &&
-      overlapsOtherThanInPlace(match.residual, match.result, match.int8Result))
+  if (match.residual && overlapsOtherThanInPlace(match.residual, match.result,
+                                                 !match.int8Result))
+    return std::nullopt;
+  if (match.residualInt8 &&
+      overlapsOtherThanInPlace(match.residualInt8, match.result,
+                               match.int8Result))
     return std::nullopt;
   for (OpOperand *input : product.getDpsInputOperands())
     if (mayShareBytes(input->get(), match.result))
@@ -526,7 +580,7 @@ bool addInt8Copy(linalg::LinalgOp product, Int8EpilogueMatch &match) {
   // The kernel writes the copy's rows while it still reads everything
   // else.
   SmallVector<Value> read = {match.result, match.scale};
-  for (Value v : {match.bias, match.residual})
+  for (Value v : {match.bias, match.residual, match.residualInt8})
     if (v)
       read.push_back(v);
   for (OpOperand *operand : product.getDpsInputOperands())

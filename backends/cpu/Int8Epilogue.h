@@ -34,6 +34,10 @@ struct Int8EpilogueMatch {
   mlir::Value scale;  ///< memref<n x f32>, per column.
   mlir::Value bias;   ///< memref<n x f32>, or null.
   mlir::Value residual; ///< f32, the result's shape (added after the bias), or null.
+  /// Or an int8 residual of the result's shape, added as
+  /// (float(q) - residualZp) * residualScale (at most one of the two).
+  mlir::Value residualInt8;
+  float residualScale = 1, residualZp = 0;
   /// The generic's output, f32 or i8 with n columns: dense, or the
   /// interior of a padded NHWC buffer (see rowPixels).
   mlir::Value result;
@@ -54,6 +58,8 @@ struct Int8EpilogueMatch {
 /// or a product with an NHWC result such as a depthwise convolution) if
 /// the only reader of its result is an elementwise generic computing
 ///   y = clamp(float(acc) * scale[col] (+ bias[col]) (+ residual), lo, hi)
+/// (the residual f32, or i8 dequantized with constants:
+/// (sitofp(q) - zp) * s, or sitofp(q) * s where zp was 0)
 /// and storing y, or int8(clamp(roundeven(y * qMul) + qZp, qLo, qHi))
 /// (or int8(roundeven(y)), the form tfaot-fold-requantize leaves: qMul 1,
 /// qZp 0), with nothing that touches memory between the two but fills of

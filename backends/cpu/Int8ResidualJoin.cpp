@@ -130,7 +130,11 @@ void splitJoin(linalg::GenericOp join) {
   AffineMap lastColumn =
       AffineMap::get(rank, 0, getAffineDimExpr(rank - 1, ctx), ctx);
   Value result = join.getDpsInitOperand(0)->get();
-  if (!isDenseOf(result, Float32Type::get(ctx)) ||
+  // A float result (the float residual stream), or an int8 one (the int8
+  // stream of --quantize_residuals, where the stage's output is only read
+  // quantized).
+  if (!(isDenseOf(result, Float32Type::get(ctx)) ||
+        isDenseOf(result, IntegerType::get(ctx, 8))) ||
       join.getMatchingIndexingMap(join.getDpsInitOperand(0)) != identity)
     return;
   SmallVector<bool> columns;

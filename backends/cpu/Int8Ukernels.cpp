@@ -316,11 +316,15 @@ void rewriteMmt4d(ModuleOp module, SymbolTable &symbols,
                  address(b, loc, epilogue->result),
                  i64(b, loc, epilogue->n)});
     appendEpilogue(b, loc, *epilogue, args);
-    args.push_back(addressOrZero(b, loc, epilogue->int8Copy));
+    args.append({addressOrZero(b, loc, epilogue->int8Copy),
+                 addressOrZero(b, loc, epilogue->residualInt8),
+                 f32(b, loc, epilogue->residualScale),
+                 f32(b, loc, epilogue->residualZp)});
     SmallVector<Type> types = {i64Type, i64Type, i64Type, i64Type, i64Type,
                                i32Type, i64Type, i64Type, i64Type};
     types.append(epilogueTypes(b));
-    types.push_back(i64Type); // int8_copy
+    // int8_copy, residual_int8, residual_scale, residual_zp
+    types.append({i64Type, i64Type, b.getF32Type(), b.getF32Type()});
     func::CallOp::create(
         b, loc, declare(module, tfaot_rt::kMmt4dS8S8Fused, types), args);
     eraseEpilogue(*epilogue);
@@ -372,7 +376,9 @@ void rewriteDepthwise(ModuleOp module, linalg::DepthwiseConv2DNhwcHwcOp op) {
     return;
   std::optional<::tfaot::cpu::Int8EpilogueMatch> epilogue =
       ::tfaot::cpu::matchInt8Epilogue(op);
-  if (!epilogue)
+  // The depthwise kernel's entry point takes no int8 residual: no network
+  // adds a shortcut right after a depthwise convolution.
+  if (!epilogue || epilogue->residualInt8)
     return;
   Value out = op.getDpsInitOperand(0)->get();
   OpBuilder b(epilogue->generic);

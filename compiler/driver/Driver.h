@@ -151,6 +151,7 @@ struct CompileOptions {
   bool quantizeAllLayers = false;            ///< --quantize_all_layers
   int64_t quantizeMinK = 0;                  ///< --quantize_min_k
   bool quantizeFloatWeights = false;         ///< --quantize_float_weights
+  bool quantizeResiduals = false;            ///< --quantize_residuals
   std::string quantizeReport;                ///< --quantize_report FILE
   /// --precision_report FILE: with --precision=fp16|bf16 and --calibration,
   /// the half-precision build's accuracy against the fp32 build

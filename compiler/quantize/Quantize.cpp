@@ -187,6 +187,29 @@ bool compileObserved(const CompileOptions &options, llvm::raw_ostream &errs,
   return true;
 }
 
+/// The additions with an operand tfaot-quantize-int8's `residuals` option
+/// wrote, (Cast(int8) - zp) * s, or tfaot-fold-requantize made of it,
+/// Cast(int8) * s. (The pass's statistics are not kept in a build without
+/// LLVM's statistics.)
+uint64_t countInt8Residuals(mlir::ModuleOp module) {
+  auto isDequantized = [](mlir::Value v) {
+    auto mul = v.getDefiningOp<mlir::tfaot::MulOp>();
+    mlir::Value x = mul ? mul.getX() : nullptr;
+    if (auto sub = x ? x.getDefiningOp<mlir::tfaot::SubOp>() : nullptr)
+      x = sub.getX();
+    auto cast = x ? x.getDefiningOp<mlir::tfaot::CastOp>() : nullptr;
+    return cast && llvm::cast<mlir::ShapedType>(cast.getX().getType())
+                       .getElementType()
+                       .isInteger(8);
+  };
+  uint64_t count = 0;
+  module.walk([&](mlir::Operation *op) {
+    if (llvm::isa<mlir::tfaot::AddV2Op, mlir::tfaot::AddOp>(op))
+      count += llvm::count_if(op->getOperands(), isDequantized);
+  });
+  return count;
+}
+
 std::vector<size_t> unique(std::vector<size_t> values) {
   std::sort(values.begin(), values.end());
   values.erase(std::unique(values.begin(), values.end()), values.end());
@@ -253,6 +276,7 @@ int tfaot::compileQuantized(const CompileOptions &options,
   report.samples = samples.size();
   report.contractions = contractions;
   report.allLayers = options.quantizeAllLayers;
+  report.residuals = options.quantizeResiduals;
   report.minK = options.quantizeMinK;
   report.floatObjectBytes = observed.object.size();
   bool cuda = options.targetKind == "cuda";
@@ -341,7 +365,9 @@ int tfaot::compileQuantized(const CompileOptions &options,
       }
     }
     mlir::PassManager pm(module->getContext());
-    pm.addPass(mlir::tfaot::createQuantizeInt8Pass());
+    mlir::tfaot::QuantizeInt8PassOptions quantizeOptions;
+    quantizeOptions.residuals = options.quantizeResiduals;
+    pm.addPass(mlir::tfaot::createQuantizeInt8Pass(quantizeOptions));
     // A tensor two int8 layers read is quantized once, so that its
     // producer's result has one user and can be folded into that quantize.
     pm.addPass(mlir::createCSEPass());
@@ -354,6 +380,7 @@ int tfaot::compileQuantized(const CompileOptions &options,
       diags.error("internal error: tfaot-quantize-int8 failed");
       return false;
     }
+    report.residualsInt8 = countInt8Residuals(module);
     return true;
   };
   if (buildOnce(final, quantizeLayers, errs, out) != 0)

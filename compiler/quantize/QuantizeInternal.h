@@ -111,6 +111,10 @@ struct Report {
   double percentile = 0;
   size_t samples = 0, contractions = 0;
   bool allLayers = false;
+  /// --quantize_residuals, and the residual additions it made read the
+  /// int8 stream.
+  bool residuals = false;
+  uint64_t residualsInt8 = 0;
   int64_t minK = 0;
   std::vector<Layer> layers;
   /// MatMuls kept in float32 whose weights were stored as int8

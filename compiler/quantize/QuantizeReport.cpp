@@ -36,6 +36,8 @@ void Report::printSummary(llvm::raw_ostream &os) const {
      << " contractions quantized";
   if (!weightsOnly.empty())
     os << " (" << weightsOnly.size() << " more with int8 weights only)";
+  if (residuals)
+    os << "; " << residualsInt8 << " residual additions read int8";
   os << "; object " << megabytes(floatObjectBytes)
      << " -> " << megabytes(int8ObjectBytes);
   for (const OutputComparison &out : outputs) {
@@ -71,6 +73,9 @@ void Report::printText(llvm::raw_ostream &os) const {
     os << "; those summing fewer than " << minK
        << " products per output kept in float (--quantize_min_k)";
   os << "\n";
+  if (residuals)
+    os << "residual additions reading the int8 stream (--quantize_residuals): "
+       << residualsInt8 << "\n";
   if (!weightsOnly.empty())
     os << "int8 weights, float32 activations (--quantize_float_weights): "
        << llvm::join(weightsOnly, ", ") << "\n";
@@ -153,6 +158,9 @@ void Report::printJson(llvm::raw_ostream &os) const {
       {"samples", static_cast<int64_t>(samples)},
       {"contractions", static_cast<int64_t>(contractions)},
       {"min_k", minK},
+      {"residuals_int8",
+       residuals ? llvm::json::Value(static_cast<int64_t>(residualsInt8))
+                 : llvm::json::Value(nullptr)},
       {"layers", std::move(layerArray)},
       {"weights_only_layers", llvm::json::Array(weightsOnly)},
       {"outputs", outputsJson(outputs)},

@@ -102,7 +102,7 @@ Avx2Sums(const Problem &p, int64_t b, int64_t y, int64_t x0, int64_t pixels,
 // 32-channel layer: 157 -> 122 us).
 constexpr int64_t kMaxAvx512Taps = 25;
 
-template <int Result, bool Bias, bool Residual, int Taps>
+template <int Result, bool Bias, int Residual, int Taps>
 TFAOT_AVX512_TARGET void Avx512FusedRows(const Problem &p, int64_t begin,
                                          int64_t end) {
   const DepthwiseShape &s = p.s;
@@ -120,7 +120,6 @@ TFAOT_AVX512_TARGET void Avx512FusedRows(const Problem &p, int64_t begin,
     // The row's pixels are consecutive in the result (row_pixels is 0 or
     // wo, see DepthwiseS8S8Fused).
     const int64_t out_row = e.RowOffset(r * wo);
-    const float *residual_row = Residual ? e.residual + r * wo * c : nullptr;
     for (int64_t ch = 0; ch < c; ch += 16) {
       const __mmask16 mask = Avx512FirstLanes(c - ch);
       for (int64_t t = 0; t < taps; ++t)
@@ -143,8 +142,7 @@ TFAOT_AVX512_TARGET void Avx512FusedRows(const Problem &p, int64_t begin,
           acc = _mm512_add_epi32(acc, _mm512_mullo_epi32(v, filter[t]));
         }
         const __m512 residual =
-            Residual ? _mm512_maskz_loadu_ps(mask, residual_row + x * c + ch)
-                     : _mm512_setzero_ps();
+            Avx512LoadResidual<Residual>(e, k, (r * wo + x) * c + ch, mask);
         const __m512 value =
             Avx512EpilogueValue<Bias, Residual>(k, acc, scale, bias, residual);
         if (Result != kFloatResult)
@@ -157,7 +155,7 @@ TFAOT_AVX512_TARGET void Avx512FusedRows(const Problem &p, int64_t begin,
 }
 
 template <int Taps> struct Avx512FusedRowsOf {
-  template <int I, bool B, bool R> struct Pick {
+  template <int I, bool B, int R> struct Pick {
     static constexpr RowsFn fn = Avx512FusedRows<I, B, R, Taps>;
   };
 };

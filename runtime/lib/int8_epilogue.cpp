@@ -44,8 +44,9 @@ RequantizeRow(const Int8Epilogue &e, const float *__restrict y,
 // are arith.maximumf/minimumf for ordered values. The only overlap the
 // compiler allows is a float result written over its own residual, so
 // those two are __restrict only where there is no residual (elsewhere the
-// compiler checks for aliasing at run time).
-template <int Result, bool Bias, bool Residual>
+// compiler checks for aliasing at run time). An int8 residual may be the
+// int8 result itself in the same way.
+template <int Result, bool Bias, int Residual>
 __attribute__((always_inline)) inline void
 EpilogueRows(const Int8Epilogue &e, const int32_t *acc, int64_t ld,
              int64_t row0, int64_t rows, int64_t col0, int64_t cols) {
@@ -55,19 +56,32 @@ EpilogueRows(const Int8Epilogue &e, const int32_t *acc, int64_t ld,
   const float q_mul = e.q_mul, q_zp = e.q_zp, q_lo = e.q_lo, q_hi = e.q_hi;
   const int64_t n = e.n;
   const int64_t first = row0 * n + col0;
-  using FloatOut = std::conditional_t<Residual, float *, float *__restrict>;
-  const float *residual = Residual ? e.residual + first : nullptr;
+  using FloatOut = std::conditional_t<Residual == kFloatResidual, float *,
+                                      float *__restrict>;
+  using Int8Out = std::conditional_t<Residual == kInt8Residual, int8_t *,
+                                     int8_t *__restrict>;
+  const float *residual =
+      Residual == kFloatResidual ? e.residual + first : nullptr;
+  const int8_t *residual8 =
+      Residual == kInt8Residual ? e.residual_int8 + first : nullptr;
+  const float residual_scale = e.residual_scale, residual_zp = e.residual_zp;
   for (int64_t r = 0; r < rows; ++r) {
     const int32_t *__restrict a = acc + r * ld;
     const int64_t at = e.RowOffset(row0 + r) + col0;
-    int8_t *__restrict out8 = static_cast<int8_t *>(e.out) + at;
+    Int8Out out8 = static_cast<int8_t *>(e.out) + at;
     FloatOut out32 = static_cast<float *>(e.out) + at;
     for (int64_t j = 0; j < cols; ++j) {
       float y = static_cast<float>(a[j]) * scale[j];
       if (Bias)
         y = y + bias[j];
-      if (Residual)
+      if (Residual == kFloatResidual)
         y = y + residual[r * n + j];
+      if (Residual == kInt8Residual) {
+        // One statement per operation: no contraction into an FMA.
+        float d = static_cast<float>(residual8[r * n + j]) - residual_zp;
+        d = d * residual_scale;
+        y = y + d;
+      }
       y = y < lo ? lo : y;
       y = y > hi ? hi : y;
       if (Result == kInt8RoundOnly) {
@@ -88,11 +102,11 @@ EpilogueRows(const Int8Epilogue &e, const int32_t *acc, int64_t ld,
   const Int8Epilogue &e, const int32_t *acc, int64_t ld, int64_t row0,         \
       int64_t rows, int64_t col0, int64_t cols
 #define TFAOT_DEFINE_EPILOGUE(NAME, ATTRIBUTES)                                \
-  template <int I, bool B, bool R>                                             \
+  template <int I, bool B, int R>                                              \
   ATTRIBUTES void NAME##Rows(TFAOT_EPILOGUE_PARAMS) {                          \
     EpilogueRows<I, B, R>(e, acc, ld, row0, rows, col0, cols);                 \
   }                                                                            \
-  template <int I, bool B, bool R> struct NAME##Pick {                         \
+  template <int I, bool B, int R> struct NAME##Pick {                          \
     static constexpr EpilogueFn fn = NAME##Rows<I, B, R>;                      \
   };                                                                           \
   void NAME(TFAOT_EPILOGUE_PARAMS) {                                           \
@@ -110,9 +124,11 @@ TFAOT_DEFINE_EPILOGUE(Avx2Epilogue, __attribute__((target("avx2"))))
 // its 8-wide and scalar remainders, and it stores int8 results with a
 // masked vpmovdb per 16, several times slower than packing 64 and storing
 // once. The arithmetic per vector is int8_epilogue_avx512.h's.
-template <bool Bias, bool Residual> struct Avx512EpilogueStep {
+template <bool Bias, int Residual> struct Avx512EpilogueStep {
   const float *__restrict scale, *__restrict bias;
-  const float *residual; // May be the result itself (see EpilogueRows).
+  const Int8Epilogue &e; // Its residual may be the result itself (see
+                         // EpilogueRows).
+  int64_t first;         // The element of e's residual at row 0, column 0.
   const int32_t *acc;
   int64_t ld, n, cols;
   Avx512EpilogueScalars k;
@@ -127,8 +143,7 @@ template <bool Bias, bool Residual> struct Avx512EpilogueStep {
         k, _mm512_maskz_loadu_epi32(mask, acc + r * ld + j),
         _mm512_maskz_loadu_ps(mask, scale + j),
         Bias ? _mm512_maskz_loadu_ps(mask, bias + j) : _mm512_setzero_ps(),
-        Residual ? _mm512_maskz_loadu_ps(mask, residual + r * n + j)
-                 : _mm512_setzero_ps());
+        Avx512LoadResidual<Residual>(e, k, first + r * n + j, mask));
   }
   // The int8 results of those columns, as int32 lanes.
   template <int Result>
@@ -137,14 +152,15 @@ template <bool Bias, bool Residual> struct Avx512EpilogueStep {
   }
 };
 
-template <int Result, bool Bias, bool Residual>
+template <int Result, bool Bias, int Residual>
 TFAOT_AVX512_TARGET void Avx512EpilogueRows(TFAOT_EPILOGUE_PARAMS) {
   const int64_t n = e.n;
   const int64_t first = row0 * n + col0;
   Avx512EpilogueStep<Bias, Residual> step{
       e.scale + col0,
       Bias ? e.bias + col0 : nullptr,
-      Residual ? e.residual + first : nullptr,
+      e,
+      first,
       acc,
       ld,
       n,
@@ -210,7 +226,7 @@ TFAOT_AVX512_TARGET void Avx512EpilogueRows(TFAOT_EPILOGUE_PARAMS) {
   }
 }
 
-template <int I, bool B, bool R> struct Avx512EpiloguePick {
+template <int I, bool B, int R> struct Avx512EpiloguePick {
   static constexpr EpilogueFn fn = Avx512EpilogueRows<I, B, R>;
 };
 

@@ -13,7 +13,9 @@
 #define TFAOT_RUNTIME_INT8_EPILOGUE_H
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
+#include <utility>
 
 namespace tfaot::internal {
 
@@ -22,12 +24,19 @@ namespace tfaot::internal {
 /// elementwise code it replaces computes):
 ///   y = float(acc) * scale[j]; y = y + bias[j] (if bias);
 ///   y = y + residual[i][j] (if residual);  y = min(max(y, lo), hi);
+/// where an int8 residual (residual_int8) is read as
+///   r = float(residual_int8[i][j]) - residual_zp; r = r * residual_scale;
 /// then a float32 result stores y, and an int8 result stores
 ///   int8(min(max(roundeven(y * q_mul) + q_zp, q_lo), q_hi)).
 /// The result (and the residual) are m x n, row-major and dense (the
 /// result may be a padded buffer's interior, see row_pixels). No operand
 /// may overlap the result, except that a float result may be its residual
 /// itself: each element is read before it is written.
+///
+/// An int8 residual is the residual stream of a network quantized with
+/// --quantize_residuals: the block's input as its first product read it,
+/// a quarter of the float stream's bytes. It may be the int8 result itself
+/// (read before written, as a float residual may be a float result).
 ///
 /// A float result may also be stored requantized (int8_copy): the residual
 /// stream of a ResNet is float, for the next block's residual add, and
@@ -37,6 +46,9 @@ struct Int8Epilogue {
   const float *scale = nullptr;    ///< n values.
   const float *bias = nullptr;     ///< n values, or null for none.
   const float *residual = nullptr; ///< m x n values, or null for none.
+  /// m x n int8 values, or null for none (at most one of the residuals).
+  const int8_t *residual_int8 = nullptr;
+  float residual_scale = 1, residual_zp = 0;
   float lo = -__builtin_inff(), hi = __builtin_inff();
   bool int8_result = false;
   float q_mul = 1, q_zp = 0, q_lo = -128, q_hi = 127;
@@ -79,21 +91,38 @@ inline EpilogueResult ResultOf(const Int8Epilogue &e) {
   return round_only ? kInt8RoundOnly : kInt8Result;
 }
 
+/// What an epilogue adds after the bias.
+enum EpilogueResidual : int {
+  kNoResidual = 0,
+  kFloatResidual = 1,
+  kInt8Residual = 2,
+};
+
+inline EpilogueResidual ResidualOf(const Int8Epilogue &e) {
+  return e.residual        ? kFloatResidual
+         : e.residual_int8 ? kInt8Residual
+                           : kNoResidual;
+}
+
 /// Kernels are instantiated for each <result, bias, residual>; this is
-/// the index of an epilogue's: 4 * result + 2 * (bias) + (residual).
-inline constexpr int kEpilogueVariants = 12;
+/// the index of an epilogue's: 6 * result + 3 * (bias) + residual.
+inline constexpr int kEpilogueVariants = 18;
 inline int EpilogueVariant(const Int8Epilogue &e) {
-  return 4 * ResultOf(e) + (e.bias ? 2 : 0) + (e.residual ? 1 : 0);
+  return 6 * ResultOf(e) + (e.bias ? 3 : 0) + ResidualOf(e);
+}
+
+template <typename Fn, template <int, bool, int> class Pick, std::size_t... I>
+constexpr std::array<Fn, kEpilogueVariants>
+EpilogueVariantTableOf(std::index_sequence<I...>) {
+  return {Pick<I / 6, (I / 3) % 2 != 0, I % 3>::fn...};
 }
 
 /// The table, indexed by EpilogueVariant, of Pick<Result, Bias,
 /// Residual>::fn: the instantiations of a kernel for each variant.
-template <typename Fn, template <int, bool, bool> class Pick>
+template <typename Fn, template <int, bool, int> class Pick>
 constexpr std::array<Fn, kEpilogueVariants> EpilogueVariantTable() {
-  return {Pick<0, 0, 0>::fn, Pick<0, 0, 1>::fn, Pick<0, 1, 0>::fn,
-          Pick<0, 1, 1>::fn, Pick<1, 0, 0>::fn, Pick<1, 0, 1>::fn,
-          Pick<1, 1, 0>::fn, Pick<1, 1, 1>::fn, Pick<2, 0, 0>::fn,
-          Pick<2, 0, 1>::fn, Pick<2, 1, 0>::fn, Pick<2, 1, 1>::fn};
+  return EpilogueVariantTableOf<Fn, Pick>(
+      std::make_index_sequence<kEpilogueVariants>());
 }
 
 /// The epilogue the kernels' C entry points take as scalar arguments

@@ -32,27 +32,45 @@ TFAOT_AVX512_INLINE __mmask16 Avx512FirstLanes(int64_t count) {
 
 /// An epilogue's scalars, broadcast.
 struct Avx512EpilogueScalars {
-  __m512 lo, hi, q_mul, q_zp, q_lo, q_hi;
+  __m512 lo, hi, q_mul, q_zp, q_lo, q_hi, residual_scale, residual_zp;
 };
 
 TFAOT_AVX512_INLINE Avx512EpilogueScalars
 Avx512Broadcast(const Int8Epilogue &e) {
   return {_mm512_set1_ps(e.lo),    _mm512_set1_ps(e.hi),
           _mm512_set1_ps(e.q_mul), _mm512_set1_ps(e.q_zp),
-          _mm512_set1_ps(e.q_lo),  _mm512_set1_ps(e.q_hi)};
+          _mm512_set1_ps(e.q_lo),  _mm512_set1_ps(e.q_hi),
+          _mm512_set1_ps(e.residual_scale), _mm512_set1_ps(e.residual_zp)};
+}
+
+/// The residual's 16 lanes from element `at` (lanes off `mask` zero): the
+/// float residual's, or the int8 residual's dequantized, (float(q) -
+/// residual_zp) * residual_scale; zeros without a residual.
+template <int Residual>
+TFAOT_AVX512_INLINE __m512 Avx512LoadResidual(const Int8Epilogue &e,
+                                              const Avx512EpilogueScalars &k,
+                                              int64_t at, __mmask16 mask) {
+  if (Residual == kFloatResidual)
+    return _mm512_maskz_loadu_ps(mask, e.residual + at);
+  if (Residual == kInt8Residual) {
+    __m512 q = _mm512_cvtepi32_ps(
+        _mm512_cvtepi8_epi32(_mm_maskz_loadu_epi8(mask, e.residual_int8 + at)));
+    return _mm512_mul_ps(_mm512_sub_ps(q, k.residual_zp), k.residual_scale);
+  }
+  return _mm512_setzero_ps();
 }
 
 /// y = min(max(float(acc) * scale + bias + residual, lo), hi), bias and
 /// residual added only where the template says. max(lo, y) and min(hi, y)
 /// are EpilogueRows' comparisons (a NaN y stays NaN).
-template <bool Bias, bool Residual>
+template <bool Bias, int Residual>
 TFAOT_AVX512_INLINE __m512 Avx512EpilogueValue(const Avx512EpilogueScalars &k,
                                                __m512i acc, __m512 scale,
                                                __m512 bias, __m512 residual) {
   __m512 y = _mm512_mul_ps(_mm512_cvtepi32_ps(acc), scale);
   if (Bias)
     y = _mm512_add_ps(y, bias);
-  if (Residual)
+  if (Residual != kNoResidual)
     y = _mm512_add_ps(y, residual);
   return _mm512_min_ps(k.hi, _mm512_max_ps(k.lo, y));
 }

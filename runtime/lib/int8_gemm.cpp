@@ -263,7 +263,7 @@ void UsePath(Int8GemmPath path, Problem &chunk, bool biased,
     chunk.kernels = &kAvx512Kernels;
     UseBlock(chunk, KernelBlock, EpilogueFor(EpilogueIsa::Avx512));
     if (chunk.epilogue && chunk.epilogue->int8_result &&
-        !chunk.epilogue->residual)
+        ResidualOf(*chunk.epilogue) != kFloatResidual)
       chunk.block = Avx512InRegisterBlock;
   } else {
     chunk.kernels = &kAvxVnniKernels;
@@ -351,13 +351,17 @@ extern "C" void tfaot_rt_mmt4d_s8s8_fused(
     int32_t flags, int64_t column_init, int64_t out, int64_t n, int64_t scale,
     int64_t bias, int64_t residual, float lo, float hi, int32_t int8_result,
     float q_mul, float q_zp, float q_lo, float q_hi, int64_t row_pixels,
-    int64_t row_stride, int64_t int8_copy) {
+    int64_t row_stride, int64_t int8_copy, int64_t residual_int8,
+    float residual_scale, float residual_zp) {
   using namespace tfaot::internal;
   Int8Epilogue epilogue =
       EpilogueFromArguments(out, n, scale, bias, residual, lo, hi,
                             int8_result, q_mul, q_zp, q_lo, q_hi, row_pixels,
                             row_stride);
   epilogue.int8_copy = reinterpret_cast<int8_t *>(int8_copy);
+  epilogue.residual_int8 = reinterpret_cast<const int8_t *>(residual_int8);
+  epilogue.residual_scale = residual_scale;
+  epilogue.residual_zp = residual_zp;
   Mmt4dS8S8Fused(BestInt8GemmPath(), reinterpret_cast<const int8_t *>(lhs),
                  reinterpret_cast<const int8_t *>(rhs), m, n1, k1, flags,
                  reinterpret_cast<const int32_t *>(column_init), epilogue);

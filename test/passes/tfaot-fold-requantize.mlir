@@ -230,3 +230,59 @@ func.func @not_finite(%p: tensor<3x2xi32>) -> tensor<3x2xi8> {
   %q = tfaot.Cast %q5 : (tensor<3x2xf32>) -> tensor<3x2xi8>
   return %q : tensor<3x2xi8>
 }
+
+// -----
+
+// An int8 residual, as tfaot-quantize-int8's `residuals` option writes it:
+// (Cast(r) - (-128)) * 0.5, added after the bias and before the ReLU; the
+// next layer's quantize is 1 / scale = 10, zero point -100. Folded by hand:
+//   scale * 10                    = [5, 2.5]
+//   (bias + 128 * 0.5) * 10 - 100 = [550, 520]
+//   the residual's scale 0.5 * 10 = 5
+//   [0, inf] * 10 - 100           = [-100, 127] with the int8 range
+// CHECK-LABEL: func.func @int8_residual
+// CHECK: %[[F:.*]] = tfaot.Cast %{{.*}} : (tensor<3x2xi32>) -> tensor<3x2xf32>
+// CHECK: %[[S:.*]] = tfaot.Const dense<[5.000000e+00, 2.500000e+00]> : tensor<2xf32>
+// CHECK: %[[Y:.*]] = tfaot.Mul %[[F]], %[[S]]
+// CHECK: %[[B:.*]] = tfaot.Const dense<[5.500000e+02, 5.200000e+02]> : tensor<2xf32>
+// CHECK: %[[YB:.*]] = tfaot.AddV2 %[[Y]], %[[B]]
+// CHECK: %[[RF:.*]] = tfaot.Cast %arg1 : (tensor<3x2xi8>) -> tensor<3x2xf32>
+// CHECK: %[[RS:.*]] = tfaot.Const dense<5.000000e+00> : tensor<f32>
+// CHECK: %[[R:.*]] = tfaot.Mul %[[RF]], %[[RS]]
+// CHECK: %[[YR:.*]] = tfaot.AddV2 %[[YB]], %[[R]]
+// CHECK: %[[LO:.*]] = tfaot.Const dense<-1.000000e+02> : tensor<f32>
+// CHECK: %[[YL:.*]] = tfaot.Maximum %[[YR]], %[[LO]]
+// CHECK: %[[HI:.*]] = tfaot.Const dense<1.270000e+02> : tensor<f32>
+// CHECK: %[[YH:.*]] = tfaot.Minimum %[[YL]], %[[HI]]
+// CHECK: %[[RD:.*]] = tfaot.Round %[[YH]]
+// CHECK: %[[Q:.*]] = tfaot.Cast %[[RD]] : (tensor<3x2xf32>) -> tensor<3x2xi8>
+// CHECK-NOT: tfaot.Sub
+// CHECK-NOT: tfaot.Relu
+// CHECK: return %[[Q]]
+func.func @int8_residual(%a: tensor<3x2xi8>, %r: tensor<3x2xi8>) -> tensor<3x2xi8> {
+  %w = tfaot.Const dense<[[1, 2], [3, 4]]> : tensor<2x2xi8>
+  %p = tfaot.Int8MatMul %a, %w {a_zero_point = -128 : i32} : (tensor<3x2xi8>, tensor<2x2xi8>) -> tensor<3x2xi32>
+  %f = tfaot.Cast %p : (tensor<3x2xi32>) -> tensor<3x2xf32>
+  %s = tfaot.Const dense<[0.5, 0.25]> : tensor<2xf32>
+  %y = tfaot.Mul %f, %s : (tensor<3x2xf32>, tensor<2xf32>) -> tensor<3x2xf32>
+  %b = tfaot.Const dense<[1.0, -2.0]> : tensor<2xf32>
+  %yb = tfaot.BiasAdd %y, %b : (tensor<3x2xf32>, tensor<2xf32>) -> tensor<3x2xf32>
+  %rf = tfaot.Cast %r : (tensor<3x2xi8>) -> tensor<3x2xf32>
+  %rzp = tfaot.Const dense<-128.0> : tensor<f32>
+  %rc = tfaot.Sub %rf, %rzp : (tensor<3x2xf32>, tensor<f32>) -> tensor<3x2xf32>
+  %rs = tfaot.Const dense<0.5> : tensor<f32>
+  %rd = tfaot.Mul %rc, %rs : (tensor<3x2xf32>, tensor<f32>) -> tensor<3x2xf32>
+  %sum = tfaot.AddV2 %yb, %rd : (tensor<3x2xf32>, tensor<3x2xf32>) -> tensor<3x2xf32>
+  %act = tfaot.Relu %sum : tensor<3x2xf32>
+  %m = tfaot.Const dense<10.0> : tensor<f32>
+  %q1 = tfaot.Mul %act, %m : (tensor<3x2xf32>, tensor<f32>) -> tensor<3x2xf32>
+  %q2 = tfaot.Round %q1 : tensor<3x2xf32>
+  %zp = tfaot.Const dense<-100.0> : tensor<f32>
+  %q3 = tfaot.AddV2 %q2, %zp : (tensor<3x2xf32>, tensor<f32>) -> tensor<3x2xf32>
+  %qlo = tfaot.Const dense<-128.0> : tensor<f32>
+  %q4 = tfaot.Maximum %q3, %qlo : (tensor<3x2xf32>, tensor<f32>) -> tensor<3x2xf32>
+  %qhi = tfaot.Const dense<127.0> : tensor<f32>
+  %q5 = tfaot.Minimum %q4, %qhi : (tensor<3x2xf32>, tensor<f32>) -> tensor<3x2xf32>
+  %q = tfaot.Cast %q5 : (tensor<3x2xf32>) -> tensor<3x2xi8>
+  return %q : tensor<3x2xi8>
+}

@@ -46,6 +46,7 @@ const char *const kOptionNames[] = {
     "calibration",     "calibration_method",
     "calibration_percentile", "quantize_all_layers",
     "quantize_min_k",  "quantize_float_weights",
+    "quantize_residuals",
 };
 
 std::string knownOptions() {
@@ -80,6 +81,8 @@ std::string setOption(CompileOptions &o, const std::string &name,
   else if (name == "quantize_min_k") o.quantizeMinK = value.cast<int64_t>();
   else if (name == "quantize_float_weights")
     o.quantizeFloatWeights = value.cast<bool>();
+  else if (name == "quantize_residuals")
+    o.quantizeResiduals = value.cast<bool>();
   else
     return "unknown option '" + name + "' (the options: " + knownOptions() +
            ")";

@@ -5,7 +5,8 @@
 // then as the layer's [1, 2, 3, 24]. The call is
 // (lhs, rhs, m, n1, k1, flags, column_init, out, n, scale, bias, residual,
 //  lo, hi, int8_result, q_mul, q_zp, q_lo, q_hi, row_pixels, row_stride,
-//  int8_copy); the int32 buffer, its
+//  int8_copy, residual_int8, residual_scale, residual_zp); the int32
+// buffer, its
 // views, the init and the generic are gone.
 // CHECK-LABEL: func.func @int8_result
 // CHECK-NOT: memref.alloc
@@ -26,10 +27,13 @@
 // CHECK-NEXT: %[[DENSE1:.*]] = arith.constant 0 : i64
 // CHECK-NEXT: %[[DENSE2:.*]] = arith.constant 0 : i64
 // CHECK-NEXT: %[[NOCOPY:.*]] = arith.constant 0 : i64
-// CHECK-NEXT: call @tfaot_rt_mmt4d_s8s8_fused(%{{.*}}, %{{.*}}, %[[M]], %[[N1]], %[[K1]], %[[FLAGS]], %{{.*}}, %{{.*}}, %[[N]], %{{.*}}, %{{.*}}, %[[NONE]], %[[LO]], %[[HI]], %[[INT8]], %[[QMUL]], %[[QZP]], %[[QLO]], %[[QHI]], %[[DENSE1]], %[[DENSE2]], %[[NOCOPY]])
+// CHECK-NEXT: %[[NORES8:.*]] = arith.constant 0 : i64
+// CHECK-NEXT: %[[RSCALE:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK-NEXT: %[[RZP:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT: call @tfaot_rt_mmt4d_s8s8_fused(%{{.*}}, %{{.*}}, %[[M]], %[[N1]], %[[K1]], %[[FLAGS]], %{{.*}}, %{{.*}}, %[[N]], %{{.*}}, %{{.*}}, %[[NONE]], %[[LO]], %[[HI]], %[[INT8]], %[[QMUL]], %[[QZP]], %[[QLO]], %[[QHI]], %[[DENSE1]], %[[DENSE2]], %[[NOCOPY]], %[[NORES8]], %[[RSCALE]], %[[RZP]])
 // CHECK-NOT: linalg.
 // CHECK: return
-// CHECK: func.func private @tfaot_rt_mmt4d_s8s8_fused(i64, i64, i64, i64, i64, i32, i64, i64, i64, i64, i64, i64, f32, f32, i32, f32, f32, f32, f32, i64, i64, i64)
+// CHECK: func.func private @tfaot_rt_mmt4d_s8s8_fused(i64, i64, i64, i64, i64, i32, i64, i64, i64, i64, i64, i64, f32, f32, i32, f32, f32, f32, f32, i64, i64, i64, i64, f32, f32)
 #id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 #col = affine_map<(d0, d1, d2, d3) -> (d3)>
 func.func @int8_result(%lhs: memref<6x3x1x4xi8>, %rhs: memref<2x3x16x4xi8>, %row: memref<2x16xi32>,
@@ -148,6 +152,85 @@ func.func @float_residual(%lhs: memref<6x3x1x4xi8>, %rhs: memref<2x3x16x4xi8>, %
 
 // -----
 
+// An int8 residual (--quantize_residuals), dequantized in the body as
+// (sitofp(r) - (-7)) * 0.0625, written over by its own int8 result (in
+// place, as bufferization leaves the residual stream): the call gets its
+// address after int8_copy, with the scale and zero point; residual stays 0.
+// CHECK-LABEL: func.func @int8_residual_in_place
+// CHECK: memref.extract_aligned_pointer_as_index %arg4
+// CHECK: %[[OUT:.*]] = arith.index_cast %{{.*}} : index to i64
+// CHECK: memref.extract_aligned_pointer_as_index %arg4
+// CHECK: %[[RES8:.*]] = arith.index_cast %{{.*}} : index to i64
+// CHECK: %[[RSCALE:.*]] = arith.constant 6.250000e-02 : f32
+// CHECK-NEXT: %[[RZP:.*]] = arith.constant -7.000000e+00 : f32
+// CHECK-NEXT: call @tfaot_rt_mmt4d_s8s8_fused({{.*}}, %[[OUT]], {{.*}}, %c0_i64{{[_0-9]*}}, %c0_i64{{[_0-9]*}}, %[[RES8]], %[[RSCALE]], %[[RZP]])
+// CHECK-NOT: linalg.
+#id3 = affine_map<(d0, d1) -> (d0, d1)>
+#col3 = affine_map<(d0, d1) -> (d1)>
+func.func @int8_residual_in_place(%lhs: memref<6x3x1x4xi8>, %rhs: memref<2x3x16x4xi8>, %out: memref<6x2x1x16xi32>,
+                                  %scale: memref<32xf32>, %stream: memref<6x32xi8>) {
+  %c0 = arith.constant 0 : i32
+  %zero = arith.constant 0.0 : f32
+  %top = arith.constant 127.0 : f32
+  %rzp = arith.constant -7.0 : f32
+  %rscale = arith.constant 0.0625 : f32
+  linalg.fill ins(%c0 : i32) outs(%out : memref<6x2x1x16xi32>)
+  linalg.mmt4d ins(%lhs, %rhs : memref<6x3x1x4xi8>, memref<2x3x16x4xi8>) outs(%out : memref<6x2x1x16xi32>)
+  %flat = memref.collapse_shape %out [[0], [1, 2, 3]] : memref<6x2x1x16xi32> into memref<6x32xi32>
+  linalg.generic {indexing_maps = [#id3, #id3, #col3, #id3], iterator_types = ["parallel", "parallel"]}
+      ins(%stream, %flat, %scale : memref<6x32xi8>, memref<6x32xi32>, memref<32xf32>)
+      outs(%stream : memref<6x32xi8>) {
+  ^bb0(%r: i8, %acc: i32, %s: f32, %o: i8):
+    %rf = arith.sitofp %r : i8 to f32
+    %rc = arith.subf %rf, %rzp : f32
+    %rd = arith.mulf %rc, %rscale : f32
+    %f = arith.sitofp %acc : i32 to f32
+    %scaled = arith.mulf %f, %s : f32
+    %sum = arith.addf %rd, %scaled : f32
+    %relu = arith.maximumf %sum, %zero : f32
+    %top_clamped = arith.minimumf %relu, %top : f32
+    %rounded = math.roundeven %top_clamped : f32
+    %q = arith.fptosi %rounded : f32 to i8
+    linalg.yield %q : i8
+  }
+  return
+}
+
+// -----
+
+// An int8 residual whose scale is not a constant is not the kernel's
+// epilogue: the generic stays.
+// CHECK-LABEL: func.func @int8_residual_variable_scale
+// CHECK-NOT: tfaot_rt_mmt4d_s8s8_fused
+// CHECK: linalg.generic
+#id4 = affine_map<(d0, d1) -> (d0, d1)>
+#col4 = affine_map<(d0, d1) -> (d1)>
+func.func @int8_residual_variable_scale(%lhs: memref<6x3x1x4xi8>, %rhs: memref<2x3x16x4xi8>, %out: memref<6x2x1x16xi32>,
+                                        %scale: memref<32xf32>, %stream: memref<6x32xi8>, %result: memref<6x32xi8>,
+                                        %rscale: f32) {
+  %c0 = arith.constant 0 : i32
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%c0 : i32) outs(%out : memref<6x2x1x16xi32>)
+  linalg.mmt4d ins(%lhs, %rhs : memref<6x3x1x4xi8>, memref<2x3x16x4xi8>) outs(%out : memref<6x2x1x16xi32>)
+  %flat = memref.collapse_shape %out [[0], [1, 2, 3]] : memref<6x2x1x16xi32> into memref<6x32xi32>
+  linalg.generic {indexing_maps = [#id4, #id4, #col4, #id4], iterator_types = ["parallel", "parallel"]}
+      ins(%stream, %flat, %scale : memref<6x32xi8>, memref<6x32xi32>, memref<32xf32>)
+      outs(%result : memref<6x32xi8>) {
+  ^bb0(%r: i8, %acc: i32, %s: f32, %o: i8):
+    %rf = arith.sitofp %r : i8 to f32
+    %rd = arith.mulf %rf, %rscale : f32
+    %f = arith.sitofp %acc : i32 to f32
+    %scaled = arith.mulf %f, %s : f32
+    %sum = arith.addf %rd, %scaled : f32
+    %rounded = math.roundeven %sum : f32
+    %q = arith.fptosi %rounded : f32 to i8
+    linalg.yield %q : i8
+  }
+  return
+}
+
+// -----
+
 // A ResNet block's output: the float result (the residual added in place)
 // is quantized whole by the next generic for the next block's first
 // product. The kernel stores both: the call moves to the quantizing
@@ -163,7 +246,7 @@ func.func @float_residual(%lhs: memref<6x3x1x4xi8>, %rhs: memref<2x3x16x4xi8>, %
 // CHECK-NEXT: %[[QHI:.*]] = arith.constant 1.270000e+02 : f32
 // CHECK: memref.extract_aligned_pointer_as_index %[[COPY]]
 // CHECK: %[[COPYADDR:.*]] = arith.index_cast %{{.*}} : index to i64
-// CHECK-NEXT: call @tfaot_rt_mmt4d_s8s8_fused(%{{.*}}, %[[FLOAT]], %[[QMUL]], %[[QZP]], %[[QLO]], %[[QHI]], %{{.*}}, %{{.*}}, %[[COPYADDR]])
+// CHECK: call @tfaot_rt_mmt4d_s8s8_fused(%{{.*}}, %[[FLOAT]], %[[QMUL]], %[[QZP]], %[[QLO]], %[[QHI]], %{{.*}}, %{{.*}}, %[[COPYADDR]], %{{.*}}, %{{.*}}, %{{.*}})
 // CHECK-NOT: linalg.
 // CHECK: return
 #id2 = affine_map<(d0, d1) -> (d0, d1)>
@@ -211,13 +294,13 @@ func.func @float_result_with_int8_copy(%lhs: memref<6x3x1x4xi8>, %rhs: memref<2x
 // adds a bias (more than a requantization). Each float result is fused,
 // with int8_copy 0, and the quantizing generic stays.
 // CHECK-LABEL: func.func @no_int8_copy
-// CHECK: call @tfaot_rt_mmt4d_s8s8_fused({{.*}}, %c0_i64{{[_0-9]*}}) :
+// CHECK: call @tfaot_rt_mmt4d_s8s8_fused({{.*}}, %c0_i64{{[_0-9]*}}, %c0_i64{{[_0-9]*}}, %cst{{[_0-9]*}}, %cst{{[_0-9]*}}) :
 // CHECK: linalg.generic
 // CHECK-SAME: outs(%collapse_shape
-// CHECK: call @tfaot_rt_mmt4d_s8s8_fused({{.*}}, %c0_i64{{[_0-9]*}}) :
+// CHECK: call @tfaot_rt_mmt4d_s8s8_fused({{.*}}, %c0_i64{{[_0-9]*}}, %c0_i64{{[_0-9]*}}, %cst{{[_0-9]*}}, %cst{{[_0-9]*}}) :
 // CHECK-NEXT: memref.copy
 // CHECK-NEXT: linalg.generic
-// CHECK: call @tfaot_rt_mmt4d_s8s8_fused({{.*}}, %c0_i64{{[_0-9]*}}) :
+// CHECK: call @tfaot_rt_mmt4d_s8s8_fused({{.*}}, %c0_i64{{[_0-9]*}}, %c0_i64{{[_0-9]*}}, %cst{{[_0-9]*}}, %cst{{[_0-9]*}}) :
 // CHECK-NEXT: linalg.generic
 // CHECK: return
 #id2 = affine_map<(d0, d1) -> (d0, d1)>

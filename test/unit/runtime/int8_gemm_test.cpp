@@ -29,6 +29,8 @@ namespace {
 using tfaot::internal::Int8GemmPath;
 using tfaot::internal::Int8GemmPathAvailable;
 using tfaot::internal::Int8Epilogue;
+using tfaot::internal::kFloatResidual;
+using tfaot::internal::kInt8Residual;
 using tfaot::internal::Mmt4dS8S8Fused;
 using tfaot::internal::Mmt4dS8S8S32;
 
@@ -337,6 +339,11 @@ float ReferenceEpilogue(const Int8Epilogue &e, int32_t acc, int64_t i,
     y = y + e.bias[j];
   if (e.residual)
     y = y + e.residual[i * e.n + j];
+  if (e.residual_int8) {
+    float d = static_cast<float>(e.residual_int8[i * e.n + j]) - e.residual_zp;
+    d = d * e.residual_scale;
+    y = y + d;
+  }
   y = std::min(std::max(y, e.lo), e.hi);
   if (!e.int8_result)
     return y;
@@ -348,7 +355,8 @@ float ReferenceEpilogue(const Int8Epilogue &e, int32_t acc, int64_t i,
 /// bias, a residual and a clamp come after the scale, and the quantization.
 struct EpilogueCase {
   const char *name;
-  bool int8_result, bias, residual;
+  bool int8_result, bias;
+  int residual; ///< kNoResidual, kFloatResidual or kInt8Residual.
   float lo, hi, q_mul, q_zp;
 };
 
@@ -365,7 +373,18 @@ const EpilogueCase kEpilogueCases[] = {
     {"int8 round-only", true, false, false, -128, 127, 1, 0},
     {"int8 round-only+bias+clamp", true, true, false, -100, 90, 1, 0},
     {"int8 round-only+residual", true, false, true, -20, 127, 1, 0},
+    // An int8 residual (--quantize_residuals), dequantized in the epilogue.
+    {"float+bias+int8 residual", false, true, kInt8Residual, -INFINITY,
+     INFINITY, 1, 0},
+    {"int8+bias+int8 residual+relu", true, true, kInt8Residual, 0, INFINITY,
+     0.37f, -128},
+    {"int8 round-only+bias+int8 residual", true, true, kInt8Residual, -128,
+     127, 1, 0},
 };
+
+/// The int8 residual's quantization in the tests: a zero point that is
+/// not 0, so that the subtraction counts.
+constexpr float kResidualScale = 0.0625f, kResidualZp = -7;
 
 class Mmt4dS8S8FusedTest : public PathTest {
 protected:
@@ -410,15 +429,21 @@ protected:
     return expected;
   }
 
-  /// `residual` needs m x n values if the case has one.
+  /// `residual` (or `residual8` for an int8 one) needs m x n values if
+  /// the case has one.
   static Int8Epilogue MakeEpilogue(const EpilogueCase &c,
                                    const std::vector<float> &scale,
                                    const std::vector<float> &bias,
-                                   const std::vector<float> &residual = {}) {
+                                   const std::vector<float> &residual = {},
+                                   const std::vector<int8_t> &residual8 = {}) {
     Int8Epilogue e;
     e.scale = scale.data();
     e.bias = c.bias ? bias.data() : nullptr;
-    e.residual = c.residual ? residual.data() : nullptr;
+    e.residual = c.residual == kFloatResidual ? residual.data() : nullptr;
+    e.residual_int8 =
+        c.residual == kInt8Residual ? residual8.data() : nullptr;
+    e.residual_scale = kResidualScale;
+    e.residual_zp = kResidualZp;
     e.lo = c.lo;
     e.hi = c.hi;
     e.int8_result = c.int8_result;
@@ -445,6 +470,9 @@ TEST_P(Mmt4dS8S8FusedTest, MatchesProductThenEpilogue) {
     for (int32_t &v : row)
       v /= 50; // Keep sums near the clamps and the int8 range.
     std::vector<float> scale(s.n), bias(s.n), residual(s.m * s.n);
+    std::vector<int8_t> residual8(s.m * s.n);
+    for (int8_t &r : residual8)
+      r = static_cast<int8_t>(rng() % 256 - 128);
     std::uniform_real_distribution<float> unit(0.f, 1.f);
     for (int64_t j = 0; j < s.n; ++j) {
       scale[j] = j % 3 == 0 ? 0.5f : 0.001f + 0.01f * unit(rng);
@@ -460,7 +488,7 @@ TEST_P(Mmt4dS8S8FusedTest, MatchesProductThenEpilogue) {
                      << (init_kind == 1   ? " column init"
                          : init_kind == 2 ? " biased column init"
                                           : ""));
-        Int8Epilogue e = MakeEpilogue(c, scale, bias, residual);
+        Int8Epilogue e = MakeEpilogue(c, scale, bias, residual, residual8);
         std::vector<int32_t> init =
             init_kind > 0 ? row : std::vector<int32_t>{};
         EXPECT_EQ(RunFused(product, s.n, init, e, init_kind == 2),
@@ -513,6 +541,35 @@ TEST_P(Mmt4dS8S8FusedTest, ResidualMayBeTheResult) {
   Mmt4dS8S8Fused(GetParam(), product.a.data(), rhs.data(), m, n1, k1, 0,
                  nullptr, e);
   EXPECT_EQ(buffer, expected);
+}
+
+// An int8 result written over its own int8 residual (the int8 residual
+// stream, in place), in narrow rows (24 columns: a row's last vector and
+// the next row's first share 16 bytes) and wide ones.
+TEST_P(Mmt4dS8S8FusedTest, Int8ResidualMayBeTheResult) {
+  std::mt19937 rng(22);
+  for (int64_t n : {24, 40, 256}) {
+    SCOPED_TRACE(testing::Message() << "n=" << n);
+    const int64_t m = 150, n1 = (n + 15) / 16, k1 = 4;
+    Product product = RandomProduct(rng, m, n1, k1);
+    std::vector<float> scale(n, 0.01f), bias(n, 0.5f);
+    std::vector<int8_t> buffer(m * n);
+    for (int64_t i = 0; i < m * n; ++i)
+      buffer[i] = static_cast<int8_t>(i % 201 - 100);
+    for (const EpilogueCase &c : {kEpilogueCases[10], kEpilogueCases[11]}) {
+      SCOPED_TRACE(c.name);
+      std::vector<int8_t> in_place = buffer;
+      Int8Epilogue e = MakeEpilogue(c, scale, bias, {}, in_place);
+      std::vector<float> expected = Expected(product, n, {}, e);
+      e.out = in_place.data();
+      e.n = n;
+      std::vector<int8_t> rhs = product.PackedB();
+      Mmt4dS8S8Fused(GetParam(), product.a.data(), rhs.data(), m, n1, k1, 0,
+                     nullptr, e);
+      std::vector<float> got(in_place.begin(), in_place.end());
+      EXPECT_EQ(got, expected);
+    }
+  }
 }
 
 // The result written into the interior of a padded NHWC buffer (the
@@ -617,7 +674,9 @@ TEST(Mmt4dS8S8Fused, EntryPointTakesAddresses) {
   std::vector<int8_t> rhs = product.PackedB();
   std::vector<int32_t> row = RandomInt32(rng, 32);
   std::vector<float> scale(27, 0.003f), bias(27, -0.5f);
-  std::vector<int8_t> out(13 * 27);
+  std::vector<int8_t> out(13 * 27), residual(13 * 27);
+  for (size_t i = 0; i < residual.size(); ++i)
+    residual[i] = static_cast<int8_t>(i % 9) - 4;
   tfaot_rt_mmt4d_s8s8_fused(
       reinterpret_cast<int64_t>(product.a.data()),
       reinterpret_cast<int64_t>(rhs.data()), 13, 2, 9, kMmt4dColumnInit,
@@ -625,14 +684,18 @@ TEST(Mmt4dS8S8Fused, EntryPointTakesAddresses) {
       reinterpret_cast<int64_t>(out.data()), 27,
       reinterpret_cast<int64_t>(scale.data()),
       reinterpret_cast<int64_t>(bias.data()), 0, -1.f, 6.f, 1, 0.25f, 10.f,
-      -128.f, 127.f, 0, 0, 0);
+      -128.f, 127.f, 0, 0, 0, reinterpret_cast<int64_t>(residual.data()),
+      0.5f, 3.f);
   std::vector<int32_t> rows;
   for (int i = 0; i < 13; ++i)
     rows.insert(rows.end(), row.begin(), row.end());
   std::vector<int32_t> sums = product.Reference(rows);
   for (int i = 0; i < 13; ++i)
     for (int j = 0; j < 27; ++j) {
-      float y = std::min(std::max(sums[i * 32 + j] * 0.003f - 0.5f, -1.f), 6.f);
+      float y = sums[i * 32 + j] * 0.003f - 0.5f;
+      float r = static_cast<float>(residual[i * 27 + j]) - 3.f;
+      r = r * 0.5f;
+      y = std::min(std::max(y + r, -1.f), 6.f);
       float q = std::min(std::max(std::nearbyint(y * 0.25f) + 10.f, -128.f),
                          127.f);
       EXPECT_EQ(out[i * 27 + j], static_cast<int8_t>(q)) << i << "," << j;

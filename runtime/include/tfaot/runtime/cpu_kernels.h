@@ -62,13 +62,15 @@ extern "C" void tfaot_rt_mmt4d_s8s8s32(int64_t lhs, int64_t rhs, int64_t out,
 /// result is m x n, row-major and dense (n <= n1 * 16: the padding columns
 /// of the product are dropped).
 /// The epilogue's fields are the arguments of the same names; bias,
-/// residual and int8_copy may be 0.
+/// residual, int8_copy and residual_int8 may be 0 (at most one of the
+/// residuals is not).
 extern "C" void tfaot_rt_mmt4d_s8s8_fused(
     int64_t lhs, int64_t rhs, int64_t m, int64_t n1, int64_t k1,
     int32_t flags, int64_t column_init, int64_t out, int64_t n, int64_t scale,
     int64_t bias, int64_t residual, float lo, float hi, int32_t int8_result,
     float q_mul, float q_zp, float q_lo, float q_hi, int64_t row_pixels,
-    int64_t row_stride, int64_t int8_copy);
+    int64_t row_stride, int64_t int8_copy, int64_t residual_int8,
+    float residual_scale, float residual_zp);
 
 /// What generated code calls; addresses as integers, column_init (c int32
 /// values) may be 0 for none, bias and residual as in
