@@ -100,8 +100,8 @@ def tfaot_ms(args, graph, model, batch, threads, quantize=None,
     ms = run_json(cmd, stderr_lines=notes)["points"][0]["median_ms"]
     if accuracy is not None:
         for line in notes:  # "...; 'probs' max |error| ..., top-1 ..."
-            if "note: int8:" in line and "top-1" in line:
-                accuracy[0] = line.split("; ", 2)[-1].strip()
+            if "note: int8:" in line and "top-1" in line and "; '" in line:
+                accuracy[0] = line[line.index("; '") + 2:].strip()
     return ms
 
 
