@@ -530,23 +530,24 @@ struct FuseEpiloguesPass
         return signalPassFailure();
     // Before the blocking below puts unfused convolutions into loops.
     remarkUnfused();
-    SmallVector<linalg::Conv2DNhwcHwcfOp> alone;
-    getOperation().walk([&](linalg::Conv2DNhwcHwcfOp conv) {
-      if (!conv->getParentOfType<scf::ForOp>())
-        alone.push_back(conv);
-    });
-    for (linalg::Conv2DNhwcHwcfOp conv : alone)
+    for (auto conv : outsideLoops<linalg::Conv2DNhwcHwcfOp>())
       if (failed(blockAlone(rewriter, conv)))
         return signalPassFailure();
-    SmallVector<linalg::BatchMatmulOp> batched;
-    getOperation().walk([&](linalg::BatchMatmulOp product) {
-      if (!product->getParentOfType<scf::ForOp>())
-        batched.push_back(product);
-    });
-    for (linalg::BatchMatmulOp product : batched)
+    for (auto product : outsideLoops<linalg::BatchMatmulOp>())
       if (failed(blockBatchedProduct(rewriter, product)))
         return signalPassFailure();
     fillsBeforeUnfusedContractions(rewriter);
+  }
+
+  /// The ops of type OpTy not in a loop: those no epilogue was fused with
+  /// (fusion tiles a contraction into loops).
+  template <typename OpTy> SmallVector<OpTy> outsideLoops() {
+    SmallVector<OpTy> ops;
+    getOperation().walk([&](OpTy op) {
+      if (!op->template getParentOfType<scf::ForOp>())
+        ops.push_back(op);
+    });
+    return ops;
   }
 
   /// Gives a convolution that has no epilogue fused with it (ResNet-50's
