@@ -406,12 +406,16 @@ def EmulateLaunchesPass
   let description = [{
     For --gpu_emulate: every gpu.launch becomes sequential loops over its
     blocks and threads, the body seeing the loop indices as its block and
-    thread ids. Kernels tfaot generates have no barriers and each thread
-    writes its own outputs, so this order of threads computes what the GPU
-    computes. Launches with barriers, async tokens or clusters are errors.
+    thread ids. A body of phases separated by top-level gpu.barrier ops runs
+    each phase for every thread of a block before the next; workgroup
+    attributions become one buffer the blocks reuse in turn. Pure values a
+    thread carries across a barrier are recomputed; other carried values,
+    barriers nested in regions, private attributions, async tokens and
+    clusters are errors.
   }];
   let dependentDialects = ["mlir::scf::SCFDialect",
-                           "mlir::arith::ArithDialect"];
+                           "mlir::arith::ArithDialect",
+                           "mlir::memref::MemRefDialect"];
 }
 
 def DefineEmulatedGemmPass
