@@ -91,6 +91,27 @@ def DirectDepthwisePass
                            "mlir::tensor::TensorDialect"];
 }
 
+def TiledDepthwisePass
+    : Pass<"tfaot-gpu-tiled-depthwise", "mlir::func::FuncOp"> {
+  let summary = "Depthwise convolutions as kernels that stage an input tile "
+                "in workgroup memory and compute several outputs a thread";
+  let description = [{
+    Runs on buffers, before the kernel mapping (--gpu_depthwise=tiled).
+    Each generic tfaot-gpu-direct-depthwise made (marked with its window)
+    becomes a gpu.launch: a block copies the input its 4 x TW outputs of CB
+    channels read (halo and stride included) into workgroup memory, a
+    gpu.barrier, then each thread computes V adjacent outputs of one
+    channel (V = 4 at stride 1, 2 at stride 2) by the generic's own body,
+    its input reads turned into reads of the tile. Generics it cannot tile
+    (channel multiplier, fewer than 8 channels, a tile over 32 KiB) keep
+    the one-thread-per-output kernel, with a remark saying why.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::gpu::GPUDialect",
+                           "mlir::memref::MemRefDialect",
+                           "mlir::scf::SCFDialect"];
+}
+
 def StoreHalfPass : Pass<"tfaot-gpu-store-half", "mlir::func::FuncOp"> {
   let summary = "Store activations and weights in f16 or bf16 between ops, "
                 "with f32 arithmetic, and make matrix products 16-bit "

@@ -53,6 +53,10 @@ struct GemmOptions {
   /// would be host code reading memory). Not a GEMM choice, but it travels
   /// with them to the bufferization.
   bool deferredFrees = false;
+  /// --gpu_depthwise=tiled (default): depthwise convolutions stage their
+  /// input in shared memory, several outputs a thread
+  /// (TiledDepthwise.cpp); false (direct): one thread per output.
+  bool tiledDepthwise = true;
 };
 
 mlir::LogicalResult buildBufferizePipeline(mlir::OpPassManager &pm,
