@@ -273,22 +273,23 @@ void stageTile(OpBuilder &b, Location loc, const Plan &plan,
                                     zero),
               arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, iw,
                                     zero)));
-  auto read = scf::IfOp::create(b, loc, TypeRange{plan.element}, inside,
-                                /*withElseRegion=*/true);
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(read.thenBlock());
-    Value x = memref::LoadOp::create(
-        b, loc, plan.source,
-        ValueRange{o.image, ih, iw, ix.add(o.channel0, lane)});
-    scf::YieldOp::create(b, loc, x);
-    b.setInsertionPointToStart(read.elseBlock());
-    Value padding = arith::ConstantOp::create(
-        b, loc, plan.element, b.getZeroAttr(plan.element));
-    scf::YieldOp::create(b, loc, padding);
-  }
-  memref::StoreOp::create(b, loc, read.getResult(0), tile,
-                          ValueRange{row, col, lane});
+  // Read at the nearest position inside, then choose: no branch, whose
+  // 16-bit value would reach the store through a phi, which the emulation's
+  // x86 code promotes to f32 and truncates back through a libcall
+  // (__truncsfbf2) not every C runtime has. The GPU's clamped reads at the
+  // border hit the lines the block reads anyway.
+  auto clamp = [&](Value at, int64_t size) -> Value {
+    Value low = arith::MaxSIOp::create(b, loc, at, zero);
+    return arith::MinSIOp::create(b, loc, low, ix.c(size - 1));
+  };
+  Value x = memref::LoadOp::create(
+      b, loc, plan.source,
+      ValueRange{o.image, clamp(ih, plan.height), clamp(iw, plan.width),
+                 ix.add(o.channel0, lane)});
+  Value padding = arith::ConstantOp::create(b, loc, plan.element,
+                                            b.getZeroAttr(plan.element));
+  Value staged = arith::SelectOp::create(b, loc, inside, x, padding);
+  memref::StoreOp::create(b, loc, staged, tile, ValueRange{row, col, lane});
   b.setInsertionPointAfter(loop);
 }
 
