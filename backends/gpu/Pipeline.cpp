@@ -5,8 +5,10 @@
 // runs is what the lit tests run through tfaot-opt.
 //
 // Generated kernels are one thread per output element (a reduction loops
-// in the thread, its accumulator in a register), no shared-memory tiling:
-// correct for every op the linalg lowering produces. f32 convolutions and
+// in the thread, its accumulator in a register): correct for every op the
+// linalg lowering produces. Depthwise convolutions are the exception
+// (--gpu_depthwise=tiled): input tiles in shared memory, several outputs a
+// thread (TiledDepthwise.cpp). f32 convolutions and
 // matrix products go to cuBLAS instead (ConvsToMatmuls.cpp,
 // MatmulsToCublas.cpp), unless --gpu_gemm=kernels; with --precision=fp16 or
 // bf16, in 16 bits, as are the activations between ops (StoreHalf.cpp).

@@ -284,7 +284,7 @@ static cl::opt<std::string> gpuDepthwiseFlag(
              "each thread computes several outputs) or direct (one thread "
              "per output, each reading its window from global memory). "
              "Windows the tiled kernel cannot take stay direct; 'tfaot "
-             "explain' says which."));
+             "compile --report' says which and why."));
 static cl::opt<std::string> precisionFlag(
     "precision", cl::sub(compileCmd), cl::sub(explainCmd), cl::sub(benchCmd),
     cl::sub(runCmd), cl::cat(compileCategory),
