@@ -84,7 +84,8 @@ def DirectDepthwisePass
     outside it. The elementwise generic that alone reads the result is
     fused into it. The pad, the fill and the epilogue's separate kernel
     go. Every depthwise convolution gets a remark saying which way it
-    runs, for `tfaot explain`.
+    runs, for `tfaot explain`. The generic carries the window
+    (`tfaot.depthwise_window`) for tfaot-gpu-tiled-depthwise.
   }];
   let dependentDialects = ["mlir::arith::ArithDialect",
                            "mlir::linalg::LinalgDialect",

@@ -30,7 +30,9 @@
 //  - CB = 32 channels where C allows (a warp = 32 consecutive channels:
 //    128-byte rows in f32, and the 32 threads hit 32 distinct shared-memory
 //    banks in phase 2), else 16 or 8 (C = 144 is 9 x 16); fewer than 8
-//    channels keep the direct kernel.
+//    channels keep the direct kernel. A 16-channel tile is padded to 20
+//    elements a position, so that the two halves of a warp (two column
+//    groups) read distinct banks.
 //  - V = 4 outputs per thread at stride 1 (the 4 windows cover 6 columns,
 //    not 12), 2 at stride 2 (5 columns, not 6); two threads across, so TW
 //    = 2V (8 or 4), and TH = 4 rows: 256 threads a block at CB = 32.
@@ -72,6 +74,8 @@ constexpr int64_t kMaxTileBytes = 32 * 1024;
 constexpr int64_t kTileRows = 4;
 /// Threads across a block's output row.
 constexpr int64_t kThreadsAcross = 2;
+/// CUDA's largest grid along z, where images x channel blocks go.
+constexpr int64_t kMaxGridZ = 65535;
 
 /// A marked depthwise generic and how it is tiled.
 struct Plan {
@@ -81,6 +85,7 @@ struct Plan {
   int64_t taps[2] = {0, 0}, strides[2] = {1, 1}, dilations[2] = {1, 1};
   int64_t low[2] = {0, 0};
   int64_t channelBlock = 0, perThread = 0, tileOutW = 0;
+  int64_t tileChannels = 0;  ///< The tile's innermost size, CB or padded.
   int64_t tileInH = 0, tileInW = 0;
   Value source;  ///< The unpadded input buffer the body loads.
   Type element;  ///< Its element type, the tile's.
@@ -196,11 +201,20 @@ FailureOr<Plan> planFor(linalg::GenericOp op, std::string &why) {
                  (plan.taps[0] - 1) * plan.dilations[0] + 1;
   plan.tileInW = (plan.tileOutW - 1) * plan.strides[1] +
                  (plan.taps[1] - 1) * plan.dilations[1] + 1;
-  int64_t bytes = plan.tileInH * plan.tileInW * plan.channelBlock *
+  // A warp of 16-channel blocks is two column groups, 4 tile columns
+  // apart: at 16 elements a position their reads would hit the same banks
+  // (64 words apart in f32, 32 in f16); 20 puts them 16 (8) banks apart.
+  plan.tileChannels = plan.channelBlock == 16 ? 20 : plan.channelBlock;
+  int64_t bytes = plan.tileInH * plan.tileInW * plan.tileChannels *
                   plan.element.getIntOrFloatBitWidth() / 8;
   if (bytes > kMaxTileBytes) {
     why = "its input tile (" + std::to_string(bytes) +
           " bytes) exceeds " + std::to_string(kMaxTileBytes);
+    return failure();
+  }
+  if (plan.batch * (plan.channels / plan.channelBlock) > kMaxGridZ) {
+    why = "more than " + std::to_string(kMaxGridZ) +
+          " images x channel blocks (the grid's z)";
     return failure();
   }
   return plan;
@@ -388,7 +402,7 @@ void buildLaunch(const Plan &plan) {
   Index ix{b, loc};
   int64_t across = plan.tileOutW / plan.perThread;
   auto tileType = MemRefType::get(
-      {plan.tileInH, plan.tileInW, plan.channelBlock}, plan.element,
+      {plan.tileInH, plan.tileInW, plan.tileChannels}, plan.element,
       AffineMap(),
       gpu::AddressSpaceAttr::get(b.getContext(),
                                  gpu::GPUDialect::getWorkgroupAddressSpace()));

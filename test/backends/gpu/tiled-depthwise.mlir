@@ -109,9 +109,11 @@ memref.global "private" constant @weights : memref<3x3x32x1xf16> = dense<1.0>
 
 // Stride 2 (a 3x3 window over 9 rows and 9 columns of 4 x 4 outputs, 2
 // outputs a thread): a 9x9 tile of 16 channels (48 is not a multiple of
-// 32); the grid covers 7 columns in tiles of 4 and 7 rows in tiles of 4.
+// 32), padded to 20 a position (the two halves of a warp, 4 columns apart,
+// then read distinct banks); the grid covers 7 columns in tiles of 4 and 7
+// rows in tiles of 4.
 // CHECK-LABEL: func.func @stride2_48_channels(
-// CHECK: gpu.launch {{.*}} in (%{{.*}} = %c2{{.*}}, %{{.*}} = %c2{{.*}}, %{{.*}} = %c3{{.*}}) threads({{.*}}) in (%{{.*}} = %c16{{.*}}, %{{.*}} = %c2{{.*}}, %{{.*}} = %c4{{.*}}) workgroup(%{{.*}} : memref<9x9x16xf32, #gpu.address_space<workgroup>>)
+// CHECK: gpu.launch {{.*}} in (%{{.*}} = %c2{{.*}}, %{{.*}} = %c2{{.*}}, %{{.*}} = %c3{{.*}}) threads({{.*}}) in (%{{.*}} = %c16{{.*}}, %{{.*}} = %c2{{.*}}, %{{.*}} = %c4{{.*}}) workgroup(%{{.*}} : memref<9x9x20xf32, #gpu.address_space<workgroup>>)
 // CHECK: gpu.barrier
 // CHECK-COUNT-2: memref.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %c0] : memref<1x7x7x48x1xf32>
 // CHECK-NOT: memref.store
