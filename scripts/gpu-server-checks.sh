@@ -35,6 +35,13 @@
 #                      buffers, alternating, and the bucket build at each
 #                      bucket and between them, against the fixed-batch
 #                      builds of the same call -> gpu_bench.jsonl
+#   gpu-bench-depthwise[=ROUNDS]  MobileNetV2 at batch 1 and 32, fp32 and
+#                      fp16 (VARIANTS="cuda fp16"), built with
+#                      --gpu_depthwise=direct and =tiled in turn, ROUNDS
+#                      times (default 2, alternating direct, tiled), each
+#                      against the CPU build; records renamed
+#                      "<model>-depthwise-<arm>" with their round
+#                                                -> gpu_bench_depthwise.jsonl
 #   int8-cpu           bench/int8/run.py: int8 vs float32 tfaot builds on
 #                      1 and all threads         -> int8_cpu/results.*
 #   gpu-profile[=M_bB[_VARIANT]] kernel times (ncu) of one gpu-bench
@@ -63,12 +70,14 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 portable=/tmp/tfaot-portable
 log=$out/log.txt
 say() { echo "== $(date +%T) $*" | tee -a "$log"; }
-# gpu_bench VARIANTS: bench/gpu/run.sh on those CUDA builds.
+# gpu_bench VARIANTS [OUT [MODELS]]: bench/gpu/run.sh on those CUDA builds
+# (into OUT, default $out; MODELS default run.sh's).
 gpu_bench() {
   VARIANTS=$1 TFAOT=$portable/wrap/tfaot \
     TFAOT_GEN_MODELS=$portable/wrap/tfaot_gen_models \
     TFAOT_RUNTIME_LIBS=$portable/tfaot/lib GPU_BENCH_WORK=/tmp/gpu-bench \
-    timeout 300 bash "$root/bench/gpu/run.sh" "$out" >>"$log" 2>&1
+    timeout 300 bash "$root/bench/gpu/run.sh" "${2:-$out}" ${3:+"$3"} \
+    >>"$log" 2>&1
 }
 # graph MODEL: the generated GraphDef (gpu-bench writes it; else made here).
 graph() {
@@ -158,6 +167,20 @@ for step in "$@"; do
     say "gpu bench: caller-owned buffers and batch buckets ($bucket_list)"
     BUCKETS=$bucket_list gpu_bench "cuda buckets"
     say "gpu bench zero-copy: exit $?"
+    ;;
+  gpu-bench-depthwise|gpu-bench-depthwise=*)
+    rounds=2
+    [[ $step == *=* ]] && rounds=${step#*=}
+    say "gpu bench: MobileNetV2 depthwise kernels direct vs tiled, $rounds rounds"
+    for r in $(seq "$rounds"); do
+      for arm in direct tiled; do
+        dir=$out/depthwise-$arm-$r
+        GPU_FLAGS=--gpu_depthwise=$arm gpu_bench "cuda fp16" "$dir" mobilenet_v2
+        say "gpu bench depthwise $arm round $r: exit $?"
+        sed -E "s/^\{\"model\": \"([^\"]*)\"/{\"model\": \"\1-depthwise-$arm\", \"round\": $r/" \
+          "$dir/gpu_bench.jsonl" >>"$out/gpu_bench_depthwise.jsonl"
+      done
+    done
     ;;
   int8-cpu)
     say "int8 vs float32 on the CPU (1 and $(nproc) threads)"

@@ -191,26 +191,50 @@ struct DirectDepthwisePass
   }
 
   /// Fuses the elementwise generic that alone reads `direct`'s result
-  /// into it.
-  static void fuseEpilogue(RewriterBase &rewriter, linalg::GenericOp direct) {
+  /// into it; returns the generic that computes the convolution then.
+  static linalg::GenericOp fuseEpilogue(RewriterBase &rewriter,
+                                        linalg::GenericOp direct) {
     Value result = direct->getResult(0);
     if (!result.hasOneUse())
-      return;
+      return direct;
     OpOperand &use = *result.getUses().begin();
     auto epilogue = dyn_cast<linalg::GenericOp>(use.getOwner());
     if (!epilogue || !linalg::areElementwiseOpsFusable(&use))
-      return;
+      return direct;
     rewriter.setInsertionPoint(epilogue);
     FailureOr<linalg::ElementwiseOpFusionResult> fused =
         linalg::fuseElementwiseOps(rewriter, &use);
     if (failed(fused))
-      return;
+      return direct;
     for (auto [from, to] : fused->replacements)
       if (from.getDefiningOp() == epilogue)
         rewriter.replaceAllUsesWith(from, to);
     rewriter.eraseOp(epilogue);
     if (direct->use_empty())
       rewriter.eraseOp(direct);
+    return cast<linalg::GenericOp>(fused->fusedOp);
+  }
+
+  /// The window of `conv`, which marks its generic for
+  /// tfaot-gpu-tiled-depthwise (on buffers it is a generic like any other).
+  static DictionaryAttr windowOf(linalg::DepthwiseConv2DNhwcHwcmOp conv) {
+    Builder b(conv.getContext());
+    PaddedInput in = *unpad(conv.getInputs()[0]);
+    auto filter = cast<RankedTensorType>(conv.getInputs()[1].getType());
+    auto source = cast<RankedTensorType>(in.source.getType());
+    NamedAttribute fields[] = {
+        b.getNamedAttr("input", b.getDenseI64ArrayAttr(source.getShape())),
+        b.getNamedAttr("taps", b.getDenseI64ArrayAttr(
+                                   {filter.getDimSize(0),
+                                    filter.getDimSize(1)})),
+        b.getNamedAttr("strides",
+                       b.getDenseI64ArrayAttr(llvm::to_vector(
+                           conv.getStrides().getValues<int64_t>()))),
+        b.getNamedAttr("dilations",
+                       b.getDenseI64ArrayAttr(llvm::to_vector(
+                           conv.getDilations().getValues<int64_t>()))),
+        b.getNamedAttr("low", b.getDenseI64ArrayAttr({in.lowH, in.lowW}))};
+    return b.getDictionaryAttr(fields);
   }
 
   void runOnOperation() override {
@@ -229,9 +253,11 @@ struct DirectDepthwisePass
       Operation *padded = conv.getInputs()[0].getDefiningOp();
       Operation *init = conv.getOutputs()[0].getDefiningOp();
       rewriter.setInsertionPoint(conv);
+      DictionaryAttr window = windowOf(conv);
       linalg::GenericOp direct = buildDirect(rewriter, conv);
       rewriter.replaceOp(conv, direct->getResults());
-      fuseEpilogue(rewriter, direct);
+      fuseEpilogue(rewriter, direct)
+          ->setAttr(mlir::tfaot::kDepthwiseWindowAttr, window);
       for (Operation *op : {padded, init})
         if (op && op->use_empty())
           rewriter.eraseOp(op);

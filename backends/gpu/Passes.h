@@ -22,6 +22,12 @@
 
 namespace mlir::tfaot {
 
+/// The generic tfaot-gpu-direct-depthwise makes of a depthwise convolution
+/// carries its window under this name (input shape, taps, strides,
+/// dilations, low padding), for tfaot-gpu-tiled-depthwise.
+inline constexpr llvm::StringLiteral kDepthwiseWindowAttr =
+    "tfaot.depthwise_window";
+
 #define GEN_PASS_DECL
 #include "backends/gpu/Passes.h.inc"
 

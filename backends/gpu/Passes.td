@@ -84,11 +84,33 @@ def DirectDepthwisePass
     outside it. The elementwise generic that alone reads the result is
     fused into it. The pad, the fill and the epilogue's separate kernel
     go. Every depthwise convolution gets a remark saying which way it
-    runs, for `tfaot explain`.
+    runs, for `tfaot explain`. The generic carries the window
+    (`tfaot.depthwise_window`) for tfaot-gpu-tiled-depthwise.
   }];
   let dependentDialects = ["mlir::arith::ArithDialect",
                            "mlir::linalg::LinalgDialect",
                            "mlir::tensor::TensorDialect"];
+}
+
+def TiledDepthwisePass
+    : Pass<"tfaot-gpu-tiled-depthwise", "mlir::func::FuncOp"> {
+  let summary = "Depthwise convolutions as kernels that stage an input tile "
+                "in workgroup memory and compute several outputs a thread";
+  let description = [{
+    Runs on buffers, before the kernel mapping (--gpu_depthwise=tiled).
+    Each generic tfaot-gpu-direct-depthwise made (marked with its window)
+    becomes a gpu.launch: a block copies the input its 4 x TW outputs of CB
+    channels read (halo and stride included) into workgroup memory, a
+    gpu.barrier, then each thread computes V adjacent outputs of one
+    channel (V = 4 at stride 1, 2 at stride 2) by the generic's own body,
+    its input reads turned into reads of the tile. Generics it cannot tile
+    (channel multiplier, fewer than 8 channels, a tile over 32 KiB) keep
+    the one-thread-per-output kernel, with a remark saying why.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::gpu::GPUDialect",
+                           "mlir::memref::MemRefDialect",
+                           "mlir::scf::SCFDialect"];
 }
 
 def StoreHalfPass : Pass<"tfaot-gpu-store-half", "mlir::func::FuncOp"> {
@@ -406,12 +428,16 @@ def EmulateLaunchesPass
   let description = [{
     For --gpu_emulate: every gpu.launch becomes sequential loops over its
     blocks and threads, the body seeing the loop indices as its block and
-    thread ids. Kernels tfaot generates have no barriers and each thread
-    writes its own outputs, so this order of threads computes what the GPU
-    computes. Launches with barriers, async tokens or clusters are errors.
+    thread ids. A body of phases separated by top-level gpu.barrier ops runs
+    each phase for every thread of a block before the next; workgroup
+    attributions become one buffer the blocks reuse in turn. Pure values a
+    thread carries across a barrier are recomputed; other carried values,
+    barriers nested in regions, private attributions, async tokens and
+    clusters are errors.
   }];
   let dependentDialects = ["mlir::scf::SCFDialect",
-                           "mlir::arith::ArithDialect"];
+                           "mlir::arith::ArithDialect",
+                           "mlir::memref::MemRefDialect"];
 }
 
 def DefineEmulatedGemmPass

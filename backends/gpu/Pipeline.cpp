@@ -5,8 +5,10 @@
 // runs is what the lit tests run through tfaot-opt.
 //
 // Generated kernels are one thread per output element (a reduction loops
-// in the thread, its accumulator in a register), no shared-memory tiling:
-// correct for every op the linalg lowering produces. f32 convolutions and
+// in the thread, its accumulator in a register): correct for every op the
+// linalg lowering produces. Depthwise convolutions are the exception
+// (--gpu_depthwise=tiled): input tiles in shared memory, several outputs a
+// thread (TiledDepthwise.cpp). f32 convolutions and
 // matrix products go to cuBLAS instead (ConvsToMatmuls.cpp,
 // MatmulsToCublas.cpp), unless --gpu_gemm=kernels; with --precision=fp16 or
 // bf16, in 16 bits, as are the activations between ops (StoreHalf.cpp).
@@ -97,14 +99,18 @@ static std::string bufferizePipeline(const std::string &convsToMatmuls,
 // host control flow copies its scalars back (tfaot-gpu-read-decisions)
 // before the other host work goes into kernels; an emulated build's memory
 // is the host's.
-static std::string mapToKernels(bool readDecisions) {
-  return std::string("func.func(tfaot-gpu-copies-to-linalg,"
-                     "tfaot-gpu-parallel-dims-first,"
-                     "convert-linalg-to-parallel-loops,"
-                     "tfaot-gpu-accumulate-in-registers,"
-                     // Views at rows read from memory into the kernels
-                     // (the emulation too, which checks the numbers).
-                     "tfaot-gpu-sink-views-into-kernels),") +
+// `tiledDepthwise`: tfaot-gpu-tiled-depthwise first, while the depthwise
+// generics are still generics.
+static std::string mapToKernels(bool readDecisions, bool tiledDepthwise) {
+  return std::string("func.func(") +
+         (tiledDepthwise ? "tfaot-gpu-tiled-depthwise," : "") +
+         "tfaot-gpu-copies-to-linalg,"
+         "tfaot-gpu-parallel-dims-first,"
+         "convert-linalg-to-parallel-loops,"
+         "tfaot-gpu-accumulate-in-registers,"
+         // Views at rows read from memory into the kernels (the emulation
+         // too, which checks the numbers).
+         "tfaot-gpu-sink-views-into-kernels)," +
          (readDecisions
               ? "tfaot-gpu-stage-host-calls,tfaot-gpu-read-decisions,"
               : "") +
@@ -121,8 +127,10 @@ static std::string mapToKernels(bool readDecisions) {
 
 // `matmulsToCublas` is tfaot-gpu-matmuls-to-cublas with its options, or
 // nothing.
-static std::string kernelPipeline(const std::string &matmulsToCublas) {
-  return matmulsToCublas + mapToKernels(/*readDecisions=*/true) +
+static std::string kernelPipeline(const std::string &matmulsToCublas,
+                                  bool tiledDepthwise) {
+  return matmulsToCublas +
+         mapToKernels(/*readDecisions=*/true, tiledDepthwise) +
          "canonicalize,cse,"
          // Constants (the loop bounds every kernel delinearizes its thread
          // index by) into the kernels: as parameters, each division by a
@@ -141,8 +149,9 @@ static std::string kernelPipeline(const std::string &matmulsToCublas) {
 // GPU's cvt.rn.bf16.f32): LLVM would call __truncsfbf2, which not every
 // C runtime library has.
 static std::string emulationPipeline(const std::string &matmulsToCublas,
-                                     bool bf16) {
-  return matmulsToCublas + mapToKernels(/*readDecisions=*/false) +
+                                     bool bf16, bool tiledDepthwise) {
+  return matmulsToCublas +
+         mapToKernels(/*readDecisions=*/false, tiledDepthwise) +
          "func.func(tfaot-gpu-emulate-launches),"
          "tfaot-gpu-define-emulated-gemm,tfaot-gpu-define-emulated-conv," +
          (bf16 ? "arith-expand{include-bf16=true}," : "") + "canonicalize,cse";
@@ -229,14 +238,16 @@ LogicalResult buildBufferizePipeline(OpPassManager &pm,
 
 LogicalResult buildKernelPipeline(OpPassManager &pm, const GemmOptions &gemms) {
   registerPassesOnce();
-  return parsePassPipeline(kernelPipeline(matmulsToCublas(gemms, false)), pm);
+  return parsePassPipeline(
+      kernelPipeline(matmulsToCublas(gemms, false), gemms.tiledDepthwise), pm);
 }
 
 LogicalResult buildEmulationPipeline(OpPassManager &pm,
                                      const GemmOptions &gemms) {
   registerPassesOnce();
   return parsePassPipeline(emulationPipeline(matmulsToCublas(gemms, true),
-                                             gemms.halfType == "bf16"),
+                                             gemms.halfType == "bf16",
+                                             gemms.tiledDepthwise),
                            pm);
 }
 
@@ -272,8 +283,14 @@ struct GemmPipelineOptions : public PassPipelineOptions<GemmPipelineOptions> {
                      "temporaries after the Run() (the device build; "
                      "--gpu_emulate frees them)"),
       llvm::cl::init(false)};
+  Option<bool> tiledDepthwise{
+      *this, "tiled-depthwise",
+      llvm::cl::desc("Depthwise convolutions over shared-memory tiles, "
+                     "several outputs a thread (--gpu_depthwise=tiled); "
+                     "false: one thread per output"),
+      llvm::cl::init(true)};
   GemmOptions get() const {
-    return {cublas, allowTf32, halfType, cudnn, deferredFrees};
+    return {cublas, allowTf32, halfType, cudnn, deferredFrees, tiledDepthwise};
   }
 };
 

@@ -9,10 +9,11 @@
 //                           convolutions as im2col + matmul for cuBLAS);
 //   --tfaot-gpu-kernels   : matmuls -> cuBLAS calls, loops -> one kernel
 //                           per parallel loop nest (blocks of 256 threads,
-//                           one thread per output element), outlined into
-//                           one gpu.module;
+//                           one thread per output element; depthwise
+//                           convolutions over shared-memory tiles),
+//                           outlined into one gpu.module;
 // The first two take {cublas=false} (--gpu_gemm=kernels) and the second
-// {allow-tf32=true}.
+// {allow-tf32=true} and {tiled-depthwise=false} (--gpu_depthwise=direct).
 //   --tfaot-gpu-to-nvvm   : kernels -> NVVM -> PTX (gpu.binary), host code ->
 //                           LLVM dialect with bare-pointer arguments.
 //
@@ -53,6 +54,10 @@ struct GemmOptions {
   /// would be host code reading memory). Not a GEMM choice, but it travels
   /// with them to the bufferization.
   bool deferredFrees = false;
+  /// --gpu_depthwise=tiled (default): depthwise convolutions stage their
+  /// input in shared memory, several outputs a thread
+  /// (TiledDepthwise.cpp); false (direct): one thread per output.
+  bool tiledDepthwise = true;
 };
 
 mlir::LogicalResult buildBufferizePipeline(mlir::OpPassManager &pm,

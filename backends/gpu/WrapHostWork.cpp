@@ -53,7 +53,7 @@ struct WrapHostWorkPass
       // Calls stay on the host (tfaot-gpu-check-host-code reports them):
       // what they call is host code, not something a kernel can run.
       bool work = !isAddressOnly(&op) && !isHostControlFlow(&op) &&
-                  !isa<scf::ParallelOp, CallOpInterface>(op);
+                  !isa<scf::ParallelOp, mlir::gpu::LaunchOp, CallOpInterface>(op);
       bool pure = op.getNumRegions() == 0 && isPure(&op) &&
                   !isa<ViewLikeOpInterface>(op);
       if (work || (pure && !current.empty()))

@@ -187,7 +187,8 @@ static bool lowerEntryForCuda(const CompileOptions &options,
                          precision == "fp16"   ? "f16"
                          : precision == "bf16" ? "bf16"
                                                : "",
-                         options.gpuConv == "cudnn", !options.gpuEmulate};
+                         options.gpuConv == "cudnn", !options.gpuEmulate,
+                         options.gpuDepthwise == "tiled"};
   if (!runPipeline(
           module,
           [&](mlir::OpPassManager &pm) {
@@ -711,6 +712,11 @@ static int compileGraph(const CompileOptions &options, const BuildHooks &hooks,
   if (options.gpuConv != "im2col" && options.gpuConv != "cudnn") {
     diags.usageError("--gpu_conv must be im2col or cudnn, not '" +
                      options.gpuConv + "'");
+    return 1;
+  }
+  if (options.gpuDepthwise != "tiled" && options.gpuDepthwise != "direct") {
+    diags.usageError("--gpu_depthwise must be tiled or direct, not '" +
+                     options.gpuDepthwise + "'");
     return 1;
   }
   const char *const convAlgorithms[] = {"direct", "winograd", "auto"};

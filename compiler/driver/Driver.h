@@ -117,6 +117,9 @@ struct CompileOptions {
   /// --gpu_conv: "im2col" (default; im2col + cuBLAS) or "cudnn"
   /// (convolutions and their epilogues in cuDNN).
   std::string gpuConv = "im2col";
+  /// --gpu_depthwise: "tiled" (default; shared-memory tiles, several
+  /// outputs a thread) or "direct" (one thread per output).
+  std::string gpuDepthwise = "tiled";
   /// --precision, for --target=cuda: "fp32" (default), "tf32" (cuBLAS may
   /// round products' inputs to TF32), "fp16" or "bf16" (activations and
   /// weights stored in 16 bits, products on tensor cores, f32 arithmetic).

@@ -275,6 +275,16 @@ static cl::opt<std::string> gpuConvFlag(
              "cuDNN calls where cuDNN refuses that; the program then needs "
              "libcudnn.so.9 at run time). Convolutions cuDNN cannot take "
              "stay im2col; 'tfaot explain' says which run where."));
+static cl::opt<std::string> gpuDepthwiseFlag(
+    "gpu_depthwise", cl::sub(compileCmd), cl::sub(explainCmd),
+    cl::cat(compileCategory), cl::init("tiled"),
+    cl::value_desc("tiled|direct"),
+    cl::desc("With --target=cuda, how depthwise convolutions run: tiled "
+             "(default; a block stages its input tile in shared memory, "
+             "each thread computes several outputs) or direct (one thread "
+             "per output, each reading its window from global memory). "
+             "Windows the tiled kernel cannot take stay direct; 'tfaot "
+             "compile --report' says which and why."));
 static cl::opt<std::string> precisionFlag(
     "precision", cl::sub(compileCmd), cl::sub(explainCmd), cl::sub(benchCmd),
     cl::sub(runCmd), cl::cat(compileCategory),
@@ -740,6 +750,7 @@ int main(int argc, char **argv) {
   options.gpuEmulate = gpuEmulateFlag;
   options.gpuGemm = gpuGemmFlag;
   options.gpuConv = gpuConvFlag;
+  options.gpuDepthwise = gpuDepthwiseFlag;
   options.allowTf32 = allowTf32Flag;
   options.precision = precisionFlag;
   options.quantize = quantizeFlag;

@@ -365,7 +365,11 @@ CUresult cuLaunchKernel(CUfunction function, unsigned gx, unsigned gy,
   auto *f = reinterpret_cast<Function *>(function);
   if (capturing && stream != capturing_stream)
     Bad("launch of " + f->name + " on another stream than the captured one");
-  if (!gx || !gy || !gz || bx * by * bz != 256)
+  // Blocks of 256 threads, or a tiled depthwise kernel's CB x 2 x 4 (CB =
+  // 32, 16 or 8 channels); never more than CUDA's 1024.
+  unsigned threads = bx * by * bz;
+  bool tiled = by == 2 && bz == 4 && (bx == 32 || bx == 16 || bx == 8);
+  if (!gx || !gy || !gz || (threads != 256 && !tiled) || threads > 1024)
     Bad("launch of " + f->name + " with an unexpected shape");
   if (!params || extra)
     Bad("launch of " + f->name + " without kernel parameters");
