@@ -1,4 +1,4 @@
-//===- DepthwiseKernel.cpp - Which GPU kernel a depthwise conv gets -------===//
+//===- DepthwiseKernel.cpp - A depthwise conv's GPU kernel ----------------===//
 // SPDX-License-Identifier: Apache-2.0
 //
 // Tile sizes (MobileNetV2: 112x112x32 ... 7x7x960, stride 1 and 2, 3x3):

@@ -1,4 +1,4 @@
-//===- DepthwiseKernel.h - Which GPU kernel a depthwise conv gets -*- C++ -*-===//
+//===- DepthwiseKernel.h - A depthwise conv's GPU kernel ------ -*- C++ -*-===//
 // SPDX-License-Identifier: Apache-2.0
 //
 // The choice between the tiled depthwise kernel (an input tile in shared
