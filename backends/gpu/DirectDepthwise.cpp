@@ -256,8 +256,13 @@ struct DirectDepthwisePass
       DictionaryAttr window = windowOf(conv);
       linalg::GenericOp direct = buildDirect(rewriter, conv);
       rewriter.replaceOp(conv, direct->getResults());
-      fuseEpilogue(rewriter, direct)
-          ->setAttr(mlir::tfaot::kDepthwiseWindowAttr, window);
+      linalg::GenericOp kernel = fuseEpilogue(rewriter, direct);
+      kernel->setAttr(mlir::tfaot::kDepthwiseWindowAttr, window);
+      // A fused generic is located at its epilogue (ReLU6): put the
+      // convolution's node first, which tfaot-gpu-tiled-depthwise's
+      // remarks (and errors) name.
+      if (kernel.getLoc() != loc)
+        kernel->setLoc(rewriter.getFusedLoc({loc, kernel.getLoc()}));
       for (Operation *op : {padded, init})
         if (op && op->use_empty())
           rewriter.eraseOp(op);

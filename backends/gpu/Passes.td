@@ -97,16 +97,28 @@ def TiledDepthwisePass
   let summary = "Depthwise convolutions as kernels that stage an input tile "
                 "in workgroup memory and compute several outputs a thread";
   let description = [{
-    Runs on buffers, before the kernel mapping (--gpu_depthwise=tiled).
-    Each generic tfaot-gpu-direct-depthwise made (marked with its window)
+    Runs on buffers, before the kernel mapping. Each generic
+    tfaot-gpu-direct-depthwise made (marked with its window)
     becomes a gpu.launch: a block copies the input its 4 x TW outputs of CB
     channels read (halo and stride included) into workgroup memory, a
     gpu.barrier, then each thread computes V adjacent outputs of one
     channel (V = 4 at stride 1, 2 at stride 2) by the generic's own body,
     its input reads turned into reads of the tile. Generics it cannot tile
     (channel multiplier, fewer than 8 channels, a tile over 32 KiB) keep
-    the one-thread-per-output kernel, with a remark saying why.
+    the one-thread-per-output kernel. Every marked generic gets a remark:
+    its tile (V, the block's outputs and channels CB, its threads, the
+    input tile), or why it stays direct. The choice is
+    chooseDepthwiseKernel's (DepthwiseKernel.h).
   }];
+  let options = [
+    Option<"direct", "direct", "bool", /*default=*/"false",
+           "Keep every depthwise kernel direct (--gpu_depthwise=direct), "
+           "with a remark saying so">,
+    Option<"reportOnly", "report-only", "bool", /*default=*/"false",
+           "Only remark which kernel each depthwise convolution gets, the "
+           "IR untouched (tfaot explain, which stops before the kernel "
+           "mapping)">,
+  ];
   let dependentDialects = ["mlir::arith::ArithDialect",
                            "mlir::gpu::GPUDialect",
                            "mlir::memref::MemRefDialect",

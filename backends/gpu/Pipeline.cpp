@@ -92,19 +92,30 @@ static std::string bufferizePipeline(const std::string &convsToMatmuls,
          "symbol-dce";
 }
 
+// tfaot-gpu-tiled-depthwise; with `tiledDepthwise` false
+// (--gpu_depthwise=direct) it only says that each kernel stays direct.
+static std::string tiledDepthwisePass(bool tiledDepthwise,
+                                      bool reportOnly = false) {
+  std::string options;
+  if (!tiledDepthwise)
+    options += " direct=true";
+  if (reportOnly)
+    options += " report-only=true";
+  return "tfaot-gpu-tiled-depthwise" +
+         (options.empty() ? "" : "{" + options.substr(1) + "}");
+}
+
 // No canonicalization between flattening and mapping: it would fold the
 // block loop of a one-block kernel away and the thread loop would then be
 // mapped to blocks. `readDecisions`: the device build, whose runtime calls
 // on host memory get host copies (tfaot-gpu-stage-host-calls) and whose
 // host control flow copies its scalars back (tfaot-gpu-read-decisions)
 // before the other host work goes into kernels; an emulated build's memory
-// is the host's.
-// `tiledDepthwise`: tfaot-gpu-tiled-depthwise first, while the depthwise
+// is the host's. tfaot-gpu-tiled-depthwise first, while the depthwise
 // generics are still generics.
 static std::string mapToKernels(bool readDecisions, bool tiledDepthwise) {
-  return std::string("func.func(") +
-         (tiledDepthwise ? "tfaot-gpu-tiled-depthwise," : "") +
-         "tfaot-gpu-copies-to-linalg,"
+  return "func.func(" + tiledDepthwisePass(tiledDepthwise) +
+         ",tfaot-gpu-copies-to-linalg,"
          "tfaot-gpu-parallel-dims-first,"
          "convert-linalg-to-parallel-loops,"
          "tfaot-gpu-accumulate-in-registers,"
@@ -234,6 +245,13 @@ LogicalResult buildBufferizePipeline(OpPassManager &pm,
   return parsePassPipeline(
       bufferizePipeline(convsToMatmuls, storeHalf, "", gemms.deferredFrees),
       pm);
+}
+
+LogicalResult buildDepthwiseReportPipeline(OpPassManager &pm,
+                                           const GemmOptions &gemms) {
+  registerPassesOnce();
+  return parsePassPipeline(
+      "func.func(" + tiledDepthwisePass(gemms.tiledDepthwise, true) + ")", pm);
 }
 
 LogicalResult buildKernelPipeline(OpPassManager &pm, const GemmOptions &gemms) {

@@ -64,6 +64,12 @@ mlir::LogicalResult buildBufferizePipeline(mlir::OpPassManager &pm,
                                            const GemmOptions &gemms);
 mlir::LogicalResult buildKernelPipeline(mlir::OpPassManager &pm,
                                         const GemmOptions &gemms);
+/// After buildBufferizePipeline, for a report that stops there (tfaot
+/// explain): the remarks of tfaot-gpu-tiled-depthwise, which the kernel
+/// pipeline runs first, saying which kernel and tile each depthwise
+/// convolution gets, the IR untouched.
+mlir::LogicalResult buildDepthwiseReportPipeline(mlir::OpPassManager &pm,
+                                                 const GemmOptions &gemms);
 /// Instead of buildKernelPipeline, for --gpu_emulate: the same mapping to
 /// launches, each then run as loops over blocks and threads on the CPU
 /// (the CPU's to-LLVM pipeline follows); with `gemms.cublas` the products

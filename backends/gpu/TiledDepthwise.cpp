@@ -26,26 +26,15 @@
 // as with the direct kernel. The V copies read overlapping windows of the
 // tile at the same addresses, which LLVM loads once (no store between).
 //
-// Tile sizes (MobileNetV2: 112x112x32 ... 7x7x960, stride 1 and 2, 3x3):
-//  - CB = 32 channels where C allows (a warp = 32 consecutive channels:
-//    128-byte rows in f32, and the 32 threads hit 32 distinct shared-memory
-//    banks in phase 2), else 16 or 8 (C = 144 is 9 x 16); fewer than 8
-//    channels keep the direct kernel. A 16-channel tile is padded to 20
-//    elements a position, so that the two halves of a warp (two column
-//    groups) read distinct banks.
-//  - V = 4 outputs per thread at stride 1 (the 4 windows cover 6 columns,
-//    not 12), 2 at stride 2 (5 columns, not 6); two threads across, so TW
-//    = 2V (8 or 4), and TH = 4 rows: 256 threads a block at CB = 32.
-//  - The tile is then (TH-1)*sh + (kh-1)*dh + 1 rows by (TW-1)*sw +
-//    (kw-1)*dw + 1 columns: at stride 1 6x10 for 4x8 outputs (1.9 reads
-//    per output, against 9), at stride 2 9x9 for 4x4 (5.1 against 9);
-//    7.5 and 10.1 KiB in f32, little enough for several blocks per SM. A
-//    tile over 32 KiB (large or dilated windows) keeps the direct kernel.
+// The tile's sizes, and when the direct kernel stays, are chosen by
+// chooseDepthwiseKernel (DepthwiseKernel.cpp), which `tfaot explain` runs
+// too (report-only: remarks, the IR untouched).
 // Sizes that are not multiples of the tile (7, 14) leave threads without
 // an output, which skip the body (no read of the epilogue's operands
 // outside them).
 //
 //===----------------------------------------------------------------------===//
+#include "backends/gpu/DepthwiseKernel.h"
 #include "backends/gpu/Passes.h"
 #include "passes/Remarks.h"
 
@@ -64,18 +53,11 @@ namespace mlir::tfaot {
 } // namespace mlir::tfaot
 
 using namespace mlir;
+using ::tfaot::gpu::chooseDepthwiseKernel;
+using ::tfaot::gpu::DepthwiseConvShape;
+using ::tfaot::gpu::DepthwiseKernel;
 
 namespace {
-
-/// The largest tile staged in workgroup memory (of the 48 KiB a block may
-/// have statically), so that several blocks fit an SM.
-constexpr int64_t kMaxTileBytes = 32 * 1024;
-/// Output rows a block computes.
-constexpr int64_t kTileRows = 4;
-/// Threads across a block's output row.
-constexpr int64_t kThreadsAcross = 2;
-/// CUDA's largest grid along z, where images x channel blocks go.
-constexpr int64_t kMaxGridZ = 65535;
 
 /// A marked depthwise generic and how it is tiled.
 struct Plan {
@@ -84,9 +66,7 @@ struct Plan {
   int64_t height = 0, width = 0;  ///< The unpadded input's.
   int64_t taps[2] = {0, 0}, strides[2] = {1, 1}, dilations[2] = {1, 1};
   int64_t low[2] = {0, 0};
-  int64_t channelBlock = 0, perThread = 0, tileOutW = 0;
-  int64_t tileChannels = 0;  ///< The tile's innermost size, CB or padded.
-  int64_t tileInH = 0, tileInW = 0;
+  DepthwiseKernel kernel;  ///< Its blocks and tile.
   Value source;  ///< The unpadded input buffer the body loads.
   Type element;  ///< Its element type, the tile's.
 };
@@ -112,8 +92,15 @@ bool readsInput(memref::LoadOp load, linalg::GenericOp op, const Plan &plan) {
   return index && index.getDim() == 3;
 }
 
-/// The plan for `op`, or why it keeps the direct kernel.
-FailureOr<Plan> planFor(linalg::GenericOp op, std::string &why) {
+/// The plan for `op`, or why it keeps the direct kernel; `tiledFlag` is
+/// --gpu_depthwise=tiled.
+FailureOr<Plan> planFor(linalg::GenericOp op, bool tiledFlag,
+                        std::string &why) {
+  // --gpu_depthwise=direct keeps every one direct, whatever its shape.
+  if (!tiledFlag) {
+    why = chooseDepthwiseKernel(DepthwiseConvShape(), tiledFlag).directBecause;
+    return failure();
+  }
   Plan plan;
   plan.op = op;
   auto window = op->getAttrOfType<DictionaryAttr>(
@@ -186,35 +173,16 @@ FailureOr<Plan> planFor(linalg::GenericOp op, std::string &why) {
     return failure();
   }
   plan.element = cast<MemRefType>(plan.source.getType()).getElementType();
-  for (int64_t block : {32, 16, 8})
-    if (plan.channels % block == 0) {
-      plan.channelBlock = block;
-      break;
-    }
-  if (!plan.channelBlock) {
-    why = "channels not a multiple of 8";
-    return failure();
-  }
-  plan.perThread = plan.strides[1] == 1 ? 4 : 2;
-  plan.tileOutW = kThreadsAcross * plan.perThread;
-  plan.tileInH = (kTileRows - 1) * plan.strides[0] +
-                 (plan.taps[0] - 1) * plan.dilations[0] + 1;
-  plan.tileInW = (plan.tileOutW - 1) * plan.strides[1] +
-                 (plan.taps[1] - 1) * plan.dilations[1] + 1;
-  // A warp of 16-channel blocks is two column groups, 4 tile columns
-  // apart: at 16 elements a position their reads would hit the same banks
-  // (64 words apart in f32, 32 in f16); 20 puts them 16 (8) banks apart.
-  plan.tileChannels = plan.channelBlock == 16 ? 20 : plan.channelBlock;
-  int64_t bytes = plan.tileInH * plan.tileInW * plan.tileChannels *
-                  plan.element.getIntOrFloatBitWidth() / 8;
-  if (bytes > kMaxTileBytes) {
-    why = "its input tile (" + std::to_string(bytes) +
-          " bytes) exceeds " + std::to_string(kMaxTileBytes);
-    return failure();
-  }
-  if (plan.batch * (plan.channels / plan.channelBlock) > kMaxGridZ) {
-    why = "more than " + std::to_string(kMaxGridZ) +
-          " images x channel blocks (the grid's z)";
+  DepthwiseConvShape shape;
+  shape.batch = plan.batch;
+  shape.channels = plan.channels;
+  llvm::copy(plan.taps, shape.taps);
+  llvm::copy(plan.strides, shape.strides);
+  llvm::copy(plan.dilations, shape.dilations);
+  shape.elementBits = plan.element.getIntOrFloatBitWidth();
+  plan.kernel = chooseDepthwiseKernel(shape, tiledFlag);
+  if (!plan.kernel.tiled()) {
+    why = plan.kernel.directBecause;
     return failure();
   }
   return plan;
@@ -248,13 +216,14 @@ struct BlockOrigin {
 };
 
 BlockOrigin blockOrigin(Index &ix, const Plan &plan, gpu::LaunchOp launch) {
+  const DepthwiseKernel &k = plan.kernel;
   BlockOrigin o;
-  int64_t channelBlocks = plan.channels / plan.channelBlock;
+  int64_t channelBlocks = plan.channels / k.channelBlock;
   Value z = launch.getBlockIds().z;
   o.image = ix.div(z, channelBlocks);
-  o.channel0 = ix.mul(ix.rem(z, channelBlocks), plan.channelBlock);
-  o.outRow0 = ix.mul(launch.getBlockIds().y, kTileRows);
-  o.outCol0 = ix.mul(launch.getBlockIds().x, plan.tileOutW);
+  o.channel0 = ix.mul(ix.rem(z, channelBlocks), k.channelBlock);
+  o.outRow0 = ix.mul(launch.getBlockIds().y, k.tileRows);
+  o.outCol0 = ix.mul(launch.getBlockIds().x, k.tileCols);
   o.inRow0 = ix.sub(ix.mul(o.outRow0, plan.strides[0]), ix.c(plan.low[0]));
   o.inCol0 = ix.sub(ix.mul(o.outCol0, plan.strides[1]), ix.c(plan.low[1]));
   return o;
@@ -264,21 +233,22 @@ BlockOrigin blockOrigin(Index &ix, const Plan &plan, gpu::LaunchOp launch) {
 /// row, column, channel order) by thread i mod the block's threads.
 void stageTile(OpBuilder &b, Location loc, const Plan &plan,
                gpu::LaunchOp launch, Value tile) {
+  const DepthwiseKernel &k = plan.kernel;
   Index ix{b, loc};
   BlockOrigin o = blockOrigin(ix, plan, launch);
   gpu::KernelDim3 t = launch.getThreadIds();
-  int64_t across = plan.tileOutW / plan.perThread;
-  int64_t threads = plan.channelBlock * across * kTileRows;
+  int64_t across = k.tileCols / k.perThread;
+  int64_t threads = k.threads();
   Value linear = ix.add(
-      t.x, ix.mul(ix.add(t.y, ix.mul(t.z, across)), plan.channelBlock));
-  int64_t elements = plan.tileInH * plan.tileInW * plan.channelBlock;
+      t.x, ix.mul(ix.add(t.y, ix.mul(t.z, across)), k.channelBlock));
+  int64_t elements = k.inputRows * k.inputCols * k.channelBlock;
   auto loop = scf::ForOp::create(b, loc, linear, ix.c(elements), ix.c(threads));
   b.setInsertionPoint(loop.getBody()->getTerminator());
   Value i = loop.getInductionVar();
-  Value lane = ix.rem(i, plan.channelBlock);
-  Value position = ix.div(i, plan.channelBlock);
-  Value col = ix.rem(position, plan.tileInW);
-  Value row = ix.div(position, plan.tileInW);
+  Value lane = ix.rem(i, k.channelBlock);
+  Value position = ix.div(i, k.channelBlock);
+  Value col = ix.rem(position, k.inputCols);
+  Value row = ix.div(position, k.inputCols);
   Value ih = ix.add(o.inRow0, row), iw = ix.add(o.inCol0, col);
   Value zero = ix.c(0);
   Value inside = ix.both(
@@ -321,13 +291,14 @@ Value unclamped(Value coordinate) {
 /// Phase 2: the thread's outputs, the body cloned for each.
 void computeOutputs(OpBuilder &b, Location loc, const Plan &plan,
                     gpu::LaunchOp launch, Value tile) {
+  const DepthwiseKernel &k = plan.kernel;
   Index ix{b, loc};
   BlockOrigin o = blockOrigin(ix, plan, launch);
   gpu::KernelDim3 t = launch.getThreadIds();
   linalg::GenericOp op = plan.op;
   Value channel = ix.add(o.channel0, t.x);
   Value oh = ix.add(o.outRow0, t.z);
-  Value firstCol = ix.add(o.outCol0, ix.mul(t.y, plan.perThread));
+  Value firstCol = ix.add(o.outCol0, ix.mul(t.y, k.perThread));
   Value rowInside = ix.lt(oh, ix.c(plan.outH));
   // Threads past the output's edge (sizes not multiples of the tile)
   // compute too, reading the tile (which their windows stay inside) and
@@ -336,7 +307,7 @@ void computeOutputs(OpBuilder &b, Location loc, const Plan &plan,
   // LLVM merges.
   Value lastRow = ix.c(plan.outH - 1), lastCol = ix.c(plan.outW - 1);
   Value ohRead = arith::MinUIOp::create(b, loc, oh, lastRow);
-  for (int64_t v = 0; v < plan.perThread; ++v) {
+  for (int64_t v = 0; v < k.perThread; ++v) {
     Value ow = ix.add(firstCol, ix.c(v));
     Value loops[5] = {o.image, oh, ow, channel, ix.c(0)};
     Value readAt[5] = {o.image, ohRead,
@@ -396,21 +367,22 @@ void computeOutputs(OpBuilder &b, Location loc, const Plan &plan,
 
 /// The launch that replaces `plan.op`.
 void buildLaunch(const Plan &plan) {
+  const DepthwiseKernel &k = plan.kernel;
   linalg::GenericOp op = plan.op;
   OpBuilder b(op);
   Location loc = op.getLoc();
   Index ix{b, loc};
-  int64_t across = plan.tileOutW / plan.perThread;
+  int64_t across = k.tileCols / k.perThread;
   auto tileType = MemRefType::get(
-      {plan.tileInH, plan.tileInW, plan.tileChannels}, plan.element,
+      {k.inputRows, k.inputCols, k.tileChannels}, plan.element,
       AffineMap(),
       gpu::AddressSpaceAttr::get(b.getContext(),
                                  gpu::GPUDialect::getWorkgroupAddressSpace()));
   auto launch = gpu::LaunchOp::create(
-      b, loc, ix.c(llvm::divideCeil(plan.outW, plan.tileOutW)),
-      ix.c(llvm::divideCeil(plan.outH, kTileRows)),
-      ix.c(plan.batch * (plan.channels / plan.channelBlock)),
-      ix.c(plan.channelBlock), ix.c(across), ix.c(kTileRows),
+      b, loc, ix.c(llvm::divideCeil(plan.outW, k.tileCols)),
+      ix.c(llvm::divideCeil(plan.outH, k.tileRows)),
+      ix.c(plan.batch * (plan.channels / k.channelBlock)),
+      ix.c(k.channelBlock), ix.c(across), ix.c(k.tileRows),
       /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
       /*asyncDependencies=*/{}, TypeRange{tileType});
   Block &body = launch.getBody().front();
@@ -424,6 +396,8 @@ void buildLaunch(const Plan &plan) {
 
 struct TiledDepthwisePass
     : mlir::tfaot::impl::TiledDepthwisePassBase<TiledDepthwisePass> {
+  using TiledDepthwisePassBase::TiledDepthwisePassBase;
+
   void runOnOperation() override {
     SmallVector<linalg::GenericOp> marked;
     getOperation().walk([&](linalg::GenericOp op) {
@@ -432,21 +406,19 @@ struct TiledDepthwisePass
     });
     for (linalg::GenericOp op : marked) {
       std::string why;
-      FailureOr<Plan> plan = planFor(op, why);
+      FailureOr<Plan> plan = planFor(op, !direct, why);
       if (failed(plan)) {
-        mlir::tfaot::remarkRewrite(op.getLoc(), getArgument(),
-                                   "direct kernel (depthwise)", why);
+        mlir::tfaot::remarkRewrite(
+            op.getLoc(), getArgument(),
+            "direct kernel (depthwise, one thread per output)", why);
         continue;
       }
+      mlir::tfaot::remarkRewrite(op.getLoc(), getArgument(),
+                                 "tiled kernel (depthwise)",
+                                 plan->kernel.describe());
+      if (reportOnly)
+        continue;
       buildLaunch(*plan);
-      mlir::tfaot::remarkRewrite(
-          op.getLoc(), getArgument(), "tiled kernel (depthwise)",
-          std::to_string(kTileRows) + "x" + std::to_string(plan->tileOutW) +
-              " outputs x " + std::to_string(plan->channelBlock) +
-              " channels a block, input tile " +
-              std::to_string(plan->tileInH) + "x" +
-              std::to_string(plan->tileInW) + " in shared memory, " +
-              std::to_string(plan->perThread) + " outputs a thread");
       op.erase();
     }
   }

@@ -35,6 +35,20 @@ using Groups = InsertionOrderMap<std::pair<std::string, std::string>,
                                  std::vector<const CompileReport::Rewrite *>>;
 } // namespace
 
+/// Passes whose remarks say how each layer runs, listed one line a node
+/// with the detail (which GPU kernel and tile each depthwise convolution
+/// gets, or why it stays direct); the others' details are in the JSON.
+static bool listedByLayer(llvm::StringRef pass) {
+  return pass == "tfaot-gpu-tiled-depthwise" ||
+         pass == "tfaot-gpu-direct-depthwise";
+}
+
+static bool anyDetail(const std::vector<const CompileReport::Rewrite *> &list) {
+  return llvm::any_of(list, [](const CompileReport::Rewrite *rewrite) {
+    return !rewrite->detail.empty();
+  });
+}
+
 static Groups groupRewrites(const std::vector<CompileReport::Rewrite> &all) {
   Groups groups;
   for (const CompileReport::Rewrite &rewrite : all)
@@ -63,6 +77,13 @@ void CompileReport::print(llvm::raw_ostream &os) const {
       if (key.first != lastPass)
         os << "  " << key.first << "\n";
       lastPass = key.first;
+      if (listedByLayer(key.first) && anyDetail(list)) {
+        os << llvm::formatv("    {0,5}  {1}:\n", list.size(), key.second);
+        for (const Rewrite *rewrite : list)
+          os << "             '" << rewrite->node << "': " << rewrite->detail
+             << "\n";
+        continue;
+      }
       // A few node names show where; --report_json lists them all.
       constexpr size_t kShown = 3;
       std::vector<std::string> names;

@@ -198,8 +198,17 @@ static bool lowerEntryForCuda(const CompileOptions &options,
     return false;
   report.memory = mlir::tfaot::readMemoryPlan(module);
   entry.tempBytes = report.memory->tempBytes();
-  if (options.emit == EmitStage::Bufferized)
-    return true;
+  if (options.emit == EmitStage::Bufferized) {
+    // tfaot explain stops here, before the kernel mapping: say which kernel
+    // each depthwise convolution will get, as the mapping decides.
+    return options.report == CompileOptions::Report::None ||
+           runPipeline(
+               module,
+               [&](mlir::OpPassManager &pm) {
+                 return gpu::buildDepthwiseReportPipeline(pm, gemms);
+               },
+               options, diags, progress);
+  }
   gpu::EntryOptions gpuOptions;
   gpuOptions.arch = options.gpuArch;
   gpuOptions.gemms = gemms;

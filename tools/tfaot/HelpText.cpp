@@ -104,7 +104,7 @@ SYNOPSIS
   tfaot explain --graph G [--config C] [--feed F]... [--fetch F]...
                 [--layout auto|nhwc|nchw] [--batch N,...] [--json]
                 [--target cuda [--gpu_conv im2col|cudnn] [--precision P]
-                 [--gpu_gemm cublas|kernels]]
+                 [--gpu_gemm cublas|kernels] [--gpu_depthwise tiled|direct]]
 
 DESCRIPTION
   Compiles as far as the memory plan and prints, instead of writing files,
@@ -115,13 +115,25 @@ DESCRIPTION
   and why: cuDNN with its epilogue fused, cuDNN with the epilogue a kernel,
   im2col + cuBLAS, or a generated kernel (depthwise).
 
+  With --target cuda (either --gpu_conv) it says, one line per depthwise
+  convolution (TF node), which kernel the GPU runs: the tiled one, with
+  its tile (V outputs a thread, the block's outputs x CB channels and its
+  threads, the input tile staged in shared memory and its bytes), or the
+  direct one (one thread per output) and why: --gpu_depthwise=direct, a
+  channel count not a multiple of 8, an input tile over 32 KiB (large or
+  dilated windows), or a window of more than 49 taps. The kernel mapping
+  that 'compile' runs makes the same choice.
+
 EXIT STATUS
   0 the report was printed; 1 any error.
 
 EXAMPLES
   tfaot explain --graph nanodet.json --layout nchw
-  tfaot explain --graph model.pb --feed input:1,224,224,3 --json | jq .passes
+  tfaot explain --graph model.pb --feed input:1,224,224,3 --json | jq .rewrites
   tfaot explain --graph resnet50.pb --target cuda --gpu_conv cudnn
+  tfaot explain --graph mobilenet_v2.pb --feed input:1,224,224,3 \
+      --fetch logits --target cuda --precision fp16 --json |
+      jq '.rewrites[] | select(.pass == "tfaot-gpu-tiled-depthwise")'
 )";
 
 static const char kBenchHelp[] =

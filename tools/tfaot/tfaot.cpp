@@ -284,7 +284,8 @@ static cl::opt<std::string> gpuDepthwiseFlag(
              "each thread computes several outputs) or direct (one thread "
              "per output, each reading its window from global memory). "
              "Windows the tiled kernel cannot take stay direct; 'tfaot "
-             "compile --report' says which and why."));
+             "explain' and 'compile --report' say which, with each tile, "
+             "and why."));
 static cl::opt<std::string> precisionFlag(
     "precision", cl::sub(compileCmd), cl::sub(explainCmd), cl::sub(benchCmd),
     cl::sub(runCmd), cl::cat(compileCategory),

@@ -1,5 +1,17 @@
 // RUN: tfaot-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(tfaot-gpu-tiled-depthwise),canonicalize,cse)' 2>/dev/null | FileCheck %s
 // RUN: tfaot-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(tfaot-gpu-tiled-depthwise))' -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
+// report-only (tfaot explain, which stops before the kernel mapping): the
+// same remarks, the IR untouched.
+// RUN: tfaot-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(tfaot-gpu-tiled-depthwise{report-only=true}))' -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: tfaot-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(tfaot-gpu-tiled-depthwise{report-only=true}))' 2>/dev/null | FileCheck %s --check-prefix=UNTOUCHED
+// direct (--gpu_depthwise=direct): every one stays direct, and says so.
+// RUN: tfaot-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(tfaot-gpu-tiled-depthwise{direct=true}))' -o /dev/null 2>&1 | FileCheck %s --check-prefix=DIRECT
+// RUN: tfaot-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(tfaot-gpu-tiled-depthwise{direct=true}))' 2>/dev/null | FileCheck %s --check-prefix=UNTOUCHED
+// DIRECT-COUNT-4: remark: [tfaot-gpu-tiled-depthwise] direct kernel (depthwise, one thread per output): --gpu_depthwise=direct
+// DIRECT-NOT: remark
+// UNTOUCHED-NOT: gpu.launch
+// UNTOUCHED-COUNT-4: tfaot.depthwise_window
+// UNTOUCHED-NOT: gpu.launch
 
 // A 3x3 stride-1 depthwise convolution of 32 f16 channels padded by 1 on
 // each side (the generic tfaot-gpu-direct-depthwise makes, bufferized, its
@@ -39,7 +51,7 @@
 // CHECK-NEXT: memref.store %{{.*}}, %[[Y]]
 // CHECK-NOT: memref.store
 // CHECK: gpu.terminator
-// REMARK: remark: [tfaot-gpu-tiled-depthwise] tiled kernel (depthwise): 4x8 outputs x 32 channels a block, input tile 6x10 in shared memory, 4 outputs a thread
+// REMARK: remark: [tfaot-gpu-tiled-depthwise] tiled kernel (depthwise): V=4 outputs a thread, 4x8 outputs x CB=32 channels a block of 256 threads, input tile 6x10x32 (3840 bytes) in shared memory
 #bias = affine_map<(d0, d1, d2, d3, d4) -> (d3, d4)>
 #id = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>
 func.func @same_pad_relu6_f16(%x: memref<2x9x10x32xf16>, %b: memref<32x1xf32>, %y: memref<2x9x10x32x1xf16>) {
@@ -117,7 +129,7 @@ memref.global "private" constant @weights : memref<3x3x32x1xf16> = dense<1.0>
 // CHECK: gpu.barrier
 // CHECK-COUNT-2: memref.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %c0] : memref<1x7x7x48x1xf32>
 // CHECK-NOT: memref.store
-// REMARK: remark: [tfaot-gpu-tiled-depthwise] tiled kernel (depthwise): 4x4 outputs x 16 channels a block, input tile 9x9 in shared memory, 2 outputs a thread
+// REMARK: remark: [tfaot-gpu-tiled-depthwise] tiled kernel (depthwise): V=2 outputs a thread, 4x4 outputs x CB=16 channels a block of 128 threads, input tile 9x9x20 (6480 bytes) in shared memory
 #id2 = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>
 func.func @stride2_48_channels(%x: memref<1x14x14x48xf32>, %y: memref<1x7x7x48x1xf32>) {
   %c2 = arith.constant 2 : index
@@ -143,7 +155,7 @@ func.func @stride2_48_channels(%x: memref<1x14x14x48xf32>, %y: memref<1x7x7x48x1
 // CHECK-LABEL: func.func @few_channels(
 // CHECK: linalg.generic
 // CHECK-NOT: gpu.launch
-// REMARK: remark: [tfaot-gpu-tiled-depthwise] direct kernel (depthwise): channels not a multiple of 8
+// REMARK: remark: [tfaot-gpu-tiled-depthwise] direct kernel (depthwise, one thread per output): 3 channels, not a multiple of 8
 #id3 = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>
 func.func @few_channels(%x: memref<1x4x4x3xf32>, %y: memref<1x4x4x3x1xf32>) {
   linalg.generic {indexing_maps = [#id3], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} outs(%y : memref<1x4x4x3x1xf32>) attrs = {tfaot.depthwise_window = {dilations = array<i64: 1, 1>, input = array<i64: 1, 4, 4, 3>, low = array<i64: 0, 0>, strides = array<i64: 1, 1>, taps = array<i64: 1, 1>}} {
@@ -164,7 +176,7 @@ func.func @few_channels(%x: memref<1x4x4x3xf32>, %y: memref<1x4x4x3x1xf32>) {
 // the output's edge by the threads outside it: kept, with the reason.
 // CHECK-LABEL: func.func @positional_read(
 // CHECK: linalg.generic
-// REMARK: remark: [tfaot-gpu-tiled-depthwise] direct kernel (depthwise): a read in its body other than of its input and per channel
+// REMARK: remark: [tfaot-gpu-tiled-depthwise] direct kernel (depthwise, one thread per output): a read in its body other than of its input and per channel
 #id4 = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>
 func.func @positional_read(%x: memref<1x4x4x8xf32>, %r: memref<4x4x8xf32>, %y: memref<1x4x4x8x1xf32>) {
   linalg.generic {indexing_maps = [#id4], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} outs(%y : memref<1x4x4x8x1xf32>) attrs = {tfaot.depthwise_window = {dilations = array<i64: 1, 1>, input = array<i64: 1, 4, 4, 8>, low = array<i64: 0, 0>, strides = array<i64: 1, 1>, taps = array<i64: 1, 1>}} {
