@@ -29,6 +29,13 @@ inline constexpr llvm::StringLiteral kQuantizeRangeAttr =
 inline constexpr llvm::StringLiteral kQuantizeWeightsOnlyAttr =
     "tfaot.quantize_weights_only";
 
+/// The discardable i64 attribute tfaot-quantize-int8 (with `residuals`)
+/// leaves on the module: how many residual additions it made read an int8
+/// tensor. The compile report reads it, since pass statistics are not kept
+/// in a build without LLVM's statistics.
+inline constexpr llvm::StringLiteral kInt8ResidualsAttr =
+    "tfaot.int8_residuals";
+
 /// Whether `op` is a contraction --quantize=int8 can replace: a float32
 /// Conv2D (NHWC), DepthwiseConv2dNative (NHWC, multiplier 1) or MatMul (a
 /// not transposed) with constant weights.

@@ -133,6 +133,15 @@ struct Builder {
     return CastOp::create(b, loc, type.clone(b.getI8Type()), clamped);
   }
 
+  /// The inverse of quantize: (float(q) - zeroPoint) * scale, as f32.
+  Value dequantize(Value quantized, ActivationQuantization q) {
+    auto type = cast<RankedTensorType>(quantized.getType())
+                    .clone(b.getF32Type());
+    Value asFloat = CastOp::create(b, loc, type, quantized);
+    Value centred = SubOp::create(b, loc, type, asFloat, scalar(q.zeroPoint));
+    return MulOp::create(b, loc, type, centred, scalar(q.scale));
+  }
+
   /// The i32 product back in float: product * inputScale * weightScale[n].
   Value rescale(Value product, float inputScale, ArrayRef<float> scales) {
     auto type = cast<RankedTensorType>(product.getType()).clone(b.getF32Type());
@@ -265,13 +274,7 @@ int readResidualsFromInt8(Value x, Value quantized, ActivationQuantization q) {
     return 0;
   OpBuilder b(quantized.getContext());
   b.setInsertionPointAfterValue(quantized);
-  Builder build{b, quantized.getLoc()};
-  auto type = cast<RankedTensorType>(x.getType());
-  Value asFloat = CastOp::create(b, build.loc, type, quantized);
-  Value centred =
-      SubOp::create(b, build.loc, type, asFloat, build.scalar(q.zeroPoint));
-  Value dequantized =
-      MulOp::create(b, build.loc, type, centred, build.scalar(q.scale));
+  Value dequantized = Builder{b, quantized.getLoc()}.dequantize(quantized, q);
   for (OpOperand *use : uses)
     use->set(dequantized);
   return static_cast<int>(uses.size());
@@ -284,6 +287,9 @@ struct QuantizeInt8Pass
   void runOnOperation() override {
     SmallVector<Operation *> marked;
     SmallVector<MatMulOp> weightsOnly;
+    // Counted here too: the statistic below counts nothing in an LLVM
+    // built without statistics, and the report needs the number.
+    int64_t residualCount = 0;
     bool failedAny = false;
     getOperation().walk([&](Operation *op) {
       if (op->hasAttr(kQuantizeWeightsOnlyAttr)) {
@@ -347,7 +353,7 @@ struct QuantizeInt8Pass
       op->erase();
       ++numQuantized;
       if (residuals)
-        numResiduals += readResidualsFromInt8(input, quantized, q);
+        residualCount += readResidualsFromInt8(input, quantized, q);
     }
     for (MatMulOp matmul : weightsOnly) {
       OpBuilder b(matmul);
@@ -355,6 +361,12 @@ struct QuantizeInt8Pass
       matmul.erase();
       ++numWeightsOnly;
     }
+    if (residuals)
+      getOperation()->setAttr(
+          kInt8ResidualsAttr,
+          IntegerAttr::get(IntegerType::get(&getContext(), 64),
+                           residualCount));
+    numResiduals += residualCount;
   }
 };
 

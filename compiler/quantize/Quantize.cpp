@@ -187,27 +187,12 @@ bool compileObserved(const CompileOptions &options, llvm::raw_ostream &errs,
   return true;
 }
 
-/// The additions with an operand tfaot-quantize-int8's `residuals` option
-/// wrote, (Cast(int8) - zp) * s, or tfaot-fold-requantize made of it,
-/// Cast(int8) * s. (The pass's statistics are not kept in a build without
-/// LLVM's statistics.)
+/// How many residual additions tfaot-quantize-int8 made read an int8
+/// tensor (its `residuals` option), as it recorded on the module.
 uint64_t countInt8Residuals(mlir::ModuleOp module) {
-  auto isDequantized = [](mlir::Value v) {
-    auto mul = v.getDefiningOp<mlir::tfaot::MulOp>();
-    mlir::Value x = mul ? mul.getX() : nullptr;
-    if (auto sub = x ? x.getDefiningOp<mlir::tfaot::SubOp>() : nullptr)
-      x = sub.getX();
-    auto cast = x ? x.getDefiningOp<mlir::tfaot::CastOp>() : nullptr;
-    return cast && llvm::cast<mlir::ShapedType>(cast.getX().getType())
-                       .getElementType()
-                       .isInteger(8);
-  };
-  uint64_t count = 0;
-  module.walk([&](mlir::Operation *op) {
-    if (llvm::isa<mlir::tfaot::AddV2Op, mlir::tfaot::AddOp>(op))
-      count += llvm::count_if(op->getOperands(), isDequantized);
-  });
-  return count;
+  auto count =
+      module->getAttrOfType<mlir::IntegerAttr>(mlir::tfaot::kInt8ResidualsAttr);
+  return count ? count.getInt() : 0;
 }
 
 std::vector<size_t> unique(std::vector<size_t> values) {
