@@ -274,3 +274,37 @@ func.func @matmul_two_rows(%a: memref<2x64xf32>, %b: memref<64x256xf32>, %c: mem
   linalg.matmul ins(%a, %b : memref<2x64xf32>, memref<64x256xf32>) outs(%c : memref<2x256xf32>)
   return
 }
+
+// An elementwise epilogue whose contiguous innermost dimension spans at
+// most four vectors (a bias over 16 channels) runs one row of it at a time
+// as one vector: LLVM would unroll the 16-iteration loop and vectorize the
+// pixel loop around it with gathers and scatters.
+#bias_row = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#bias_channel = affine_map<(d0, d1, d2, d3) -> (d3)>
+// CHECK-LABEL: func.func @bias_16_channels
+// CHECK: scf.for %{{.*}} = %c0 to %c112 step %c1
+// CHECK: vector.transfer_read %{{.*}} : memref<16xf32>, vector<16xf32>
+// CHECK: vector.transfer_read %{{.*}} vector<1x1x1x16xf32>
+// CHECK: arith.addf %{{.*}} : vector<1x1x1x16xf32>
+// CHECK: vector.transfer_write
+// CHECK-NOT: linalg.generic
+func.func @bias_16_channels(%bias: memref<16xf32>, %out: memref<1x1x112x16xf32>) {
+  linalg.generic {indexing_maps = [#bias_channel, #bias_row], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%bias : memref<16xf32>) outs(%out : memref<1x1x112x16xf32>) {
+  ^bb0(%b: f32, %o: f32):
+    %s = arith.addf %o, %b : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// 96 channels are six vectors: LLVM vectorizes that loop itself.
+// CHECK-LABEL: func.func @bias_96_channels
+// CHECK: linalg.generic
+func.func @bias_96_channels(%bias: memref<96xf32>, %out: memref<1x1x112x96xf32>) {
+  linalg.generic {indexing_maps = [#bias_channel, #bias_row], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%bias : memref<96xf32>) outs(%out : memref<1x1x112x96xf32>) {
+  ^bb0(%b: f32, %o: f32):
+    %s = arith.addf %o, %b : f32
+    linalg.yield %s : f32
+  }
+  return
+}
