@@ -125,6 +125,13 @@ def VectorizeContractionsPass
     AVX2); where it does not divide the output's contiguous dimension, the
     tile's columns are counted in the widest half, quarter, ... (down to 4
     lanes) that does: 24 channels on AVX-512 are three 8-lane vectors.
+
+    Elementwise `linalg.generic`s (epilogues, mostly) whose innermost loop
+    is the contiguous last dimension of what they read and write, and spans
+    at most four vectors (a bias over 16 channels), become a loop over the
+    other dimensions with that row as one vector. LLVM would otherwise
+    unroll so short an inner loop and vectorize the loop around it, with
+    gathers and scatters.
   }];
   let options = [
     Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"512",
