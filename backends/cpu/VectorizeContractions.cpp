@@ -481,6 +481,22 @@ reductionTileLoops(linalg::LinalgOp op, ArrayRef<int64_t> sizes,
   return reductions;
 }
 
+/// `op` tiled by `sizes` (one per loop; 0 keeps a loop whole) where it
+/// stands: its tile loops and its one tiled op, or failure. `op` stays for
+/// the caller to erase.
+FailureOr<scf::SCFTilingResult> tileInPlace(RewriterBase &rewriter,
+                                            Operation *op,
+                                            ArrayRef<OpFoldResult> sizes) {
+  scf::SCFTilingOptions options;
+  options.setTileSizes(sizes);
+  rewriter.setInsertionPoint(op);
+  FailureOr<scf::SCFTilingResult> tiled =
+      scf::tileUsingSCF(rewriter, cast<TilingInterface>(op), options);
+  if (failed(tiled) || tiled->tiledOps.size() != 1)
+    return failure();
+  return tiled;
+}
+
 LogicalResult vectorizeContraction(RewriterBase &rewriter,
                                    linalg::LinalgOp op, int64_t lanes) {
   SmallVector<int64_t> sizes = tileSizesFor(op, lanes);
@@ -490,12 +506,8 @@ LogicalResult vectorizeContraction(RewriterBase &rewriter,
   SmallVector<OpFoldResult> tileSizes;
   for (int64_t size : sizes)
     tileSizes.push_back(indexAttr(rewriter, size));
-  scf::SCFTilingOptions options;
-  options.setTileSizes(tileSizes);
-  rewriter.setInsertionPoint(op);
-  FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
-      rewriter, cast<TilingInterface>(op.getOperation()), options);
-  if (failed(tiled) || tiled->tiledOps.size() != 1)
+  FailureOr<scf::SCFTilingResult> tiled = tileInPlace(rewriter, op, tileSizes);
+  if (failed(tiled))
     return failure();
   Operation *tile = tiled->tiledOps.front();
   SmallVector<scf::ForOp> tileLoops;
@@ -650,12 +662,8 @@ bool isNarrowElementwise(linalg::GenericOp op, int64_t lanes) {
 void vectorizeByRows(RewriterBase &rewriter, linalg::GenericOp op) {
   SmallVector<OpFoldResult> sizes(op.getNumLoops(), rewriter.getIndexAttr(1));
   sizes.back() = rewriter.getIndexAttr(0); // whole
-  scf::SCFTilingOptions options;
-  options.setTileSizes(sizes);
-  rewriter.setInsertionPoint(op);
-  FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
-      rewriter, cast<TilingInterface>(op.getOperation()), options);
-  if (failed(tiled) || tiled->tiledOps.size() != 1)
+  FailureOr<scf::SCFTilingResult> tiled = tileInPlace(rewriter, op, sizes);
+  if (failed(tiled))
     return;
   rewriter.eraseOp(op);
   Operation *row = tiled->tiledOps.front();
