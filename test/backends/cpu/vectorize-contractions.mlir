@@ -90,6 +90,26 @@ func.func @depthwise_multiplier_1(%in: memref<1x3x33x64xf32>, %w: memref<3x3x64x
   return
 }
 
+// The same with the zeroing fill before it, on the 5-D output: the fill
+// moves onto the narrowed view and the accumulators start from its value,
+// so neither the fill (a memset of each row) nor a read of the
+// accumulators is left.
+// CHECK-LABEL: func.func @depthwise_multiplier_1_filled
+// CHECK-NOT: linalg.fill
+// CHECK-NOT: vector.transfer_read %{{.*}} : memref<1x1x16x64xf32
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %cst{{.*}}, %{{.*}} = %cst
+// CHECK-COUNT-8: vector.fma
+// CHECK-COUNT-8: vector.transfer_write
+// CHECK-NOT: linalg.fill
+// CHECK: return
+func.func @depthwise_multiplier_1_filled(%in: memref<1x3x33x64xf32>, %w: memref<3x3x64x1xf32>, %out: memref<1x1x16x64x1xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%out : memref<1x1x16x64x1xf32>)
+  linalg.depthwise_conv_2d_nhwc_hwcm {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+    ins(%in, %w : memref<1x3x33x64xf32>, memref<3x3x64x1xf32>) outs(%out : memref<1x1x16x64x1xf32>)
+  return
+}
+
 // 24 output channels, which 16-lane vectors do not divide: the product is
 // split into channels [0, 16), one 16-lane vector wide, and [16, 24), one
 // 8-lane vector, each 8 pixels high with the fill before it split alike
