@@ -55,18 +55,32 @@ func.func @matmul(%a: memref<4x64xf32>, %b: memref<64x48xf32>, %c: memref<4x48xf
 
 // A stride-2 depthwise row: channels are the vector (2 tiles of 32), 8
 // output pixels per tile, and each filter tap is one FMA per pixel of the
-// tap's channels by the input pixel's channels (no broadcast).
+// tap's channels by the input pixel's channels (no broadcast). With
+// AVX-512 a step of the one loop left (the window's rows) reads the 17
+// input pixels its 8 outputs' windows span once, and the window's three
+// columns take theirs from that read: 24 FMAs. With AVX2's 16 registers
+// the columns stay a loop of 8 pixels' reads each.
 // CHECK-LABEL: func.func @depthwise
 // CHECK: scf.for %{{.*}} = %c0 to %c16 step %c8 {
 // CHECK: scf.for %{{.*}} = %c0 to %c64 step %c32 {
 // CHECK-COUNT-8: vector.transfer_read {{.*}} vector<32xf32>
-// CHECK: scf.for {{.*}} iter_args(
-// CHECK: scf.for {{.*}} iter_args(
-// CHECK-COUNT-8: vector.fma
+// CHECK: scf.for %{{.*}} = %c0 to %c3 step %c1 iter_args(
+// CHECK-NOT: scf.for
+// CHECK: vector.transfer_read {{.*}} : memref<1x17x32xf32, {{.*}}>, vector<1x17x32xf32>
+// CHECK: vector.transfer_read {{.*}} : memref<3x32xf32, {{.*}}>, vector<3x32xf32>
+// CHECK-COUNT-24: vector.fma
 // CHECK-NOT: vector.fma
 // CHECK: scf.yield
-// CHECK: scf.yield
+// CHECK-NOT: scf.yield
 // CHECK-COUNT-8: vector.transfer_write {{.*}} vector<32xf32>
+// AVX2-LABEL: func.func @depthwise
+// AVX2: scf.for {{.*}} iter_args(
+// AVX2: scf.for {{.*}} iter_args(
+// AVX2: vector.transfer_read {{.*}} vector<1x7x16xf32>
+// AVX2-COUNT-4: vector.fma
+// AVX2-NOT: vector.fma
+// AVX2: scf.yield
+// AVX2: scf.yield
 func.func @depthwise(%in: memref<1x3x33x64xf32>, %w: memref<3x3x64xf32>, %out: memref<1x1x16x64xf32>) {
   linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
     ins(%in, %w : memref<1x3x33x64xf32>, memref<3x3x64xf32>) outs(%out : memref<1x1x16x64xf32>)
@@ -81,8 +95,7 @@ func.func @depthwise(%in: memref<1x3x33x64xf32>, %w: memref<3x3x64xf32>, %out: m
 // CHECK: scf.for %{{.*}} = %c0 to %c16 step %c8 {
 // CHECK: scf.for %{{.*}} = %c0 to %c64 step %c32 {
 // CHECK: scf.for {{.*}} iter_args(
-// CHECK: scf.for {{.*}} iter_args(
-// CHECK-COUNT-8: vector.fma
+// CHECK-COUNT-24: vector.fma
 // CHECK-NOT: vector.fma
 func.func @depthwise_multiplier_1(%in: memref<1x3x33x64xf32>, %w: memref<3x3x64x1xf32>, %out: memref<1x1x16x64x1xf32, strided<[1024, 1024, 64, 1, 1], offset: ?>>) {
   linalg.depthwise_conv_2d_nhwc_hwcm {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
@@ -98,7 +111,8 @@ func.func @depthwise_multiplier_1(%in: memref<1x3x33x64xf32>, %w: memref<3x3x64x
 // CHECK-NOT: linalg.fill
 // CHECK-NOT: vector.transfer_read %{{.*}} : memref<1x1x16x64xf32
 // CHECK: scf.for {{.*}} iter_args(%{{.*}} = %cst{{.*}}, %{{.*}} = %cst
-// CHECK-COUNT-8: vector.fma
+// CHECK-COUNT-24: vector.fma
+// CHECK-NOT: vector.fma
 // CHECK-COUNT-8: vector.transfer_write
 // CHECK-NOT: linalg.fill
 // CHECK: return
@@ -107,6 +121,19 @@ func.func @depthwise_multiplier_1_filled(%in: memref<1x3x33x64xf32>, %w: memref<
   linalg.fill ins(%zero : f32) outs(%out : memref<1x1x16x64x1xf32>)
   linalg.depthwise_conv_2d_nhwc_hwcm {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
     ins(%in, %w : memref<1x3x33x64xf32>, memref<3x3x64x1xf32>) outs(%out : memref<1x1x16x64x1xf32>)
+  return
+}
+
+// A dilated window keeps its column loop: the columns' pixels are not
+// the one span a read would cover.
+// CHECK-LABEL: func.func @depthwise_dilated
+// CHECK: scf.for {{.*}} iter_args(
+// CHECK: scf.for {{.*}} iter_args(
+// CHECK: vector.fma {{.*}} : vector<1x8x32xf32>
+// CHECK-NOT: vector.fma
+func.func @depthwise_dilated(%in: memref<1x5x20x64xf32>, %w: memref<3x3x64xf32>, %out: memref<1x1x16x64xf32>) {
+  linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<2> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%in, %w : memref<1x5x20x64xf32>, memref<3x3x64xf32>) outs(%out : memref<1x1x16x64xf32>)
   return
 }
 
