@@ -10,6 +10,7 @@
 // stays in registers while every filter tap and input channel is added in.
 //
 //===----------------------------------------------------------------------===//
+#include "backends/cpu/ContractionEpilogues.h"
 #include "backends/cpu/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -33,6 +34,12 @@ namespace mlir::tfaot {
 } // namespace mlir::tfaot
 
 using namespace mlir;
+using ::tfaot::cpu::applyEpilogueByTiles;
+using ::tfaot::cpu::epilogueOf;
+using ::tfaot::cpu::isNarrowElementwise;
+using ::tfaot::cpu::narrowEpilogue;
+using ::tfaot::cpu::tileInPlace;
+using ::tfaot::cpu::vectorizeByRows;
 
 namespace {
 
@@ -121,7 +128,7 @@ std::pair<int64_t, int64_t> outputTile(int64_t rows, int64_t columns,
 /// exactly that many 16-lane vectors (kPanelColumnsAttr), else 2.
 int64_t panelVectors(linalg::Conv2DNhwcHwcfOp conv, int64_t columns,
                      int64_t lanes) {
-  auto panel = conv->getAttrOfType<IntegerAttr>(tfaot::kPanelColumnsAttr);
+  auto panel = conv->getAttrOfType<IntegerAttr>(mlir::tfaot::kPanelColumnsAttr);
   if (!panel || panel.getInt() != columns || lanes != 16 ||
       columns != 4 * lanes)
     return 2;
@@ -500,28 +507,13 @@ reductionTileLoops(linalg::LinalgOp op, ArrayRef<int64_t> sizes,
   return reductions;
 }
 
-/// `op` tiled by `sizes` (one per loop; 0 keeps a loop whole) where it
-/// stands: its tile loops and its one tiled op, or failure. `op` stays for
-/// the caller to erase.
-FailureOr<scf::SCFTilingResult> tileInPlace(RewriterBase &rewriter,
-                                            Operation *op,
-                                            ArrayRef<OpFoldResult> sizes) {
-  scf::SCFTilingOptions options;
-  options.setTileSizes(sizes);
-  rewriter.setInsertionPoint(op);
-  FailureOr<scf::SCFTilingResult> tiled =
-      scf::tileUsingSCF(rewriter, cast<TilingInterface>(op), options);
-  if (failed(tiled) || tiled->tiledOps.size() != 1)
-    return failure();
-  return tiled;
-}
-
 LogicalResult vectorizeContraction(RewriterBase &rewriter,
                                    linalg::LinalgOp op, int64_t lanes) {
   SmallVector<int64_t> sizes = tileSizesFor(op, lanes);
   if (sizes.empty())
     return failure();
   linalg::FillOp fill = fillOfOutput(op);
+  linalg::GenericOp epilogue = epilogueOf(op);
   SmallVector<OpFoldResult> tileSizes;
   for (int64_t size : sizes)
     tileSizes.push_back(indexAttr(rewriter, size));
@@ -529,6 +521,10 @@ LogicalResult vectorizeContraction(RewriterBase &rewriter,
   if (failed(tiled))
     return failure();
   Operation *tile = tiled->tiledOps.front();
+  auto outputTile = cast<linalg::LinalgOp>(tile)
+                        .getDpsInitOperand(0)
+                        ->get()
+                        .getDefiningOp<memref::SubViewOp>();
   SmallVector<scf::ForOp> tileLoops;
   for (LoopLikeOpInterface loop : tiled->loops)
     tileLoops.push_back(cast<scf::ForOp>(loop.getOperation()));
@@ -558,6 +554,18 @@ LogicalResult vectorizeContraction(RewriterBase &rewriter,
                        reductions ? *reductions : SmallVector<scf::ForOp>{},
                        fill && reductions ? fill.value() : Value{}))
     rewriter.eraseOp(fill);
+  // The epilogue goes at the end of the innermost loop over output tiles
+  // (the loops come in the op's order, its parallel dimensions first).
+  if (epilogue && reductions) {
+    scf::ForOp lastTileLoop;
+    for (scf::ForOp loop : tileLoops)
+      if (!llvm::is_contained(*reductions, loop))
+        lastTileLoop = loop;
+    if (lastTileLoop &&
+        applyEpilogueByTiles(rewriter, epilogue, lastTileLoop, outputTile,
+                             lanes))
+      rewriter.eraseOp(epilogue);
+  }
   return success();
 }
 
@@ -629,7 +637,8 @@ SmallVector<linalg::LinalgOp> splitRaggedColumns(RewriterBase &rewriter,
 /// where vectorizeContraction finds it and starts the accumulators from it:
 /// left on the wide view it stayed a memset of every output row, and the
 /// accumulators were loaded back from memory (MobileNetV2's depthwise
-/// layers at half the speed of their loads).
+/// layers at half the speed of their loads). The epilogue after it is
+/// narrowed alike, for vectorizeContraction to apply by tiles.
 void narrowDepthwiseMultiplier(RewriterBase &rewriter,
                                linalg::DepthwiseConv2DNhwcHwcmOp op) {
   if (op.hasDynamicShape() || !op.hasPureBufferSemantics())
@@ -639,10 +648,16 @@ void narrowDepthwiseMultiplier(RewriterBase &rewriter,
   if (cast<MemRefType>(filter.getType()).getDimSize(3) != 1)
     return;
   linalg::FillOp fill = fillOfOutput(op);
+  linalg::GenericOp epilogue = epilogueOf(op);
   rewriter.setInsertionPoint(op);
   Location loc = op.getLoc();
   Value narrowFilter = dropUnitDims(rewriter, loc, filter, {3});
   Value narrowOutput = dropUnitDims(rewriter, loc, output, {4});
+  // The epilogue over the output loses M too (its operands' views made
+  // here, before the convolution, so that the epilogue stays right after
+  // it where vectorizeContraction looks).
+  if (epilogue)
+    (void)narrowEpilogue(rewriter, epilogue, narrowOutput);
   if (fill) {
     linalg::FillOp::create(rewriter, fill.getLoc(), fill.value(),
                            narrowOutput);
@@ -655,55 +670,8 @@ void narrowDepthwiseMultiplier(RewriterBase &rewriter,
   rewriter.eraseOp(op);
 }
 
-/// Whether `op` is an elementwise generic (an epilogue, mostly) whose
-/// innermost loop is the contiguous last dimension of every operand that
-/// reads along it and spans at most four vectors. LLVM fully unrolls so
-/// short an inner loop and then vectorizes the loop around it, whose
-/// iterations are a whole row apart: gathers and scatters. A bias added to
-/// MobileNetV2's 16-channel 112x112 projection took more time than the
-/// convolution (the layer at 42% of the FMA peak).
-bool isNarrowElementwise(linalg::GenericOp op, int64_t lanes) {
-  if (!op.hasPureBufferSemantics() || op.hasDynamicShape() ||
-      op.getNumReductionLoops() != 0 || op.getNumDpsInits() != 1)
-    return false;
-  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  unsigned last = ranges.size() - 1;
-  if (ranges.size() < 2 || ranges[last] > 4 * lanes || ranges[last] % 4 != 0 ||
-      ShapedType::getNumElements(ArrayRef<int64_t>(ranges).drop_back()) < 2)
-    return false;
-  if (!op.getMatchingIndexingMap(op.getDpsInitOperand(0)).isIdentity())
-    return false;
-  for (OpOperand *input : op.getDpsInputOperands()) {
-    AffineMap map = op.getMatchingIndexingMap(input);
-    for (unsigned i = 0, e = map.getNumResults(); i < e; ++i)
-      if (map.getResult(i).isFunctionOfDim(last) &&
-          (i != e - 1 || !isa<AffineDimExpr>(map.getResult(i))))
-        return false;
-  }
-  for (OpOperand &operand : op->getOpOperands()) {
-    auto type = dyn_cast<MemRefType>(operand.get().getType());
-    if (!type || !type.isLastDimUnitStride())
-      return false;
-  }
-  return succeeded(linalg::vectorizeOpPrecondition(op));
-}
-
-/// One row of the innermost dimension at a time, as one vector.
-void vectorizeByRows(RewriterBase &rewriter, linalg::GenericOp op) {
-  SmallVector<OpFoldResult> sizes(op.getNumLoops(), rewriter.getIndexAttr(1));
-  sizes.back() = rewriter.getIndexAttr(0); // whole
-  FailureOr<scf::SCFTilingResult> tiled = tileInPlace(rewriter, op, sizes);
-  if (failed(tiled))
-    return;
-  rewriter.eraseOp(op);
-  Operation *row = tiled->tiledOps.front();
-  rewriter.setInsertionPoint(row);
-  if (succeeded(linalg::vectorize(rewriter, row)))
-    rewriter.eraseOp(row);
-}
-
 struct VectorizeContractionsPass
-    : public tfaot::impl::VectorizeContractionsPassBase<
+    : public mlir::tfaot::impl::VectorizeContractionsPassBase<
           VectorizeContractionsPass> {
   using Base::Base;
 
