@@ -102,7 +102,9 @@ def VectorizeContractionsPass
     marked `tfaot.panel_columns` = four AVX-512 vectors, whose packed filter
     panel the tile then reads whole) times up to 8 output pixels (or rows
     of M), the kernel window one tap at
-    a time and the input channels (or K) 8 at a time. Tile sizes divide
+    a time and the input channels (or K) 8 at a time. A depthwise tile
+    takes a window row of up to 3 undilated taps per step with AVX-512,
+    reading the input pixels its outputs' windows span once. Tile sizes divide
     their dimensions, so every tile is static. A 2-D convolution tile is
     rewritten as the 1-D convolution linalg vectorizes, the tile becomes
     vector code, the accumulator's load and store are hoisted out of the
@@ -111,7 +113,12 @@ def VectorizeContractionsPass
     When a `linalg.fill` of the whole output comes right before the op and
     the accumulator is carried through every reduction loop, the
     accumulator starts as the fill's value in registers and the fill is
-    dropped (the tiles write every element).
+    dropped (the tiles write every element). When an elementwise
+    `linalg.generic` over the op's whole output comes right after it (the
+    bias, activation and residual add `tfaot-fuse-epilogues` leaves), its
+    piece for each tile runs at the end of the tile, one vector per row,
+    on what the tile just wrote; it is not left as a second pass over the
+    output.
 
     Each output element still adds its terms in the same order as the
     scalar loops (window rows, columns, then channels); only the multiply
@@ -119,7 +126,8 @@ def VectorizeContractionsPass
 
     A `linalg.depthwise_conv_2d_nhwc_hwcm` with channel multiplier 1 (the
     form the lowering makes) is first rewritten as the HWC form through
-    views that drop the unit dimension, and then handled like it.
+    views that drop the unit dimension (its zeroing fill and its epilogue
+    too), and then handled like it.
 
     The vector width comes from `vector-bits` (512 for AVX-512, 256 for
     AVX2); where it does not divide the output's contiguous dimension, the
