@@ -68,20 +68,21 @@ linalg::GenericOp narrowEpilogue(RewriterBase &rewriter,
     return {};
   MLIRContext *context = rewriter.getContext();
   unsigned dropped = rank - 1;
-  // Each input's map without the dropped loop, and the dimensions of its
-  // buffer that loop indexed (unit ones, since the loop has one iteration).
-  SmallVector<Value> inputs;
+  // Each input's map without the dropped loop, and the shape of its buffer
+  // without the (unit) dimensions that loop indexed. All are checked before
+  // any view is made.
   SmallVector<AffineMap> maps;
+  SmallVector<SmallVector<int64_t>> keptShapes;
   for (OpOperand *input : epilogue.getDpsInputOperands()) {
     AffineMap map = epilogue.getMatchingIndexingMap(input);
     auto type = dyn_cast<MemRefType>(input->get().getType());
     if (!type)
       return {};
     SmallVector<AffineExpr> results;
-    SmallVector<int64_t> keptShape;
+    SmallVector<int64_t> &keptShape = keptShapes.emplace_back();
     for (auto [i, result] : llvm::enumerate(map.getResults())) {
       auto dim = dyn_cast<AffineDimExpr>(result);
-      if (!dim)
+      if (!dim || (dim.getPosition() == dropped && type.getDimSize(i) != 1))
         return {};
       if (dim.getPosition() == dropped)
         continue;
@@ -89,6 +90,11 @@ linalg::GenericOp narrowEpilogue(RewriterBase &rewriter,
       keptShape.push_back(type.getDimSize(i));
     }
     maps.push_back(AffineMap::get(rank - 1, 0, results, context));
+  }
+  SmallVector<Value> inputs;
+  for (auto [input, keptShape] :
+       llvm::zip(epilogue.getDpsInputOperands(), keptShapes)) {
+    auto type = cast<MemRefType>(input->get().getType());
     inputs.push_back(
         keptShape.size() == static_cast<size_t>(type.getRank())
             ? input->get()
