@@ -16,7 +16,6 @@
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
-#include "mlir/IR/Dominance.h"
 #include "mlir/Interfaces/TilingInterface.h"
 
 using namespace mlir;
@@ -126,11 +125,12 @@ bool applyEpilogueByTiles(RewriterBase &rewriter, linalg::GenericOp epilogue,
       !llvm::all_of(outputTile.getStaticStrides(),
                     [](int64_t s) { return s == 1; }))
     return false;
-  Operation *end = tileLoop.getBody()->getTerminator();
-  if (!DominanceInfo().properlyDominates(outputTile.getOperation(), end))
+  // The tile's view depends on every tile loop's index, so hoisting leaves
+  // it in the innermost one's body: there it comes before the end.
+  if (outputTile->getParentOp() != tileLoop.getOperation())
     return false;
   OpBuilder::InsertionGuard guard(rewriter);
-  rewriter.setInsertionPoint(end);
+  rewriter.setInsertionPoint(tileLoop.getBody()->getTerminator());
   FailureOr<TilingResult> tiled =
       cast<TilingInterface>(epilogue.getOperation())
           .getTiledImplementation(rewriter, outputTile.getMixedOffsets(),
