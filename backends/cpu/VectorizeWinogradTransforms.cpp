@@ -148,29 +148,31 @@ void buildBlockLoops(OpBuilder &b, Location loc,
 }
 
 /// The pieces of an output transform that its block-by-block form needs:
-/// the 36 products by position a*6+b (operands reading the batched product
-/// [36, N, tilesH, tilesW, C] at batch index a*6+b) and the transformed
-/// value in its body (a fused epilogue starts from it).
+/// the algorithm, the P*P products by position a*P+b (operands reading the
+/// batched product [P*P, N, tilesH, tilesW, C] at batch index a*P+b) and the
+/// transformed value in its body (a fused epilogue starts from it).
 struct OutputTransform {
+  const Variant *variant = nullptr;
   SmallVector<OpOperand *> products;
   Operation *sum = nullptr;
   llvm::SmallPtrSet<Operation *, 32> chain; ///< what computes the sum
 };
 
 /// Finds the products and the sum in the "output" generic `op`, as
-/// tfaot-winograd-convolutions builds them: the sum of 36 products
-/// coeff_k * M_k, M_k read at (k, n, h floordiv 4, w floordiv 4, c), coeff_k
-/// from a table at (h mod 4, w mod 4, k).
+/// tfaot-winograd-convolutions builds them: the sum of P*P products
+/// coeff_k * M_k, M_k read at (k, n, h floordiv m, w floordiv m, c), coeff_k
+/// from a table at (h mod m, w mod m, k), for the variant whose P*P is the
+/// batch of the products' buffer.
 std::optional<OutputTransform> matchOutputTransform(linalg::GenericOp op) {
   OutputTransform t;
-  t.products.assign(kProducts, nullptr);
   MLIRContext *ctx = op.getContext();
   AffineExpr d0, d1, d2, d3;
   bindDims(ctx, d0, d1, d2, d3);
   auto blockMap = [&](int64_t k) {
+    int64_t block = t.variant->block;
     return AffineMap::get(4, 0,
                           {getAffineConstantExpr(k, ctx), d0,
-                           d1.floorDiv(kBlock), d2.floorDiv(kBlock), d3},
+                           d1.floorDiv(block), d2.floorDiv(block), d3},
                           ctx);
   };
   Block *block = op.getBody();
@@ -192,11 +194,20 @@ std::optional<OutputTransform> matchOutputTransform(linalg::GenericOp op) {
         return std::nullopt;
       OpOperand *coeffOperand = &op->getOpOperand(coeff.getArgNumber());
       OpOperand *productOperand = &op->getOpOperand(product.getArgNumber());
+      auto productType = dyn_cast<ShapedType>(productOperand->get().getType());
+      if (!productType || !productType.hasRank() || productType.getRank() != 5)
+        return std::nullopt;
+      if (!t.variant) {
+        t.variant = variantWithProducts(productType.getDimSize(0));
+        if (!t.variant)
+          return std::nullopt;
+        t.products.assign(t.variant->products(), nullptr);
+      }
       AffineMap coeffMap = op.getMatchingIndexingMap(coeffOperand);
       auto k = coeffMap.getNumResults() == 3
                    ? dyn_cast<AffineConstantExpr>(coeffMap.getResult(2))
                    : AffineConstantExpr();
-      if (!k || k.getValue() < 0 || k.getValue() >= kProducts ||
+      if (!k || k.getValue() < 0 || k.getValue() >= t.variant->products() ||
           op.getMatchingIndexingMap(productOperand) != blockMap(k.getValue()))
         return std::nullopt;
       t.products[k.getValue()] = productOperand;
@@ -211,7 +222,7 @@ std::optional<OutputTransform> matchOutputTransform(linalg::GenericOp op) {
       work.push_back(def);
     }
   }
-  if (llvm::is_contained(t.products, nullptr))
+  if (!t.variant || llvm::is_contained(t.products, nullptr))
     return std::nullopt;
   return t;
 }
@@ -289,18 +300,22 @@ struct VectorizeWinogradTransformsPass
 
   /// Computes the input transform `op` (as tfaot-winograd-convolutions
   /// builds it: V[k][n][ty][tx][c] = sum_m coeff[k][m] * d_m, d_m the patch
-  /// position m = i*6+j, read at (n, 4 ty + i, 4 tx + j, c)) patch by
-  /// patch: the 36 positions are read once per channel vector and
-  /// transformed as (B^T d) B, rows first, into the 36 values, each stored
-  /// at its batch index k = a*6+b.
+  /// position m = i*P+j, read at (n, m ty + i, m tx + j, c), P*P the first
+  /// loop's range) patch by patch: the P*P positions are read once per
+  /// channel vector and transformed as (B^T d) B, rows first, into the P*P
+  /// values, each stored at its batch index k = a*P+b.
   bool vectorizeInputTransform(linalg::GenericOp op) {
     if (!op.hasPureBufferSemantics() || op.getNumDpsInits() != 1 ||
-        op.getNumDpsInputs() != 2 * kProducts || op.getNumLoops() != 5 ||
-        op.getNumParallelLoops() != 5 || op.hasIndexSemantics())
+        op.getNumLoops() != 5 || op.getNumParallelLoops() != 5 ||
+        op.hasIndexSemantics())
       return false;
     SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-    if (llvm::any_of(ranges, ShapedType::isDynamic) || ranges[0] != kProducts)
+    if (llvm::any_of(ranges, ShapedType::isDynamic))
       return false;
+    const Variant *variant = variantWithProducts(ranges[0]);
+    if (!variant || op.getNumDpsInputs() != 2 * variant->products())
+      return false;
+    const int patchSide = variant->patch, blockSide = variant->block;
     std::optional<int64_t> lanes = lanesFor(ranges[4], vectorBits);
     OpOperand &init = *op.getDpsInitOperand(0);
     if (!lanes || !op.getMatchingIndexingMap(&init).isIdentity() ||
@@ -310,11 +325,12 @@ struct VectorizeWinogradTransformsPass
     AffineExpr k, d0, d1, d2, d3;
     bindDims(ctx, k, d0, d1, d2, d3);
     Value input = op.getDpsInputOperand(0)->get();
-    for (int m = 0; m < kProducts; ++m) {
+    for (int m = 0; m < variant->products(); ++m) {
       OpOperand *patch = op.getDpsInputOperand(m);
-      AffineMap expected = AffineMap::get(
-          5, 0,
-          {d0, d1 * kBlock + m / kPatch, d2 * kBlock + m % kPatch, d3}, ctx);
+      AffineMap expected = AffineMap::get(5, 0,
+                                          {d0, d1 * blockSide + m / patchSide,
+                                           d2 * blockSide + m % patchSide, d3},
+                                          ctx);
       if (patch->get() != input ||
           op.getMatchingIndexingMap(patch) != expected ||
           accessOf(op, *patch, 4) != Access::Vector)
@@ -333,7 +349,8 @@ struct VectorizeWinogradTransformsPass
           scf::ForOp::create(
               ob, oloc, zero, end, step, ValueRange{},
               [&](OpBuilder &ib, Location iloc, Value c, ValueRange) {
-                emitPatch(ib, iloc, input, output, tileIvs, c, *lanes);
+                emitPatch(ib, iloc, *variant, input, output, tileIvs, c,
+                          *lanes);
                 scf::YieldOp::create(ib, iloc);
               });
         });
@@ -342,47 +359,50 @@ struct VectorizeWinogradTransformsPass
   }
 
   /// One channel vector `c` of the patch under the block (n, ty, tx) =
-  /// `tileIvs`: its 36 transformed values stored into `output`.
-  static void emitPatch(OpBuilder &b, Location loc, Value input, Value output,
-                        ValueRange tileIvs, Value c, int64_t lanes) {
+  /// `tileIvs`: its P*P transformed values stored into `output`.
+  static void emitPatch(OpBuilder &b, Location loc, const Variant &v,
+                        Value input, Value output, ValueRange tileIvs, Value c,
+                        int64_t lanes) {
+    const int patchSide = v.patch, blockSide = v.block;
     auto f32Vector = VectorType::get({lanes}, b.getF32Type());
     AffineExpr base;
     bindDims(b.getContext(), base);
     auto at = [&](Value tile, int64_t within) -> Value {
       return affine::AffineApplyOp::create(
-          b, loc, AffineMap::get(1, 0, base * kBlock + within),
+          b, loc, AffineMap::get(1, 0, base * blockSide + within),
           ValueRange{tile});
     };
-    Value d[kPatch][kPatch];
-    for (int i = 0; i < kPatch; ++i)
-      for (int j = 0; j < kPatch; ++j)
+    Value d[kMaxPatch][kMaxPatch];
+    for (int i = 0; i < patchSide; ++i)
+      for (int j = 0; j < patchSide; ++j)
         d[i][j] = vector::LoadOp::create(
             b, loc, f32Vector, input,
             ValueRange{tileIvs[0], at(tileIvs[1], i), at(tileIvs[2], j), c});
     // t[a][j] = sum_i BT[a][i] d[i][j]; v[a][b] = sum_j t[a][j] BT[b][j].
-    Value t[kPatch][kPatch];
-    for (int a = 0; a < kPatch; ++a)
-      for (int j = 0; j < kPatch; ++j) {
+    Value t[kMaxPatch][kMaxPatch];
+    for (int a = 0; a < patchSide; ++a)
+      for (int j = 0; j < patchSide; ++j) {
         SmallVector<Value> column;
-        for (int i = 0; i < kPatch; ++i)
+        for (int i = 0; i < patchSide; ++i)
           column.push_back(d[i][j]);
-        t[a][j] = linearCombination(b, loc, kBT[a], column);
+        t[a][j] = linearCombination(b, loc, v.btRow(a), column);
       }
-    for (int a = 0; a < kPatch; ++a)
-      for (int col = 0; col < kPatch; ++col) {
-        Value v = linearCombination(b, loc, kBT[col], t[a]);
-        Value k = arith::ConstantIndexOp::create(b, loc, a * kPatch + col);
+    for (int a = 0; a < patchSide; ++a)
+      for (int col = 0; col < patchSide; ++col) {
+        Value value = linearCombination(b, loc, v.btRow(col),
+                                        ArrayRef<Value>(t[a], patchSide));
+        Value k = arith::ConstantIndexOp::create(b, loc, a * patchSide + col);
         vector::StoreOp::create(
-            b, loc, v, output,
+            b, loc, value, output,
             ValueRange{k, tileIvs[0], tileIvs[1], tileIvs[2], c});
       }
   }
 
-  /// Computes the output transform `op` 4x4 block by block: the 36
+  /// Computes the output transform `op` block by block: the 36 (16)
   /// products of a block are read once per channel vector and transformed
-  /// as A^T (M A), columns first (180 operations per 16 pixels instead of
-  /// 36 multiply-adds per pixel), then each of its pixels inside the output
-  /// gets the fused epilogue. Blocks that hang over the bottom or right
+  /// as A^T (M A), columns first (for F(4x4) 180 operations per 16 pixels
+  /// instead of 36 multiply-adds per pixel), then each of its pixels inside the
+  /// output gets the fused epilogue. Blocks that hang over the bottom or right
   /// edge are looped over separately with fewer rows or columns.
   bool vectorizeOutputTransform(linalg::GenericOp op) {
     std::optional<OutputTransform> t = matchOutputTransform(op);
@@ -420,15 +440,16 @@ struct VectorizeWinogradTransformsPass
 
     Location loc = op.getLoc();
     OpBuilder b(op);
-    int64_t fullRows = ranges[1] / kBlock, fullCols = ranges[2] / kBlock;
+    const int blockSide = t->variant->block;
+    int64_t fullRows = ranges[1] / blockSide, fullCols = ranges[2] / blockSide;
     SmallVector<std::pair<std::pair<int64_t, int64_t>, int64_t>> rowParts = {
-        {{0, fullRows}, kBlock}};
-    if (ranges[1] % kBlock)
-      rowParts.push_back({{fullRows, fullRows + 1}, ranges[1] % kBlock});
+        {{0, fullRows}, blockSide}};
+    if (ranges[1] % blockSide)
+      rowParts.push_back({{fullRows, fullRows + 1}, ranges[1] % blockSide});
     SmallVector<std::pair<std::pair<int64_t, int64_t>, int64_t>> colParts = {
-        {{0, fullCols}, kBlock}};
-    if (ranges[2] % kBlock)
-      colParts.push_back({{fullCols, fullCols + 1}, ranges[2] % kBlock});
+        {{0, fullCols}, blockSide}};
+    if (ranges[2] % blockSide)
+      colParts.push_back({{fullCols, fullCols + 1}, ranges[2] % blockSide});
     for (auto [rowRange, rows] : rowParts)
       for (auto [colRange, cols] : colParts) {
         if (rowRange.first == rowRange.second ||
@@ -461,30 +482,34 @@ struct VectorizeWinogradTransformsPass
                  const OutputTransform &t,
                  ArrayRef<std::optional<Access>> accesses, ValueRange blockIvs,
                  Value c, int64_t rows, int64_t cols, int64_t lanes) {
+    const Variant &v = *t.variant;
+    const int patchSide = v.patch, blockSide = v.block;
     auto f32Vector = VectorType::get({lanes}, b.getF32Type());
     SmallVector<Value> blockIndices = {Value()};
     llvm::append_range(blockIndices, blockIvs);
     blockIndices.push_back(c);
-    Value m[kPatch][kPatch];
-    for (int k = 0; k < kProducts; ++k) {
+    Value m[kMaxPatch][kMaxPatch];
+    for (int k = 0; k < v.products(); ++k) {
       blockIndices[0] = arith::ConstantIndexOp::create(b, loc, k);
-      m[k / kPatch][k % kPatch] = vector::LoadOp::create(
+      m[k / patchSide][k % patchSide] = vector::LoadOp::create(
           b, loc, f32Vector, t.products[k]->get(), blockIndices);
     }
     // r[a][q] = sum_b M[a][b] AT[q][b]; y[p][q] = sum_a AT[p][a] r[a][q].
-    Value r[kBlock][kPatch];
+    Value r[kMaxBlock][kMaxPatch];
     for (int q = 0; q < cols; ++q)
-      for (int a = 0; a < kPatch; ++a)
-        r[q][a] = linearCombination(b, loc, kAT[q], m[a]);
+      for (int a = 0; a < patchSide; ++a)
+        r[q][a] = linearCombination(b, loc, v.atRow(q),
+                                    ArrayRef<Value>(m[a], patchSide));
     Block *block = op.getBody();
     AffineExpr base, offset;
     bindDims(b.getContext(), base, offset);
     for (int p = 0; p < rows; ++p)
       for (int q = 0; q < cols; ++q) {
-        Value y = linearCombination(b, loc, kAT[p], r[q]);
+        Value y = linearCombination(b, loc, v.atRow(p),
+                                    ArrayRef<Value>(r[q], patchSide));
         auto pixel = [&](Value tile, int64_t within) -> Value {
           return affine::AffineApplyOp::create(
-              b, loc, AffineMap::get(1, 0, base * kBlock + within),
+              b, loc, AffineMap::get(1, 0, base * blockSide + within),
               ValueRange{tile});
         };
         SmallVector<Value> ivs = {blockIvs[0], pixel(blockIvs[1], p),

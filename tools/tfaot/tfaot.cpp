@@ -442,13 +442,14 @@ static cl::opt<std::string> convAlgorithmFlag(
     cl::sub(benchCmd), cl::sub(runCmd), cl::cat(compileCategory),
     cl::init("auto"), cl::value_desc("direct|winograd|auto"),
     cl::desc("How the CPU computes f32 3x3 stride-1 undilated convolutions "
-             "with constant filters: auto (default: winograd where the "
-             "layer has at least 16 4x4 output blocks over the batch, "
-             "direct elsewhere), direct, or winograd (Winograd F(4x4,3x3) "
+             "with constant filters: auto (default: Winograd F(4x4,3x3) "
+             "where the layer has at least 16 4x4 output blocks over the "
+             "batch, else Winograd F(2x2,3x3) where it has at least 16 2x2 "
+             "blocks, direct elsewhere), direct, or winograd (F(4x4,3x3) "
              "for all: about 4x fewer multiply-adds, filters 4x larger, "
-             "results within a few 1e-6 relative of direct; see "
-             "docs/performance.md). With --target=cuda, --gpu_conv "
-             "chooses instead."));
+             "results within a few 1e-6 relative of direct; F(2x2,3x3): "
+             "2.25x fewer, filters 16/9 larger; see docs/performance.md). "
+             "With --target=cuda, --gpu_conv chooses instead."));
 static cl::opt<std::string> jpegSizeFlag(
     "jpeg_size", cl::sub(compileCmd), cl::sub(explainCmd), cl::cat(compileCategory),
     cl::value_desc("HxW"),

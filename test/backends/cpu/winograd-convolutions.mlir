@@ -1,5 +1,5 @@
 // Tests --tfaot-winograd-convolutions: which convolutions become Winograd
-// F(4x4,3x3) and the form they take, and (with bufferization) the vector
+// F(4x4,3x3) and the form they take (F(2x2,3x3) in winograd-small-blocks.mlir), and (with bufferization) the vector
 // loops --tfaot-vectorize-winograd-transforms makes of the transforms.
 // RUN: tfaot-opt %s --pass-pipeline='builtin.module(func.func(tfaot-winograd-convolutions))' | FileCheck %s
 // The transformed filter printed in decimal, one [C_in x C_out] plane a line.
@@ -76,8 +76,12 @@
 // CHECK: arith.maximumf
 // CHECK: return %[[Y]]
 // CHECK-NOT: linalg.conv_2d_nhwc_hwcf
+// With min-tiles=5, 4 blocks of 4x4 are too few, 16 of 2x2 are not:
+// F(2x2,3x3) (test/backends/cpu/winograd-small-blocks.mlir).
 // AUTO-LABEL: func.func @conv_relu
-// AUTO: linalg.conv_2d_nhwc_hwcf
+// AUTO-NOT: linalg.conv_2d_nhwc_hwcf
+// AUTO: linalg.batch_matmul ins({{.*}} : tensor<16x16x4xf32>, tensor<16x4x16xf32>)
+// AUTO-NOT: linalg.conv_2d_nhwc_hwcf
 // VEC-LABEL: func.func @conv_relu
 // VEC-NOT: linalg.generic
 // The input transform: 36 loads of a patch, 36 stores of its values.
