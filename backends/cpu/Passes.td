@@ -289,7 +289,12 @@ def FuseEpiloguesPass : Pass<"tfaot-fuse-epilogues", "mlir::func::FuncOp"> {
     with at most 512 filter values per output channel, marked
     `tfaot.panel_columns` for the four-vector tile of
     `tfaot-vectorize-contractions`), so a tile reads its panel as one
-    contiguous stream. Each tile is zeroed,
+    contiguous stream. A matmul's constant weights over 768 KiB are split
+    and packed the same way (K x N becomes N/block x K x block), in blocks
+    of 32 columns or, where 32 does not divide N, of the narrowest multiple
+    of 8 up to 64 that does (40 for 1000 classes), whatever the number of
+    rows: a classifier at batch 1 then streams its weights panel by panel,
+    and every batch bucket packs them alike. Each tile is zeroed,
     accumulated and finished by the epilogue in the same slice of the
     result, so one-shot bufferization allocates nothing in the loop and the
     full-size temporary is gone. The padded input (`tensor.pad`) and the

@@ -193,6 +193,70 @@ func.func @matmul_blocks(%a: tensor<64x512xf32>, %w: tensor<512x512xf32>) -> ten
 
 // -----
 
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#col = affine_map<(d0, d1) -> (d1)>
+
+// A classifier at batch 1: one row, so each weight is used once, and 1000
+// KB of constant weights (over the panel budget). They are packed in
+// panels of 40 columns (the widest multiple of 8 from 64 down to 32 that
+// divides 1000): 256x1000 becomes 25x256x40, each panel one contiguous
+// run, one loop iteration (and thread-pool piece) per panel.
+// CHECK-LABEL: func.func @matvec_panels
+// CHECK-DAG: %[[C40:.*]] = arith.constant 40 : index
+// CHECK: scf.for %[[J:[a-z0-9_]+]] = %{{.*}} to %{{.*}} step %[[C40]]
+// CHECK-NOT: scf.for
+// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<1x256xf32>, tensor<256x40xf32>) outs(%{{.*}} : tensor<1x40xf32>)
+// PACK-LABEL: func.func @matvec_panels
+// PACK: %[[P:.*]] = arith.constant dense<2.500000e-01> : tensor<25x256x40xf32>
+// PACK: scf.for %[[J:[a-z0-9_]+]] =
+// PACK: %[[B:.*]] = affine.apply #{{.*}}(%[[J]])
+// PACK: %[[W:.*]] = tensor.extract_slice %[[P]][%[[B]], 0, 0] [1, 256, 40] [1, 1, 1] : tensor<25x256x40xf32> to tensor<256x40xf32>
+// PACK: linalg.matmul ins(%{{.*}}, %[[W]] :
+func.func @matvec_panels(%a: tensor<1x256xf32>, %b: tensor<1000xf32>) -> tensor<1x1000xf32> {
+  %zero = arith.constant 0.0 : f32
+  %w = arith.constant dense<0.25> : tensor<256x1000xf32>
+  %e0 = tensor.empty() : tensor<1x1000xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e0 : tensor<1x1000xf32>) -> tensor<1x1000xf32>
+  %mm = linalg.matmul ins(%a, %w : tensor<1x256xf32>, tensor<256x1000xf32>) outs(%f : tensor<1x1000xf32>) -> tensor<1x1000xf32> loc("matvec")
+  %e1 = tensor.empty() : tensor<1x1000xf32>
+  // expected-remark @+1 {{[tfaot-fuse-epilogues] fused epilogue into matmul: 'matvec'}}
+  %r = linalg.generic {indexing_maps = [#id2, #col, #id2], iterator_types = ["parallel", "parallel"]}
+         ins(%mm, %b : tensor<1x1000xf32>, tensor<1000xf32>) outs(%e1 : tensor<1x1000xf32>) {
+  ^bb0(%in: f32, %bias: f32, %out: f32):
+    %s = arith.addf %in, %bias : f32
+    linalg.yield %s : f32
+  } -> tensor<1x1000xf32>
+  return %r : tensor<1x1000xf32>
+}
+
+// -----
+
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+
+// 1001 classes (a background class first): no multiple of 8 divides 1001,
+// so the product stays whole.
+// CHECK-LABEL: func.func @matvec_odd
+// CHECK-NOT: scf.for
+// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<1x256xf32>, tensor<256x1001xf32>)
+func.func @matvec_odd(%a: tensor<1x256xf32>) -> tensor<1x1001xf32> {
+  %zero = arith.constant 0.0 : f32
+  %w = arith.constant dense<0.25> : tensor<256x1001xf32>
+  %e0 = tensor.empty() : tensor<1x1001xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e0 : tensor<1x1001xf32>) -> tensor<1x1001xf32>
+  %mm = linalg.matmul ins(%a, %w : tensor<1x256xf32>, tensor<256x1001xf32>) outs(%f : tensor<1x1001xf32>) -> tensor<1x1001xf32> loc("odd")
+  %e1 = tensor.empty() : tensor<1x1001xf32>
+  // expected-remark @+1 {{[tfaot-fuse-epilogues] fused epilogue into matmul: 'odd'}}
+  %r = linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]}
+         ins(%mm : tensor<1x1001xf32>) outs(%e1 : tensor<1x1001xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %m = arith.maximumf %in, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<1x1001xf32>
+  return %r : tensor<1x1001xf32>
+}
+
+// -----
+
 #id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 #ch4 = affine_map<(d0, d1, d2, d3) -> (d3)>
 
