@@ -15,8 +15,10 @@
 # from minute to minute; in one process both builds see the same machine.
 set -euo pipefail
 
+# The usage is the comment above from its synopsis on, so it cannot drift
+# from it when the header changes.
 usage() {
-  sed -n '7,15p' "$0" | sed 's/^# \{0,1\}//' >&2
+  awk '/^#   bench\/ab/ {on = 1} on && !/^#/ {exit} on {sub(/^# ?/, ""); print}' "$0" >&2
   exit 2
 }
 [[ $# -ge 5 && $# -le 7 ]] || usage
