@@ -16,6 +16,8 @@
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/TilingInterface.h"
 
 using namespace mlir;
@@ -115,6 +117,122 @@ linalg::GenericOp narrowEpilogue(RewriterBase &rewriter,
   return narrow;
 }
 
+namespace {
+
+/// The chain of subviews from `tile` to `view` (outermost first), or
+/// nothing when `view` is not reached from `tile` through subviews alone.
+std::optional<SmallVector<memref::SubViewOp>> subviewsFrom(Value tile,
+                                                           Value view) {
+  SmallVector<memref::SubViewOp> chain;
+  while (view != tile) {
+    auto subview = view.getDefiningOp<memref::SubViewOp>();
+    if (!subview)
+      return std::nullopt;
+    chain.insert(chain.begin(), subview);
+    view = subview.getSource();
+  }
+  return chain;
+}
+
+/// `chain`'s subviews taken again, in order, of `base`.
+Value replaySubviews(OpBuilder &b, Value base,
+                     ArrayRef<memref::SubViewOp> chain) {
+  for (memref::SubViewOp subview : chain) {
+    auto sourceType = cast<MemRefType>(base.getType());
+    MemRefType type = memref::SubViewOp::inferRankReducedResultType(
+        subview.getType().getShape(), sourceType, subview.getMixedOffsets(),
+        subview.getMixedSizes(), subview.getMixedStrides());
+    base = memref::SubViewOp::create(
+        b, subview.getLoc(), type, base, subview.getMixedOffsets(),
+        subview.getMixedSizes(), subview.getMixedStrides());
+  }
+  return base;
+}
+
+/// Why the accumulators go through the stack: the tile's accumulators were
+/// stored into the output and the epilogue loaded them back. Where the
+/// epilogue also reads another buffer (a residual), LLVM cannot tell that
+/// buffer from the output, so the first stores stay: every output vector
+/// was stored twice, to lines that are not in the cache yet. A stack
+/// buffer that nothing else can reach lets LLVM forward the registers and
+/// drop those stores.
+linalg::GenericOp readAccumulatorsFromStack(RewriterBase &rewriter,
+                                            linalg::GenericOp epilogue,
+                                            linalg::GenericOp piece,
+                                            scf::ForOp tileLoop,
+                                            memref::SubViewOp outputTile) {
+  Value output = epilogue.getDpsInitOperand(0)->get();
+  for (OpOperand *input : epilogue.getDpsInputOperands())
+    if (input->get() == output)
+      return piece;
+  BlockArgument accumulator =
+      piece.getMatchingBlockArgument(piece.getDpsInitOperand(0));
+  MemRefType tileType = outputTile.getType();
+  if (accumulator.use_empty() || !tileType.hasStaticShape())
+    return piece;
+  // The accumulators' stores: in the tile loop's body, before the piece,
+  // into views of the output tile.
+  SmallVector<
+      std::pair<vector::TransferWriteOp, SmallVector<memref::SubViewOp>>>
+      stores;
+  for (Operation &op : tileLoop.getBody()->without_terminator()) {
+    if (&op == piece.getOperation())
+      break;
+    auto write = dyn_cast<vector::TransferWriteOp>(op);
+    if (!write)
+      continue;
+    std::optional<SmallVector<memref::SubViewOp>> chain =
+        subviewsFrom(outputTile.getResult(), write.getBase());
+    if (!chain)
+      return piece;
+    stores.emplace_back(write, std::move(*chain));
+  }
+  if (stores.empty())
+    return piece;
+
+  auto func = tileLoop->getParentOfType<FunctionOpInterface>();
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPointToStart(&func.getFunctionBody().front());
+  Location loc = piece.getLoc();
+  auto stack = memref::AllocaOp::create(
+      rewriter, loc,
+      MemRefType::get(tileType.getShape(), tileType.getElementType()),
+      rewriter.getI64IntegerAttr(64));
+  for (auto &[write, chain] : stores) {
+    rewriter.setInsertionPoint(write);
+    Value view = replaySubviews(rewriter, stack, chain);
+    vector::TransferWriteOp::create(
+        rewriter, write.getLoc(), write.getValueToStore(), view,
+        write.getIndices(), write.getPermutationMapAttr(),
+        write.getInBoundsAttr());
+    rewriter.eraseOp(write);
+  }
+
+  // The piece again, reading the accumulators from the stack buffer as one
+  // more input; the output becomes write-only.
+  rewriter.setInsertionPoint(piece);
+  SmallVector<Value> inputs(piece.getDpsInputs());
+  inputs.push_back(stack);
+  SmallVector<AffineMap> maps;
+  for (OpOperand *input : piece.getDpsInputOperands())
+    maps.push_back(piece.getMatchingIndexingMap(input));
+  maps.push_back(piece.getMatchingIndexingMap(piece.getDpsInitOperand(0)));
+  maps.push_back(piece.getMatchingIndexingMap(piece.getDpsInitOperand(0)));
+  auto replacement = linalg::GenericOp::create(
+      rewriter, loc, TypeRange{}, inputs, piece.getDpsInits(), maps,
+      piece.getIteratorTypesArray());
+  rewriter.inlineRegionBefore(piece.getRegion(), replacement.getRegion(),
+                              replacement.getRegion().begin());
+  Block &body = replacement.getRegion().front();
+  BlockArgument fromStack = body.insertArgument(
+      inputs.size() - 1, accumulator.getType(), accumulator.getLoc());
+  rewriter.replaceAllUsesWith(accumulator, fromStack);
+  rewriter.eraseOp(piece);
+  return replacement;
+}
+
+} // namespace
+
 bool applyEpilogueByTiles(RewriterBase &rewriter, linalg::GenericOp epilogue,
                           scf::ForOp tileLoop, memref::SubViewOp outputTile,
                           int64_t lanes) {
@@ -145,6 +263,8 @@ bool applyEpilogueByTiles(RewriterBase &rewriter, linalg::GenericOp epilogue,
         rewriter.eraseOp(slice);
     return false;
   }
+  piece = readAccumulatorsFromStack(rewriter, epilogue, piece, tileLoop,
+                                    outputTile);
   vectorizeByRows(rewriter, piece);
   return true;
 }

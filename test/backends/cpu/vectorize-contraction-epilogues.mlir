@@ -41,16 +41,26 @@ func.func @conv_bias_relu6(%in: memref<1x1x16x32xf32>, %w: memref<1x1x32x64xf32>
 }
 
 // A residual added to the product: the residual is read at the tile's
-// pixels and channels.
+// pixels and channels. The accumulators go through a buffer on the stack,
+// not the output (LLVM cannot tell the residual from the output, and kept
+// both stores of each output vector): the output is written once, by the
+// epilogue.
 // CHECK-LABEL: func.func @matmul_residual
+// CHECK: %[[STACK:.*]] = memref.alloca() {alignment = 64 : i64} : memref<8x32xf32>
 // CHECK: scf.for %{{.*}} = %c0 to %c16 step %c8 {
 // CHECK: scf.for {{.*}} iter_args(
-// CHECK: memref.subview %arg3[%{{.*}}, 0] [8, 32] [1, 1] : memref<16x32xf32>
-// CHECK: scf.for %{{.*}} = %c0 to %c8 step %c1 {
-// CHECK: vector.transfer_read {{.*}} : memref<1x32xf32, {{.*}}>, vector<1x32xf32>
-// CHECK: vector.transfer_read {{.*}} : memref<1x32xf32, {{.*}}>, vector<1x32xf32>
-// CHECK: arith.addf {{.*}} : vector<1x32xf32>
-// CHECK: vector.transfer_write
+// CHECK-COUNT-8: vector.transfer_write %{{.*}}, %[[STACK]][%{{.*}}, %c0] {{.*}} : vector<32xf32>, memref<8x32xf32>
+// CHECK: %[[RES:.*]] = memref.subview %arg3[%{{.*}}, 0] [8, 32] [1, 1] : memref<16x32xf32>
+// CHECK: %[[OUT:.*]] = memref.subview %arg2[%{{.*}}, 0] [8, 32] [1, 1] : memref<16x32xf32>
+// CHECK: scf.for %[[ROW:.*]] = %c0 to %c8 step %c1 {
+// CHECK-DAG: %[[RESROW:.*]] = memref.subview %[[RES]][%[[ROW]], 0] [1, 32]
+// CHECK-DAG: %[[ACCROW:.*]] = memref.subview %[[STACK]][%[[ROW]], 0] [1, 32]
+// CHECK-DAG: %[[OUTROW:.*]] = memref.subview %[[OUT]][%[[ROW]], 0] [1, 32]
+// CHECK-DAG: %[[R:.*]] = vector.transfer_read %[[RESROW]]
+// CHECK-DAG: %[[A:.*]] = vector.transfer_read %[[ACCROW]]
+// CHECK: arith.addf %[[A]], %[[R]] : vector<1x32xf32>
+// CHECK: vector.transfer_write %{{.*}}, %[[OUTROW]]
+// CHECK-NOT: vector.transfer_write
 // CHECK-NOT: linalg.generic
 // CHECK: return
 func.func @matmul_residual(%a: memref<16x64xf32>, %b: memref<64x32xf32>, %c: memref<16x32xf32>, %r: memref<16x32xf32>) {
