@@ -37,6 +37,14 @@ FailureOr<scf::SCFTilingResult> tileInPlace(RewriterBase &rewriter,
   return tiled;
 }
 
+linalg::FillOp fillOfOutput(linalg::LinalgOp op) {
+  auto fill = dyn_cast_or_null<linalg::FillOp>(op->getPrevNode());
+  if (!fill || op.getNumDpsInits() != 1 || fill.getOutputs().size() != 1 ||
+      fill.getOutputs().front() != op.getDpsInitOperand(0)->get())
+    return {};
+  return fill;
+}
+
 linalg::GenericOp epilogueOf(linalg::LinalgOp product) {
   auto epilogue = dyn_cast_or_null<linalg::GenericOp>(product->getNextNode());
   if (!epilogue || product.getNumDpsInits() != 1 ||

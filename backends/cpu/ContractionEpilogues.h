@@ -26,6 +26,11 @@ mlir::FailureOr<mlir::scf::SCFTilingResult>
 tileInPlace(mlir::RewriterBase &rewriter, mlir::Operation *op,
             mlir::ArrayRef<mlir::OpFoldResult> sizes);
 
+/// The linalg.fill right before `op` that writes all of `op`'s one output
+/// buffer (the zeroing tfaot-fuse-epilogues puts before each product), or
+/// null.
+mlir::linalg::FillOp fillOfOutput(mlir::linalg::LinalgOp op);
+
 /// The elementwise generic right after `product` that reads and writes its
 /// whole output buffer (its one init is that buffer, with the identity
 /// map), or null.

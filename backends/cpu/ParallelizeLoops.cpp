@@ -16,6 +16,7 @@
 // vectorizing contractions, lowering to LLVM) treat it like any function.
 //
 //===----------------------------------------------------------------------===//
+#include "backends/cpu/ContractionEpilogues.h"
 #include "backends/cpu/Passes.h"
 #include "tfaot/runtime/symbols.h"
 
@@ -41,6 +42,7 @@ namespace mlir::tfaot {
 } // namespace mlir::tfaot
 
 using namespace mlir;
+using ::tfaot::cpu::fillOfOutput;
 
 namespace {
 
@@ -75,7 +77,7 @@ int64_t workIn(Region &region) {
   int64_t work = 0;
   for (Operation &op : region.getOps()) {
     if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
-      work += tfaot::staticWorkOf(linalgOp);
+      work += mlir::tfaot::staticWorkOf(linalgOp);
     else if (auto loop = dyn_cast<scf::ForOp>(op))
       work += workOf(loop);
     else
@@ -158,7 +160,7 @@ bool isClonedIntoBody(Operation *op) {
 }
 
 struct ParallelizeLoopsPass
-    : public tfaot::impl::ParallelizeLoopsPassBase<ParallelizeLoopsPass> {
+    : public mlir::tfaot::impl::ParallelizeLoopsPassBase<ParallelizeLoopsPass> {
   using Base::Base;
 
   void runOnOperation() override {
@@ -174,7 +176,7 @@ struct ParallelizeLoopsPass
       int index = 0;
       SmallVector<scf::ForOp> loops;
       for (auto loop : function.getBody().getOps<scf::ForOp>())
-        if (loop->hasAttr(tfaot::kParallelLoopAttr))
+        if (loop->hasAttr(mlir::tfaot::kParallelLoopAttr))
           loops.push_back(loop);
       for (scf::ForOp loop : loops) {
         if (workOf(loop) < minWork)
@@ -198,13 +200,23 @@ struct ParallelizeLoopsPass
         // A Winograd transform left as a generic (channels its vector loops
         // could not take) reads its 4x4 blocks through floordiv / mod maps,
         // which a split along rows would cut through: it runs whole.
-        if (linalgOp.hasPureBufferSemantics() &&
-            !linalgOp.hasDynamicShape() &&
-            tfaot::staticWorkOf(linalgOp) >= minWork &&
-            !linalgOp->hasAttr(tfaot::kWinogradTransformAttr))
+        if (linalgOp.hasPureBufferSemantics() && !linalgOp.hasDynamicShape() &&
+            mlir::tfaot::staticWorkOf(linalgOp) >= minWork &&
+            !linalgOp->hasAttr(mlir::tfaot::kWinogradTransformAttr))
           ops.push_back(linalgOp);
+    // A fill that zeroes the output of the op right after it is split with
+    // that op, each piece before its tile, rather than as a loop of its own.
+    DenseMap<Operation *, linalg::FillOp> fillBefore;
+    for (linalg::LinalgOp op : ops)
+      if (linalg::FillOp fill = fillOfOutput(op))
+        if (llvm::is_contained(ops, fill.getOperation()) && splitOf(op))
+          fillBefore[op] = fill;
     IRRewriter rewriter(&getContext());
     for (linalg::LinalgOp op : ops) {
+      if (auto fill = dyn_cast<linalg::FillOp>(op.getOperation()))
+        if (llvm::any_of(fillBefore,
+                         [&](auto &entry) { return entry.second == fill; }))
+          continue;
       std::optional<std::pair<unsigned, int64_t>> split = splitOf(op);
       if (!split)
         continue;
@@ -218,9 +230,17 @@ struct ParallelizeLoopsPass
           rewriter, cast<TilingInterface>(op.getOperation()), options);
       if (failed(tiled))
         continue;
+      if (linalg::FillOp fill = fillBefore.lookup(op)) {
+        Operation *tile = tiled->tiledOps.front();
+        rewriter.setInsertionPoint(tile);
+        linalg::FillOp::create(
+            rewriter, fill.getLoc(), fill.value(),
+            cast<linalg::LinalgOp>(tile).getDpsInitOperand(0)->get());
+        rewriter.eraseOp(fill);
+      }
       // The tiled code computes the whole op, loop or not: the op goes.
       if (tiled->loops.size() == 1)
-        tiled->loops.front()->setAttr(tfaot::kParallelLoopAttr,
+        tiled->loops.front()->setAttr(mlir::tfaot::kParallelLoopAttr,
                                       rewriter.getUnitAttr());
       rewriter.eraseOp(op);
     }
@@ -250,7 +270,7 @@ struct ParallelizeLoopsPass
       if (body->getOperations().size() != 2)
         break;
       auto inner = dyn_cast<scf::ForOp>(body->front());
-      if (!inner || !inner->hasAttr(tfaot::kParallelLoopAttr))
+      if (!inner || !inner->hasAttr(mlir::tfaot::kParallelLoopAttr))
         break;
       std::optional<int64_t> trips = staticTrips(inner);
       if (!trips)
@@ -278,7 +298,7 @@ struct ParallelizeLoopsPass
       if (!trips || *trips != 1 || body->getOperations().size() != 2)
         return loop;
       auto inner = dyn_cast<scf::ForOp>(body->front());
-      if (!inner || !inner->hasAttr(tfaot::kParallelLoopAttr))
+      if (!inner || !inner->hasAttr(mlir::tfaot::kParallelLoopAttr))
         return loop;
       loop = inner;
     }

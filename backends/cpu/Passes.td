@@ -166,7 +166,10 @@ def ParallelizeLoopsPass
     linalg op at the top of a function, which is first split into a
     parallel loop of up to 64 pieces along its first parallel dimension that
     is not the output's contiguous one (a matrix product's rows in multiples
-    of 8; the contiguous dimension in pieces of 64 when it is all there is),
+    of 8; the contiguous dimension in pieces of 64 when it is all there is;
+    a `linalg.fill` of its whole output right before it is split with it,
+    each piece zeroing its own slice before its product, where
+    `tfaot-vectorize-contractions` then starts the accumulators from zero),
     is outlined: its body becomes a private function
     `<function>_parallel<k>(context, begin, end)` running iterations
     [begin, end), and the loop becomes a call of the runtime's

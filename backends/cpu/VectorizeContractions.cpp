@@ -36,6 +36,7 @@ namespace mlir::tfaot {
 using namespace mlir;
 using ::tfaot::cpu::applyEpilogueByTiles;
 using ::tfaot::cpu::epilogueOf;
+using ::tfaot::cpu::fillOfOutput;
 using ::tfaot::cpu::isNarrowElementwise;
 using ::tfaot::cpu::narrowEpilogue;
 using ::tfaot::cpu::tileInPlace;
@@ -471,19 +472,6 @@ bool hoistAccumulator(RewriterBase &rewriter, ArrayRef<scf::ForOp> loops,
   return startsFromFill;
 }
 
-/// Tiles, narrows and vectorizes one contraction. Leaves `op` untouched
-/// (for the scalar loop path) when any step does not apply.
-/// The scalar of the linalg.fill right before `op` that writes all of
-/// `op`'s output buffer (the zeroing tfaot-fuse-epilogues puts before each
-/// product), or null.
-linalg::FillOp fillOfOutput(linalg::LinalgOp op) {
-  auto fill = dyn_cast_or_null<linalg::FillOp>(op->getPrevNode());
-  if (!fill || op.getNumDpsInits() != 1 || fill.getOutputs().size() != 1 ||
-      fill.getOutputs().front() != op.getDpsInitOperand(0)->get())
-    return {};
-  return fill;
-}
-
 /// The loops of `tileLoops` (one per non-zero tile size of `op`, in `op`'s
 /// loop order) that step over a reduction dimension; null when the loops
 /// cannot be matched to the dimensions.
@@ -507,6 +495,8 @@ reductionTileLoops(linalg::LinalgOp op, ArrayRef<int64_t> sizes,
   return reductions;
 }
 
+/// Tiles, narrows and vectorizes one contraction. Leaves `op` untouched
+/// (for the scalar loop path) when any step does not apply.
 LogicalResult vectorizeContraction(RewriterBase &rewriter,
                                    linalg::LinalgOp op, int64_t lanes) {
   SmallVector<int64_t> sizes = tileSizesFor(op, lanes);

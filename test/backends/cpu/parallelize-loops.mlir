@@ -179,3 +179,26 @@ func.func @elementwise(%big: memref<1x56x56x64xf32>, %bigOut: memref<1x56x56x64x
   linalg.matmul ins(%a, %b : memref<392x512xf32>, memref<512x1xf32>) outs(%c : memref<392x1xf32>)
   return
 }
+
+// -----
+
+// Tests that the zeroing fill right before a product is split with it: one
+// parallel loop, each piece filling its own slice of the output right
+// before its product (where tfaot-vectorize-contractions starts the
+// accumulators from zero instead of loading them), not a parallel loop of
+// fills and then one of products.
+// CHECK-LABEL: func.func @fill_then_batch_matmul(
+// CHECK-NOT: linalg.fill
+// CHECK: call @tfaot_rt_parallel_for(
+// CHECK-NOT: tfaot_rt_parallel_for
+// CHECK: return
+// CHECK: func.func private @fill_then_batch_matmul_parallel0(
+// CHECK: scf.for
+// CHECK: linalg.fill ins(%{{.*}} : f32) outs(%[[SLICE:.*]] : memref<1x196x64xf32
+// CHECK-NEXT: linalg.batch_matmul ins({{.*}}) outs(%[[SLICE]] : memref<1x196x64xf32
+func.func @fill_then_batch_matmul(%a: memref<36x196x64xf32>, %b: memref<36x64x64xf32>, %c: memref<36x196x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<36x196x64xf32>)
+  linalg.batch_matmul ins(%a, %b : memref<36x196x64xf32>, memref<36x64x64xf32>) outs(%c : memref<36x196x64xf32>)
+  return
+}

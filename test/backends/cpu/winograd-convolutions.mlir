@@ -134,11 +134,14 @@ func.func @conv_relu(%in: tensor<1x10x10x4xf32>) -> tensor<1x8x8x16xf32> {
 // VEC: return
 // The transforms' vector loops go to the thread pool like the product:
 // the input transform over its 2 x 2 x 2 patches (images and blocks as one
-// loop), each of the output transform's four parts (full blocks, the
-// bottom row, the right column, the corner) over the 2 images.
+// loop), the product with its zeroing fill over the 36 products (one loop,
+// not a loop of fills and then one of products), each of the output
+// transform's four parts (full blocks, the bottom row, the right column,
+// the corner) over the 2 images.
 // PAR-LABEL: func.func @partial_blocks(
 // PAR: call @tfaot_rt_parallel_for(%{{.*}}, %{{.*}}, %c8
-// PAR-COUNT-2: call @tfaot_rt_parallel_for(%{{.*}}, %{{.*}}, %c36
+// PAR: call @tfaot_rt_parallel_for(%{{.*}}, %{{.*}}, %c36
+// PAR-NOT: call @tfaot_rt_parallel_for(%{{.*}}, %{{.*}}, %c36
 // PAR-COUNT-4: call @tfaot_rt_parallel_for(%{{.*}}, %{{.*}}, %c2_
 // PAR-NOT: scf.for
 // PAR: return
