@@ -101,9 +101,13 @@ constexpr int64_t kWidePackedPanelColumns = 2 * kPackedPanelColumns;
 /// panels even when its filter fits kPanelBytes: MobileNetV2's 7x7 expand
 /// convolutions (160 -> 960 channels, 614 KB of filter) ran at 62-63% of
 /// the FMA peak reading the filter in its original layout, 960 floats
-/// apart per input channel, for 7 pixels a row.
+/// apart per input channel, for 7 pixels a row. Its 7x7 projections (576
+/// or 960 -> 160 channels) gained 12-16% from the same packing, and the
+/// whole model 1-1.6% at batch 1 (bench/results/
+/// 2026-11-29-devvm-stack-epilogues-fills-panels.md), hence 128: filter
+/// rows of at least 512 bytes.
 constexpr int64_t kMaxSmallImagePixels = 49;
-constexpr int64_t kMinSmallImageChannels = 512;
+constexpr int64_t kMinSmallImageChannels = 128;
 
 /// The contractions whose epilogues are fused.
 bool isContraction(Operation *op) {

@@ -522,6 +522,41 @@ func.func @small_image_many_channels(%x: tensor<1x7x7x160xf32>, %b: tensor<960xf
 #id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 #ch4 = affine_map<(d0, d1, d2, d3) -> (d3)>
 
+// Tests that a 7x7 projection to 160 channels (MobileNetV2's
+// block_13..15_project) is packed too: from 128 output channels on, the
+// filter's rows are 512 bytes or more apart in its original layout. Two
+// panels of 80 channels, outside the rows.
+// CHECK-LABEL: func.func @small_image_projection
+// CHECK-DAG: %[[C80:.*]] = arith.constant 80 : index
+// CHECK-DAG: %[[C160:.*]] = arith.constant 160 : index
+// CHECK: scf.for %{{.*}} = %{{.*}} to %[[C160]] step %[[C80]]
+// CHECK: scf.for
+// CHECK: linalg.conv_2d_nhwc_hwcf {{.*}}tfaot.panel_columns = 80 : i64{{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x1x7x960xf32>, tensor<1x1x960x80xf32>)
+// PACK-LABEL: func.func @small_image_projection
+// PACK: arith.constant dense<2.500000e-01> : tensor<2x1x1x960x80xf32>
+func.func @small_image_projection(%x: tensor<1x7x7x960xf32>, %b: tensor<160xf32>) -> tensor<1x7x7x160xf32> {
+  %zero = arith.constant 0.0 : f32
+  %w = arith.constant dense<0.25> : tensor<1x1x960x160xf32>
+  %e0 = tensor.empty() : tensor<1x7x7x160xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e0 : tensor<1x7x7x160xf32>) -> tensor<1x7x7x160xf32>
+  %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+         ins(%x, %w : tensor<1x7x7x960xf32>, tensor<1x1x960x160xf32>) outs(%f : tensor<1x7x7x160xf32>) -> tensor<1x7x7x160xf32> loc("project7x7")
+  %e1 = tensor.empty() : tensor<1x7x7x160xf32>
+  // expected-remark @+1 {{[tfaot-fuse-epilogues] fused epilogue into conv_2d_nhwc_hwcf: 'project7x7'}}
+  %r = linalg.generic {indexing_maps = [#id4, #ch4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+         ins(%c, %b : tensor<1x7x7x160xf32>, tensor<160xf32>) outs(%e1 : tensor<1x7x7x160xf32>) {
+  ^bb0(%in: f32, %bias: f32, %out: f32):
+    %s = arith.addf %in, %bias : f32
+    linalg.yield %s : f32
+  } -> tensor<1x7x7x160xf32>
+  return %r : tensor<1x7x7x160xf32>
+}
+
+// -----
+
+#id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#ch4 = affine_map<(d0, d1, d2, d3) -> (d3)>
+
 // Tests that the channel blocks of such a convolution are narrowed until
 // one block's weights fit the 768 KiB panel budget: with 512 input
 // channels (ResNet-50's conv5_blockN_2, 9.4 MB of weights) a block of 64
