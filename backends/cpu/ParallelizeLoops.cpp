@@ -35,6 +35,7 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/DenseSet.h"
 
 namespace mlir::tfaot {
 #define GEN_PASS_DEF_PARALLELIZELOOPSPASS
@@ -205,18 +206,23 @@ struct ParallelizeLoopsPass
             !linalgOp->hasAttr(mlir::tfaot::kWinogradTransformAttr))
           ops.push_back(linalgOp);
     // A fill that zeroes the output of the op right after it is split with
-    // that op, each piece before its tile, rather than as a loop of its own.
+    // that op, each piece before its tile, rather than as a loop of its own
+    // (should the op's tiling fail, the fill stays whole, on one thread).
+    DenseSet<Operation *> candidates;
+    for (linalg::LinalgOp op : ops)
+      candidates.insert(op.getOperation());
     DenseMap<Operation *, linalg::FillOp> fillBefore;
+    DenseSet<Operation *> fillsMoved;
     for (linalg::LinalgOp op : ops)
       if (linalg::FillOp fill = fillOfOutput(op))
-        if (llvm::is_contained(ops, fill.getOperation()) && splitOf(op))
+        if (candidates.contains(fill.getOperation()) && splitOf(op)) {
           fillBefore[op] = fill;
+          fillsMoved.insert(fill.getOperation());
+        }
     IRRewriter rewriter(&getContext());
     for (linalg::LinalgOp op : ops) {
-      if (auto fill = dyn_cast<linalg::FillOp>(op.getOperation()))
-        if (llvm::any_of(fillBefore,
-                         [&](auto &entry) { return entry.second == fill; }))
-          continue;
+      if (fillsMoved.contains(op.getOperation()))
+        continue;
       std::optional<std::pair<unsigned, int64_t>> split = splitOf(op);
       if (!split)
         continue;
