@@ -51,9 +51,11 @@ mlir::linalg::GenericOp narrowEpilogue(mlir::RewriterBase &rewriter,
 /// after the tile's accumulators are written), where `outputTile` is the
 /// tile's view of the output. The tile's piece of the epilogue is vectorized
 /// one row at a time: the rows it reads are those just written, which LLVM
-/// then takes from the registers. Returns false, changing nothing, where
-/// the tile's piece would not be one vector per row; the caller erases
-/// `epilogue` on success.
+/// then takes from the registers. The accumulators are written to a
+/// one-tile stack buffer rather than the output (unless the epilogue reads
+/// the output elsewhere too), so that the output is stored once, by the
+/// epilogue. Returns false, changing nothing, where the tile's piece would
+/// not be one vector per row; the caller erases `epilogue` on success.
 bool applyEpilogueByTiles(mlir::RewriterBase &rewriter,
                           mlir::linalg::GenericOp epilogue,
                           mlir::scf::ForOp tileLoop,
