@@ -224,8 +224,12 @@ linalg::GenericOp readAccumulatorsFromStack(RewriterBase &rewriter,
   SmallVector<AffineMap> maps;
   for (OpOperand *input : piece.getDpsInputOperands())
     maps.push_back(piece.getMatchingIndexingMap(input));
-  maps.push_back(piece.getMatchingIndexingMap(piece.getDpsInitOperand(0)));
-  maps.push_back(piece.getMatchingIndexingMap(piece.getDpsInitOperand(0)));
+  // The stack buffer has the output tile's shape: both take the output's
+  // map.
+  AffineMap outputMap =
+      piece.getMatchingIndexingMap(piece.getDpsInitOperand(0));
+  maps.push_back(outputMap);
+  maps.push_back(outputMap);
   auto replacement = linalg::GenericOp::create(
       rewriter, loc, TypeRange{}, inputs, piece.getDpsInits(), maps,
       piece.getIteratorTypesArray());

@@ -103,7 +103,7 @@ constexpr int64_t kWidePackedPanelColumns = 2 * kPackedPanelColumns;
 /// the FMA peak reading the filter in its original layout, 960 floats
 /// apart per input channel, for 7 pixels a row. Its 7x7 projections (576
 /// or 960 -> 160 channels) gained 12-16% from the same packing, and the
-/// whole model 1-1.6% at batch 1 (bench/results/
+/// whole model 0.9-1.6% at batch 1 (bench/results/
 /// 2026-11-29-devvm-stack-epilogues-fills-panels.md), hence 128: filter
 /// rows of at least 512 bytes.
 constexpr int64_t kMaxSmallImagePixels = 49;
