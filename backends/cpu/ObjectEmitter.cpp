@@ -275,6 +275,15 @@ unsigned cpu::vectorBitsFor(const TargetOptions &target) {
   return 128; // SSE2, NEON and the like.
 }
 
+bool cpu::hasAmxBf16(const TargetOptions &target) {
+  llvm::Triple triple;
+  std::string error;
+  std::unique_ptr<llvm::TargetMachine> machine =
+      createTargetMachine(target, triple, error);
+  return machine && triple.isX86() &&
+         machine->getMCSubtargetInfo()->checkFeatures("+amx-bf16,+amx-tile");
+}
+
 bool cpu::emitObject(llvm::ArrayRef<mlir::ModuleOp> modules,
                      const TargetOptions &target, std::string &object,
                      std::string &error, std::string *llvmIR,

@@ -44,6 +44,10 @@ bool printTargetCpus(const TargetOptions &target, llvm::raw_ostream &os,
 /// fill on `target`: 512 with AVX-512, 256 with AVX, else 128.
 unsigned vectorBitsFor(const TargetOptions &target);
 
+/// Whether `target` has AMX tiles with bf16 products (amx-bf16: Sapphire
+/// Rapids and later, or 'native' on such a machine).
+bool hasAmxBf16(const TargetOptions &target);
+
 /// Emits `modules` (LLVM dialect; several for batch buckets, one entry
 /// each, linked together with identical constants merged) as one object
 /// file into `object`. On failure returns false with a message in `error`.

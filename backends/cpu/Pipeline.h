@@ -24,11 +24,13 @@ namespace tfaot::cpu {
 /// default here, direct, is what tfaot-opt's tfaot-cpu-bufferize pipeline
 /// (and the lit tests that run it) gets. `bf16` (--precision=bf16) makes the
 /// convolutions and matrix products with constant weights bf16 products
-/// summed in float32 (tfaot-cpu-bf16-contractions).
+/// summed in float32 (tfaot-cpu-bf16-contractions); `amxBf16` says that
+/// the target has AMX-BF16, whose bf16 products beat fp32 Winograd on
+/// every layer, so that bf16 with auto then uses no Winograd.
 mlir::LogicalResult
 buildBufferizePipeline(mlir::OpPassManager &pm,
                        llvm::StringRef convAlgorithm = "direct",
-                       bool bf16 = false);
+                       bool bf16 = false, bool amxBf16 = false);
 
 /// Adds bufferized code -> LLVM dialect to `pm`. `vectorBits` is the width of
 /// the target's vector registers (cpu::vectorBitsFor), which sizes the

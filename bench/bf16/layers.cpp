@@ -3,21 +3,26 @@
 // The runtime's bf16 product (tfaot_rt_mmt4d_bf16bf16f32) on ResNet-50's
 // convolution layers at batch 1, as the GEMMs --precision=bf16 makes of
 // them (M = output pixels, K = KH*KW*C_in, N = C_out), one thread, and the
-// core's vdpbf16ps peak (24 independent accumulator chains). Prints
-// GFLOP/s (2 x multiply-adds) per layer: median and best of the timed
-// repetitions. Build against the runtime:
+// core's vdpbf16ps peak (24 independent accumulator chains) and, with AMX,
+// its tdpbf16ps peak (four independent accumulator tiles, no loads).
+// Prints GFLOP/s (2 x multiply-adds) per layer: median and best of the
+// timed repetitions. Build against the runtime:
 //   clang++ -O2 -std=c++17 -Iruntime/include bench/bf16/layers.cpp \
 //       build/runtime/libtfaot_runtime.a -lpthread -o /tmp/bf16-layers
 // It calls the kernel as generated code does (the public entry point,
-// which takes vdpbf16ps on a CPU with AVX512-BF16), on one thread (no
-// thread pool is set).
+// which takes AMX where the CPU has it, else vdpbf16ps on a CPU with
+// AVX512-BF16), on one thread (no thread pool is set);
+// TFAOT_DISABLE_AMX=1 in the environment measures vdpbf16ps on an AMX CPU.
 #include "tfaot/runtime/bf16_kernels.h"
 
 #include <immintrin.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <vector>
 
 namespace {
@@ -50,6 +55,48 @@ PeakGflops(long iterations) {
   return iterations * 24.0 * 32 * 2 / seconds / 1e9; // 32 products each
 }
 
+/// Whether this CPU has AMX-BF16 and Linux lets this process use the tiles
+/// (the runtime asks the same way, runtime/lib/amx.cpp).
+bool AmxBf16Usable() {
+  __builtin_cpu_init();
+  if (!__builtin_cpu_supports("amx-bf16") ||
+      !__builtin_cpu_supports("amx-tile"))
+    return false;
+  constexpr long kArchReqXcompPerm = 0x1023, kXfeatureXtiledata = 18;
+  return syscall(SYS_arch_prctl, kArchReqXcompPerm, kXfeatureXtiledata) == 0;
+}
+
+__attribute__((target("amx-tile,amx-bf16"), noinline)) double
+AmxPeakGflops(long iterations) {
+  // Palette 1, eight tiles of 16 rows x 64 bytes.
+  alignas(64) unsigned char config[64] = {1};
+  for (int t = 0; t < 8; ++t) {
+    config[16 + 2 * t] = 64;
+    config[48 + t] = 16;
+  }
+  _tile_loadconfig(config);
+  alignas(64) static uint16_t ones[16 * 32];
+  std::fill(ones, ones + 16 * 32, 0x3F80);
+  _tile_loadd(4, ones, 64);
+  _tile_loadd(5, ones, 64);
+  _tile_loadd(6, ones, 64);
+  _tile_loadd(7, ones, 64);
+  _tile_zero(0);
+  _tile_zero(1);
+  _tile_zero(2);
+  _tile_zero(3);
+  double start = Seconds();
+  for (long it = 0; it < iterations; ++it) {
+    _tile_dpbf16ps(0, 4, 6);
+    _tile_dpbf16ps(1, 4, 7);
+    _tile_dpbf16ps(2, 5, 6);
+    _tile_dpbf16ps(3, 5, 7);
+  }
+  double seconds = Seconds() - start;
+  _tile_release();
+  return iterations * 4.0 * 16 * 16 * 32 * 2 / seconds / 1e9;
+}
+
 } // namespace
 
 int main() {
@@ -62,6 +109,18 @@ int main() {
   for (int i = 0; i < 7; ++i)
     best = std::max(best, PeakGflops(20000000));
   std::printf("vdpbf16ps peak (24 chains, best of 7): %.0f GFLOP/s\n", best);
+  const char *disable = std::getenv("TFAOT_DISABLE_AMX");
+  if (AmxBf16Usable()) {
+    double amx = 0;
+    for (int i = 0; i < 7; ++i)
+      amx = std::max(amx, AmxPeakGflops(2000000));
+    std::printf("tdpbf16ps peak (4 tiles, best of 7): %.0f GFLOP/s\n", amx);
+    std::printf("kernel path: %s\n", disable && *disable && *disable != '0'
+                                         ? "vdpbf16ps (TFAOT_DISABLE_AMX)"
+                                         : "tdpbf16ps (AMX-BF16)");
+  } else {
+    std::printf("kernel path: vdpbf16ps (AVX512-BF16; no AMX here)\n");
+  }
   struct Layer {
     const char *name;
     long m, k, n;

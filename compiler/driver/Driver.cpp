@@ -388,9 +388,10 @@ static bool lowerEntry(const tensorflow::GraphDef &graph,
   if (!runPipeline(
           module,
           [&](mlir::OpPassManager &pm) {
-            return cpu::buildBufferizePipeline(
-                pm, options.convAlgorithm,
-                effectivePrecision(options) == "bf16");
+            return cpu::buildBufferizePipeline(pm, options.convAlgorithm,
+                                               effectivePrecision(options) ==
+                                                   "bf16",
+                                               cpu::hasAmxBf16(options.target));
           },
           options, diags, progress))
     return false;

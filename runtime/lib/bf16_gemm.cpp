@@ -10,6 +10,8 @@
 //===----------------------------------------------------------------------===//
 #include "bf16_gemm.h"
 
+#include "amx.h"
+
 #include "parallel.h"
 
 #include <algorithm>
@@ -30,12 +32,7 @@ constexpr int64_t kRowGroup = 96;   // rows per unit of work (16 blocks)
 /// Below this many multiply-adds the product runs on the calling thread.
 constexpr int64_t kParallelWork = int64_t{1} << 16;
 
-struct Problem {
-  const uint16_t *lhs, *rhs;
-  float *out;
-  int64_t m, n1, k1;
-  bool overwrite;
-};
+using Problem = Bf16Product;
 
 /// R rows from `row` by T tiles from `tile`.
 using BlockFn = void (*)(const Problem &, int64_t row, int64_t tile);
@@ -181,18 +178,24 @@ bool Bf16PathAvailable(Bf16Path path) {
     return false;
 #endif
   }();
+  if (path == Bf16Path::Amx)
+    return bf16 && AmxUsable(AmxUnit::Bf16);
   return path == Bf16Path::Portable || bf16;
 }
 
 Bf16Path BestBf16Path() {
   // TFAOT_DISABLE_AVX512_BF16=1 runs the portable loops on a CPU that has
   // AVX512-BF16: what a CPU without it computes, for tests and comparisons.
+  // TFAOT_DISABLE_AMX=1 (amx.h) keeps vdpbf16ps on a CPU with AMX.
   static const Bf16Path best = [] {
     const char *disable = std::getenv("TFAOT_DISABLE_AVX512_BF16");
     bool disabled = disable && *disable && std::strcmp(disable, "0") != 0;
-    return !disabled && Bf16PathAvailable(Bf16Path::Avx512Bf16)
-               ? Bf16Path::Avx512Bf16
-               : Bf16Path::Portable;
+    if (disabled)
+      return Bf16Path::Portable;
+    if (Bf16PathAvailable(Bf16Path::Amx))
+      return Bf16Path::Amx;
+    return Bf16PathAvailable(Bf16Path::Avx512Bf16) ? Bf16Path::Avx512Bf16
+                                                   : Bf16Path::Portable;
   }();
   return best;
 }
@@ -202,6 +205,10 @@ void Mmt4dBf16(Bf16Path path, const uint16_t *lhs, const uint16_t *rhs,
   if (m <= 0 || n1 <= 0)
     return;
   Problem p{lhs, rhs, out, m, n1, k1, overwrite};
+  if (path == Bf16Path::Amx && Bf16PathAvailable(path))
+    return Mmt4dBf16Amx(p);
+  if (path == Bf16Path::Amx)
+    path = Bf16Path::Avx512Bf16;
   Task task{&p, &kPortableBlocks, (n1 + kMaxTiles - 1) / kMaxTiles};
 #if defined(__x86_64__)
   if (path == Bf16Path::Avx512Bf16 && Bf16PathAvailable(path))

@@ -19,6 +19,7 @@ namespace tfaot::internal {
 enum class Bf16Path {
   Portable,   ///< C++ loops: each bf16 widened to float32, float32 FMAs.
   Avx512Bf16, ///< vdpbf16ps register blocks (AVX512-BF16).
+  Amx,        ///< tdpbf16ps on AMX tiles (AMX-BF16; bf16_gemm_amx.cpp).
 };
 
 /// Whether this CPU (and build) can run `path`.
@@ -31,6 +32,18 @@ Bf16Path BestBf16Path();
 /// code), on the current thread pool.
 void Mmt4dBf16(Bf16Path path, const uint16_t *lhs, const uint16_t *rhs,
                float *out, int64_t m, int64_t n1, int64_t k1, bool overwrite);
+
+/// One call's operands (layouts in tfaot/runtime/bf16_kernels.h).
+struct Bf16Product {
+  const uint16_t *lhs, *rhs;
+  float *out;
+  int64_t m, n1, k1;
+  bool overwrite;
+};
+
+/// The AMX path alone (bf16_gemm_amx.cpp); only where
+/// Bf16PathAvailable(Bf16Path::Amx).
+void Mmt4dBf16Amx(const Bf16Product &product);
 
 /// `value` rounded to the nearest bf16 (ties to even; NaN stays NaN), as
 /// the compiler packs weights and vcvtneps2bf16 converts activations.

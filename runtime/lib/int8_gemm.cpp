@@ -20,6 +20,7 @@
 
 #include "int8_gemm.h"
 
+#include "amx.h"
 #include "int8_epilogue_avx512.h"
 #include "int8_gemm_blocks.h"
 #include "parallel.h"
@@ -58,7 +59,8 @@ void Run(Problem &p) {
   if (max_tiles > kBlockTiles)
     max_tiles -= max_tiles % kBlockTiles;
   if (p.epilogue)
-    max_tiles = std::min(max_tiles, kFusedGroupTiles);
+    max_tiles =
+        std::min(max_tiles, kFusedGroupTiles * kPanelRows / p.panel_rows);
   // As few groups as that allows, of near-equal widths: threads take whole
   // groups where rows are few, and 36 tiles as 32 + 4 kept one of two
   // threads idle most of the time.
@@ -93,6 +95,8 @@ void Run(Problem &p) {
 void FusedBlock(const Problem &p, int64_t row_begin, int64_t row_end,
                 int64_t tile_begin, int64_t tile_end) {
   alignas(64) int32_t panel[kPanelRows * kFusedGroupTiles * kN0];
+  static_assert(kAmxPanelRows * kAmxFusedGroupTiles <=
+                kPanelRows * kFusedGroupTiles);
   const int64_t tiles = tile_end - tile_begin;
   Problem q = p;
   q.out = panel;
@@ -104,8 +108,8 @@ void FusedBlock(const Problem &p, int64_t row_begin, int64_t row_end,
     q.column_init += tile_begin * kN0;
   const int64_t col0 = p.epilogue_col0 + tile_begin * kN0;
   const int64_t cols = std::min(p.epilogue->n - col0, tiles * kN0);
-  for (int64_t first = row_begin; first < row_end; first += kPanelRows) {
-    int64_t rows = std::min(kPanelRows, row_end - first);
+  for (int64_t first = row_begin; first < row_end; first += p.panel_rows) {
+    int64_t rows = std::min(p.panel_rows, row_end - first);
     q.lhs = p.lhs + first * p.k1 * kK0;
     q.m = rows;
     p.inner(q, 0, rows, 0, tiles);
@@ -131,6 +135,8 @@ bool CpuHas(Int8GemmPath path) {
     return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("avxvnni");
   case Int8GemmPath::Avx2:
     return __builtin_cpu_supports("avx2");
+  case Int8GemmPath::Amx:
+    return CpuHas(Int8GemmPath::Avx512Vnni) && AmxUsable(AmxUnit::Int8);
   }
   return false;
 }
@@ -145,6 +151,7 @@ bool Int8GemmPathAvailable(Int8GemmPath path) {
   static const bool has_avx512_vnni = CpuHas(Int8GemmPath::Avx512Vnni);
   static const bool has_avx_vnni = CpuHas(Int8GemmPath::AvxVnni);
   static const bool has_avx2 = CpuHas(Int8GemmPath::Avx2);
+  static const bool has_amx = CpuHas(Int8GemmPath::Amx);
   switch (path) {
   case Int8GemmPath::Scalar:
     return true;
@@ -154,16 +161,20 @@ bool Int8GemmPathAvailable(Int8GemmPath path) {
     return has_avx_vnni;
   case Int8GemmPath::Avx2:
     return has_avx2;
+  case Int8GemmPath::Amx:
+    return has_amx;
   }
   return false;
 }
 
 Int8GemmPath BestInt8GemmPath() {
   static const Int8GemmPath best =
-      Int8GemmPathAvailable(Int8GemmPath::Avx512Vnni) ? Int8GemmPath::Avx512Vnni
-      : Int8GemmPathAvailable(Int8GemmPath::AvxVnni)  ? Int8GemmPath::AvxVnni
-      : Int8GemmPathAvailable(Int8GemmPath::Avx2)     ? Int8GemmPath::Avx2
-                                                      : Int8GemmPath::Scalar;
+      Int8GemmPathAvailable(Int8GemmPath::Amx) ? Int8GemmPath::Amx
+      : Int8GemmPathAvailable(Int8GemmPath::Avx512Vnni)
+          ? Int8GemmPath::Avx512Vnni
+      : Int8GemmPathAvailable(Int8GemmPath::AvxVnni) ? Int8GemmPath::AvxVnni
+      : Int8GemmPathAvailable(Int8GemmPath::Avx2)    ? Int8GemmPath::Avx2
+                                                     : Int8GemmPath::Scalar;
   return best;
 }
 
@@ -236,6 +247,13 @@ void UsePath(Int8GemmPath path, Problem &chunk, bool biased,
   }
 #if defined(__x86_64__)
   chunk.unit_rows = kPanelRows;
+  if (path == Int8GemmPath::Amx) {
+    // Signed products: the sums start from column_init (or zero, or C).
+    chunk.neg_comp = chunk.column_init;
+    chunk.unit_rows = chunk.panel_rows = kAmxPanelRows;
+    UseBlock(chunk, AmxBlock, EpilogueFor(EpilogueIsa::Avx512));
+    return;
+  }
   if (path == Int8GemmPath::Avx2) {
     // Signed products need no compensation: the kernels start from zero and
     // add column_init (or C) once at the end.
@@ -284,6 +302,7 @@ void Mmt4d(Int8GemmPath path, const int8_t *lhs, const int8_t *rhs,
   p.m = m;
   p.n1 = n1;
   p.k1 = k1;
+  p.panel_rows = kPanelRows;
   p.epilogue = epilogue;
   p.column_init = (flags & kMmt4dColumnInit) ? column_init : nullptr;
   p.overwrite = (flags & kMmt4dOverwrite) != 0 || p.column_init || epilogue;

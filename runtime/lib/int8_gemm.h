@@ -34,6 +34,8 @@ enum class Int8GemmPath {
   Avx512Vnni, ///< x86-64 with AVX-512 VNNI (vpdpbusd on zmm registers).
   AvxVnni,    ///< x86-64 with AVX-VNNI but no AVX-512 (vpdpbusd on ymm).
   Avx2,       ///< x86-64 with AVX2 but no VNNI (vpmaddwd on int16 operands).
+  Amx,        ///< x86-64 with AMX-INT8 (tdpbssd on tiles; amx.h) and
+              ///< AVX-512 VNNI for the epilogues.
 };
 
 /// Whether this CPU (and build) can run `path`.

@@ -43,6 +43,11 @@ using BlockFn = void (*)(const Problem &, int64_t row_begin, int64_t row_end,
 // L1/L2 until the epilogue has read it.
 constexpr int64_t kFusedGroupTiles = 32;
 constexpr int64_t kPanelRows = 24;
+// The AMX path's panels: two tile rows, and as many column tiles as keep
+// the panel the size of the others'.
+constexpr int64_t kAmxPanelRows = 32;
+constexpr int64_t kAmxFusedGroupTiles =
+    kFusedGroupTiles * kPanelRows / kAmxPanelRows;
 
 struct Problem {
   const int8_t *lhs;
@@ -67,6 +72,7 @@ struct Problem {
   EpilogueFn apply;
   BlockFn inner;
   int64_t epilogue_col0;
+  int64_t panel_rows;      // Rows of a fused block's panel.
   int64_t unit_rows;       // Rows of C per unit of work.
   int64_t row_units;       // Units per group of tiles.
   int64_t tiles_per_group; // Column tiles per group.
@@ -84,6 +90,9 @@ void ScalarBlock(const Problem &p, int64_t row_begin, int64_t row_end,
 
 void KernelBlock(const Problem &p, int64_t row_begin, int64_t row_end,
                  int64_t tile_begin, int64_t tile_end);
+// The AMX path's block (int8_gemm_amx.cpp).
+void AmxBlock(const Problem &p, int64_t row_begin, int64_t row_end,
+              int64_t tile_begin, int64_t tile_end);
 void Avx512InRegisterBlock(const Problem &p, int64_t row_begin,
                            int64_t row_end, int64_t tile_begin,
                            int64_t tile_end);

@@ -6,6 +6,10 @@
 // RUN: tfaot-opt %s --pass-pipeline='builtin.module(func.func(tfaot-cpu-bf16-contractions),canonicalize)' -verify-diagnostics -o /dev/null
 // RUN: tfaot-opt %s --pass-pipeline='builtin.module(func.func(tfaot-cpu-bf16-contractions),canonicalize,one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map},tfaot-cpu-int8-ukernels)' 2>/dev/null | FileCheck %s --check-prefix=CALL
 
+// The im2col reads of @conv3x3 and @stem below (maps print first).
+// CHECK-DAG: #[[READ:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1 * 2 + d3, d2 * 8 + d4)>
+// CHECK-DAG: #[[STEM:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1 * 2 + d3, d2 * 6 + d4)>
+
 // A matrix product [2, 3] x [3, 5]: K = 3 is padded to 4 (K1 = 2), N = 5 to
 // one tile of 16. W[k][n] = k * 5 + n + 1, i.e. rows (1..5), (6..10),
 // (11..15), so packed [1][2][16][2] column j of tile 0 holds the k pairs
@@ -54,13 +58,16 @@ func.func @rounding(%a: tensor<1x2xf32>) -> tensor<1x2xf32> {
 }
 
 // A 3x3 stride-2 convolution of a [1, 7, 7, 4] input into [1, 3, 3, 16]:
-// im2col rows [9, 36] (K = 3 * 3 * 4, even: no pad) read at
-// (oh * 2 + kh, ow * 2 + kw), rounded as they are copied; N = 16 is one
-// tile; the [9, 16] product is the NHWC result after an expand_shape.
+// im2col rows [9, 36] (K = 3 * 3 * 4, even: no pad), rounded as they are
+// copied. A window row (kw, c) is 12 contiguous values of the input seen
+// as [1, 7, 28]: loops (n, oh, ow, kh, j) read it at (oh * 2 + kh,
+// ow * 8 + j). N = 16 is one tile; the [9, 16] product is the NHWC result
+// after an expand_shape.
 // CHECK-LABEL: func.func @conv3x3
-// CHECK: linalg.generic {indexing_maps = [#[[READ:.*]], #{{.*}}], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%{{.*}} : tensor<1x7x7x4xf32>) outs(%{{.*}} : tensor<1x3x3x3x3x4xbf16>)
+// CHECK: %[[WIDE:.*]] = tensor.collapse_shape %{{.*}} {{\[\[}}0], [1], [2, 3]] : tensor<1x7x7x4xf32> into tensor<1x7x28xf32>
+// CHECK: linalg.generic {indexing_maps = [#[[READ]], #{{.*}}], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%[[WIDE]] : tensor<1x7x28xf32>) outs(%{{.*}} : tensor<1x3x3x3x12xbf16>)
 // CHECK: arith.bitcast %{{.*}} : i16 to bf16
-// CHECK: tensor.collapse_shape %{{.*}} {{\[\[}}0, 1, 2], [3, 4, 5]] : tensor<1x3x3x3x3x4xbf16> into tensor<9x36xbf16>
+// CHECK: tensor.collapse_shape %{{.*}} {{\[\[}}0, 1, 2], [3, 4]] : tensor<1x3x3x3x12xbf16> into tensor<9x36xbf16>
 // CHECK: linalg.mmt4d ins(%{{.*}}, %{{.*}} : tensor<9x18x1x2xbf16>, tensor<1x18x16x2xbf16>) outs(%{{.*}} : tensor<9x1x1x16xf32>)
 // CHECK: tensor.expand_shape %{{.*}} {{\[\[}}0, 1, 2], [3]] output_shape [1, 3, 3, 16] : tensor<9x16xf32> into tensor<1x3x3x16xf32>
 // CHECK-NOT: linalg.conv_2d_nhwc_hwcf
@@ -72,6 +79,35 @@ func.func @conv3x3(%x: tensor<1x7x7x4xf32>) -> tensor<1x3x3x16xf32> {
   // expected-remark @below {{[tfaot-cpu-bf16-contractions] conv_2d_nhwc_hwcf in bf16: 9x36 by 36x16}}
   %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
          ins(%x, %w : tensor<1x7x7x4xf32>, tensor<3x3x4x16xf32>) outs(%init : tensor<1x3x3x16xf32>) -> tensor<1x3x3x16xf32>
+  return %r : tensor<1x3x3x16xf32>
+}
+
+// ResNet's stem, 7x7 stride 2 over 3 channels: K = 147 is odd. The rows go
+// straight into the [9, 148] operand: its last column is zeroed on its own
+// and the rounding generic writes the other 147 through a view, with no
+// padded copy of the matrix.
+// CHECK-LABEL: func.func @stem
+// CHECK: %[[WIDE:.*]] = tensor.collapse_shape %{{.*}} {{\[\[}}0], [1], [2, 3]] : tensor<1x11x11x3xf32> into tensor<1x11x33xf32>
+// CHECK: %[[ROWS:.*]] = tensor.empty() : tensor<9x148xbf16>
+// CHECK: %[[PADCOL:.*]] = tensor.extract_slice %[[ROWS]][0, 147] [9, 1] [1, 1]
+// CHECK: %[[ZEROS:.*]] = linalg.fill ins(%{{.*}} : bf16) outs(%[[PADCOL]] : tensor<9x1xbf16>)
+// CHECK: %[[PADDED:.*]] = tensor.insert_slice %[[ZEROS]] into %[[ROWS]][0, 147] [9, 1] [1, 1]
+// CHECK: %[[INNER:.*]] = tensor.extract_slice %[[PADDED]][0, 0] [9, 147] [1, 1]
+// CHECK: %[[WINDOWS:.*]] = tensor.expand_shape %[[INNER]] {{\[\[}}0, 1, 2], [3, 4]] output_shape [1, 3, 3, 7, 21]
+// CHECK: %[[PATCHES:.*]] = linalg.generic {indexing_maps = [#[[STEM]], #{{.*}}], {{.*}} ins(%[[WIDE]] : tensor<1x11x33xf32>) outs(%[[WINDOWS]] : tensor<1x3x3x7x21xbf16>)
+// CHECK: %[[FLAT:.*]] = tensor.collapse_shape %[[PATCHES]] {{\[\[}}0, 1, 2], [3, 4]] : tensor<1x3x3x7x21xbf16> into tensor<9x147xbf16>
+// CHECK: %[[LHS:.*]] = tensor.insert_slice %[[FLAT]] into %[[PADDED]][0, 0] [9, 147] [1, 1]
+// CHECK-NOT: tensor.pad
+// CHECK: tensor.expand_shape %[[LHS]] {{\[\[}}0], [1, 2, 3]] output_shape [9, 74, 1, 2]
+// CHECK: linalg.mmt4d ins(%{{.*}}, %{{.*}} : tensor<9x74x1x2xbf16>, tensor<1x74x16x2xbf16>)
+func.func @stem(%x: tensor<1x11x11x3xf32>) -> tensor<1x3x3x16xf32> {
+  %w = arith.constant dense<0.5> : tensor<7x7x3x16xf32>
+  %zero = arith.constant 0.0 : f32
+  %empty = tensor.empty() : tensor<1x3x3x16xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%empty : tensor<1x3x3x16xf32>) -> tensor<1x3x3x16xf32>
+  // expected-remark @below {{[tfaot-cpu-bf16-contractions] conv_2d_nhwc_hwcf in bf16: 9x147 by 147x16}}
+  %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+         ins(%x, %w : tensor<1x11x11x3xf32>, tensor<7x7x3x16xf32>) outs(%init : tensor<1x3x3x16xf32>) -> tensor<1x3x3x16xf32>
   return %r : tensor<1x3x3x16xf32>
 }
 

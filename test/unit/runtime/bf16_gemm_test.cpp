@@ -83,8 +83,11 @@ void RunPath(Bf16Path path, const char *name) {
   std::mt19937 rng(29);
   // Shapes with partial register blocks (rows % 6, tiles % 4), odd k,
   // n not a multiple of 16, one row group and several (96 rows each).
-  const int64_t shapes[][3] = {{1, 16, 2},   {7, 33, 5},    {13, 100, 64},
-                               {49, 512, 46}, {200, 70, 147}, {1, 1000, 40}};
+  // For AMX: k1 a multiple of 16 pairs and not, rows past 16, 32 and 64
+  // (partial tile rows and row blocks), an odd number of column tiles.
+  const int64_t shapes[][3] = {{1, 16, 2},    {7, 33, 5},     {13, 100, 64},
+                               {49, 512, 46}, {200, 70, 147}, {1, 1000, 40},
+                               {17, 48, 32},  {33, 80, 96},   {70, 40, 1}};
   for (const auto &shape : shapes) {
     Product p = Product::Random(rng, shape[0], shape[1], shape[2]);
     const int64_t size = p.m * p.n1 * 16;
@@ -113,6 +116,14 @@ TEST(Bf16Gemm, Avx512Bf16Path) {
     GTEST_SKIP() << "this CPU has no AVX512-BF16 (avx512_bf16 in "
                     "/proc/cpuinfo): the portable path is what runs here";
   RunPath(Bf16Path::Avx512Bf16, "avx512bf16");
+}
+
+TEST(Bf16Gemm, AmxPath) {
+  if (!Bf16PathAvailable(Bf16Path::Amx))
+    GTEST_SKIP() << "no AMX-BF16 here (amx_bf16 in /proc/cpuinfo, Linux "
+                    "5.16+, TFAOT_DISABLE_AMX unset): AVX512-BF16 or the "
+                    "portable path is what runs here";
+  RunPath(Bf16Path::Amx, "amx");
 }
 
 TEST(Bf16Gemm, SplitOverThreadsGivesTheSameBits) {

@@ -118,6 +118,8 @@ std::string PathName(Int8GemmPath path) {
     return "AvxVnni";
   case Int8GemmPath::Avx2:
     return "Avx2";
+  case Int8GemmPath::Amx:
+    return "Amx";
   }
   return "Unknown";
 }
@@ -131,9 +133,9 @@ void PrintTo(Int8GemmPath path, std::ostream *os) { *os << PathName(path); }
 
 namespace {
 
-const auto kAllPaths =
-    testing::Values(Int8GemmPath::Scalar, Int8GemmPath::Avx512Vnni,
-                    Int8GemmPath::AvxVnni, Int8GemmPath::Avx2);
+const auto kAllPaths = testing::Values(
+    Int8GemmPath::Scalar, Int8GemmPath::Avx512Vnni, Int8GemmPath::AvxVnni,
+    Int8GemmPath::Avx2, Int8GemmPath::Amx);
 
 std::string PathTestName(const testing::TestParamInfo<Int8GemmPath> &info) {
   return PathName(info.param);
@@ -733,7 +735,9 @@ TEST(Mmt4dS8S8S32, EntryPointTakesAddresses) {
 TEST(Mmt4dS8S8S32, ThisCpuUsesItsBestPath) {
   Int8GemmPath best = tfaot::internal::BestInt8GemmPath();
   EXPECT_TRUE(Int8GemmPathAvailable(best));
-  if (Int8GemmPathAvailable(Int8GemmPath::Avx512Vnni))
+  if (Int8GemmPathAvailable(Int8GemmPath::Amx))
+    EXPECT_EQ(best, Int8GemmPath::Amx);
+  else if (Int8GemmPathAvailable(Int8GemmPath::Avx512Vnni))
     EXPECT_EQ(best, Int8GemmPath::Avx512Vnni);
   else if (Int8GemmPathAvailable(Int8GemmPath::AvxVnni))
     EXPECT_EQ(best, Int8GemmPath::AvxVnni);
