@@ -38,6 +38,7 @@ constexpr int64_t kTileBytes = 64;  // bytes per tile row
 constexpr int64_t kGroupBytes = 4;  // bytes of one k group (a 32-bit lane)
 constexpr int64_t kStepGroups = 16; // k groups per A/B tile
 constexpr int64_t kBlockRows = 32;
+constexpr int64_t kPrefetchSteps = 2; // how far ahead B is prefetched
 
 /// What the accumulators start from.
 enum class Start {
@@ -126,9 +127,21 @@ TFAOT_AMX void Block(const BlockArgs &args) {
                   };
   const char *b0 = args.b, *b1 = args.b + args.b_tile;
   const int64_t whole = args.k1 / kStepGroups;
-  for (int64_t s = 0; s < whole; ++s)
-    step(args.a + s * kStepGroups * kGroupBytes, args.lda,
-         b0 + s * kStepGroups * kTileBytes, b1 + s * kStepGroups * kTileBytes);
+  const int64_t stepBytes = kStepGroups * kTileBytes; // of one B tile
+  for (int64_t s = 0; s < whole; ++s) {
+    const char *b0s = b0 + s * stepBytes, *b1s = b1 + s * stepBytes;
+    // B tiles a few steps ahead: where the weights come from memory (the
+    // first row block of a layer at batch 1), tile loads alone keep too
+    // few lines in flight.
+    if (s + kPrefetchSteps < whole) {
+      for (int64_t line = 0; line < stepBytes; line += 64) {
+        _mm_prefetch(b0s + kPrefetchSteps * stepBytes + line, _MM_HINT_T0);
+        if constexpr (Tiles == 2)
+          _mm_prefetch(b1s + kPrefetchSteps * stepBytes + line, _MM_HINT_T0);
+      }
+    }
+    step(args.a + s * kStepGroups * kGroupBytes, args.lda, b0s, b1s);
+  }
   if (const int64_t tail = args.k1 - whole * kStepGroups) {
     // The last groups, zero-padded to a whole tile in both operands: no
     // load reads past them, and the padding adds nothing.

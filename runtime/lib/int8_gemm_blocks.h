@@ -24,6 +24,10 @@ constexpr int64_t kTileBytes = kN0 * kK0; // One k-group of one B tile.
 // How much of B one unit of work keeps hot: a fraction of a typical 1-2 MiB
 // L2, leaving room for the rows of A and C passing through.
 constexpr int64_t kBGroupBytes = 256 * 1024;
+// The AMX path's: its blocks read B four times faster, so it keeps more of
+// it (still half of a Sapphire Rapids core's 2 MiB L2), and fewer groups
+// read each row of A again.
+constexpr int64_t kAmxBGroupBytes = 1024 * 1024;
 
 // Below this many 64-byte k-group products (m * n1 * k1) waking other
 // threads costs more than it saves: a few microseconds of work on one
@@ -73,6 +77,8 @@ struct Problem {
   BlockFn inner;
   int64_t epilogue_col0;
   int64_t panel_rows;      // Rows of a fused block's panel.
+  int64_t b_group_bytes;   // Bytes of B a group of tiles may hold.
+  int64_t min_unit_rows;   // Rows below which units are not split.
   int64_t unit_rows;       // Rows of C per unit of work.
   int64_t row_units;       // Units per group of tiles.
   int64_t tiles_per_group; // Column tiles per group.
