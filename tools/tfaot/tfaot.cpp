@@ -292,9 +292,10 @@ static cl::opt<std::string> precisionFlag(
     cl::init("fp32"), cl::value_desc("fp32|tf32|fp16|bf16"),
     cl::desc("fp32 (default). bf16 on the CPU: convolutions and matrix "
              "products with constant weights multiply bf16 operands and sum "
-             "in fp32 (AVX512-BF16 vdpbf16ps where the CPU running the "
-             "model has it, fp32 loops on the same bf16 values elsewhere), "
-             "everything else stays fp32. With --target=cuda: tf32, cuBLAS "
+             "in fp32 (AMX tiles or AVX512-BF16 vdpbf16ps where the CPU "
+             "running the model has them, fp32 loops on the same bf16 values "
+             "elsewhere), everything else stays fp32. With --target=cuda: "
+             "tf32, cuBLAS "
              "multiplies on tensor cores with inputs rounded to a 10-bit "
              "mantissa; fp16 or bf16, activations and weights are stored in "
              "16 bits between ops and products run on tensor cores, with "
@@ -312,7 +313,8 @@ static cl::opt<std::string> quantizeFlag(
     cl::desc("Post-training quantization: int8 makes the float32 Conv2D and "
              "MatMul layers with constant weights int8 (per-channel weights, "
              "per-tensor activations calibrated on --calibration, int32 "
-             "sums; AVX-512 VNNI where the CPU has it, cuBLAS's int8 GEMM "
+             "sums; AMX tiles or AVX-512 VNNI where the CPU has them, "
+             "cuBLAS's int8 GEMM "
              "with --target=cuda)."));
 static cl::opt<std::string> calibrationFlag(
     "calibration", cl::sub(compileCmd), cl::sub(benchCmd), cl::sub(runCmd), cl::cat(compileCategory),

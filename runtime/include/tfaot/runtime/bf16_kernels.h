@@ -33,12 +33,14 @@ enum : int32_t {
   kBf16Mmt4dOverwrite = 1,
 };
 
-/// What generated code calls (addresses as integers). Uses vdpbf16ps where
-/// the CPU running it has AVX512-BF16, else portable loops that convert
-/// each bf16 to float32 (exactly) and sum in float32: the same products,
-/// summed in another order (the environment variable
-/// TFAOT_DISABLE_AVX512_BF16=1 chooses those on any CPU). Splits large
-/// products over the current thread pool (tfaot_rt_parallel_for).
+/// What generated code calls (addresses as integers). Uses AMX tiles
+/// (tdpbf16ps) where the CPU running it has AMX-BF16 and the operating
+/// system grants them, else vdpbf16ps where it has AVX512-BF16, else
+/// portable loops that convert each bf16 to float32 (exactly) and sum in
+/// float32: the same products, summed in other orders (the environment
+/// variables TFAOT_DISABLE_AMX=1 and TFAOT_DISABLE_AVX512_BF16=1 rule out
+/// the first two on any CPU). Splits large products over the current
+/// thread pool (tfaot_rt_parallel_for).
 extern "C" void tfaot_rt_mmt4d_bf16bf16f32(int64_t lhs, int64_t rhs,
                                            int64_t out, int64_t m, int64_t n1,
                                            int64_t k1, int32_t flags);
