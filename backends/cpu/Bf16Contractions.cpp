@@ -31,6 +31,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "backends/cpu/Pipeline.h"
+#include "backends/cpu/ProductOperands.h"
 #include "passes/ConstantUtils.h"
 #include "passes/LoweringUtils.h"
 #include "passes/Remarks.h"
@@ -48,16 +49,17 @@
 
 using namespace mlir;
 using namespace mlir::tfaot;
+using ::tfaot::cpu::constantF32Weights;
+using ::tfaot::cpu::im2colRows;
+using ::tfaot::cpu::isStaticF32;
+using ::tfaot::cpu::isZeroFilled;
+using ::tfaot::cpu::roundUp;
 
 namespace {
 
 constexpr int64_t kTileN = 16; // output columns per packed tile (N0)
 constexpr int64_t kTileK = 2;  // k values per 32-bit lane (K0)
 constexpr char kPassName[] = "tfaot-cpu-bf16-contractions";
-
-int64_t roundUp(int64_t x, int64_t multiple) {
-  return (x + multiple - 1) / multiple * multiple;
-}
 
 /// `value` rounded to the nearest bf16, ties to even (the activations'
 /// rounding below, and vcvtneps2bf16's); NaN stays a (quiet) NaN.
@@ -67,23 +69,6 @@ uint16_t toBf16(float value) {
     return static_cast<uint16_t>((bits >> 16) | 0x40u);
   bits += 0x7FFFu + ((bits >> 16) & 1u);
   return static_cast<uint16_t>(bits >> 16);
-}
-
-/// `value` is a linalg.fill of +-0.0: the product adds to nothing.
-bool isZeroFilled(Value value) {
-  auto fill = value.getDefiningOp<linalg::FillOp>();
-  return fill && matchPattern(fill.getInputs()[0], m_AnyZeroFloat());
-}
-
-/// The constant float32 weights of a product, or null.
-DenseElementsAttr constantWeights(Value value) {
-  DenseElementsAttr attr = denseConstant(value);
-  return attr && attr.getElementType().isF32() ? attr : DenseElementsAttr();
-}
-
-bool isStaticF32(Value value) {
-  auto type = dyn_cast<RankedTensorType>(value.getType());
-  return type && type.hasStaticShape() && type.getElementType().isF32();
 }
 
 /// `weights` ([k, n] row-major float32) rounded to bf16 in the
@@ -159,120 +144,6 @@ Value bf16Rows(OpBuilder &b, Location loc, Value rows) {
       });
 }
 
-/// The convolution's (already padded) NHWC input as bf16 im2col rows
-/// [N*OH*OW, KH*KW*C], column (kh, kw, c) in the filter's HWC order,
-/// rounded as they are copied; where the window's rows are contiguous,
-/// already padded with zero columns to `kPadded`.
-Value im2colRows(OpBuilder &b, Location loc, linalg::Conv2DNhwcHwcfOp conv,
-                 int64_t kPadded) {
-  MLIRContext *ctx = b.getContext();
-  Type bf16 = b.getBF16Type();
-  Value input = conv.getInputs()[0];
-  auto inputType = cast<RankedTensorType>(input.getType());
-  auto filterType = cast<RankedTensorType>(conv.getInputs()[1].getType());
-  auto resultType = cast<RankedTensorType>(conv.getResult(0).getType());
-  int64_t n = inputType.getDimSize(0), c = inputType.getDimSize(3);
-  int64_t oh = resultType.getDimSize(1), ow = resultType.getDimSize(2);
-  int64_t kh = filterType.getDimSize(0), kw = filterType.getDimSize(1);
-  auto strides = llvm::to_vector(conv.getStrides().getValues<int64_t>());
-  auto dilations = llvm::to_vector(conv.getDilations().getValues<int64_t>());
-  int64_t rows = n * oh * ow;
-  if (kh == 1 && kw == 1 && strides[0] == 1 && strides[1] == 1 &&
-      inputType.getDimSize(1) == oh && inputType.getDimSize(2) == ow)
-    return bf16Rows(b, loc,
-                    tensor::CollapseShapeOp::create(
-                        b, loc, RankedTensorType::get({rows, c}, b.getF32Type()),
-                        input, ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}}));
-  if (dilations[1] == 1) {
-    // A window row (kw, c) is kw * c contiguous values of the input seen as
-    // [N, H, W * C]: loops (n, oh, ow, kh, j), j = kw * C + c, read at
-    // (n, oh * s + kh * d, ow * s * C + j). The innermost loop then spans
-    // KW * C values rather than C (21 rather than 3 for ResNet's 7x7 stem,
-    // which was 6x slower per value that way).
-    auto wideType = RankedTensorType::get(
-        {n, inputType.getDimSize(1), inputType.getDimSize(2) * c},
-        b.getF32Type());
-    Value wide = tensor::CollapseShapeOp::create(
-        b, loc, wideType, input,
-        ArrayRef<ReassociationIndices>{{0}, {1}, {2, 3}});
-    AffineExpr d0, d1, d2, d3, d4;
-    bindDims(ctx, d0, d1, d2, d3, d4);
-    AffineMap read = AffineMap::get(
-        5, 0,
-        {d0, d1 * strides[0] + d3 * dilations[0], d2 * (strides[1] * c) + d4},
-        ctx);
-    // The rows go straight into the [rows, kPadded] operand: its padding
-    // column is zeroed on its own and the generic writes the rest, rather
-    // than padding a copy of the whole matrix.
-    int64_t k = kh * kw * c;
-    Value dest =
-        tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{rows, kPadded}, bf16);
-    if (kPadded != k) {
-      Value padding = tensor::ExtractSliceOp::create(
-          b, loc, RankedTensorType::get({rows, kPadded - k}, bf16), dest,
-          getAsIndexOpFoldResult(ctx, {0, k}),
-          getAsIndexOpFoldResult(ctx, {rows, kPadded - k}),
-          getAsIndexOpFoldResult(ctx, {1, 1}));
-      Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(bf16));
-      Value zeros =
-          linalg::FillOp::create(b, loc, ValueRange{zero}, ValueRange{padding})
-              .getResult(0);
-      dest = tensor::InsertSliceOp::create(
-          b, loc, zeros, dest, getAsIndexOpFoldResult(ctx, {0, k}),
-          getAsIndexOpFoldResult(ctx, {rows, kPadded - k}),
-          getAsIndexOpFoldResult(ctx, {1, 1}));
-    }
-    Value inner = kPadded == k
-                      ? dest
-                      : tensor::ExtractSliceOp::create(
-                            b, loc, RankedTensorType::get({rows, k}, bf16),
-                            dest, getAsIndexOpFoldResult(ctx, {0, 0}),
-                            getAsIndexOpFoldResult(ctx, {rows, k}),
-                            getAsIndexOpFoldResult(ctx, {1, 1}));
-    auto patchesType = RankedTensorType::get({n, oh, ow, kh, kw * c}, bf16);
-    Value window = tensor::ExpandShapeOp::create(
-        b, loc, patchesType, inner,
-        ArrayRef<ReassociationIndices>{{0, 1, 2}, {3, 4}});
-    SmallVector<AffineMap> maps = {read, b.getMultiDimIdentityMap(5)};
-    SmallVector<utils::IteratorType> iterators(5,
-                                               utils::IteratorType::parallel);
-    Value patches =
-        linalg::GenericOp::create(
-            b, loc, TypeRange{patchesType}, ValueRange{wide},
-            ValueRange{window}, maps, iterators,
-            [](OpBuilder &nb, Location l, ValueRange args) {
-              linalg::YieldOp::create(nb, l, truncateToBf16(nb, l, args[0]));
-            })
-            .getResult(0);
-    Value filled = tensor::CollapseShapeOp::create(
-        b, loc, RankedTensorType::get({rows, k}, bf16), patches,
-        ArrayRef<ReassociationIndices>{{0, 1, 2}, {3, 4}});
-    if (kPadded == k)
-      return filled;
-    return tensor::InsertSliceOp::create(b, loc, filled, dest,
-                                         getAsIndexOpFoldResult(ctx, {0, 0}),
-                                         getAsIndexOpFoldResult(ctx, {rows, k}),
-                                         getAsIndexOpFoldResult(ctx, {1, 1}));
-  }
-  // Loops (n, oh, ow, kh, kw, c); the input is read at the window position.
-  AffineExpr d0, d1, d2, d3, d4, d5;
-  bindDims(ctx, d0, d1, d2, d3, d4, d5);
-  AffineMap read = AffineMap::get(
-      6, 0,
-      {d0, d1 * strides[0] + d3 * dilations[0],
-       d2 * strides[1] + d4 * dilations[1], d5},
-      ctx);
-  Value patches = buildElementwise(
-      b, loc, RankedTensorType::get({n, oh, ow, kh, kw, c}, bf16),
-      ValueRange{input}, {read},
-      [](OpBuilder &nb, Location l, ValueRange args) {
-        return truncateToBf16(nb, l, args[0]);
-      });
-  return tensor::CollapseShapeOp::create(
-      b, loc, RankedTensorType::get({rows, kh * kw * c}, bf16), patches,
-      ArrayRef<ReassociationIndices>{{0, 1, 2}, {3, 4, 5}});
-}
-
 void remarkBf16(Operation *op, int64_t m, int64_t k, int64_t n) {
   remarkRewrite(op->getLoc(), kPassName,
                 opShortName(op) + " in bf16",
@@ -285,7 +156,7 @@ bool rewriteConv(linalg::Conv2DNhwcHwcfOp conv) {
   if (!conv.hasPureTensorSemantics() || !isStaticF32(conv.getInputs()[0]) ||
       !isStaticF32(conv.getResult(0)) || !isZeroFilled(conv.getOutputs()[0]))
     return false;
-  DenseElementsAttr filter = constantWeights(conv.getInputs()[1]);
+  DenseElementsAttr filter = constantF32Weights(conv.getInputs()[1]);
   if (!filter)
     return false;
   auto filterType = cast<RankedTensorType>(filter.getType());
@@ -295,7 +166,8 @@ bool rewriteConv(linalg::Conv2DNhwcHwcfOp conv) {
   int64_t n = filterType.getDimSize(3);
   OpBuilder b(conv);
   Location loc = conv.getLoc();
-  Value rows = im2colRows(b, loc, conv, roundUp(k, kTileK));
+  Value rows = im2colRows(b, loc, conv, roundUp(k, kTileK), b.getBF16Type(),
+                          truncateToBf16);
   int64_t m = cast<RankedTensorType>(rows.getType()).getDimSize(0);
   Value product = buildProduct(b, loc, rows, filter, k, n);
   Value result = tensor::ExpandShapeOp::create(
@@ -314,7 +186,7 @@ bool rewriteMatmul(linalg::MatmulOp matmul) {
       // Default indexing maps only (no transposes or broadcasts folded in).
       matmul.getIndexingMapsArray() != matrixProductMaps(matmul.getContext()))
     return false;
-  DenseElementsAttr weights = constantWeights(matmul.getInputs()[1]);
+  DenseElementsAttr weights = constantF32Weights(matmul.getInputs()[1]);
   if (!weights)
     return false;
   auto weightsType = cast<RankedTensorType>(weights.getType());

@@ -26,6 +26,9 @@
 //    writes the padded rows directly.
 //  - The f32 x i8 -> f32 product of a weight-only MatMul (Int8WeightMatMul)
 //    after its zero fill becomes tfaot_rt_matmul_f32s8.
+//  - linalg.mmt4d and batch_mmt4d (f32, tiles 1x64x1) of
+//    tfaot-cpu-f32-panel-products (F32PanelProducts.cpp) become
+//    tfaot_rt_mmt4d_f32f32f32 (tfaot/runtime/f32_kernels.h);
 //  - linalg.mmt4d (bf16 x bf16 -> f32, tiles 1x16x2) of --precision=bf16
 //    (Bf16Contractions.cpp) becomes tfaot_rt_mmt4d_bf16bf16f32
 //    (tfaot/runtime/bf16_kernels.h), vdpbf16ps where the CPU has
@@ -45,6 +48,7 @@
 #include "passes/LoweringUtils.h"
 #include "tfaot/runtime/bf16_kernels.h"
 #include "tfaot/runtime/cpu_kernels.h"
+#include "tfaot/runtime/f32_kernels.h"
 #include "tfaot/runtime/symbols.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -102,6 +106,25 @@ bool isBf16KernelShaped(linalg::Mmt4DOp op) {
   auto rhsShape = cast<MemRefType>(rhs.getType()).getShape();
   return lhsShape[2] == 1 && lhsShape[3] == 2 && rhsShape[2] == 16 &&
          rhsShape[3] == 2;
+}
+
+/// A float32 mmt4d or batch_mmt4d on dense buffers with the runtime's
+/// float32 panel tiles (M0=1, N0=64, K0=1; F32PanelProducts.cpp).
+bool isF32KernelShaped(linalg::LinalgOp op) {
+  if (!isa<linalg::Mmt4DOp, linalg::BatchMmt4DOp>(op) ||
+      !op.hasPureBufferSemantics())
+    return false;
+  Type f32 = Float32Type::get(op.getContext());
+  Value lhs = op.getDpsInputOperand(0)->get();
+  Value rhs = op.getDpsInputOperand(1)->get();
+  if (!::tfaot::cpu::isDenseOf(lhs, f32) ||
+      !::tfaot::cpu::isDenseOf(rhs, f32) ||
+      !::tfaot::cpu::isDenseOf(op.getDpsInitOperand(0)->get(), f32))
+    return false;
+  auto lhsShape = cast<MemRefType>(lhs.getType()).getShape().take_back(2);
+  auto rhsShape = cast<MemRefType>(rhs.getType()).getShape().take_back(2);
+  return lhsShape[0] == 1 && lhsShape[1] == 1 && rhsShape[0] == 64 &&
+         rhsShape[1] == 1;
 }
 
 /// The linalg.broadcast of dense i32 values into `op`'s output right before
@@ -370,6 +393,37 @@ void rewriteBf16Mmt4d(ModuleOp module, linalg::Mmt4DOp op) {
   op.erase();
 }
 
+/// tfaot_rt_mmt4d_f32f32f32 (lhs, rhs, out, batch, m, n1, k, flags), which
+/// overwrites out after a zero fill (folded into the call) and adds to it
+/// otherwise.
+void rewriteF32Mmt4d(ModuleOp module, linalg::LinalgOp op) {
+  Value out = op.getDpsInitOperand(0)->get();
+  linalg::FillOp fill = zeroFillBefore(op);
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  Value lhs = op.getDpsInputOperand(0)->get();
+  Value rhs = op.getDpsInputOperand(1)->get();
+  // [(batch,) m, k, 1, 1] and [(batch,) n1, k, 64, 1].
+  auto lhsShape = cast<MemRefType>(lhs.getType()).getShape();
+  auto rhsShape = cast<MemRefType>(rhs.getType()).getShape();
+  int64_t d = lhsShape.size() == 5 ? 1 : 0;
+  int64_t batch = d ? lhsShape[0] : 1;
+  Type i64Type = b.getI64Type(), i32Type = b.getI32Type();
+  func::CallOp::create(b, loc,
+                       declare(module, tfaot_rt::kMmt4dF32,
+                               {i64Type, i64Type, i64Type, i64Type, i64Type,
+                                i64Type, i64Type, i32Type}),
+                       ValueRange{address(b, loc, lhs), address(b, loc, rhs),
+                                  address(b, loc, out), i64(b, loc, batch),
+                                  i64(b, loc, lhsShape[d]),
+                                  i64(b, loc, rhsShape[d]),
+                                  i64(b, loc, lhsShape[d + 1]),
+                                  i32(b, loc, fill ? kF32Mmt4dOverwrite : 0)});
+  if (fill)
+    fill.erase();
+  op->erase();
+}
+
 void rewriteDepthwise(ModuleOp module, linalg::DepthwiseConv2DNhwcHwcOp op) {
   ProductInit init = initBefore(op, {0, 1, 2});
   if (!init.found())
@@ -585,7 +639,8 @@ struct Int8UkernelsPass
   StringRef getDescription() const override {
     return "Replace int8 linalg.mmt4d (tiles 1x16x4), depthwise "
            "convolutions with their epilogues, float x int8 weight "
-           "products and bf16 linalg.mmt4d (tiles 1x16x2) by calls to the "
+           "products, bf16 linalg.mmt4d (tiles 1x16x2) and float32 "
+           "linalg.mmt4d / batch_mmt4d (tiles 1x64x1) by calls to the "
            "runtime's kernels";
   }
   void getDependentDialects(DialectRegistry &registry) const override {
@@ -600,7 +655,11 @@ struct Int8UkernelsPass
     SmallVector<Operation *> products;
     module.walk([&](Operation *op) {
       if (auto mmt4d = dyn_cast<linalg::Mmt4DOp>(op)) {
-        if (isKernelShaped(mmt4d) || isBf16KernelShaped(mmt4d))
+        if (isKernelShaped(mmt4d) || isBf16KernelShaped(mmt4d) ||
+            isF32KernelShaped(mmt4d))
+          products.push_back(op);
+      } else if (auto batch = dyn_cast<linalg::BatchMmt4DOp>(op)) {
+        if (isF32KernelShaped(batch))
           products.push_back(op);
       } else if (auto depthwise =
                      dyn_cast<linalg::DepthwiseConv2DNhwcHwcOp>(op)) {
@@ -618,7 +677,9 @@ struct Int8UkernelsPass
     // In program order: a fused product's erased generic may be what a
     // later product's matcher would otherwise look at.
     for (Operation *op : products) {
-      if (auto mmt4d = dyn_cast<linalg::Mmt4DOp>(op))
+      if (isF32KernelShaped(cast<linalg::LinalgOp>(op)))
+        rewriteF32Mmt4d(module, cast<linalg::LinalgOp>(op));
+      else if (auto mmt4d = dyn_cast<linalg::Mmt4DOp>(op))
         isBf16KernelShaped(mmt4d) ? rewriteBf16Mmt4d(module, mmt4d)
                                   : rewriteMmt4d(module, symbols, mmt4d);
       else if (auto generic = dyn_cast<linalg::GenericOp>(op))

@@ -31,10 +31,13 @@ using namespace mlir;
 // bf16, stage 3 (49 blocks) 2.63 against 2.48, stage 4 (16) 4.85 against
 // 3.73 (bench/results/2026-11-28-devvm-cpu-bf16.md).
 static constexpr int kBf16WinogradMinTiles = 64;
-static std::string bufferizePipeline(llvm::StringRef convAlgorithm,
-                                     bool bf16) {
+static std::string bufferizePipeline(llvm::StringRef convAlgorithm, bool bf16,
+                                     bool f32Panels) {
   std::string bf16Products =
       bf16 ? "func.func(tfaot-cpu-bf16-contractions),canonicalize," : "";
+  // After the bf16 pass, which takes the products it wants first.
+  std::string f32PanelProducts =
+      f32Panels ? "func.func(tfaot-cpu-f32-panel-products),canonicalize," : "";
   std::string minTiles =
       bf16 && convAlgorithm == "auto"
           ? " min-tiles=" + std::to_string(kBf16WinogradMinTiles)
@@ -45,57 +48,59 @@ static std::string bufferizePipeline(llvm::StringRef convAlgorithm,
           : "func.func(tfaot-winograd-convolutions{algorithm=" +
                 convAlgorithm.str() + minTiles + "}),canonicalize,";
   return "tfaot-lower-to-linalg,"
-    "canonicalize,"
-    "func.func(tfaot-fuse-elementwise),"
-    "canonicalize,cse,"
-    // After the fusion, which would take the int8 products apart.
-    "func.func(tfaot-lower-int8-contractions),"
-    // After the fusion too, which would otherwise fuse each producer into
-    // the input transform's 36 reads of it; the pass fuses the epilogue
-    // into the output transform itself.
-    + winograd + bf16Products +
-    // Each conv/matmul with its epilogue becomes one tiled loop nest that
-    // writes the result slice in place (no temporary, no alloc in a loop).
-    "func.func(tfaot-fuse-epilogues),"
-    "canonicalize,"
-    // A loop (tfaot.While) whose body yields a new tensor for a loop
-    // variable yields a new buffer: allowed, the old one is freed by the
-    // deallocation pipeline (or planned, outside the loop).
-    // CSE made one tensor.empty the destination of every op of its type;
-    // bounded runs of users keep bufferization's alias sets small.
-    "func.func(tfaot-split-shared-empties),"
-    // One global per distinct constant, found by a hash map rather than
-    // one-shot-bufferize's scan of the module per constant (quadratic), and
-    // bounded runs of users per read of a constant that CSE made shared.
-    "tfaot-constants-to-globals,"
-    "one-shot-bufferize{bufferize-function-boundaries "
-    "function-boundary-type-conversion=identity-layout-map "
-    "allow-return-allocs-from-loops},"
-    // A tensor fetched twice is one buffer returned twice, which the next
-    // pass cannot hoist: each repeat gets a copy
-    // (passes/DistinctResultBuffers.cpp).
-    "func.func(tfaot-distinct-result-buffers),"
-    "buffer-results-to-out-params{hoist-static-allocs modify-public-functions},"
-    "canonicalize,"
-    // The int8 products become kernel calls before the buffers are planned:
-    // a call that applies the epilogue reads the product's operands and
-    // writes the epilogue's result at once, which the plan must see.
-    // Producers of a padded convolution input write the padded buffer
-    // (before the kernel calls, which take such a result too).
-    "func.func(tfaot-write-into-padded-buffers),"
-    "tfaot-cpu-int8-ukernels,"
-    // Before deallocation: planned buffers become views of the arena
-    // argument, which the deallocation pipeline knows it does not own, so
-    // only the allocs the plan left alone get deallocs.
-    "tfaot-plan-buffers,"
-    "buffer-deallocation-pipeline,"
-    // Around loops and branches the deallocation pipeline calls a helper
-    // it generates on dynamically sized lists of buffers, which the
-    // bare-pointer ABI cannot pass: inline it (nothing else is left to
-    // inline here; no cleanup pipeline, so straight-line code is unchanged)
-    // and drop the helper.
-    "inline{default-pipeline=},"
-    "symbol-dce";
+         "canonicalize,"
+         "func.func(tfaot-fuse-elementwise),"
+         "canonicalize,cse,"
+         // After the fusion, which would take the int8 products apart.
+         "func.func(tfaot-lower-int8-contractions),"
+         // After the fusion too, which would otherwise fuse each producer into
+         // the input transform's 36 reads of it; the pass fuses the epilogue
+         // into the output transform itself.
+         + winograd + bf16Products + f32PanelProducts +
+         // Each conv/matmul with its epilogue becomes one tiled loop nest that
+         // writes the result slice in place (no temporary, no alloc in a loop).
+         "func.func(tfaot-fuse-epilogues),"
+         "canonicalize,"
+         // A loop (tfaot.While) whose body yields a new tensor for a loop
+         // variable yields a new buffer: allowed, the old one is freed by the
+         // deallocation pipeline (or planned, outside the loop).
+         // CSE made one tensor.empty the destination of every op of its type;
+         // bounded runs of users keep bufferization's alias sets small.
+         "func.func(tfaot-split-shared-empties),"
+         // One global per distinct constant, found by a hash map rather than
+         // one-shot-bufferize's scan of the module per constant (quadratic),
+         // and bounded runs of users per read of a constant that CSE made
+         // shared.
+         "tfaot-constants-to-globals,"
+         "one-shot-bufferize{bufferize-function-boundaries "
+         "function-boundary-type-conversion=identity-layout-map "
+         "allow-return-allocs-from-loops},"
+         // A tensor fetched twice is one buffer returned twice, which the next
+         // pass cannot hoist: each repeat gets a copy
+         // (passes/DistinctResultBuffers.cpp).
+         "func.func(tfaot-distinct-result-buffers),"
+         "buffer-results-to-out-params{hoist-static-allocs "
+         "modify-public-functions},"
+         "canonicalize,"
+         // The int8 products become kernel calls before the buffers are
+         // planned: a call that applies the epilogue reads the product's
+         // operands and writes the epilogue's result at once, which the plan
+         // must see. Producers of a padded convolution input write the padded
+         // buffer (before the kernel calls, which take such a result too).
+         "func.func(tfaot-write-into-padded-buffers),"
+         "tfaot-cpu-int8-ukernels,"
+         // Before deallocation: planned buffers become views of the arena
+         // argument, which the deallocation pipeline knows it does not own, so
+         // only the allocs the plan left alone get deallocs.
+         "tfaot-plan-buffers,"
+         "buffer-deallocation-pipeline,"
+         // Around loops and branches the deallocation pipeline calls a helper
+         // it generates on dynamically sized lists of buffers, which the
+         // bare-pointer ABI cannot pass: inline it (nothing else is left to
+         // inline here; no cleanup pipeline, so straight-line code is
+         // unchanged) and drop the helper.
+         "inline{default-pipeline=},"
+         "symbol-dce";
 }
 
 // Bufferized code -> LLVM dialect. Bare-pointer calling convention: every
@@ -154,6 +159,7 @@ static void registerUpstreamPassesOnce() {
     mlir::tfaot::registerTfaotCpuPasses();
     ::tfaot::cpu::registerInt8UkernelPass();
     ::tfaot::cpu::registerBf16ContractionsPass();
+    ::tfaot::cpu::registerF32PanelProductsPass();
     return true;
   }();
   (void)done;
@@ -163,14 +169,15 @@ namespace tfaot::cpu {
 
 LogicalResult buildBufferizePipeline(OpPassManager &pm,
                                      llvm::StringRef convAlgorithm, bool bf16,
-                                     bool amxBf16) {
+                                     bool amxBf16, bool f32Panels) {
   registerUpstreamPassesOnce();
   // With AMX-BF16 every layer is faster as a bf16 product: on one Sapphire
   // Rapids core ResNet-50 at batch 1 took 18.8 ms with every convolution in
   // bf16 against 20.9 with stage 2 in fp32 Winograd (the rule above).
   if (bf16 && amxBf16 && convAlgorithm == "auto")
     convAlgorithm = "direct";
-  return parsePassPipeline(bufferizePipeline(convAlgorithm, bf16), pm);
+  return parsePassPipeline(bufferizePipeline(convAlgorithm, bf16, f32Panels),
+                           pm);
 }
 
 LogicalResult buildToLLVMPipeline(OpPassManager &pm, unsigned vectorBits,

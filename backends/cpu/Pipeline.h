@@ -26,11 +26,13 @@ namespace tfaot::cpu {
 /// convolutions and matrix products with constant weights bf16 products
 /// summed in float32 (tfaot-cpu-bf16-contractions); `amxBf16` says that
 /// the target has AMX-BF16, whose bf16 products beat fp32 Winograd on
-/// every layer, so that bf16 with auto then uses no Winograd.
-mlir::LogicalResult
-buildBufferizePipeline(mlir::OpPassManager &pm,
-                       llvm::StringRef convAlgorithm = "direct",
-                       bool bf16 = false, bool amxBf16 = false);
+/// every layer, so that bf16 with auto then uses no Winograd. `f32Panels`
+/// (--cpu_gemm=auto on an AVX-512 target) gives the float32 products with
+/// large weights and small results, and Winograd's batched products, to the
+/// runtime's packed kernel (tfaot-cpu-f32-panel-products).
+mlir::LogicalResult buildBufferizePipeline(
+    mlir::OpPassManager &pm, llvm::StringRef convAlgorithm = "direct",
+    bool bf16 = false, bool amxBf16 = false, bool f32Panels = false);
 
 /// Adds bufferized code -> LLVM dialect to `pm`. `vectorBits` is the width of
 /// the target's vector registers (cpu::vectorBitsFor), which sizes the
@@ -51,6 +53,9 @@ void registerInt8UkernelPass();
 
 /// Registers tfaot-cpu-bf16-contractions (Bf16Contractions.cpp).
 void registerBf16ContractionsPass();
+
+/// Registers tfaot-cpu-f32-panel-products (F32PanelProducts.cpp).
+void registerF32PanelProductsPass();
 
 } // namespace tfaot::cpu
 

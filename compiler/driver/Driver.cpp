@@ -388,10 +388,12 @@ static bool lowerEntry(const tensorflow::GraphDef &graph,
   if (!runPipeline(
           module,
           [&](mlir::OpPassManager &pm) {
-            return cpu::buildBufferizePipeline(pm, options.convAlgorithm,
-                                               effectivePrecision(options) ==
-                                                   "bf16",
-                                               cpu::hasAmxBf16(options.target));
+            return cpu::buildBufferizePipeline(
+                pm, options.convAlgorithm,
+                effectivePrecision(options) == "bf16",
+                cpu::hasAmxBf16(options.target),
+                options.cpuGemm == "auto" &&
+                    cpu::vectorBitsFor(options.target) == 512);
           },
           options, diags, progress))
     return false;
@@ -717,6 +719,11 @@ static int compileGraph(const CompileOptions &options, const BuildHooks &hooks,
   if (options.gpuGemm != "cublas" && options.gpuGemm != "kernels") {
     diags.usageError("--gpu_gemm must be cublas or kernels, not '" +
                      options.gpuGemm + "'");
+    return 1;
+  }
+  if (options.cpuGemm != "auto" && options.cpuGemm != "generated") {
+    diags.usageError("--cpu_gemm must be auto or generated, not '" +
+                     options.cpuGemm + "'");
     return 1;
   }
   if (options.gpuConv != "im2col" && options.gpuConv != "cudnn") {

@@ -80,6 +80,12 @@ struct CompileOptions {
   /// --conv_algorithm: "auto" (default), "direct" or "winograd" (CPU only,
   /// --target=cuda refuses "winograd"; backends/cpu/WinogradConvolutions.cpp).
   std::string convAlgorithm = "auto";
+  /// --cpu_gemm: "auto" (default) gives the float32 products with large
+  /// weights and small results, and Winograd's batched products, to the
+  /// runtime's packed AVX-512 kernel on AVX-512 targets
+  /// (backends/cpu/F32PanelProducts.cpp); "generated" keeps them all
+  /// generated code.
+  std::string cpuGemm = "auto";
   /// --runtime_checks: "all" (default) checks indices read from data at run
   /// time (Run() fails on a bad one); "none" leaves them clamped unchecked.
   std::string runtimeChecks = "all";

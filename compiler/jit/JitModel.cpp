@@ -8,10 +8,11 @@
 
 #include "compiler/driver/HeaderWriter.h"
 #include "compiler/jit/BenchProfile.h"
-#include "tfaot/runtime/checks.h"
 #include "tfaot/runtime/bf16_kernels.h"
+#include "tfaot/runtime/checks.h"
 #include "tfaot/runtime/cpu_kernels.h"
 #include "tfaot/runtime/data_dependent.h"
+#include "tfaot/runtime/f32_kernels.h"
 #include "tfaot/runtime/run_hooks.h"
 #include "tfaot/runtime/symbols.h"
 
@@ -114,6 +115,7 @@ linkObject(const std::string &object, const std::string &symbol,
   provide(tfaot_rt::kIm2colS8, &tfaot_rt_im2col_s8);
   // The bf16 products of --precision=bf16 (bf16_gemm.cpp).
   provide(tfaot_rt::kMmt4dBf16, &tfaot_rt_mmt4d_bf16bf16f32);
+  provide(tfaot_rt::kMmt4dF32, &tfaot_rt_mmt4d_f32f32f32);
   // The run-time index checks (runtime/lib/checks.cpp).
   provide(tfaot_rt::kCheckIndices, &tfaot_rt_check_indices);
   // NonMaxSuppression and Where (runtime/lib/data_dependent.cpp).

@@ -6,6 +6,8 @@
 //===----------------------------------------------------------------------===//
 #include "amx.h"
 
+#include "env_flag.h"
+
 #include <cstdlib>
 #include <cstring>
 
@@ -73,10 +75,7 @@ struct alignas(64) TileConfig {
 static_assert(sizeof(TileConfig) == 64);
 #endif
 
-bool DisabledByEnvironment() {
-  const char *disable = std::getenv("TFAOT_DISABLE_AMX");
-  return disable && *disable && std::strcmp(disable, "0") != 0;
-}
+bool DisabledByEnvironment() { return EnvFlagSet("TFAOT_DISABLE_AMX"); }
 
 } // namespace
 

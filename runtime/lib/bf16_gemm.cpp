@@ -11,6 +11,7 @@
 #include "bf16_gemm.h"
 
 #include "amx.h"
+#include "env_flag.h"
 
 #include "parallel.h"
 
@@ -188,9 +189,7 @@ Bf16Path BestBf16Path() {
   // AVX512-BF16: what a CPU without it computes, for tests and comparisons.
   // TFAOT_DISABLE_AMX=1 (amx.h) keeps vdpbf16ps on a CPU with AMX.
   static const Bf16Path best = [] {
-    const char *disable = std::getenv("TFAOT_DISABLE_AVX512_BF16");
-    bool disabled = disable && *disable && std::strcmp(disable, "0") != 0;
-    if (disabled)
+    if (EnvFlagSet("TFAOT_DISABLE_AVX512_BF16"))
       return Bf16Path::Portable;
     if (Bf16PathAvailable(Bf16Path::Amx))
       return Bf16Path::Amx;

@@ -452,6 +452,18 @@ static cl::opt<std::string> convAlgorithmFlag(
              "results within a few 1e-6 relative of direct; F(2x2,3x3): "
              "2.25x fewer, filters 16/9 larger; see docs/performance.md). "
              "With --target=cuda, --gpu_conv chooses instead."));
+static cl::opt<std::string> cpuGemmFlag(
+    "cpu_gemm", cl::sub(compileCmd), cl::sub(explainCmd), cl::sub(benchCmd),
+    cl::sub(runCmd), cl::cat(compileCategory), cl::init("auto"),
+    cl::value_desc("auto|generated"),
+    cl::desc("What runs the CPU's f32 convolutions and matrix products with "
+             "constant weights: auto (default: on AVX-512 targets, the "
+             "runtime's packed kernel, tfaot_rt_mmt4d_f32f32f32, for those "
+             "with at least 256 KiB of weights, at most 1 MiB of result and "
+             "4 or more rows, and for Winograd's batched products; "
+             "generated code elsewhere, and for every product on other "
+             "targets) or generated (generated code for all). 'tfaot "
+             "explain' lists the layers the kernel takes."));
 static cl::opt<std::string> jpegSizeFlag(
     "jpeg_size", cl::sub(compileCmd), cl::sub(explainCmd), cl::cat(compileCategory),
     cl::value_desc("HxW"),
@@ -719,6 +731,7 @@ int main(int argc, char **argv) {
   options.jpegSize = jpegSizeFlag;
   options.jpegDctScaling = jpegDctScalingFlag;
   options.convAlgorithm = convAlgorithmFlag;
+  options.cpuGemm = cpuGemmFlag;
   options.runtimeChecks = runtimeChecksFlag;
   if (maxFunctionOpsFlag < 0) {
     usage.usageError("--max_function_ops must be 0 (never cut) or more, "

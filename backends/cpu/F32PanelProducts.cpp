@@ -1,0 +1,292 @@
+//===- F32PanelProducts.cpp - float32 products on the runtime's kernel ----===//
+// SPDX-License-Identifier: Apache-2.0
+//
+// tfaot-cpu-f32-panel-products, run by `tfaot compile` for AVX-512 targets
+// (--cpu_gemm=auto) after tfaot-winograd-convolutions and before
+// tfaot-fuse-epilogues (on tensors).
+//
+// The generated contraction kernels (VectorizeContractions.cpp) are at
+// their weakest where a product's weights are large and its rows few:
+// every tile of 8 rows streams the weights again. On one Sapphire Rapids
+// core ResNet-50's stage-5 1x1 convolutions (49 rows, 4 MB of weights) ran
+// at 100 GFLOP/s and its Winograd products (36 of 16 x 256 by 256 x 256)
+// at 54, against an FMA peak of 231. Those products become the runtime's
+// tfaot_rt_mmt4d_f32f32f32 (tfaot/runtime/f32_kernels.h), which reads
+// weights packed here into whole 64-column panels, each panel once per
+// 6-row block from L2:
+//  - linalg.conv_2d_nhwc_hwcf and linalg.matmul with constant weights and
+//    a zero start, at least kMinWeightBytes of weights and at most
+//    kMaxResultBytes of result (their epilogue, bias and activation and
+//    residual, is then an elementwise op of its own over the result, which
+//    stays cheap while the result is in L2), with rows of their input as it
+//    is (1x1 stride 1) or im2col rows of at most kMaxIm2colBytes;
+//  - linalg.batch_matmul with constant right-hand sides (Winograd's 16 or
+//    36 products per layer), whose result the output transform reads
+//    anyway, at any size.
+// Each becomes linalg.mmt4d (linalg.batch_mmt4d) with tiles M0=1, N0=64,
+// K0=1, N padded to 64 with zero weights; tfaot-cpu-int8-ukernels turns it
+// into the call. Products with fewer than kMinRows rows stay generated
+// (a matrix-vector product is bound by memory either way).
+//
+// Each rewritten op gets a remark (tfaot explain lists them per node).
+//
+//===----------------------------------------------------------------------===//
+#include "backends/cpu/Pipeline.h"
+#include "backends/cpu/ProductOperands.h"
+#include "passes/LoweringUtils.h"
+#include "passes/Remarks.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Pass/Pass.h"
+
+#include <vector>
+
+using namespace mlir;
+using namespace mlir::tfaot;
+using ::tfaot::cpu::constantF32Weights;
+using ::tfaot::cpu::im2colRows;
+using ::tfaot::cpu::isStaticF32;
+using ::tfaot::cpu::isZeroFilled;
+using ::tfaot::cpu::roundUp;
+
+namespace {
+
+constexpr int64_t kPanel = 64; // output columns per packed panel (N0)
+constexpr char kPassName[] = "tfaot-cpu-f32-panel-products";
+
+/// The defaults of the thresholds in the file comment (pass options, so
+/// that lit tests can take small products).
+constexpr int64_t kMinWeightBytes = 256 << 10;
+constexpr int64_t kMaxResultBytes = 1 << 20;
+constexpr int64_t kMaxIm2colBytes = 1 << 20;
+constexpr int64_t kMinRows = 4;
+
+struct Thresholds {
+  int64_t minWeightBytes, maxResultBytes, maxIm2colBytes, minRows;
+
+  /// Whether a (single) product of `m` rows, `k` x `n` weights and
+  /// `im2col` bytes of rows copied for it is worth the runtime's kernel.
+  bool qualify(int64_t m, int64_t k, int64_t n, int64_t im2colBytes) const {
+    return m >= minRows && k * n * 4 >= minWeightBytes &&
+           m * n * 4 <= maxResultBytes && im2colBytes <= maxIm2colBytes;
+  }
+};
+
+/// `batch` weight matrices [k, n] (row-major float32, one after the other)
+/// in the [batch, N/64, k, 64, 1] panel layout, zeros in the padding.
+DenseElementsAttr packWeights(MLIRContext *ctx, DenseElementsAttr weights,
+                              int64_t batch, int64_t k, int64_t n,
+                              bool batched) {
+  int64_t n1 = roundUp(n, kPanel) / kPanel;
+  std::vector<float> packed(batch * n1 * k * kPanel, 0.0f);
+  int64_t i = 0;
+  for (float w : weights.getValues<float>()) {
+    int64_t s = i / (k * n), row = (i / n) % k, col = i % n;
+    ++i;
+    packed[((s * n1 + col / kPanel) * k + row) * kPanel + col % kPanel] = w;
+  }
+  SmallVector<int64_t> shape = {n1, k, kPanel, 1};
+  if (batched)
+    shape.insert(shape.begin(), batch);
+  auto type = RankedTensorType::get(shape, Float32Type::get(ctx));
+  return DenseElementsAttr::getFromRawBuffer(
+      type, ArrayRef<char>(reinterpret_cast<const char *>(packed.data()),
+                           packed.size() * sizeof(float)));
+}
+
+/// rows [(B,) M, k] x weights [(B,) k, n] -> [(B,) M, n] as the mmt4d (or
+/// batch_mmt4d) of the file comment.
+Value buildProduct(OpBuilder &b, Location loc, Value rows,
+                   DenseElementsAttr weights, int64_t k, int64_t n) {
+  MLIRContext *ctx = b.getContext();
+  Type f32 = b.getF32Type();
+  auto rowsType = cast<RankedTensorType>(rows.getType());
+  bool batched = rowsType.getRank() == 3;
+  int64_t batch = batched ? rowsType.getDimSize(0) : 1;
+  int64_t m = rowsType.getDimSize(batched ? 1 : 0);
+  int64_t nPadded = roundUp(n, kPanel), n1 = nPadded / kPanel;
+  auto lead = [&](ArrayRef<int64_t> dims) {
+    SmallVector<int64_t> shape(dims);
+    if (batched)
+      shape.insert(shape.begin(), batch);
+    return shape;
+  };
+  // [.., M, k] as [.., M, k, 1, 1]; [.., M, N1, 1, 64] back as [.., M, N].
+  int64_t d = batched ? 1 : 0;
+  SmallVector<ReassociationIndices> lhsGroups, outGroups;
+  for (int64_t i = 0; i < d; ++i) {
+    lhsGroups.push_back({i});
+    outGroups.push_back({i});
+  }
+  lhsGroups.push_back({d});
+  lhsGroups.push_back({d + 1, d + 2, d + 3});
+  outGroups.push_back({d});
+  outGroups.push_back({d + 1, d + 2, d + 3});
+  Value lhs = tensor::ExpandShapeOp::create(
+      b, loc, RankedTensorType::get(lead({m, k, 1, 1}), f32), rows, lhsGroups);
+  Value rhs = arith::ConstantOp::create(
+      b, loc, packWeights(ctx, weights, batch, k, n, batched));
+  auto tiledType = RankedTensorType::get(lead({m, n1, 1, kPanel}), f32);
+  Value init = buildFilled(b, loc, tiledType, scalarConstant(b, loc, f32, 0));
+  Value tiled =
+      batched
+          ? linalg::BatchMmt4DOp::create(b, loc, TypeRange{tiledType},
+                                         ValueRange{lhs, rhs}, ValueRange{init})
+                .getResult(0)
+          : linalg::Mmt4DOp::create(b, loc, TypeRange{tiledType},
+                                    ValueRange{lhs, rhs}, ValueRange{init})
+                .getResult(0);
+  Value product = tensor::CollapseShapeOp::create(
+      b, loc, RankedTensorType::get(lead({m, nPadded}), f32), tiled, outGroups);
+  if (nPadded == n)
+    return product;
+  SmallVector<int64_t> zeros(d + 2, 0), ones(d + 2, 1);
+  return tensor::ExtractSliceOp::create(
+      b, loc, RankedTensorType::get(lead({m, n}), f32), product,
+      getAsIndexOpFoldResult(ctx, zeros),
+      getAsIndexOpFoldResult(ctx, lead({m, n})),
+      getAsIndexOpFoldResult(ctx, ones));
+}
+
+void remarkPanels(Operation *op, int64_t batch, int64_t m, int64_t k,
+                  int64_t n) {
+  std::string count =
+      batch > 1 ? (llvm::Twine(batch) + " products of ").str() : "";
+  remarkRewrite(op->getLoc(), kPassName,
+                opShortName(op) + " on the runtime's packed float32 kernel",
+                count + std::to_string(m) + "x" + std::to_string(k) + " by " +
+                    std::to_string(k) + "x" + std::to_string(n));
+}
+
+bool rewriteConv(linalg::Conv2DNhwcHwcfOp conv, const Thresholds &limits) {
+  if (!conv.hasPureTensorSemantics() || !isStaticF32(conv.getInputs()[0]) ||
+      !isStaticF32(conv.getResult(0)) || !isZeroFilled(conv.getOutputs()[0]))
+    return false;
+  DenseElementsAttr filter = constantF32Weights(conv.getInputs()[1]);
+  if (!filter)
+    return false;
+  auto filterType = cast<RankedTensorType>(filter.getType());
+  auto inputType = cast<RankedTensorType>(conv.getInputs()[0].getType());
+  auto resultType = cast<RankedTensorType>(conv.getResult(0).getType());
+  int64_t k = filterType.getDimSize(0) * filterType.getDimSize(1) *
+              filterType.getDimSize(2);
+  int64_t n = filterType.getDimSize(3);
+  int64_t m = resultType.getDimSize(0) * resultType.getDimSize(1) *
+              resultType.getDimSize(2);
+  // The input itself is the rows only for a 1x1 stride-1 convolution that
+  // keeps the input's size (im2colRows says when).
+  bool inPlace = k == inputType.getDimSize(3) &&
+                 inputType.getDimSize(1) == resultType.getDimSize(1) &&
+                 inputType.getDimSize(2) == resultType.getDimSize(2) &&
+                 llvm::all_of(conv.getStrides().getValues<int64_t>(),
+                              [](int64_t s) { return s == 1; });
+  if (!limits.qualify(m, k, n, inPlace ? 0 : m * k * 4))
+    return false;
+  OpBuilder b(conv);
+  Location loc = conv.getLoc();
+  Value rows = im2colRows(b, loc, conv, k, b.getF32Type(),
+                          [](OpBuilder &, Location, Value v) { return v; });
+  Value product = buildProduct(b, loc, rows, filter, k, n);
+  Value result = tensor::ExpandShapeOp::create(
+      b, loc, resultType, product,
+      ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}});
+  remarkPanels(conv, 1, m, k, n);
+  conv.getResult(0).replaceAllUsesWith(result);
+  conv.erase();
+  return true;
+}
+
+/// linalg.matmul (rows x constant weights) and linalg.batch_matmul (with
+/// constant right-hand sides), default indexing maps only.
+template <typename Product>
+bool rewriteProduct(Product op, bool batched, const Thresholds &limits) {
+  if (!op.hasPureTensorSemantics() || !isStaticF32(op.getInputs()[0]) ||
+      !isStaticF32(op.getResult(0)) || !isZeroFilled(op.getOutputs()[0]))
+    return false;
+  DenseElementsAttr weights = constantF32Weights(op.getInputs()[1]);
+  if (!weights)
+    return false;
+  auto lhsType = cast<RankedTensorType>(op.getInputs()[0].getType());
+  auto weightsType = cast<RankedTensorType>(weights.getType());
+  int64_t d = batched ? 1 : 0;
+  int64_t batch = batched ? lhsType.getDimSize(0) : 1;
+  int64_t m = lhsType.getDimSize(d), k = weightsType.getDimSize(d),
+          n = weightsType.getDimSize(d + 1);
+  if (batched ? m < limits.minRows : !limits.qualify(m, k, n, 0))
+    return false;
+  OpBuilder b(op);
+  Value product =
+      buildProduct(b, op.getLoc(), op.getInputs()[0], weights, k, n);
+  remarkPanels(op, batch, m, k, n);
+  op.getResult(0).replaceAllUsesWith(product);
+  op.erase();
+  return true;
+}
+
+struct F32PanelProductsPass
+    : PassWrapper<F32PanelProductsPass, OperationPass<func::FuncOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(F32PanelProductsPass)
+  F32PanelProductsPass() = default;
+  F32PanelProductsPass(const F32PanelProductsPass &other)
+      : PassWrapper(other) {}
+
+  Option<int64_t> minWeightBytes{
+      *this, "min-weight-bytes", llvm::cl::init(kMinWeightBytes),
+      llvm::cl::desc("Convolutions and matrix products with fewer bytes of "
+                     "weights stay generated code")};
+  Option<int64_t> maxResultBytes{
+      *this, "max-result-bytes", llvm::cl::init(kMaxResultBytes),
+      llvm::cl::desc("... and those with more bytes of result")};
+  Option<int64_t> maxIm2colBytes{
+      *this, "max-im2col-bytes", llvm::cl::init(kMaxIm2colBytes),
+      llvm::cl::desc("... and the convolutions whose rows (im2col) would "
+                     "take more bytes")};
+  Option<int64_t> minRows{
+      *this, "min-rows", llvm::cl::init(kMinRows),
+      llvm::cl::desc("Products (batched ones too) of fewer rows stay "
+                     "generated code")};
+
+  StringRef getArgument() const override { return kPassName; }
+  StringRef getDescription() const override {
+    return "Float32 convolutions and matrix products with large constant "
+           "weights and small results (and Winograd's batched products) as "
+           "linalg.mmt4d / batch_mmt4d with tiles 1x64x1 for the runtime's "
+           "packed kernel, weights packed at compile time";
+  }
+  void getDependentDialects(DialectRegistry &registry) const override {
+    registry.insert<arith::ArithDialect, linalg::LinalgDialect,
+                    tensor::TensorDialect>();
+  }
+
+  void runOnOperation() override {
+    SmallVector<Operation *> products;
+    getOperation().walk([&](Operation *op) {
+      if (isa<linalg::Conv2DNhwcHwcfOp, linalg::MatmulOp,
+              linalg::BatchMatmulOp>(op))
+        products.push_back(op);
+    });
+    MLIRContext *ctx = &getContext();
+    Thresholds limits{minWeightBytes, maxResultBytes, maxIm2colBytes, minRows};
+    for (Operation *op : products) {
+      if (auto conv = dyn_cast<linalg::Conv2DNhwcHwcfOp>(op)) {
+        rewriteConv(conv, limits);
+      } else if (auto matmul = dyn_cast<linalg::MatmulOp>(op)) {
+        if (matmul.getIndexingMapsArray() == matrixProductMaps(ctx))
+          rewriteProduct(matmul, /*batched=*/false, limits);
+      } else {
+        auto batchMatmul = cast<linalg::BatchMatmulOp>(op);
+        if (!batchMatmul.hasUserDefinedMaps())
+          rewriteProduct(batchMatmul, /*batched=*/true, limits);
+      }
+    }
+  }
+};
+
+} // namespace
+
+void ::tfaot::cpu::registerF32PanelProductsPass() {
+  PassRegistration<F32PanelProductsPass>();
+}

@@ -1,0 +1,225 @@
+//===- f32_gemm.cpp - Packed float32 products -----------------------------===//
+// SPDX-License-Identifier: Apache-2.0
+//
+// See f32_gemm.h. The work is split into column panels (64 columns) by
+// groups of up to 48 rows, panel-major, so that the threads share a
+// product's weights out between them rather than each reading all of them.
+// A unit walks k in slices of 64: for each slice, every 6-row block of the
+// group adds the slice's products into its 6 x 4 accumulators (24 of the 32
+// vector registers; 4 more for the panel's row, one for the broadcast row
+// value), so a slice of the panel comes from memory once and is read again
+// from L1, while the stream runs ahead into L2 by software prefetch. Where
+// the weights come from DRAM (ResNet-50's stages 4 and 5 at batch 1, whose
+// weights do not stay in the cache from one run to the next) that is what
+// bounds the product: about 8 GB/s on one core of the Sapphire Rapids VM it
+// was measured on. Blocks of 7 rows (28 accumulators) leave one register
+// too few: clang then copies the accumulators between registers on every k
+// step (stage-5 1x1 layers 120 GFLOP/s against 132 with 6 rows, weights in
+// cache).
+//
+// Why whole 64-column panels in one stream: with 16-column tiles, a block's
+// four weight streams (and, for k = 1024 or 2048, its rows) lie a multiple
+// of 4 KB apart and fight over the same L1 sets. On one Sapphire Rapids
+// core (FMA peak 231 GFLOP/s), ResNet-50's stage-5 1x1 convolutions
+// (49 x 2048 by 2048 x 512) ran at 55 GFLOP/s that way and at 135 with one
+// stream; the generated code took them at 100.
+//
+//===----------------------------------------------------------------------===//
+#include "f32_gemm.h"
+
+#include "env_flag.h"
+#include "parallel.h"
+
+#include <algorithm>
+#include <cmath>
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
+namespace tfaot::internal {
+namespace {
+
+constexpr int64_t kPanel = 64;    // columns per packed panel (N0)
+constexpr int kMaxRows = 6;       // rows per register block
+constexpr int64_t kRowGroup = 48; // rows per unit of work (8 blocks)
+/// k values per pass of a unit's blocks over their panel: 16 KB of the
+/// panel, 12 KB of the rows and 12 KB of sums stay in L1 while every block
+/// of the unit uses them.
+constexpr int64_t kDepth = 64;
+/// How far ahead (in k steps, 256 bytes each) each panel row is fetched
+/// into L2.
+constexpr int64_t kPrefetchSteps = 32;
+/// Below this many multiply-adds the product runs on the calling thread.
+constexpr int64_t kParallelWork = int64_t{1} << 16;
+
+using Problem = F32Product;
+
+/// Where one register block works: rows [row, row + R) of panel `panel` of
+/// product `b`, over k in [k0, k1); `overwrite`: its sums start from zero.
+struct BlockRange {
+  int64_t b, row, panel, k0, k1;
+  bool overwrite;
+};
+using BlockFn = void (*)(const Problem &, const BlockRange &);
+
+/// Where block (b, row, panel) reads its rows and weights and writes.
+struct BlockOperands {
+  const float *a; ///< Row `row`'s k values; the next row k further.
+  const float *w; ///< The panel's [k][64] weights.
+  float *out;     ///< Row `row`'s 64 panel columns; the next row ldo further.
+  int64_t ldo;
+
+  BlockOperands(const Problem &p, const BlockRange &r)
+      : a(p.lhs + (r.b * p.m + r.row) * p.k),
+        w(p.rhs + (r.b * p.n1 + r.panel) * p.k * kPanel),
+        out(p.out + (r.b * p.m + r.row) * p.n1 * kPanel + r.panel * kPanel),
+        ldo(p.n1 * kPanel) {}
+};
+
+template <int R> void PortableBlock(const Problem &p, const BlockRange &range) {
+  const BlockOperands o(p, range);
+  for (int r = 0; r < R; ++r)
+    for (int64_t j = 0; j < kPanel; ++j) {
+      float sum = range.overwrite ? 0.0f : o.out[r * o.ldo + j];
+      for (int64_t kk = range.k0; kk < range.k1; ++kk)
+        sum = std::fma(o.a[r * p.k + kk], o.w[kk * kPanel + j], sum);
+      o.out[r * o.ldo + j] = sum;
+    }
+}
+
+#if defined(__x86_64__)
+// Each k step: 4 vector loads of the panel's row, R broadcasts, 4R FMAs.
+template <int R>
+__attribute__((target("avx512f"))) void Avx512Block(const Problem &p,
+                                                    const BlockRange &range) {
+  const BlockOperands o(p, range);
+  __m512 acc[R][4];
+  for (int r = 0; r < R; ++r)
+    for (int v = 0; v < 4; ++v)
+      acc[r][v] = range.overwrite ? _mm512_setzero_ps()
+                                  : _mm512_loadu_ps(o.out + r * o.ldo + 16 * v);
+  for (int64_t kk = range.k0; kk < range.k1; ++kk) {
+    const float *w = o.w + kk * kPanel;
+    for (int line = 0; line < 4; ++line)
+      _mm_prefetch(reinterpret_cast<const char *>(w + kPrefetchSteps * kPanel +
+                                                  16 * line),
+                   _MM_HINT_T1);
+    const __m512 w0 = _mm512_loadu_ps(w), w1 = _mm512_loadu_ps(w + 16),
+                 w2 = _mm512_loadu_ps(w + 32), w3 = _mm512_loadu_ps(w + 48);
+    for (int r = 0; r < R; ++r) {
+      const __m512 x = _mm512_set1_ps(o.a[r * p.k + kk]);
+      acc[r][0] = _mm512_fmadd_ps(x, w0, acc[r][0]);
+      acc[r][1] = _mm512_fmadd_ps(x, w1, acc[r][1]);
+      acc[r][2] = _mm512_fmadd_ps(x, w2, acc[r][2]);
+      acc[r][3] = _mm512_fmadd_ps(x, w3, acc[r][3]);
+    }
+  }
+  for (int r = 0; r < R; ++r)
+    for (int v = 0; v < 4; ++v)
+      _mm512_storeu_ps(o.out + r * o.ldo + 16 * v, acc[r][v]);
+}
+#endif
+
+/// The register blocks of one implementation, [rows - 1].
+struct Blocks {
+  BlockFn fn[kMaxRows];
+};
+
+#define TFAOT_F32_TABLE(K)                                                     \
+  Blocks {                                                                     \
+    { &K<1>, &K<2>, &K<3>, &K<4>, &K<5>, &K<6> }                               \
+  }
+
+const Blocks kPortableBlocks = TFAOT_F32_TABLE(PortableBlock);
+#if defined(__x86_64__)
+const Blocks kAvx512Blocks = TFAOT_F32_TABLE(Avx512Block);
+#endif
+
+struct Task {
+  const Problem *p;
+  const Blocks *blocks;
+  int64_t groups; ///< Row groups of kRowGroup rows.
+};
+
+/// Units [begin, end): unit u is row group u % groups of panel
+/// (u / groups) % n1 of product u / (groups * n1).
+void RunUnits(void *context, int64_t begin, int64_t end) {
+  const Task &task = *static_cast<const Task *>(context);
+  const Problem &p = *task.p;
+  for (int64_t u = begin; u < end; ++u) {
+    const int64_t group = u % task.groups;
+    const int64_t panel = (u / task.groups) % p.n1;
+    const int64_t b = u / (task.groups * p.n1);
+    const int64_t rowBegin = group * kRowGroup;
+    const int64_t rows = std::min(p.m, rowBegin + kRowGroup) - rowBegin;
+    // Blocks of nearly equal height: 16 rows as 6 + 5 + 5, not 6 + 6 + 4.
+    const int64_t blocks = (rows + kMaxRows - 1) / kMaxRows;
+    for (int64_t k0 = 0; k0 < p.k; k0 += kDepth) {
+      BlockRange range{b,
+                       rowBegin,
+                       panel,
+                       k0,
+                       std::min(p.k, k0 + kDepth),
+                       p.overwrite && k0 == 0};
+      for (int64_t i = 0; i < blocks; ++i) {
+        const int height =
+            static_cast<int>((rows * (i + 1)) / blocks - (rows * i) / blocks);
+        task.blocks->fn[height - 1](p, range);
+        range.row += height;
+      }
+    }
+  }
+}
+
+} // namespace
+
+bool F32PathAvailable(F32Path path) {
+  static const bool avx512 = [] {
+#if defined(__x86_64__)
+    __builtin_cpu_init(); // Callers may run before the library's constructors.
+    return __builtin_cpu_supports("avx512f") != 0;
+#else
+    return false;
+#endif
+  }();
+  return path == F32Path::Portable || avx512;
+}
+
+F32Path BestF32Path() {
+  // TFAOT_DISABLE_AVX512_F32=1 runs the portable loops on any CPU.
+  static const F32Path best = !EnvFlagSet("TFAOT_DISABLE_AVX512_F32") &&
+                                      F32PathAvailable(F32Path::Avx512)
+                                  ? F32Path::Avx512
+                                  : F32Path::Portable;
+  return best;
+}
+
+void Mmt4dF32(F32Path path, const F32Product &p) {
+  if (p.batch <= 0 || p.m <= 0 || p.n1 <= 0)
+    return;
+  Task task{&p, &kPortableBlocks, (p.m + kRowGroup - 1) / kRowGroup};
+#if defined(__x86_64__)
+  if (path == F32Path::Avx512 && F32PathAvailable(path))
+    task.blocks = &kAvx512Blocks;
+#else
+  (void)path;
+#endif
+  const int64_t units = p.batch * p.n1 * task.groups;
+  if (p.batch * p.m * p.n1 * kPanel * p.k >= kParallelWork && units > 1)
+    tfaot_rt_parallel_for(RunUnits, &task, units);
+  else
+    RunUnits(&task, 0, units);
+}
+
+} // namespace tfaot::internal
+
+extern "C" void tfaot_rt_mmt4d_f32f32f32(int64_t lhs, int64_t rhs, int64_t out,
+                                         int64_t batch, int64_t m, int64_t n1,
+                                         int64_t k, int32_t flags) {
+  using namespace tfaot::internal;
+  Mmt4dF32(BestF32Path(), F32Product{reinterpret_cast<const float *>(lhs),
+                                     reinterpret_cast<const float *>(rhs),
+                                     reinterpret_cast<float *>(out), batch, m,
+                                     n1, k, (flags & kF32Mmt4dOverwrite) != 0});
+}
