@@ -90,6 +90,8 @@ bool isContraction(linalg::LinalgOp op) {
 /// it), each times the trips of the loops around it up to `op` (itself
 /// one, for a tile loop); 0 when one of those counts is not static.
 int64_t flopOf(Operation *op) {
+  if (auto counted = op->getAttrOfType<IntegerAttr>(tfaot::kCallFlopAttr))
+    return counted.getInt();
   int64_t flop = 0;
   bool known = true;
   op->walk([&](linalg::LinalgOp inner) {

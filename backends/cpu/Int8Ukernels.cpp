@@ -44,6 +44,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "backends/cpu/Int8Epilogue.h"
+#include "backends/cpu/Passes.h"
 #include "backends/cpu/Pipeline.h"
 #include "passes/LoweringUtils.h"
 #include "tfaot/runtime/bf16_kernels.h"
@@ -75,6 +76,18 @@ bool hasKernelOperands(linalg::LinalgOp op) {
          isDense(op.getDpsInputOperand(0)->get(), 8) &&
          isDense(op.getDpsInputOperand(1)->get(), 8) &&
          isDense(op.getDpsInitOperand(0)->get(), 32);
+}
+
+/// Marks `call`, which replaces the contraction `product`, with the
+/// floating-point operations it runs (2 per multiply-add) for the profile.
+func::CallOp countFlop(func::CallOp call, linalg::LinalgOp product) {
+  int64_t flop = 2;
+  for (int64_t range : product.getStaticLoopRanges())
+    flop *= range;
+  call->setAttr(
+      mlir::tfaot::kCallFlopAttr,
+      IntegerAttr::get(IntegerType::get(call.getContext(), 64), flop));
+  return call;
 }
 
 /// An int8 mmt4d with the kernel's tiles (M0=1, N0=16, K0=4).
@@ -348,19 +361,23 @@ void rewriteMmt4d(ModuleOp module, SymbolTable &symbols,
     types.append(epilogueTypes(b));
     // int8_copy, residual_int8, residual_scale, residual_zp
     types.append({i64Type, i64Type, b.getF32Type(), b.getF32Type()});
-    func::CallOp::create(
-        b, loc, declare(module, tfaot_rt::kMmt4dS8S8Fused, types), args);
+    countFlop(
+        func::CallOp::create(
+            b, loc, declare(module, tfaot_rt::kMmt4dS8S8Fused, types), args),
+        op);
     eraseEpilogue(*epilogue);
   } else {
     // (lhs, rhs, out, m, n1, k1, flags, column_init)
     args.append({address(b, loc, out), i64(b, loc, lhsShape[0]),
                  i64(b, loc, rhsShape[0]), i64(b, loc, lhsShape[1]),
                  i32(b, loc, flags), addressOrZero(b, loc, columnStart)});
-    func::CallOp::create(b, loc,
-                         declare(module, tfaot_rt::kMmt4dS8S8S32,
-                                 {i64Type, i64Type, i64Type, i64Type, i64Type,
-                                  i64Type, i32Type, i64Type}),
-                         args);
+    countFlop(
+        func::CallOp::create(b, loc,
+                             declare(module, tfaot_rt::kMmt4dS8S8S32,
+                                     {i64Type, i64Type, i64Type, i64Type,
+                                      i64Type, i64Type, i32Type, i64Type}),
+                             args),
+        op);
   }
   init.erase();
   op.erase();
@@ -380,7 +397,7 @@ void rewriteBf16Mmt4d(ModuleOp module, linalg::Mmt4DOp op) {
   auto lhsShape = cast<MemRefType>(lhs.getType()).getShape();
   auto rhsShape = cast<MemRefType>(rhs.getType()).getShape();
   Type i64Type = b.getI64Type(), i32Type = b.getI32Type();
-  func::CallOp::create(
+  func::CallOp call = func::CallOp::create(
       b, loc,
       declare(module, tfaot_rt::kMmt4dBf16,
               {i64Type, i64Type, i64Type, i64Type, i64Type, i64Type, i32Type}),
@@ -388,6 +405,7 @@ void rewriteBf16Mmt4d(ModuleOp module, linalg::Mmt4DOp op) {
                  address(b, loc, out), i64(b, loc, lhsShape[0]),
                  i64(b, loc, rhsShape[0]), i64(b, loc, lhsShape[1]),
                  i32(b, loc, fill ? kBf16Mmt4dOverwrite : 0)});
+  countFlop(call, op);
   if (fill)
     fill.erase();
   op.erase();
@@ -409,16 +427,17 @@ void rewriteF32Mmt4d(ModuleOp module, linalg::LinalgOp op) {
   int64_t d = lhsShape.size() == 5 ? 1 : 0;
   int64_t batch = d ? lhsShape[0] : 1;
   Type i64Type = b.getI64Type(), i32Type = b.getI32Type();
-  func::CallOp::create(b, loc,
-                       declare(module, tfaot_rt::kMmt4dF32,
-                               {i64Type, i64Type, i64Type, i64Type, i64Type,
-                                i64Type, i64Type, i32Type}),
-                       ValueRange{address(b, loc, lhs), address(b, loc, rhs),
-                                  address(b, loc, out), i64(b, loc, batch),
-                                  i64(b, loc, lhsShape[d]),
-                                  i64(b, loc, rhsShape[d]),
-                                  i64(b, loc, lhsShape[d + 1]),
-                                  i32(b, loc, fill ? kF32Mmt4dOverwrite : 0)});
+  func::CallOp call = func::CallOp::create(
+      b, loc,
+      declare(module, tfaot_rt::kMmt4dF32,
+              {i64Type, i64Type, i64Type, i64Type, i64Type, i64Type, i64Type,
+               i32Type}),
+      ValueRange{address(b, loc, lhs), address(b, loc, rhs),
+                 address(b, loc, out), i64(b, loc, batch),
+                 i64(b, loc, lhsShape[d]), i64(b, loc, rhsShape[d]),
+                 i64(b, loc, lhsShape[d + 1]),
+                 i32(b, loc, fill ? kF32Mmt4dOverwrite : 0)});
+  countFlop(call, op);
   if (fill)
     fill.erase();
   op->erase();

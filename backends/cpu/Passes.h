@@ -48,6 +48,11 @@ inline constexpr llvm::StringLiteral kProfileNamesAttr = "tfaot.profile_names";
 inline constexpr llvm::StringLiteral kProfileFlopAttr = "tfaot.profile_flop";
 inline constexpr llvm::StringLiteral kProfileBytesAttr =
     "tfaot.profile_bytes";
+/// On a call of a runtime kernel that replaced a contraction
+/// (tfaot-cpu-int8-ukernels): the floating-point operations the call runs
+/// (2 per multiply-add of its tiles, the zero padding of a partial tile
+/// included), which the profile counts for it.
+inline constexpr llvm::StringLiteral kCallFlopAttr = "tfaot.flop";
 
 /// What one element of an op without reduction loops (elementwise code,
 /// copies, fills, im2col gathers) is worth in multiply-adds of a

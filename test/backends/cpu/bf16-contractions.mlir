@@ -152,12 +152,14 @@ func.func @stays_fp32(%a: tensor<2x3xf32>, %b: tensor<3x5xf32>, %x: tensor<1x4x4
 }
 
 // Bufferized, the product after its zero fill is the runtime's bf16 kernel
-// told to overwrite: (lhs, rhs, out, M = 2, N1 = 1, K1 = 2, flags = 1).
+// told to overwrite: (lhs, rhs, out, M = 2, N1 = 1, K1 = 2, flags = 1),
+// marked with its floating-point operations for the profile (2 x 2 rows x
+// 16 columns x 4 k, padding included).
 // CALL-LABEL: func.func @matmul
 // CALL-NOT: linalg.mmt4d
 // CALL: %[[M:.*]] = arith.constant 2 : i64
 // CALL: %[[N1:.*]] = arith.constant 1 : i64
 // CALL: %[[K1:.*]] = arith.constant 2 : i64
 // CALL: %[[FLAGS:.*]] = arith.constant 1 : i32
-// CALL: call @tfaot_rt_mmt4d_bf16bf16f32(%{{.*}}, %{{.*}}, %{{.*}}, %[[M]], %[[N1]], %[[K1]], %[[FLAGS]]) : (i64, i64, i64, i64, i64, i64, i32) -> ()
+// CALL: call @tfaot_rt_mmt4d_bf16bf16f32(%{{.*}}, %{{.*}}, %{{.*}}, %[[M]], %[[N1]], %[[K1]], %[[FLAGS]]) {tfaot.flop = 256 : i64} : (i64, i64, i64, i64, i64, i64, i32) -> ()
 // CALL: func.func private @tfaot_rt_mmt4d_bf16bf16f32(i64, i64, i64, i64, i64, i64, i32)

@@ -27,7 +27,9 @@
 // CHECK: tensor.extract_slice %[[FLAT]][0, 0] [4, 5] [1, 1] : tensor<4x64xf32> to tensor<4x5xf32>
 // CHECK-NOT: linalg.matmul
 // CALL-LABEL: func.func @matmul
-// CALL: call @tfaot_rt_mmt4d_f32f32f32(%{{.*}}, %{{.*}}, %{{.*}}, %c1_i64, %c4_i64, %c1_i64{{.*}}, %c3_i64, %c1_i32) : (i64, i64, i64, i64, i64, i64, i64, i32) -> ()
+// The call carries its floating-point operations for the profile: 2 x 4
+// rows x 3 x 64 (the padded panel).
+// CALL: call @tfaot_rt_mmt4d_f32f32f32(%{{.*}}, %{{.*}}, %{{.*}}, %c1_i64, %c4_i64, %c1_i64{{.*}}, %c3_i64, %c1_i32) {tfaot.flop = 1536 : i64} : (i64, i64, i64, i64, i64, i64, i64, i32) -> ()
 // CALL-NOT: linalg.mmt4d
 func.func @matmul(%a: tensor<4x3xf32>) -> tensor<4x5xf32> {
   %w = arith.constant dense<[[1.0, 2.0, 3.0, 4.0, 5.0], [6.0, 7.0, 8.0, 9.0, 10.0], [11.0, 12.0, 13.0, 14.0, 15.0]]> : tensor<3x5xf32>

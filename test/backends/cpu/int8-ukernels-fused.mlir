@@ -294,13 +294,13 @@ func.func @float_result_with_int8_copy(%lhs: memref<6x3x1x4xi8>, %rhs: memref<2x
 // adds a bias (more than a requantization). Each float result is fused,
 // with int8_copy 0, and the quantizing generic stays.
 // CHECK-LABEL: func.func @no_int8_copy
-// CHECK: call @tfaot_rt_mmt4d_s8s8_fused({{.*}}, %c0_i64{{[_0-9]*}}, %c0_i64{{[_0-9]*}}, %cst{{[_0-9]*}}, %cst{{[_0-9]*}}) :
+// CHECK: call @tfaot_rt_mmt4d_s8s8_fused({{.*}}, %c0_i64{{[_0-9]*}}, %c0_i64{{[_0-9]*}}, %cst{{[_0-9]*}}, %cst{{[_0-9]*}}) {tfaot.flop = {{[0-9]+}} : i64} :
 // CHECK: linalg.generic
 // CHECK-SAME: outs(%collapse_shape
-// CHECK: call @tfaot_rt_mmt4d_s8s8_fused({{.*}}, %c0_i64{{[_0-9]*}}, %c0_i64{{[_0-9]*}}, %cst{{[_0-9]*}}, %cst{{[_0-9]*}}) :
+// CHECK: call @tfaot_rt_mmt4d_s8s8_fused({{.*}}, %c0_i64{{[_0-9]*}}, %c0_i64{{[_0-9]*}}, %cst{{[_0-9]*}}, %cst{{[_0-9]*}}) {tfaot.flop = {{[0-9]+}} : i64} :
 // CHECK-NEXT: memref.copy
 // CHECK-NEXT: linalg.generic
-// CHECK: call @tfaot_rt_mmt4d_s8s8_fused({{.*}}, %c0_i64{{[_0-9]*}}, %c0_i64{{[_0-9]*}}, %cst{{[_0-9]*}}, %cst{{[_0-9]*}}) :
+// CHECK: call @tfaot_rt_mmt4d_s8s8_fused({{.*}}, %c0_i64{{[_0-9]*}}, %c0_i64{{[_0-9]*}}, %cst{{[_0-9]*}}, %cst{{[_0-9]*}}) {tfaot.flop = {{[0-9]+}} : i64} :
 // CHECK-NEXT: linalg.generic
 // CHECK: return
 #id2 = affine_map<(d0, d1) -> (d0, d1)>

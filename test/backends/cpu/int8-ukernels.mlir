@@ -3,6 +3,7 @@
 // The zero fill right before the product is dropped and the kernel told to
 // overwrite (flags = 1, no initial row); M = 6, N1 = 2, K1 = 3 come from the
 // shapes; the operands go as i64 addresses (base + offset * element bytes).
+// The call carries its operations for the profile: 2 x 6 x 32 x 12.
 // CHECK-LABEL: func.func @overwrite
 // CHECK-NOT: linalg.fill
 // CHECK-NOT: linalg.mmt4d
@@ -11,7 +12,7 @@
 // CHECK-DAG: %[[K1:.*]] = arith.constant 3 : i64
 // CHECK-DAG: %[[FLAGS:.*]] = arith.constant 1 : i32
 // CHECK-DAG: %[[NONE:.*]] = arith.constant 0 : i64
-// CHECK: call @tfaot_rt_mmt4d_s8s8s32(%{{.*}}, %{{.*}}, %{{.*}}, %[[M]], %[[N1]], %[[K1]], %[[FLAGS]], %[[NONE]]) : (i64, i64, i64, i64, i64, i64, i32, i64) -> ()
+// CHECK: call @tfaot_rt_mmt4d_s8s8s32(%{{.*}}, %{{.*}}, %{{.*}}, %[[M]], %[[N1]], %[[K1]], %[[FLAGS]], %[[NONE]]) {tfaot.flop = 4608 : i64} : (i64, i64, i64, i64, i64, i64, i32, i64) -> ()
 func.func @overwrite(%lhs: memref<6x3x1x4xi8>, %rhs: memref<2x3x16x4xi8>, %out: memref<6x2x1x16xi32>) {
   %zero = arith.constant 0 : i32
   linalg.fill ins(%zero : i32) outs(%out : memref<6x2x1x16xi32>)
