@@ -49,10 +49,10 @@
 
 using namespace mlir;
 using namespace mlir::tfaot;
-using ::tfaot::cpu::constantF32Weights;
+using ::tfaot::cpu::ConstantProduct;
 using ::tfaot::cpu::im2colRows;
-using ::tfaot::cpu::isStaticF32;
-using ::tfaot::cpu::isZeroFilled;
+using ::tfaot::cpu::matchConstantProduct;
+using ::tfaot::cpu::replaceProduct;
 using ::tfaot::cpu::roundUp;
 
 namespace {
@@ -151,55 +151,22 @@ void remarkBf16(Operation *op, int64_t m, int64_t k, int64_t n) {
                     llvm::Twine(k) + "x" + llvm::Twine(n));
 }
 
-/// Rewrites `conv` if it qualifies; returns whether it did.
-bool rewriteConv(linalg::Conv2DNhwcHwcfOp conv) {
-  if (!conv.hasPureTensorSemantics() || !isStaticF32(conv.getInputs()[0]) ||
-      !isStaticF32(conv.getResult(0)) || !isZeroFilled(conv.getOutputs()[0]))
+/// Rewrites `op` if it is a convolution or matrix product with constant
+/// weights; returns whether it did.
+bool rewriteProduct(Operation *op) {
+  std::optional<ConstantProduct> p = matchConstantProduct(op);
+  if (!p)
     return false;
-  DenseElementsAttr filter = constantF32Weights(conv.getInputs()[1]);
-  if (!filter)
-    return false;
-  auto filterType = cast<RankedTensorType>(filter.getType());
-  auto resultType = cast<RankedTensorType>(conv.getResult(0).getType());
-  int64_t k = filterType.getDimSize(0) * filterType.getDimSize(1) *
-              filterType.getDimSize(2);
-  int64_t n = filterType.getDimSize(3);
-  OpBuilder b(conv);
-  Location loc = conv.getLoc();
-  Value rows = im2colRows(b, loc, conv, roundUp(k, kTileK), b.getBF16Type(),
-                          truncateToBf16);
-  int64_t m = cast<RankedTensorType>(rows.getType()).getDimSize(0);
-  Value product = buildProduct(b, loc, rows, filter, k, n);
-  Value result = tensor::ExpandShapeOp::create(
-      b, loc, resultType, product,
-      ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}});
-  remarkBf16(conv, m, k, n);
-  conv.getResult(0).replaceAllUsesWith(result);
-  conv.erase();
-  return true;
-}
-
-bool rewriteMatmul(linalg::MatmulOp matmul) {
-  if (!matmul.hasPureTensorSemantics() || !isStaticF32(matmul.getInputs()[0]) ||
-      !isStaticF32(matmul.getResult(0)) ||
-      !isZeroFilled(matmul.getOutputs()[0]) ||
-      // Default indexing maps only (no transposes or broadcasts folded in).
-      matmul.getIndexingMapsArray() != matrixProductMaps(matmul.getContext()))
-    return false;
-  DenseElementsAttr weights = constantF32Weights(matmul.getInputs()[1]);
-  if (!weights)
-    return false;
-  auto weightsType = cast<RankedTensorType>(weights.getType());
-  int64_t k = weightsType.getDimSize(0), n = weightsType.getDimSize(1);
-  int64_t m =
-      cast<RankedTensorType>(matmul.getInputs()[0].getType()).getDimSize(0);
-  OpBuilder b(matmul);
-  Location loc = matmul.getLoc();
-  Value product = buildProduct(
-      b, loc, bf16Rows(b, loc, matmul.getInputs()[0]), weights, k, n);
-  remarkBf16(matmul, m, k, n);
-  matmul.getResult(0).replaceAllUsesWith(product);
-  matmul.erase();
+  OpBuilder b(op);
+  Location loc = op->getLoc();
+  Value rows;
+  if (auto conv = dyn_cast<linalg::Conv2DNhwcHwcfOp>(op))
+    rows = im2colRows(b, loc, conv, roundUp(p->k, kTileK), b.getBF16Type(),
+                      truncateToBf16);
+  else
+    rows = bf16Rows(b, loc, op->getOperand(0));
+  remarkBf16(op, p->m, p->k, p->n);
+  replaceProduct(b, *p, buildProduct(b, loc, rows, p->weights, p->k, p->n));
   return true;
 }
 
@@ -224,12 +191,8 @@ struct Bf16ContractionsPass
         products.push_back(op);
     });
     bool rewritten = false;
-    for (Operation *op : products) {
-      if (auto conv = dyn_cast<linalg::Conv2DNhwcHwcfOp>(op))
-        rewritten |= rewriteConv(conv);
-      else
-        rewritten |= rewriteMatmul(cast<linalg::MatmulOp>(op));
-    }
+    for (Operation *op : products)
+      rewritten |= rewriteProduct(op);
     if (!rewritten)
       return;
     // The roundings as integer arithmetic on the bits (to nearest, ties to

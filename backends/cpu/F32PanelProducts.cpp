@@ -46,10 +46,10 @@
 
 using namespace mlir;
 using namespace mlir::tfaot;
-using ::tfaot::cpu::constantF32Weights;
+using ::tfaot::cpu::ConstantProduct;
 using ::tfaot::cpu::im2colRows;
-using ::tfaot::cpu::isStaticF32;
-using ::tfaot::cpu::isZeroFilled;
+using ::tfaot::cpu::matchConstantProduct;
+using ::tfaot::cpu::replaceProduct;
 using ::tfaot::cpu::roundUp;
 
 namespace {
@@ -161,68 +161,34 @@ void remarkPanels(Operation *op, int64_t batch, int64_t m, int64_t k,
                     std::to_string(k) + "x" + std::to_string(n));
 }
 
-bool rewriteConv(linalg::Conv2DNhwcHwcfOp conv, const Thresholds &limits) {
-  if (!conv.hasPureTensorSemantics() || !isStaticF32(conv.getInputs()[0]) ||
-      !isStaticF32(conv.getResult(0)) || !isZeroFilled(conv.getOutputs()[0]))
+/// Rewrites `op` if it is a product with constant weights that qualifies;
+/// returns whether it did.
+bool rewriteProduct(Operation *op, const Thresholds &limits) {
+  std::optional<ConstantProduct> p = matchConstantProduct(op);
+  if (!p)
     return false;
-  DenseElementsAttr filter = constantF32Weights(conv.getInputs()[1]);
-  if (!filter)
-    return false;
-  auto filterType = cast<RankedTensorType>(filter.getType());
-  auto inputType = cast<RankedTensorType>(conv.getInputs()[0].getType());
-  auto resultType = cast<RankedTensorType>(conv.getResult(0).getType());
-  int64_t k = filterType.getDimSize(0) * filterType.getDimSize(1) *
-              filterType.getDimSize(2);
-  int64_t n = filterType.getDimSize(3);
-  int64_t m = resultType.getDimSize(0) * resultType.getDimSize(1) *
-              resultType.getDimSize(2);
-  // The input itself is the rows only for a 1x1 stride-1 convolution that
-  // keeps the input's size (im2colRows says when).
-  bool inPlace = k == inputType.getDimSize(3) &&
-                 inputType.getDimSize(1) == resultType.getDimSize(1) &&
-                 inputType.getDimSize(2) == resultType.getDimSize(2) &&
-                 llvm::all_of(conv.getStrides().getValues<int64_t>(),
-                              [](int64_t s) { return s == 1; });
-  if (!limits.qualify(m, k, n, inPlace ? 0 : m * k * 4))
-    return false;
-  OpBuilder b(conv);
-  Location loc = conv.getLoc();
-  Value rows = im2colRows(b, loc, conv, k, b.getF32Type(),
-                          [](OpBuilder &, Location, Value v) { return v; });
-  Value product = buildProduct(b, loc, rows, filter, k, n);
-  Value result = tensor::ExpandShapeOp::create(
-      b, loc, resultType, product,
-      ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}});
-  remarkPanels(conv, 1, m, k, n);
-  conv.getResult(0).replaceAllUsesWith(result);
-  conv.erase();
-  return true;
-}
-
-/// linalg.matmul (rows x constant weights) and linalg.batch_matmul (with
-/// constant right-hand sides), default indexing maps only.
-template <typename Product>
-bool rewriteProduct(Product op, bool batched, const Thresholds &limits) {
-  if (!op.hasPureTensorSemantics() || !isStaticF32(op.getInputs()[0]) ||
-      !isStaticF32(op.getResult(0)) || !isZeroFilled(op.getOutputs()[0]))
-    return false;
-  DenseElementsAttr weights = constantF32Weights(op.getInputs()[1]);
-  if (!weights)
-    return false;
-  auto lhsType = cast<RankedTensorType>(op.getInputs()[0].getType());
-  auto weightsType = cast<RankedTensorType>(weights.getType());
-  int64_t d = batched ? 1 : 0;
-  int64_t batch = batched ? lhsType.getDimSize(0) : 1;
-  int64_t m = lhsType.getDimSize(d), k = weightsType.getDimSize(d),
-          n = weightsType.getDimSize(d + 1);
-  if (batched ? m < limits.minRows : !limits.qualify(m, k, n, 0))
-    return false;
+  auto conv = dyn_cast<linalg::Conv2DNhwcHwcfOp>(op);
+  if (p->batched) {
+    if (p->m < limits.minRows)
+      return false;
+  } else {
+    // The input itself is the rows only for a 1x1 stride-1 convolution that
+    // keeps the input's size (im2colRows says when).
+    auto input = cast<RankedTensorType>(op->getOperand(0).getType());
+    bool inPlace = !conv || (p->k == input.getDimSize(3) &&
+                             p->m == input.getNumElements() / p->k);
+    if (!limits.qualify(p->m, p->k, p->n, inPlace ? 0 : p->m * p->k * 4))
+      return false;
+  }
   OpBuilder b(op);
-  Value product =
-      buildProduct(b, op.getLoc(), op.getInputs()[0], weights, k, n);
-  remarkPanels(op, batch, m, k, n);
-  op.getResult(0).replaceAllUsesWith(product);
-  op.erase();
+  Location loc = op->getLoc();
+  Value rows = conv ? im2colRows(b, loc, conv, p->k, b.getF32Type(),
+                                 [](OpBuilder &, Location, Value v) {
+                                   return v;
+                                 })
+                    : op->getOperand(0);
+  remarkPanels(op, p->batch, p->m, p->k, p->n);
+  replaceProduct(b, *p, buildProduct(b, loc, rows, p->weights, p->k, p->n));
   return true;
 }
 
@@ -268,20 +234,10 @@ struct F32PanelProductsPass
               linalg::BatchMatmulOp>(op))
         products.push_back(op);
     });
-    MLIRContext *ctx = &getContext();
-    Thresholds limits{minWeightBytes, maxResultBytes, maxIm2colBytes, minRows};
-    for (Operation *op : products) {
-      if (auto conv = dyn_cast<linalg::Conv2DNhwcHwcfOp>(op)) {
-        rewriteConv(conv, limits);
-      } else if (auto matmul = dyn_cast<linalg::MatmulOp>(op)) {
-        if (matmul.getIndexingMapsArray() == matrixProductMaps(ctx))
-          rewriteProduct(matmul, /*batched=*/false, limits);
-      } else {
-        auto batchMatmul = cast<linalg::BatchMatmulOp>(op);
-        if (!batchMatmul.hasUserDefinedMaps())
-          rewriteProduct(batchMatmul, /*batched=*/true, limits);
-      }
-    }
+    Thresholds limits{minWeightBytes, maxResultBytes, maxIm2colBytes,
+                      minRows};
+    for (Operation *op : products)
+      rewriteProduct(op, limits);
   }
 };
 

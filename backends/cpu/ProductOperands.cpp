@@ -17,19 +17,61 @@ using namespace mlir;
 using namespace mlir::tfaot;
 namespace cpu = ::tfaot::cpu;
 
-bool cpu::isZeroFilled(Value value) {
+namespace {
+
+/// `value` is a linalg.fill of +-0.0: the product adds to nothing.
+bool isZeroFilled(Value value) {
   auto fill = value.getDefiningOp<linalg::FillOp>();
   return fill && matchPattern(fill.getInputs()[0], m_AnyZeroFloat());
 }
 
-DenseElementsAttr cpu::constantF32Weights(Value value) {
-  DenseElementsAttr attr = denseConstant(value);
-  return attr && attr.getElementType().isF32() ? attr : DenseElementsAttr();
-}
-
-bool cpu::isStaticF32(Value value) {
+bool isStaticF32(Value value) {
   auto type = dyn_cast<RankedTensorType>(value.getType());
   return type && type.hasStaticShape() && type.getElementType().isF32();
+}
+
+} // namespace
+
+std::optional<cpu::ConstantProduct> cpu::matchConstantProduct(Operation *op) {
+  auto product = dyn_cast<linalg::LinalgOp>(op);
+  if (!product ||
+      !isa<linalg::Conv2DNhwcHwcfOp, linalg::MatmulOp, linalg::BatchMatmulOp>(
+          op) ||
+      !product.hasPureTensorSemantics() ||
+      !isStaticF32(product.getDpsInputOperand(0)->get()) ||
+      !isStaticF32(op->getResult(0)) ||
+      !isZeroFilled(product.getDpsInitOperand(0)->get()))
+    return std::nullopt;
+  // Default indexing maps only (no transposes or broadcasts folded in).
+  if (auto matmul = dyn_cast<linalg::MatmulOp>(op))
+    if (matmul.getIndexingMapsArray() != matrixProductMaps(op->getContext()))
+      return std::nullopt;
+  if (auto batched = dyn_cast<linalg::BatchMatmulOp>(op))
+    if (batched.hasUserDefinedMaps())
+      return std::nullopt;
+  DenseElementsAttr weights =
+      denseConstant(product.getDpsInputOperand(1)->get());
+  if (!weights || !weights.getElementType().isF32())
+    return std::nullopt;
+  auto w = cast<RankedTensorType>(weights.getType()).getShape();
+  auto result = cast<RankedTensorType>(op->getResult(0).getType()).getShape();
+  if (isa<linalg::Conv2DNhwcHwcfOp>(op))
+    return ConstantProduct{product, weights, 1, result[0] * result[1] * result[2],
+                           w[0] * w[1] * w[2], w[3], false};
+  if (isa<linalg::MatmulOp>(op))
+    return ConstantProduct{product, weights, 1, result[0], w[0], w[1], false};
+  return ConstantProduct{product, weights, w[0], result[1], w[1], w[2], true};
+}
+
+void cpu::replaceProduct(OpBuilder &b, const ConstantProduct &p,
+                         Value product) {
+  Value result = product;
+  if (isa<linalg::Conv2DNhwcHwcfOp>(p.op))
+    result = tensor::ExpandShapeOp::create(
+        b, p.op->getLoc(), p.op->getResult(0).getType(), product,
+        ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}});
+  p.op->getResult(0).replaceAllUsesWith(result);
+  p.op->erase();
 }
 
 Value cpu::im2colRows(OpBuilder &b, Location loc, linalg::Conv2DNhwcHwcfOp conv,

@@ -18,6 +18,7 @@
 #include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <cstdint>
+#include <optional>
 
 namespace tfaot::cpu {
 
@@ -26,14 +27,26 @@ inline int64_t roundUp(int64_t x, int64_t multiple) {
   return (x + multiple - 1) / multiple * multiple;
 }
 
-/// `value` is a linalg.fill of +-0.0: the product adds to nothing.
-bool isZeroFilled(mlir::Value value);
+/// A float32 product with constant weights as the runtime's kernels take
+/// it: a convolution (linalg.conv_2d_nhwc_hwcf), a matrix product
+/// (linalg.matmul) or a batched one (linalg.batch_matmul) with static
+/// shapes, a zero start and the default indexing maps, seen as rows
+/// [(batch,) m, k] times weights [(batch,) k, n]: a convolution's rows are
+/// its output pixels (im2colRows), its [KH, KW, C, N] filter is [KH*KW*C, N].
+struct ConstantProduct {
+  mlir::linalg::LinalgOp op;
+  mlir::DenseElementsAttr weights; ///< Row-major, as the constant holds them.
+  int64_t batch, m, k, n;
+  bool batched; ///< A linalg.batch_matmul.
+};
 
-/// The constant float32 weights of a product, or null.
-mlir::DenseElementsAttr constantF32Weights(mlir::Value value);
+/// `op` as such a product, if it is one.
+std::optional<ConstantProduct> matchConstantProduct(mlir::Operation *op);
 
-/// `value` is a float32 tensor of static shape.
-bool isStaticF32(mlir::Value value);
+/// Replaces the product's result by `product` ([(batch,) m, n]; a
+/// convolution's seen as its NHWC result) and erases the op.
+void replaceProduct(mlir::OpBuilder &b, const ConstantProduct &p,
+                    mlir::Value product);
 
 /// What each input value becomes as it is copied into the rows (a rounding
 /// to the rows' element type, or the value itself).
