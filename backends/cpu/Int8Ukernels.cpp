@@ -384,60 +384,38 @@ void rewriteMmt4d(ModuleOp module, SymbolTable &symbols,
   eraseIfDead(out);
 }
 
-/// tfaot_rt_mmt4d_bf16bf16f32 (lhs, rhs, out, m, n1, k1, flags), which
-/// overwrites out after a zero fill (folded into the call) and adds to it
-/// otherwise.
-void rewriteBf16Mmt4d(ModuleOp module, linalg::Mmt4DOp op) {
+/// The call of a floating-point kernel for `op`, a linalg.mmt4d (or
+/// batch_mmt4d) that sums into float32: `kernel` (lhs, rhs, out, [batch,]
+/// m, n1, k1, flags), the batch only where `takesBatch`. The kernel
+/// overwrites out after a zero fill (folded into the call, flags =
+/// `overwrite`) and adds to it otherwise:
+///  - tfaot_rt_mmt4d_bf16bf16f32 (bf16 tiles 1x16x2, no batch);
+///  - tfaot_rt_mmt4d_f32f32f32 (float32 tiles 1x64x1, mmt4d as a batch of
+///    one or batch_mmt4d).
+void rewriteFloatMmt4d(ModuleOp module, linalg::LinalgOp op, StringRef kernel,
+                       bool takesBatch, int32_t overwrite) {
   Value out = op.getDpsInitOperand(0)->get();
   linalg::FillOp fill = zeroFillBefore(op);
   OpBuilder b(op);
   Location loc = op.getLoc();
   Value lhs = op.getDpsInputOperand(0)->get();
   Value rhs = op.getDpsInputOperand(1)->get();
+  // [(batch,) m, k1, 1, k0] and [(batch,) n1, k1, n0, k0].
   auto lhsShape = cast<MemRefType>(lhs.getType()).getShape();
   auto rhsShape = cast<MemRefType>(rhs.getType()).getShape();
+  size_t d = lhsShape.size() == 5 ? 1 : 0;
   Type i64Type = b.getI64Type(), i32Type = b.getI32Type();
-  func::CallOp call = func::CallOp::create(
-      b, loc,
-      declare(module, tfaot_rt::kMmt4dBf16,
-              {i64Type, i64Type, i64Type, i64Type, i64Type, i64Type, i32Type}),
-      ValueRange{address(b, loc, lhs), address(b, loc, rhs),
-                 address(b, loc, out), i64(b, loc, lhsShape[0]),
-                 i64(b, loc, rhsShape[0]), i64(b, loc, lhsShape[1]),
-                 i32(b, loc, fill ? kBf16Mmt4dOverwrite : 0)});
-  countFlop(call, op);
-  if (fill)
-    fill.erase();
-  op.erase();
-}
-
-/// tfaot_rt_mmt4d_f32f32f32 (lhs, rhs, out, batch, m, n1, k, flags), which
-/// overwrites out after a zero fill (folded into the call) and adds to it
-/// otherwise.
-void rewriteF32Mmt4d(ModuleOp module, linalg::LinalgOp op) {
-  Value out = op.getDpsInitOperand(0)->get();
-  linalg::FillOp fill = zeroFillBefore(op);
-  OpBuilder b(op);
-  Location loc = op.getLoc();
-  Value lhs = op.getDpsInputOperand(0)->get();
-  Value rhs = op.getDpsInputOperand(1)->get();
-  // [(batch,) m, k, 1, 1] and [(batch,) n1, k, 64, 1].
-  auto lhsShape = cast<MemRefType>(lhs.getType()).getShape();
-  auto rhsShape = cast<MemRefType>(rhs.getType()).getShape();
-  int64_t d = lhsShape.size() == 5 ? 1 : 0;
-  int64_t batch = d ? lhsShape[0] : 1;
-  Type i64Type = b.getI64Type(), i32Type = b.getI32Type();
-  func::CallOp call = func::CallOp::create(
-      b, loc,
-      declare(module, tfaot_rt::kMmt4dF32,
-              {i64Type, i64Type, i64Type, i64Type, i64Type, i64Type, i64Type,
-               i32Type}),
-      ValueRange{address(b, loc, lhs), address(b, loc, rhs),
-                 address(b, loc, out), i64(b, loc, batch),
-                 i64(b, loc, lhsShape[d]), i64(b, loc, rhsShape[d]),
-                 i64(b, loc, lhsShape[d + 1]),
-                 i32(b, loc, fill ? kF32Mmt4dOverwrite : 0)});
-  countFlop(call, op);
+  SmallVector<Value> args = {address(b, loc, lhs), address(b, loc, rhs),
+                             address(b, loc, out)};
+  if (takesBatch)
+    args.push_back(i64(b, loc, d ? lhsShape[0] : 1));
+  args.append({i64(b, loc, lhsShape[d]), i64(b, loc, rhsShape[d]),
+               i64(b, loc, lhsShape[d + 1]),
+               i32(b, loc, fill ? overwrite : 0)});
+  SmallVector<Type> types(args.size() - 1, i64Type);
+  types.push_back(i32Type);
+  countFlop(
+      func::CallOp::create(b, loc, declare(module, kernel, types), args), op);
   if (fill)
     fill.erase();
   op->erase();
@@ -697,10 +675,14 @@ struct Int8UkernelsPass
     // later product's matcher would otherwise look at.
     for (Operation *op : products) {
       if (isF32KernelShaped(cast<linalg::LinalgOp>(op)))
-        rewriteF32Mmt4d(module, cast<linalg::LinalgOp>(op));
+        rewriteFloatMmt4d(module, cast<linalg::LinalgOp>(op),
+                          tfaot_rt::kMmt4dF32, /*takesBatch=*/true,
+                          kF32Mmt4dOverwrite);
       else if (auto mmt4d = dyn_cast<linalg::Mmt4DOp>(op))
-        isBf16KernelShaped(mmt4d) ? rewriteBf16Mmt4d(module, mmt4d)
-                                  : rewriteMmt4d(module, symbols, mmt4d);
+        isBf16KernelShaped(mmt4d)
+            ? rewriteFloatMmt4d(module, mmt4d, tfaot_rt::kMmt4dBf16,
+                                /*takesBatch=*/false, kBf16Mmt4dOverwrite)
+            : rewriteMmt4d(module, symbols, mmt4d);
       else if (auto generic = dyn_cast<linalg::GenericOp>(op))
         rewriteWeightOnly(module, generic);
       else
