@@ -26,7 +26,8 @@
 // Each becomes linalg.mmt4d (linalg.batch_mmt4d) with tiles M0=1, N0=64,
 // K0=1, N padded to 64 with zero weights; tfaot-cpu-int8-ukernels turns it
 // into the call. Products with fewer than kMinRows rows stay generated
-// (a matrix-vector product is bound by memory either way).
+// (a matrix-vector product is bound by memory either way), and so do those
+// whose padding would add more than an eighth to N.
 //
 // Each rewritten op gets a remark (tfaot explain lists them per node).
 //
@@ -64,14 +65,25 @@ constexpr int64_t kMaxResultBytes = 1 << 20;
 constexpr int64_t kMaxIm2colBytes = 1 << 20;
 constexpr int64_t kMinRows = 4;
 
+constexpr int64_t kPaddingShare = 8;
+
 struct Thresholds {
   int64_t minWeightBytes, maxResultBytes, maxIm2colBytes, minRows;
+  int64_t paddingShare;
 
   /// Whether a (single) product of `m` rows, `k` x `n` weights and
   /// `im2col` bytes of rows copied for it is worth the runtime's kernel.
   bool qualify(int64_t m, int64_t k, int64_t n, int64_t im2colBytes) const {
     return m >= minRows && k * n * 4 >= minWeightBytes &&
-           m * n * 4 <= maxResultBytes && im2colBytes <= maxIm2colBytes;
+           m * n * 4 <= maxResultBytes && im2colBytes <= maxIm2colBytes &&
+           fewPaddedColumns(n);
+  }
+
+  /// Whether padding `n` columns to whole panels adds at most
+  /// 1/paddingShare of them (an eighth: 1000 -> 1024 does; 96 -> 128 would
+  /// compute a third more); 0: any padding.
+  bool fewPaddedColumns(int64_t n) const {
+    return paddingShare == 0 || (roundUp(n, kPanel) - n) * paddingShare <= n;
   }
 };
 
@@ -169,7 +181,7 @@ bool rewriteProduct(Operation *op, const Thresholds &limits) {
     return false;
   auto conv = dyn_cast<linalg::Conv2DNhwcHwcfOp>(op);
   if (p->batched) {
-    if (p->m < limits.minRows)
+    if (p->m < limits.minRows || !limits.fewPaddedColumns(p->n))
       return false;
   } else {
     // The input itself is the rows only for a 1x1 stride-1 convolution that
@@ -210,6 +222,11 @@ struct F32PanelProductsPass
       *this, "max-im2col-bytes", llvm::cl::init(kMaxIm2colBytes),
       llvm::cl::desc("... and the convolutions whose rows (im2col) would "
                      "take more bytes")};
+  Option<int64_t> paddingShare{
+      *this, "padding-share", llvm::cl::init(kPaddingShare),
+      llvm::cl::desc("Products whose columns, padded to whole 64-column "
+                     "panels, grow by more than 1/padding-share stay "
+                     "generated code (0: any padding)")};
   Option<int64_t> minRows{
       *this, "min-rows", llvm::cl::init(kMinRows),
       llvm::cl::desc("Products (batched ones too) of fewer rows stay "
@@ -235,7 +252,7 @@ struct F32PanelProductsPass
         products.push_back(op);
     });
     Thresholds limits{minWeightBytes, maxResultBytes, maxIm2colBytes,
-                      minRows};
+                      minRows, paddingShare};
     for (Operation *op : products)
       rewriteProduct(op, limits);
   }

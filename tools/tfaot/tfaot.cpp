@@ -459,8 +459,10 @@ static cl::opt<std::string> cpuGemmFlag(
     cl::desc("What runs the CPU's f32 convolutions and matrix products with "
              "constant weights: auto (default: on AVX-512 targets, the "
              "runtime's packed kernel, tfaot_rt_mmt4d_f32f32f32, for those "
-             "with at least 256 KiB of weights, at most 1 MiB of result and "
-             "4 or more rows, and for Winograd's batched products; "
+             "with at least 256 KiB of weights, at most 1 MiB of result, "
+             "4 or more rows and columns that pad to whole 64-column "
+             "panels with at most an eighth more, and for Winograd's "
+             "batched products; "
              "generated code elsewhere, and for every product on other "
              "targets) or generated (generated code for all). 'tfaot "
              "explain' lists the layers the kernel takes."));

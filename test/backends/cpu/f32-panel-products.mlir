@@ -3,11 +3,12 @@
 // tiles 1x64x1, their packed weights and rows; then the call
 // tfaot-cpu-int8-ukernels makes of the bufferized product. The first runs
 // lower the weight threshold so that small products qualify; the DEFAULT
-// run checks the default thresholds.
-// RUN: tfaot-opt %s --pass-pipeline='builtin.module(func.func(tfaot-cpu-f32-panel-products{min-weight-bytes=0 max-im2col-bytes=4096}),canonicalize)' --mlir-print-elementsattrs-with-hex-if-larger=100000 2>&1 | FileCheck %s
-// RUN: tfaot-opt %s --pass-pipeline='builtin.module(func.func(tfaot-cpu-f32-panel-products{min-weight-bytes=0 max-im2col-bytes=4096}),canonicalize)' -verify-diagnostics -o /dev/null
+// run checks the default thresholds (padding-share=0 lets the small ones
+// pad their columns to 64 freely).
+// RUN: tfaot-opt %s --pass-pipeline='builtin.module(func.func(tfaot-cpu-f32-panel-products{min-weight-bytes=0 max-im2col-bytes=4096 padding-share=0}),canonicalize)' --mlir-print-elementsattrs-with-hex-if-larger=100000 2>&1 | FileCheck %s
+// RUN: tfaot-opt %s --pass-pipeline='builtin.module(func.func(tfaot-cpu-f32-panel-products{min-weight-bytes=0 max-im2col-bytes=4096 padding-share=0}),canonicalize)' -verify-diagnostics -o /dev/null
 // RUN: tfaot-opt %s --pass-pipeline='builtin.module(func.func(tfaot-cpu-f32-panel-products),canonicalize)' --mlir-elide-elementsattrs-if-larger=64 2>/dev/null | FileCheck %s --check-prefix=DEFAULT
-// RUN: tfaot-opt %s --pass-pipeline='builtin.module(func.func(tfaot-cpu-f32-panel-products{min-weight-bytes=0 max-im2col-bytes=4096}),canonicalize,one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map},tfaot-cpu-int8-ukernels)' 2>/dev/null | FileCheck %s --check-prefix=CALL
+// RUN: tfaot-opt %s --pass-pipeline='builtin.module(func.func(tfaot-cpu-f32-panel-products{min-weight-bytes=0 max-im2col-bytes=4096 padding-share=0}),canonicalize,one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map},tfaot-cpu-int8-ukernels)' 2>/dev/null | FileCheck %s --check-prefix=CALL
 
 // The strided 1x1 convolution's rows (maps print first): row (n, oh, ow),
 // column j read at (n, 2 * oh, 2 * 8 * ow + j) of the input seen as
@@ -125,12 +126,16 @@ func.func @kept(%a: tensor<3x3xf32>, %x: tensor<1x6x6x8xf32>, %b: tensor<4x3xf32
 
 // The default thresholds: 256 KiB of weights (256 x 256 floats) qualify,
 // 255 x 256 do not; 4 rows of 256 columns are far under 1 MiB of result.
+// 1024 x 500 (2 MB) pad to 512 columns, 2.4% more: taken; 4096 x 96 (1.5
+// MB) would pad to 128, a third more: kept.
 // (The other runs, with min-weight-bytes=0, take both.)
 // CHECK-LABEL: func.func @threshold
 // DEFAULT-LABEL: func.func @threshold
 // DEFAULT: linalg.mmt4d
 // DEFAULT: linalg.matmul
-func.func @threshold(%a: tensor<4x256xf32>, %b: tensor<4x255xf32>) -> (tensor<4x256xf32>, tensor<4x256xf32>) {
+// DEFAULT: linalg.mmt4d
+// DEFAULT: linalg.matmul
+func.func @threshold(%a: tensor<4x256xf32>, %b: tensor<4x255xf32>, %c: tensor<4x1024xf32>, %d: tensor<4x4096xf32>) -> (tensor<4x256xf32>, tensor<4x256xf32>, tensor<4x500xf32>, tensor<4x96xf32>) {
   %w = arith.constant dense<0.5> : tensor<256x256xf32>
   %v = arith.constant dense<0.5> : tensor<255x256xf32>
   %zero = arith.constant 0.0 : f32
@@ -140,5 +145,15 @@ func.func @threshold(%a: tensor<4x256xf32>, %b: tensor<4x255xf32>) -> (tensor<4x
   %r1 = linalg.matmul ins(%a, %w : tensor<4x256xf32>, tensor<256x256xf32>) outs(%i : tensor<4x256xf32>) -> tensor<4x256xf32>
   // expected-remark @below {{[tfaot-cpu-f32-panel-products] matmul on the runtime's packed float32 kernel: 4x255 by 255x256}}
   %r2 = linalg.matmul ins(%b, %v : tensor<4x255xf32>, tensor<255x256xf32>) outs(%i : tensor<4x256xf32>) -> tensor<4x256xf32>
-  return %r1, %r2 : tensor<4x256xf32>, tensor<4x256xf32>
+  %w3 = arith.constant dense<0.5> : tensor<1024x500xf32>
+  %e3 = tensor.empty() : tensor<4x500xf32>
+  %i3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<4x500xf32>) -> tensor<4x500xf32>
+  // expected-remark @below {{[tfaot-cpu-f32-panel-products] matmul on the runtime's packed float32 kernel: 4x1024 by 1024x500}}
+  %r3 = linalg.matmul ins(%c, %w3 : tensor<4x1024xf32>, tensor<1024x500xf32>) outs(%i3 : tensor<4x500xf32>) -> tensor<4x500xf32>
+  %w4 = arith.constant dense<0.5> : tensor<4096x96xf32>
+  %e4 = tensor.empty() : tensor<4x96xf32>
+  %i4 = linalg.fill ins(%zero : f32) outs(%e4 : tensor<4x96xf32>) -> tensor<4x96xf32>
+  // expected-remark @below {{[tfaot-cpu-f32-panel-products] matmul on the runtime's packed float32 kernel: 4x4096 by 4096x96}}
+  %r4 = linalg.matmul ins(%d, %w4 : tensor<4x4096xf32>, tensor<4096x96xf32>) outs(%i4 : tensor<4x96xf32>) -> tensor<4x96xf32>
+  return %r1, %r2, %r3, %r4 : tensor<4x256xf32>, tensor<4x256xf32>, tensor<4x500xf32>, tensor<4x96xf32>
 }
