@@ -198,6 +198,11 @@ F32Path BestF32Path() {
 void Mmt4dF32(F32Path path, const F32Product &p) {
   if (p.batch <= 0 || p.m <= 0 || p.n1 <= 0)
     return;
+  if (p.k <= 0) { // No products: the sums are their start.
+    if (p.overwrite)
+      std::fill(p.out, p.out + p.batch * p.m * p.n1 * kPanel, 0.0f);
+    return;
+  }
   Task task{&p, &kPortableBlocks, (p.m + kRowGroup - 1) / kRowGroup};
 #if defined(__x86_64__)
   if (path == F32Path::Avx512 && F32PathAvailable(path))

@@ -121,6 +121,17 @@ TEST(F32Gemm, Avx512Path) {
   RunPath(F32Path::Avx512, "avx512");
 }
 
+TEST(F32Gemm, NoProductsLeaveTheStart) {
+  // k = 0: out = 0 when overwriting, unchanged when adding.
+  std::vector<float> out(2 * 64, 5.0f);
+  Mmt4dF32(tfaot::internal::BestF32Path(),
+           F32Product{nullptr, nullptr, out.data(), 1, 2, 1, 0, false});
+  EXPECT_EQ(out, std::vector<float>(2 * 64, 5.0f));
+  Mmt4dF32(tfaot::internal::BestF32Path(),
+           F32Product{nullptr, nullptr, out.data(), 1, 2, 1, 0, true});
+  EXPECT_EQ(out, std::vector<float>(2 * 64, 0.0f));
+}
+
 TEST(F32Gemm, PathsGiveTheSameBits) {
   if (!F32PathAvailable(F32Path::Avx512))
     GTEST_SKIP() << "this CPU has no AVX-512F (avx512f in /proc/cpuinfo)";
