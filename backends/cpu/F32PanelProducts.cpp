@@ -49,6 +49,7 @@ using namespace mlir;
 using namespace mlir::tfaot;
 using ::tfaot::cpu::ConstantProduct;
 using ::tfaot::cpu::im2colRows;
+using ::tfaot::cpu::inputIsRows;
 using ::tfaot::cpu::matchConstantProduct;
 using ::tfaot::cpu::replaceProduct;
 using ::tfaot::cpu::roundUp;
@@ -184,12 +185,8 @@ bool rewriteProduct(Operation *op, const Thresholds &limits) {
     if (p->m < limits.minRows || !limits.fewPaddedColumns(p->n))
       return false;
   } else {
-    // The input itself is the rows only for a 1x1 stride-1 convolution that
-    // keeps the input's size (im2colRows says when).
-    auto input = cast<RankedTensorType>(op->getOperand(0).getType());
-    bool inPlace = !conv || (p->k == input.getDimSize(3) &&
-                             p->m == input.getNumElements() / p->k);
-    if (!limits.qualify(p->m, p->k, p->n, inPlace ? 0 : p->m * p->k * 4))
+    bool copiesRows = conv && !inputIsRows(conv);
+    if (!limits.qualify(p->m, p->k, p->n, copiesRows ? p->m * p->k * 4 : 0))
       return false;
   }
   OpBuilder b(op);

@@ -74,6 +74,17 @@ void cpu::replaceProduct(OpBuilder &b, const ConstantProduct &p,
   p.op->erase();
 }
 
+bool cpu::inputIsRows(linalg::Conv2DNhwcHwcfOp conv) {
+  auto input = cast<RankedTensorType>(conv.getInputs()[0].getType());
+  auto filter = cast<RankedTensorType>(conv.getInputs()[1].getType());
+  auto result = cast<RankedTensorType>(conv.getResult(0).getType());
+  return filter.getDimSize(0) == 1 && filter.getDimSize(1) == 1 &&
+         llvm::all_of(conv.getStrides().getValues<int64_t>(),
+                      [](int64_t s) { return s == 1; }) &&
+         input.getDimSize(1) == result.getDimSize(1) &&
+         input.getDimSize(2) == result.getDimSize(2);
+}
+
 Value cpu::im2colRows(OpBuilder &b, Location loc, linalg::Conv2DNhwcHwcfOp conv,
                       int64_t kPadded, Type element, ConvertRowValue convert) {
   MLIRContext *ctx = b.getContext();
@@ -87,8 +98,7 @@ Value cpu::im2colRows(OpBuilder &b, Location loc, linalg::Conv2DNhwcHwcfOp conv,
   auto strides = llvm::to_vector(conv.getStrides().getValues<int64_t>());
   auto dilations = llvm::to_vector(conv.getDilations().getValues<int64_t>());
   int64_t rows = n * oh * ow;
-  if (kh == 1 && kw == 1 && strides[0] == 1 && strides[1] == 1 &&
-      inputType.getDimSize(1) == oh && inputType.getDimSize(2) == ow) {
+  if (inputIsRows(conv)) {
     Value flat = tensor::CollapseShapeOp::create(
         b, loc, RankedTensorType::get({rows, c}, inputType.getElementType()),
         input, ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}});

@@ -53,6 +53,11 @@ void replaceProduct(mlir::OpBuilder &b, const ConstantProduct &p,
 using ConvertRowValue = llvm::function_ref<mlir::Value(
     mlir::OpBuilder &, mlir::Location, mlir::Value)>;
 
+/// Whether the convolution's input is its im2col rows as it is (a 1x1
+/// stride-1 convolution that keeps the input's size): im2colRows then
+/// copies nothing (for rows of the input's own element type).
+bool inputIsRows(mlir::linalg::Conv2DNhwcHwcfOp conv);
+
 /// The convolution's (already padded) NHWC input as im2col rows
 /// [N*OH*OW, KH*KW*C] of `element`, column (kh, kw, c) in the filter's HWC
 /// order, each value passed through `convert` as it is copied; where the

@@ -385,6 +385,9 @@ static bool lowerEntry(const tensorflow::GraphDef &graph,
     return checkEntryAbi(module, entry, diags);
   }
   progress.stage("lowering and bufferizing" + bucket);
+  // Both pipelines size their choices by the target's vector width (it
+  // builds an LLVM TargetMachine: asked once).
+  unsigned vectorBits = cpu::vectorBitsFor(options.target);
   if (!runPipeline(
           module,
           [&](mlir::OpPassManager &pm) {
@@ -392,8 +395,7 @@ static bool lowerEntry(const tensorflow::GraphDef &graph,
                 pm, options.convAlgorithm,
                 effectivePrecision(options) == "bf16",
                 cpu::hasAmxBf16(options.target),
-                options.cpuGemm == "auto" &&
-                    cpu::vectorBitsFor(options.target) == 512);
+                options.cpuGemm == "auto" && vectorBits == 512);
           },
           options, diags, progress))
     return false;
@@ -401,7 +403,6 @@ static bool lowerEntry(const tensorflow::GraphDef &graph,
   entry.tempBytes = report.memory->tempBytes();
   if (options.emit == EmitStage::Bufferized)
     return true;
-  unsigned vectorBits = cpu::vectorBitsFor(options.target);
   progress.stage("vector kernels and LLVM dialect" + bucket);
   if (!runPipeline(
           module,
