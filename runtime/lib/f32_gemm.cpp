@@ -8,14 +8,18 @@
 // group adds the slice's products into its 6 x 4 accumulators (24 of the 32
 // vector registers; 4 more for the panel's row, one for the broadcast row
 // value), so a slice of the panel comes from memory once and is read again
-// from L1, while the stream runs ahead into L2 by software prefetch. Where
-// the weights come from DRAM (ResNet-50's stages 4 and 5 at batch 1, whose
-// weights do not stay in the cache from one run to the next) that is what
-// bounds the product: about 8 GB/s on one core of the Sapphire Rapids VM it
-// was measured on. Blocks of 7 rows (28 accumulators) leave one register
-// too few: clang then copies the accumulators between registers on every k
-// step (stage-5 1x1 layers 120 GFLOP/s against 132 with 6 rows, weights in
-// cache).
+// from L1, while the next slice comes into L2 by software prefetch, each
+// block fetching its share of it over its k steps. Where the weights come
+// from DRAM (ResNet-50's stages 4 and 5 at batch 1, whose weights do not
+// stay in the cache from one run to the next) that is what bounds the
+// product. Spreading the requests over the whole slice's work matters:
+// when each block fetched 8 KB ahead of its own k, the first block of a
+// slice issued all of them and the other seven none, and the DRAM-bound
+// products read 4-7 GB/s on one core of the Sapphire Rapids VM; spread,
+// 6-10 GB/s (ResNet-50 b1 9% faster). Blocks of 7 rows (28 accumulators) leave
+// one register too few: clang then copies the accumulators between registers on
+// every k step (stage-5 1x1 layers 120 GFLOP/s against 132 with 6 rows, weights
+// in cache).
 //
 // Why whole 64-column panels in one stream: with 16-column tiles, a block's
 // four weight streams (and, for k = 1024 or 2048, its rows) lie a multiple
@@ -47,9 +51,8 @@ constexpr int64_t kRowGroup = 48; // rows per unit of work (8 blocks)
 /// panel, 12 KB of the rows and 12 KB of sums stay in L1 while every block
 /// of the unit uses them.
 constexpr int64_t kDepth = 64;
-/// How far ahead (in k steps, 256 bytes each) each panel row is fetched
-/// into L2.
-constexpr int64_t kPrefetchSteps = 32;
+/// Cache lines of one slice of a panel (kDepth k steps of 256 bytes).
+constexpr int64_t kSliceLines = kDepth * kPanel * 4 / 64;
 /// Below this many multiply-adds the product runs on the calling thread.
 constexpr int64_t kParallelWork = int64_t{1} << 16;
 
@@ -60,6 +63,10 @@ using Problem = F32Product;
 struct BlockRange {
   int64_t b, row, panel, k0, k1;
   bool overwrite;
+  /// Cache lines to fetch into L2 while the block runs, spread evenly over
+  /// its k steps: its share of the slice the unit reads next.
+  const char *prefetch;
+  int64_t prefetchLines;
 };
 using BlockFn = void (*)(const Problem &, const BlockRange &);
 
@@ -99,12 +106,15 @@ __attribute__((target("avx512f"))) void Avx512Block(const Problem &p,
     for (int v = 0; v < 4; ++v)
       acc[r][v] = range.overwrite ? _mm512_setzero_ps()
                                   : _mm512_loadu_ps(o.out + r * o.ldo + 16 * v);
+  const int64_t steps = range.k1 - range.k0;
+  const char *prefetch = range.prefetch;
+  int64_t owed = 0; // prefetchLines per step, in units of 1/steps
   for (int64_t kk = range.k0; kk < range.k1; ++kk) {
     const float *w = o.w + kk * kPanel;
-    for (int line = 0; line < 4; ++line)
-      _mm_prefetch(reinterpret_cast<const char *>(w + kPrefetchSteps * kPanel +
-                                                  16 * line),
-                   _MM_HINT_T1);
+    for (owed += range.prefetchLines; owed >= steps; owed -= steps) {
+      _mm_prefetch(prefetch, _MM_HINT_T1);
+      prefetch += 64;
+    }
     const __m512 w0 = _mm512_loadu_ps(w), w1 = _mm512_loadu_ps(w + 16),
                  w2 = _mm512_loadu_ps(w + 32), w3 = _mm512_loadu_ps(w + 48);
     for (int r = 0; r < R; ++r) {
@@ -155,16 +165,31 @@ void RunUnits(void *context, int64_t begin, int64_t end) {
     const int64_t rows = std::min(p.m, rowBegin + kRowGroup) - rowBegin;
     // Blocks of nearly equal height: 16 rows as 6 + 5 + 5, not 6 + 6 + 4.
     const int64_t blocks = (rows + kMaxRows - 1) / kMaxRows;
+    // The panel's weights; after its last slice, the next panel's (the
+    // next unit's, when this is the last row group; weights past the end of
+    // the array are never loaded, and prefetching them is harmless).
+    const char *weights = reinterpret_cast<const char *>(
+        p.rhs + (b * p.n1 + panel) * p.k * kPanel);
     for (int64_t k0 = 0; k0 < p.k; k0 += kDepth) {
       BlockRange range{b,
                        rowBegin,
                        panel,
                        k0,
                        std::min(p.k, k0 + kDepth),
-                       p.overwrite && k0 == 0};
+                       p.overwrite && k0 == 0,
+                       nullptr,
+                       0};
+      // The next slice comes into L2 while this one is used from L1: each
+      // block fetches its share over its k steps, so that the requests to
+      // memory are spread over the whole slice's work instead of bunched
+      // in its first block.
+      const char *next = weights + (k0 + kDepth) * kPanel * sizeof(float);
       for (int64_t i = 0; i < blocks; ++i) {
         const int height =
             static_cast<int>((rows * (i + 1)) / blocks - (rows * i) / blocks);
+        const int64_t firstLine = kSliceLines * i / blocks;
+        range.prefetch = next + 64 * firstLine;
+        range.prefetchLines = kSliceLines * (i + 1) / blocks - firstLine;
         task.blocks->fn[height - 1](p, range);
         range.row += height;
       }
