@@ -7,7 +7,6 @@
 //
 //===----------------------------------------------------------------------===//
 #include "backends/cpu/ObjectEmitter.h"
-#include "backends/cpu/HugePageWeights.h"
 
 #include "ir/DidYouMean.h"
 
@@ -301,12 +300,6 @@ bool cpu::emitObject(llvm::ArrayRef<mlir::ModuleOp> modules,
     return false;
   llvmModule->setTargetTriple(triple);
   llvmModule->setDataLayout(machine->createDataLayout());
-  // Before the C API table is linked in: only the model's entries call it.
-  // Only Linux has the transparent huge pages the runtime asks for. (The
-  // triple as given may be unnormalized: x86_64-linux-gnu.)
-  if (target.hugePageWeights &&
-      llvm::Triple(llvm::Triple::normalize(triple.str())).isOSLinux())
-    addHugePageWeightsCall(*llvmModule);
   if (!extraIR.empty()) {
     llvm::SMDiagnostic diagnostic;
     std::unique_ptr<llvm::Module> extra =

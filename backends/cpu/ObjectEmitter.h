@@ -27,9 +27,6 @@ struct TargetOptions {
   /// 60.7 ms, blazeface 10.2 against 7.2) and compiled slower (ResNet-50
   /// 11.5 against 8.6 s).
   int optLevel = 2;
-  /// --huge_page_weights: a model with large weights asks the runtime to
-  /// move them onto huge pages at its first run (HugePageWeights.h).
-  bool hugePageWeights = false;
 };
 
 /// Checks `target`'s triple, CPU and features against what LLVM knows, so

@@ -401,17 +401,6 @@ static cl::opt<int> optLevelFlag(
     cl::Prefix, cl::desc("LLVM optimization level, 0 to 3 (default 2: the kernels "
                          "are vectorized before LLVM, and -O3 made them slower "
                          "and the compile longer, measured)."));
-static cl::opt<bool> hugePageWeightsFlag(
-    "huge_page_weights", cl::sub(compileCmd), cl::sub(benchCmd),
-    cl::sub(runCmd), cl::cat(compileCategory), cl::init(false),
-    cl::desc("CPU on Linux: the first Run() in a process moves the model's "
-             "large weights (8 MiB or more in constants of at least "
-             "64 KiB) onto 2 MiB transparent huge pages, where the OS has "
-             "them: fewer TLB misses for layers that read their weights "
-             "from DRAM (ResNet-50 b1 2-3% faster on one core), for 50-400 "
-             "ms once and the weights' size in unshared memory. "
-             "TFAOT_DISABLE_HUGE_PAGES=1 at run time declines. See "
-             "docs/generated-api.md."));
 static cl::opt<tfaot::EmitStage> emitFlag(
     "emit", cl::sub(compileCmd), cl::cat(compileCategory),
     cl::init(tfaot::EmitStage::Object),
@@ -775,7 +764,6 @@ int main(int argc, char **argv) {
   options.target.cpu = cpuFlag;
   options.target.features = featuresFlag;
   options.target.optLevel = optLevelFlag;
-  options.target.hugePageWeights = hugePageWeightsFlag;
   options.targetKind = targetKindFlag;
   options.gpuArch = gpuArchFlag;
   options.gpuEmulate = gpuEmulateFlag;

@@ -100,27 +100,6 @@ extern "C" void tfaot_rt_im2col_s8(int64_t input, int64_t out, int64_t n,
 extern "C" void tfaot_rt_matmul_f32s8(int64_t a, int64_t b, int64_t out,
                                       int64_t m, int64_t n, int64_t k);
 
-/// One entry of the table a model passes to tfaot_rt_weights_on_huge_pages:
-/// a constant of its read-only data (the compiler lists the large ones).
-struct TfaotWeightRange {
-  const void *data;
-  int64_t bytes;
-};
-
-/// What a compiled model's entry calls first on every run (the CPU backend
-/// emits the call with --huge_page_weights when the model has large
-/// constant weights): the first call
-/// moves the read-only memory spanned by the `count` entries of `table`
-/// (an array of TfaotWeightRange) onto 2 MiB transparent huge pages, where
-/// the operating system has them, and sets the int32 at `done`; later calls
-/// see it set and return at once. Addresses and contents do not change; the
-/// weights then live in anonymous memory of the process instead of being
-/// shared with the page cache. The environment variable
-/// TFAOT_DISABLE_HUGE_PAGES=1 leaves them where the loader put them.
-/// runtime/lib/huge_pages.h says why (TLB misses in DRAM-bound layers).
-extern "C" void tfaot_rt_weights_on_huge_pages(int64_t table, int64_t count,
-                                               int64_t done);
-
 // Codegen calls these by the names in symbols.h.
 static_assert(tfaot_rt::sameName(tfaot_rt::kParallelFor,
                                  TFAOT_RT_NAME_OF(tfaot_rt_parallel_for)));
@@ -135,8 +114,5 @@ static_assert(tfaot_rt::sameName(tfaot_rt::kIm2colS8,
                                  TFAOT_RT_NAME_OF(tfaot_rt_im2col_s8)));
 static_assert(tfaot_rt::sameName(tfaot_rt::kMatmulF32S8,
                                  TFAOT_RT_NAME_OF(tfaot_rt_matmul_f32s8)));
-static_assert(
-    tfaot_rt::sameName(tfaot_rt::kWeightsOnHugePages,
-                       TFAOT_RT_NAME_OF(tfaot_rt_weights_on_huge_pages)));
 
 #endif // TFAOT_RUNTIME_CPU_KERNELS_H

@@ -28,7 +28,6 @@ inline constexpr char kMmt4dS8S8Fused[] = "tfaot_rt_mmt4d_s8s8_fused";
 inline constexpr char kDepthwiseS8S8Fused[] = "tfaot_rt_depthwise_s8s8_fused";
 inline constexpr char kMatmulF32S8[] = "tfaot_rt_matmul_f32s8";
 inline constexpr char kIm2colS8[] = "tfaot_rt_im2col_s8";
-inline constexpr char kWeightsOnHugePages[] = "tfaot_rt_weights_on_huge_pages";
 
 // JPEG decoding (jpeg.h).
 inline constexpr char kDecodeJpeg[] = "tfaot_rt_decode_jpeg";
