@@ -64,8 +64,9 @@ struct BlockRange {
   int64_t b, row, panel, k0, k1;
   bool overwrite;
   /// Cache lines to fetch into L2 while the block runs, spread evenly over
-  /// its k steps: its share of the slice the unit reads next.
-  const char *prefetch;
+  /// its k steps: its share of the slice the unit reads next. An address as
+  /// an integer: it may lie past the end of the weights (never loaded).
+  uintptr_t prefetch;
   int64_t prefetchLines;
 };
 using BlockFn = void (*)(const Problem &, const BlockRange &);
@@ -107,12 +108,12 @@ __attribute__((target("avx512f"))) void Avx512Block(const Problem &p,
       acc[r][v] = range.overwrite ? _mm512_setzero_ps()
                                   : _mm512_loadu_ps(o.out + r * o.ldo + 16 * v);
   const int64_t steps = range.k1 - range.k0;
-  const char *prefetch = range.prefetch;
+  uintptr_t prefetch = range.prefetch;
   int64_t owed = 0; // prefetchLines per step, in units of 1/steps
   for (int64_t kk = range.k0; kk < range.k1; ++kk) {
     const float *w = o.w + kk * kPanel;
     for (owed += range.prefetchLines; owed >= steps; owed -= steps) {
-      _mm_prefetch(prefetch, _MM_HINT_T1);
+      _mm_prefetch(reinterpret_cast<const char *>(prefetch), _MM_HINT_T1);
       prefetch += 64;
     }
     const __m512 w0 = _mm512_loadu_ps(w), w1 = _mm512_loadu_ps(w + 16),
@@ -168,8 +169,8 @@ void RunUnits(void *context, int64_t begin, int64_t end) {
     // The panel's weights; after its last slice, the next panel's (the
     // next unit's, when this is the last row group; weights past the end of
     // the array are never loaded, and prefetching them is harmless).
-    const char *weights = reinterpret_cast<const char *>(
-        p.rhs + (b * p.n1 + panel) * p.k * kPanel);
+    const auto weights =
+        reinterpret_cast<uintptr_t>(p.rhs + (b * p.n1 + panel) * p.k * kPanel);
     for (int64_t k0 = 0; k0 < p.k; k0 += kDepth) {
       BlockRange range{b,
                        rowBegin,
@@ -177,13 +178,13 @@ void RunUnits(void *context, int64_t begin, int64_t end) {
                        k0,
                        std::min(p.k, k0 + kDepth),
                        p.overwrite && k0 == 0,
-                       nullptr,
+                       0,
                        0};
       // The next slice comes into L2 while this one is used from L1: each
       // block fetches its share over its k steps, so that the requests to
       // memory are spread over the whole slice's work instead of bunched
       // in its first block.
-      const char *next = weights + (k0 + kDepth) * kPanel * sizeof(float);
+      const uintptr_t next = weights + (k0 + kDepth) * kPanel * sizeof(float);
       for (int64_t i = 0; i < blocks; ++i) {
         const int height =
             static_cast<int>((rows * (i + 1)) / blocks - (rows * i) / blocks);
