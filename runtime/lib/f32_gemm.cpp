@@ -16,10 +16,10 @@
 // when each block fetched 8 KB ahead of its own k, the first block of a
 // slice issued all of them and the other seven none, and the DRAM-bound
 // products read 4-7 GB/s on one core of the Sapphire Rapids VM; spread,
-// 6-10 GB/s (ResNet-50 b1 9% faster). Blocks of 7 rows (28 accumulators) leave
-// one register too few: clang then copies the accumulators between registers on
-// every k step (stage-5 1x1 layers 120 GFLOP/s against 132 with 6 rows, weights
-// in cache).
+// 6-10 GB/s (ResNet-50 b1 9% faster). Blocks of 7 rows (28 accumulators)
+// leave one register too few: clang then copies the accumulators between
+// registers on every k step (stage-5 1x1 layers 120 GFLOP/s against 132
+// with 6 rows, weights in cache).
 //
 // Why whole 64-column panels in one stream: with 16-column tiles, a block's
 // four weight streams (and, for k = 1024 or 2048, its rows) lie a multiple
@@ -52,7 +52,7 @@ constexpr int64_t kRowGroup = 48; // rows per unit of work (8 blocks)
 /// of the unit uses them.
 constexpr int64_t kDepth = 64;
 /// Cache lines of one slice of a panel (kDepth k steps of 256 bytes).
-constexpr int64_t kSliceLines = kDepth * kPanel * 4 / 64;
+constexpr int64_t kSliceLines = kDepth * kPanel * sizeof(float) / 64;
 /// Below this many multiply-adds the product runs on the calling thread.
 constexpr int64_t kParallelWork = int64_t{1} << 16;
 
