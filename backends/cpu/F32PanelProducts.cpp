@@ -75,16 +75,17 @@ struct Thresholds {
   /// Whether a (single) product of `m` rows, `k` x `n` weights and
   /// `im2col` bytes of rows copied for it is worth the runtime's kernel.
   bool qualify(int64_t m, int64_t k, int64_t n, int64_t im2colBytes) const {
-    return m >= minRows && k * n * 4 >= minWeightBytes &&
-           m * n * 4 <= maxResultBytes && im2colBytes <= maxIm2colBytes &&
-           fewPaddedColumns(n);
+    return fitsPanels(m, n) && k * n * 4 >= minWeightBytes &&
+           m * n * 4 <= maxResultBytes && im2colBytes <= maxIm2colBytes;
   }
 
-  /// Whether padding `n` columns to whole panels adds at most
-  /// 1/paddingShare of them (an eighth: 1000 -> 1024 does; 96 -> 128 would
-  /// compute a third more); 0: any padding.
-  bool fewPaddedColumns(int64_t n) const {
-    return paddingShare == 0 || (roundUp(n, kPanel) - n) * paddingShare <= n;
+  /// What every product on the kernel needs, Winograd's batched ones
+  /// included: at least minRows rows, and columns whose padding to whole
+  /// panels adds at most 1/paddingShare of them (an eighth: 1000 -> 1024
+  /// does; 96 -> 128 would compute a third more); paddingShare 0: any.
+  bool fitsPanels(int64_t m, int64_t n) const {
+    return m >= minRows &&
+           (paddingShare == 0 || (roundUp(n, kPanel) - n) * paddingShare <= n);
   }
 };
 
@@ -181,14 +182,11 @@ bool rewriteProduct(Operation *op, const Thresholds &limits) {
   if (!p)
     return false;
   auto conv = dyn_cast<linalg::Conv2DNhwcHwcfOp>(op);
-  if (p->batched) {
-    if (p->m < limits.minRows || !limits.fewPaddedColumns(p->n))
-      return false;
-  } else {
-    bool copiesRows = conv && !inputIsRows(conv);
-    if (!limits.qualify(p->m, p->k, p->n, copiesRows ? p->m * p->k * 4 : 0))
-      return false;
-  }
+  bool copiesRows = conv && !inputIsRows(conv);
+  if (p->batched
+          ? !limits.fitsPanels(p->m, p->n)
+          : !limits.qualify(p->m, p->k, p->n, copiesRows ? p->m * p->k * 4 : 0))
+    return false;
   OpBuilder b(op);
   Location loc = op->getLoc();
   Value rows = conv ? im2colRows(b, loc, conv, p->k, b.getF32Type(),
