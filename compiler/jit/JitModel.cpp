@@ -116,6 +116,7 @@ linkObject(const std::string &object, const std::string &symbol,
   // The bf16 products of --precision=bf16 (bf16_gemm.cpp).
   provide(tfaot_rt::kMmt4dBf16, &tfaot_rt_mmt4d_bf16bf16f32);
   provide(tfaot_rt::kMmt4dF32, &tfaot_rt_mmt4d_f32f32f32);
+  provide(tfaot_rt::kMmt4dF32Fused, &tfaot_rt_mmt4d_f32_fused);
   // The run-time index checks (runtime/lib/checks.cpp).
   provide(tfaot_rt::kCheckIndices, &tfaot_rt_check_indices);
   // NonMaxSuppression and Where (runtime/lib/data_dependent.cpp).

@@ -21,6 +21,13 @@
 // registers on every k step (stage-5 1x1 layers 120 GFLOP/s against 132
 // with 6 rows, weights in cache).
 //
+// Between slices a block's sums wait in the unit's partial rows (48 x 64
+// floats on the stack, in L1) rather than in the result, whose rows may
+// lie a multiple of 4 KB apart. The last slice stores them to the packed
+// result, or, for tfaot_rt_mmt4d_f32_fused, applies the epilogue (bias,
+// residual, clamp) to them on their way to the layer's output, so that a
+// convolution's result is written once, finished.
+//
 // Why whole 64-column panels in one stream: with 16-column tiles, a block's
 // four weight streams (and, for k = 1024 or 2048, its rows) lie a multiple
 // of 4 KB apart and fight over the same L1 sets. On one Sapphire Rapids
@@ -59,10 +66,14 @@ constexpr int64_t kParallelWork = int64_t{1} << 16;
 using Problem = F32Product;
 
 /// Where one register block works: rows [row, row + R) of panel `panel` of
-/// product `b`, over k in [k0, k1); `overwrite`: its sums start from zero.
+/// product `b`, over k in [k0, k1). Its sums start from zero (`first` of an
+/// overwriting product), from the packed result (`first` otherwise) or
+/// from `partial`; they go to `partial` unless the slice is the `last`.
 struct BlockRange {
   int64_t b, row, panel, k0, k1;
-  bool overwrite;
+  bool first, last;
+  /// The block's rows of the unit's partial sums: 64 floats per row.
+  float *partial;
   /// Cache lines to fetch into L2 while the block runs, spread evenly over
   /// its k steps: its share of the slice the unit reads next. An address as
   /// an integer: it may lie past the end of the weights (never loaded).
@@ -75,7 +86,7 @@ using BlockFn = void (*)(const Problem &, const BlockRange &);
 struct BlockOperands {
   const float *a; ///< Row `row`'s k values; the next row k further.
   const float *w; ///< The panel's [k][64] weights.
-  float *out;     ///< Row `row`'s 64 panel columns; the next row ldo further.
+  float *out;     ///< Row `row`'s 64 packed columns; the next row ldo further.
   int64_t ldo;
 
   BlockOperands(const Problem &p, const BlockRange &r)
@@ -85,18 +96,75 @@ struct BlockOperands {
         ldo(p.n1 * kPanel) {}
 };
 
+/// What F32Epilogue gives sum `s` of column j (with `residual` the row's).
+inline float Finish(const F32Epilogue &e, const float *residual, int64_t j,
+                    float s) {
+  float y = e.bias ? s + e.bias[j] : s;
+  if (residual)
+    y = y + residual[j];
+  // max(lo, y) and min(hi, y) as the AVX-512 instructions do them: a NaN y
+  // stays NaN.
+  y = e.lo > y ? e.lo : y;
+  return e.hi < y ? e.hi : y;
+}
+
 template <int R> void PortableBlock(const Problem &p, const BlockRange &range) {
   const BlockOperands o(p, range);
-  for (int r = 0; r < R; ++r)
+  const F32Epilogue *e = range.last ? p.epilogue : nullptr;
+  for (int r = 0; r < R; ++r) {
+    const int64_t i = range.row + r;
+    float *dst = e ? e->out + e->RowOffset(i) : nullptr;
+    const float *residual = e && e->residual ? e->residual + i * e->n : nullptr;
     for (int64_t j = 0; j < kPanel; ++j) {
-      float sum = range.overwrite ? 0.0f : o.out[r * o.ldo + j];
+      float sum = !range.first  ? range.partial[r * kPanel + j]
+                  : p.overwrite ? 0.0f
+                                : o.out[r * o.ldo + j];
       for (int64_t kk = range.k0; kk < range.k1; ++kk)
         sum = std::fma(o.a[r * p.k + kk], o.w[kk * kPanel + j], sum);
-      o.out[r * o.ldo + j] = sum;
+      const int64_t col = range.panel * kPanel + j;
+      if (!range.last)
+        range.partial[r * kPanel + j] = sum;
+      else if (!e)
+        o.out[r * o.ldo + j] = sum;
+      else if (col < e->n)
+        dst[col] = Finish(*e, residual, col, sum);
     }
+  }
 }
 
 #if defined(__x86_64__)
+/// Applies the epilogue to `rows` rows of sums at `sums` (64 floats per
+/// row): columns [col, col + 64) of rows [row, row + rows), those past n
+/// masked off. The block leaves its last sums in the unit's partial rows
+/// and this reads them from L1: applying the epilogue to the accumulators
+/// in the block itself kept them in memory through the k loop (too much
+/// code to unroll), at half the speed.
+__attribute__((target("avx512f"))) void Avx512Finish(const F32Epilogue &e,
+                                                     const float *sums,
+                                                     int64_t row, int rows,
+                                                     int64_t col) {
+  const __m512 lo = _mm512_set1_ps(e.lo), hi = _mm512_set1_ps(e.hi);
+  for (int r = 0; r < rows; ++r) {
+    const int64_t i = row + r;
+    float *dst = e.out + e.RowOffset(i);
+    const float *residual = e.residual ? e.residual + i * e.n : nullptr;
+    for (int64_t v = 0; v < kPanel / 16; ++v) {
+      const int64_t j = col + 16 * v, left = e.n - j;
+      if (left <= 0)
+        break;
+      const __mmask16 mask =
+          left >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << left) - 1);
+      __m512 y = _mm512_loadu_ps(sums + r * kPanel + 16 * v);
+      if (e.bias)
+        y = _mm512_add_ps(y, _mm512_maskz_loadu_ps(mask, e.bias + j));
+      if (residual)
+        y = _mm512_add_ps(y, _mm512_maskz_loadu_ps(mask, residual + j));
+      _mm512_mask_storeu_ps(dst + j, mask,
+                            _mm512_min_ps(hi, _mm512_max_ps(lo, y)));
+    }
+  }
+}
+
 // Each k step: 4 vector loads of the panel's row, R broadcasts, 4R FMAs.
 template <int R>
 __attribute__((target("avx512f"))) void Avx512Block(const Problem &p,
@@ -105,8 +173,10 @@ __attribute__((target("avx512f"))) void Avx512Block(const Problem &p,
   __m512 acc[R][4];
   for (int r = 0; r < R; ++r)
     for (int v = 0; v < 4; ++v)
-      acc[r][v] = range.overwrite ? _mm512_setzero_ps()
-                                  : _mm512_loadu_ps(o.out + r * o.ldo + 16 * v);
+      acc[r][v] = !range.first
+                      ? _mm512_loadu_ps(range.partial + r * kPanel + 16 * v)
+                  : p.overwrite ? _mm512_setzero_ps()
+                                : _mm512_loadu_ps(o.out + r * o.ldo + 16 * v);
   const int64_t steps = range.k1 - range.k0;
   uintptr_t prefetch = range.prefetch;
   int64_t owed = 0; // prefetchLines per step, in units of 1/steps
@@ -126,9 +196,15 @@ __attribute__((target("avx512f"))) void Avx512Block(const Problem &p,
       acc[r][3] = _mm512_fmadd_ps(x, w3, acc[r][3]);
     }
   }
-  for (int r = 0; r < R; ++r)
+  const bool packed = range.last && !p.epilogue;
+  for (int r = 0; r < R; ++r) {
+    float *dst = packed ? o.out + r * o.ldo : range.partial + r * kPanel;
     for (int v = 0; v < 4; ++v)
-      _mm512_storeu_ps(o.out + r * o.ldo + 16 * v, acc[r][v]);
+      _mm512_storeu_ps(dst + 16 * v, acc[r][v]);
+  }
+  if (range.last && p.epilogue)
+    Avx512Finish(*p.epilogue, range.partial, range.row, R,
+                 range.panel * kPanel);
 }
 #endif
 
@@ -171,15 +247,15 @@ void RunUnits(void *context, int64_t begin, int64_t end) {
     // the array are never loaded, and prefetching them is harmless).
     const auto weights =
         reinterpret_cast<uintptr_t>(p.rhs + (b * p.n1 + panel) * p.k * kPanel);
-    for (int64_t k0 = 0; k0 < p.k; k0 += kDepth) {
-      BlockRange range{b,
-                       rowBegin,
-                       panel,
-                       k0,
-                       std::min(p.k, k0 + kDepth),
-                       p.overwrite && k0 == 0,
-                       0,
-                       0};
+    // The unit's partial sums between slices, in L1 (12 KB).
+    alignas(64) float partial[kRowGroup * kPanel];
+    // One slice when k is 0: the sums are their start.
+    const int64_t slices = std::max<int64_t>(1, (p.k + kDepth - 1) / kDepth);
+    for (int64_t s = 0; s < slices; ++s) {
+      const int64_t k0 = s * kDepth;
+      BlockRange range{
+          b,      rowBegin,        panel,   k0, std::min(p.k, k0 + kDepth),
+          s == 0, s == slices - 1, partial, 0,  0};
       // The next slice comes into L2 while this one is used from L1: each
       // block fetches its share over its k steps, so that the requests to
       // memory are spread over the whole slice's work instead of bunched
@@ -193,6 +269,7 @@ void RunUnits(void *context, int64_t begin, int64_t end) {
         range.prefetchLines = kSliceLines * (i + 1) / blocks - firstLine;
         task.blocks->fn[height - 1](p, range);
         range.row += height;
+        range.partial += height * kPanel;
       }
     }
   }
@@ -224,11 +301,6 @@ F32Path BestF32Path() {
 void Mmt4dF32(F32Path path, const F32Product &p) {
   if (p.batch <= 0 || p.m <= 0 || p.n1 <= 0)
     return;
-  if (p.k <= 0) { // No products: the sums are their start.
-    if (p.overwrite)
-      std::fill(p.out, p.out + p.batch * p.m * p.n1 * kPanel, 0.0f);
-    return;
-  }
   Task task{&p, &kPortableBlocks, (p.m + kRowGroup - 1) / kRowGroup};
 #if defined(__x86_64__)
   if (path == F32Path::Avx512 && F32PathAvailable(path))
@@ -253,4 +325,25 @@ extern "C" void tfaot_rt_mmt4d_f32f32f32(int64_t lhs, int64_t rhs, int64_t out,
                                      reinterpret_cast<const float *>(rhs),
                                      reinterpret_cast<float *>(out), batch, m,
                                      n1, k, (flags & kF32Mmt4dOverwrite) != 0});
+}
+
+extern "C" void tfaot_rt_mmt4d_f32_fused(int64_t lhs, int64_t rhs, int64_t m,
+                                         int64_t n1, int64_t k, int64_t out,
+                                         int64_t n, int64_t bias,
+                                         int64_t residual, float lo, float hi,
+                                         int64_t row_pixels,
+                                         int64_t row_stride) {
+  using namespace tfaot::internal;
+  F32Epilogue e;
+  e.out = reinterpret_cast<float *>(out);
+  e.n = n;
+  e.bias = reinterpret_cast<const float *>(bias);
+  e.residual = reinterpret_cast<const float *>(residual);
+  e.lo = lo;
+  e.hi = hi;
+  e.row_pixels = row_pixels;
+  e.row_stride = row_stride;
+  Mmt4dF32(BestF32Path(), F32Product{reinterpret_cast<const float *>(lhs),
+                                     reinterpret_cast<const float *>(rhs),
+                                     nullptr, 1, m, n1, k, true, &e});
 }

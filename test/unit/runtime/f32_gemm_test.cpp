@@ -16,6 +16,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -25,6 +26,7 @@
 
 namespace {
 
+using tfaot::internal::F32Epilogue;
 using tfaot::internal::F32Path;
 using tfaot::internal::F32PathAvailable;
 using tfaot::internal::F32Product;
@@ -161,6 +163,110 @@ TEST(F32Gemm, SplitOverThreadsGivesTheSameBits) {
   // Each output element is summed by one thread in one order either way.
   EXPECT_EQ(
       0, std::memcmp(alone.data(), pooled.data(), p.OutSize() * sizeof(float)));
+}
+
+/// A fused call's result against the plain call's sums (checked against
+/// double products above) put through the epilogue here, one float32
+/// operation at a time: the same bits are expected.
+struct FusedCase {
+  bool bias, residual, inPlace, clamp;
+  int64_t rowPixels; ///< > 0: the result is a padded buffer's interior.
+};
+
+void RunFused(F32Path path, const char *name) {
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<float> value(-3.f, 3.f);
+  const FusedCase cases[] = {
+      {false, false, false, false, 0}, {true, false, false, true, 0},
+      {true, true, false, true, 0},    {true, true, true, false, 0},
+      {false, true, false, true, 0},   {true, false, false, true, 7}};
+  for (const auto &shape : kShapes) {
+    if (shape[0] != 1)
+      continue; // The fused call takes one product.
+    Products p = Products::Random(rng, 1, shape[1], shape[2], shape[3]);
+    const int64_t m = p.m, n = p.n, ldo = p.n1 * 64;
+    std::vector<float> sums =
+        p.Run(F32Path::Portable, std::vector<float>(p.OutSize()), true);
+    for (const FusedCase &c : cases) {
+      if (c.rowPixels > 0 && m % c.rowPixels != 0)
+        continue;
+      std::vector<float> bias(n), residual(m * n);
+      for (float &v : bias)
+        v = value(rng);
+      for (float &v : residual)
+        v = value(rng);
+      F32Epilogue e;
+      e.n = n;
+      e.bias = c.bias ? bias.data() : nullptr;
+      if (c.clamp) {
+        e.lo = -1.0f;
+        e.hi = 6.0f;
+      }
+      // Padded: image rows of rowPixels pixels, each followed by 3 pixels
+      // (and the whole by one more row) the kernel must not touch.
+      e.row_pixels = c.rowPixels;
+      e.row_stride = (c.rowPixels + 3) * n;
+      const int64_t outSize =
+          c.rowPixels > 0 ? (m / c.rowPixels + 1) * e.row_stride : m * n;
+      const float sentinel = 1234.5f;
+      std::vector<float> out(outSize, sentinel);
+      if (c.inPlace)
+        out = residual;
+      e.residual = !c.residual ? nullptr
+                   : c.inPlace ? out.data()
+                               : residual.data();
+      e.out = out.data();
+      std::vector<float> expected = out;
+      for (int64_t i = 0; i < m; ++i)
+        for (int64_t j = 0; j < n; ++j) {
+          float y = sums[i * ldo + j];
+          if (c.bias)
+            y = y + bias[j];
+          if (c.residual)
+            y = y + residual[i * n + j];
+          if (c.clamp)
+            y = std::min(std::max(y, -1.0f), 6.0f);
+          expected[e.RowOffset(i) + j] = y;
+        }
+      Mmt4dF32(path, F32Product{p.a.data(), p.rhs.data(), nullptr, 1, m, p.n1,
+                                p.k, true, &e});
+      EXPECT_EQ(0, std::memcmp(expected.data(), out.data(),
+                               out.size() * sizeof(float)))
+          << name << " " << m << "x" << n << "x" << p.k << " bias " << c.bias
+          << " residual " << c.residual << " in place " << c.inPlace
+          << " clamp " << c.clamp << " row pixels " << c.rowPixels;
+    }
+  }
+}
+
+TEST(F32Gemm, FusedEpiloguePortable) {
+  RunFused(F32Path::Portable, "portable");
+}
+
+TEST(F32Gemm, FusedEpilogueAvx512) {
+  if (!F32PathAvailable(F32Path::Avx512))
+    GTEST_SKIP() << "this CPU has no AVX-512F (avx512f in /proc/cpuinfo)";
+  RunFused(F32Path::Avx512, "avx512");
+}
+
+TEST(F32Gemm, FusedEpilogueKeepsNaN) {
+  // A NaN sum stays NaN through the clamp, as arith.maximumf/minimumf keep it.
+  std::vector<float> a = {std::numeric_limits<float>::quiet_NaN(), 1.0f};
+  std::vector<float> rhs(64, 2.0f), out(2, 0.0f);
+  F32Epilogue e;
+  e.out = out.data();
+  e.n = 1;
+  e.lo = 0.0f;
+  e.hi = 6.0f;
+  for (F32Path path : {F32Path::Portable, F32Path::Avx512}) {
+    if (!F32PathAvailable(path))
+      continue;
+    out = {0.0f, 0.0f};
+    Mmt4dF32(path,
+             F32Product{a.data(), rhs.data(), nullptr, 1, 2, 1, 1, true, &e});
+    EXPECT_TRUE(std::isnan(out[0]));
+    EXPECT_EQ(out[1], 2.0f);
+  }
 }
 
 } // namespace

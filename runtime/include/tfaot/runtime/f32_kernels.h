@@ -41,11 +41,32 @@ extern "C" void tfaot_rt_mmt4d_f32f32f32(int64_t lhs, int64_t rhs, int64_t out,
                                          int64_t batch, int64_t m, int64_t n1,
                                          int64_t k, int32_t flags);
 
+/// The same product (batch 1, out = lhs * rhs) with its epilogue: instead
+/// of the packed [m][64 * n1] sums, each row i, column j < n of the result
+/// is, in this order of float32 operations,
+///   y = sum + bias[j] (bias != 0);  y = y + residual[i][j] (residual != 0);
+///   out[row(i) + j] = min(max(y, lo), hi)   (a NaN y stays NaN)
+/// where bias is n floats, residual m x n dense (it may be out itself: each
+/// element is read before it is written, but may overlap it no other way),
+/// and row(i) = i * n, or, with row_pixels > 0 (the interior of a padded
+/// NHWC buffer), (i / row_pixels) * row_stride + (i % row_pixels) * n.
+/// The sums never reach memory: the kernel applies this to each register
+/// block as its last k slice ends. No operand may overlap lhs or rhs.
+extern "C" void tfaot_rt_mmt4d_f32_fused(int64_t lhs, int64_t rhs, int64_t m,
+                                         int64_t n1, int64_t k, int64_t out,
+                                         int64_t n, int64_t bias,
+                                         int64_t residual, float lo, float hi,
+                                         int64_t row_pixels,
+                                         int64_t row_stride);
+
 namespace tfaot_rt {
 inline constexpr char kMmt4dF32[] = "tfaot_rt_mmt4d_f32f32f32";
+inline constexpr char kMmt4dF32Fused[] = "tfaot_rt_mmt4d_f32_fused";
 } // namespace tfaot_rt
 
 static_assert(tfaot_rt::sameName(tfaot_rt::kMmt4dF32,
                                  TFAOT_RT_NAME_OF(tfaot_rt_mmt4d_f32f32f32)));
+static_assert(tfaot_rt::sameName(tfaot_rt::kMmt4dF32Fused,
+                                 TFAOT_RT_NAME_OF(tfaot_rt_mmt4d_f32_fused)));
 
 #endif // TFAOT_RUNTIME_F32_KERNELS_H
