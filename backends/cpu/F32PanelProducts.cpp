@@ -15,11 +15,14 @@
 // weights packed here into whole 64-column panels, each panel once per
 // 6-row block from L2:
 //  - linalg.conv_2d_nhwc_hwcf and linalg.matmul with constant weights and
-//    a zero start, at least kMinWeightBytes of weights and at most
-//    kMaxResultBytes of result (their epilogue, bias and activation and
-//    residual, is then an elementwise op of its own over the result, which
-//    stays cheap while the result is in L2), with rows of their input as it
-//    is (1x1 stride 1) or im2col rows of at most kMaxIm2colBytes;
+//    a zero start, at least kMinWeightBytes of weights, with rows of their
+//    input as it is (1x1 stride 1) or im2col rows of at most
+//    kMaxIm2colBytes; and either an epilogue (bias, activation, residual:
+//    one elementwise generic reading the result) that the kernel's fused
+//    call (tfaot_rt_mmt4d_f32_fused) will apply to each block of sums as
+//    it is finished, or at most kMaxResultBytes of result (the epilogue is
+//    then an elementwise op of its own over the result, which stays cheap
+//    while the result is in L2);
 //  - linalg.batch_matmul with constant right-hand sides (Winograd's 16 or
 //    36 products per layer), whose result the output transform reads
 //    anyway, at any size.
@@ -73,10 +76,14 @@ struct Thresholds {
   int64_t paddingShare;
 
   /// Whether a (single) product of `m` rows, `k` x `n` weights and
-  /// `im2col` bytes of rows copied for it is worth the runtime's kernel.
-  bool qualify(int64_t m, int64_t k, int64_t n, int64_t im2colBytes) const {
+  /// `im2col` bytes of rows copied for it is worth the runtime's kernel;
+  /// `fusedEpilogue`: the kernel will likely apply its epilogue, so that
+  /// the size of its result does not matter.
+  bool qualify(int64_t m, int64_t k, int64_t n, int64_t im2colBytes,
+               bool fusedEpilogue) const {
     return fitsPanels(m, n) && k * n * 4 >= minWeightBytes &&
-           m * n * 4 <= maxResultBytes && im2colBytes <= maxIm2colBytes;
+           (fusedEpilogue || m * n * 4 <= maxResultBytes) &&
+           im2colBytes <= maxIm2colBytes;
   }
 
   /// What every product on the kernel needs, Winograd's batched ones
@@ -175,6 +182,22 @@ void remarkPanels(Operation *op, int64_t batch, int64_t m, int64_t k,
                     std::to_string(k) + "x" + std::to_string(n));
 }
 
+/// Whether the one reader of `op`'s result is an elementwise generic that
+/// reads it whole (tfaot-fuse-elementwise's bias, activation and residual
+/// add): what tfaot-cpu-int8-ukernels will most likely fuse into the
+/// kernel's call once bufferized, the generic's body permitting.
+bool readByEpilogue(Operation *op) {
+  Value result = op->getResult(0);
+  if (!result.hasOneUse())
+    return false;
+  OpOperand &use = *result.getUses().begin();
+  auto generic = dyn_cast<linalg::GenericOp>(use.getOwner());
+  return generic && generic.getNumDpsInits() == 1 &&
+         generic.getNumParallelLoops() == generic.getNumLoops() &&
+         generic.isDpsInput(&use) &&
+         generic.getMatchingIndexingMap(&use).isIdentity();
+}
+
 /// Rewrites `op` if it is a product with constant weights that qualifies;
 /// returns whether it did.
 bool rewriteProduct(Operation *op, const Thresholds &limits) {
@@ -185,7 +208,8 @@ bool rewriteProduct(Operation *op, const Thresholds &limits) {
   bool copiesRows = conv && !inputIsRows(conv);
   if (p->batched
           ? !limits.fitsPanels(p->m, p->n)
-          : !limits.qualify(p->m, p->k, p->n, copiesRows ? p->m * p->k * 4 : 0))
+          : !limits.qualify(p->m, p->k, p->n, copiesRows ? p->m * p->k * 4 : 0,
+                            readByEpilogue(op)))
     return false;
   OpBuilder b(op);
   Location loc = op->getLoc();

@@ -107,18 +107,22 @@ public:
     cur = generic.getRegion().front().getArgument(accInput);
   }
 
-  bool read(Int8EpilogueMatch &match) {
+  /// `floatSums`: the sums are float32 already (a float product's), so
+  /// the body starts at the bias, with no conversion and no scale.
+  bool read(Int8EpilogueMatch &match, bool floatSums) {
     const float inf = std::numeric_limits<float>::infinity();
     match.lo = -inf;
     match.hi = inf;
-    auto toFloat = dyn_cast_or_null<arith::SIToFPOp>(user());
-    if (!toFloat || !toFloat.getType().isF32())
-      return false;
-    advance(toFloat);
-    auto mul = dyn_cast_or_null<arith::MulFOp>(user());
-    if (!mul || !(match.scale = operandOfKind(mul, InputKind::Column)))
-      return false;
-    advance(mul);
+    if (!floatSums) {
+      auto toFloat = dyn_cast_or_null<arith::SIToFPOp>(user());
+      if (!toFloat || !toFloat.getType().isF32())
+        return false;
+      advance(toFloat);
+      auto mul = dyn_cast_or_null<arith::MulFOp>(user());
+      if (!mul || !(match.scale = operandOfKind(mul, InputKind::Column)))
+        return false;
+      advance(mul);
+    }
     if (auto add = dyn_cast_or_null<arith::AddFOp>(user()))
       if ((match.bias = operandOfKind(add, InputKind::Column)))
         advance(add);
@@ -526,7 +530,9 @@ std::optional<Int8EpilogueMatch> matchInt8Epilogue(linalg::LinalgOp product) {
       cast<MemRefType>(match.result.getType()).getShape() != shape)
     return std::nullopt;
   BodyReader reader(generic, *accInput, inputs);
-  if (!reader.read(match))
+  const bool floatSums =
+      cast<MemRefType>(out.getType()).getElementType().isF32();
+  if (!reader.read(match, floatSums))
     return std::nullopt;
   Type element = match.int8Result ? Type(IntegerType::get(ctx, 8)) : f32;
   if (!isDenseOf(match.result, element) &&

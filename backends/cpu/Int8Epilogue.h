@@ -31,7 +31,7 @@ struct Int8EpilogueMatch {
   /// (the product's buffer's user) first (none for an NHWC result); erased
   /// with the generic where nothing else uses them.
   llvm::SmallVector<mlir::Operation *> views;
-  mlir::Value scale;  ///< memref<n x f32>, per column.
+  mlir::Value scale;  ///< memref<n x f32>, per column (null: float sums).
   mlir::Value bias;   ///< memref<n x f32>, or null.
   mlir::Value residual; ///< f32, the result's shape (added after the bias), or null.
   /// Or an int8 residual of the result's shape, added as
@@ -64,6 +64,11 @@ struct Int8EpilogueMatch {
 /// (or int8(roundeven(y)), the form tfaot-fold-requantize leaves: qMul 1,
 /// qZp 0), with nothing that touches memory between the two but fills of
 /// buffers allocated there.
+/// A float32 mmt4d's sums (tiles 1x64x1, tfaot_rt_mmt4d_f32_fused) are
+/// matched the same way without the conversion and the scale:
+///   y = clamp(acc (+ bias[col]) (+ residual), lo, hi)
+/// (the caller turns down what its kernel lacks: int8 residuals and
+/// results); match.scale is then null.
 std::optional<Int8EpilogueMatch>
 matchInt8Epilogue(mlir::linalg::LinalgOp product);
 
@@ -78,8 +83,9 @@ matchInt8Epilogue(mlir::linalg::LinalgOp product);
 /// generic and its output. Only tfaot_rt_mmt4d_s8s8_fused takes a copy.
 bool addInt8Copy(mlir::linalg::LinalgOp product, Int8EpilogueMatch &match);
 
-/// Splits each generic that adds two int8 products' rescaled sums (a
-/// ResNet stage's first block: shortcut plus last 1x1) into a generic
+/// Splits each generic that adds two int8 products' rescaled sums, or two
+/// float32 mmt4d products' sums plus biases (a ResNet stage's first block:
+/// shortcut plus last 1x1) into a generic
 /// writing the earlier product's term as float right after it and the
 /// join reading that as a residual, so that both become epilogues the
 /// fused kernel applies. Bit for bit the same results

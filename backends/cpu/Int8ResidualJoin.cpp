@@ -16,6 +16,10 @@
 // same values; only the two terms of the one addition change sides, and
 // IEEE addition is commutative, so the results are bit for bit the same.
 //
+// The float32 network's joins are the same with float32 sums (the panel
+// kernel's, tfaot_rt_mmt4d_f32_fused): each term is the sums plus the
+// bias, with no conversion and no scale.
+//
 //===----------------------------------------------------------------------===//
 #include "backends/cpu/Int8Epilogue.h"
 
@@ -29,11 +33,11 @@ namespace tfaot::cpu {
 namespace {
 
 /// One rescaled product in the join's body: sitofp(sums) * scale[col]
-/// (+ bias[col]).
+/// (+ bias[col]) for int32 sums, sums (+ bias[col]) for float32 ones.
 struct Term {
   unsigned input;                 ///< The sums' input number.
   SmallVector<Operation *> ops;   ///< sitofp, mulf and the optional addf.
-  Value value;                    ///< The last of them.
+  Value value;                    ///< The last of them (or the sums).
 };
 
 /// The only user of `v`, if it has exactly one.
@@ -52,20 +56,22 @@ bool isColumnArg(linalg::GenericOp generic, Value v,
 std::optional<Term> readTerm(linalg::GenericOp generic, unsigned input,
                              ArrayRef<bool> columns) {
   Term term{input, {}, generic.getRegion().front().getArgument(input)};
-  auto toFloat = dyn_cast_or_null<arith::SIToFPOp>(onlyUser(term.value));
-  if (!toFloat || !toFloat.getType().isF32())
-    return std::nullopt;
   auto other = [&](Operation *op) {
     return op->getOperand(0) == term.value ? op->getOperand(1)
                                            : op->getOperand(0);
   };
-  term.ops.push_back(toFloat);
-  term.value = toFloat.getResult();
-  auto mul = dyn_cast_or_null<arith::MulFOp>(onlyUser(term.value));
-  if (!mul || !isColumnArg(generic, other(mul), columns))
-    return std::nullopt;
-  term.ops.push_back(mul);
-  term.value = mul.getResult();
+  if (!term.value.getType().isF32()) {
+    auto toFloat = dyn_cast_or_null<arith::SIToFPOp>(onlyUser(term.value));
+    if (!toFloat || !toFloat.getType().isF32())
+      return std::nullopt;
+    term.ops.push_back(toFloat);
+    term.value = toFloat.getResult();
+    auto mul = dyn_cast_or_null<arith::MulFOp>(onlyUser(term.value));
+    if (!mul || !isColumnArg(generic, other(mul), columns))
+      return std::nullopt;
+    term.ops.push_back(mul);
+    term.value = mul.getResult();
+  }
   if (auto add = dyn_cast_or_null<arith::AddFOp>(onlyUser(term.value)))
     if (isColumnArg(generic, other(add), columns)) {
       term.ops.push_back(add);
@@ -74,8 +80,17 @@ std::optional<Term> readTerm(linalg::GenericOp generic, unsigned input,
   return term;
 }
 
-/// The int8 product (kernel-shaped mmt4d) whose int32 buffer `sums`
-/// views, or null.
+/// Whether `mmt4d` sums int8 into int32 or float32 into float32.
+bool isSumsOf(linalg::Mmt4DOp mmt4d) {
+  Type sums = getElementTypeOrSelf(mmt4d.getDpsInitOperand(0)->get());
+  Type lhs = getElementTypeOrSelf(mmt4d.getDpsInputOperand(0)->get());
+  return (sums.isInteger(32) && lhs.isInteger(8)) ||
+         (sums.isF32() && lhs.isF32());
+}
+
+/// The product whose sums buffer `sums` views, or null: an int8 mmt4d
+/// (int32 sums) or a float32 one (float32 sums of float32 operands, the
+/// panel kernel's).
 linalg::Mmt4DOp productOf(Value sums) {
   while (Operation *def = sums.getDefiningOp()) {
     if (!isa<memref::CollapseShapeOp, memref::ExpandShapeOp,
@@ -87,8 +102,7 @@ linalg::Mmt4DOp productOf(Value sums) {
     return nullptr;
   for (Operation *user : sums.getUsers())
     if (auto mmt4d = dyn_cast<linalg::Mmt4DOp>(user))
-      if (mmt4d.getDpsInitOperand(0)->get() == sums &&
-          cast<MemRefType>(sums.getType()).getElementType().isInteger(32))
+      if (mmt4d.getDpsInitOperand(0)->get() == sums && isSumsOf(mmt4d))
         return mmt4d;
   return nullptr;
 }
@@ -143,14 +157,15 @@ void splitJoin(linalg::GenericOp join) {
     AffineMap map = join.getMatchingIndexingMap(input);
     auto type = cast<MemRefType>(input->get().getType());
     columns.push_back(map == lastColumn && type.getElementType().isF32());
-    if (map == identity && type.getElementType().isInteger(32))
+    if (map == identity && productOf(input->get()))
       sums.push_back(input->getOperandNumber());
   }
   if (sums.size() != 2)
     return;
   std::optional<Term> a = readTerm(join, sums[0], columns);
   std::optional<Term> b = readTerm(join, sums[1], columns);
-  if (!a || !b)
+  // (A float32 term that is the sums alone has nothing to split off.)
+  if (!a || !b || a->ops.empty() || b->ops.empty())
     return;
   auto add = dyn_cast_or_null<arith::AddFOp>(onlyUser(a->value));
   if (!add || add != onlyUser(b->value))

@@ -28,7 +28,9 @@
 //    after its zero fill becomes tfaot_rt_matmul_f32s8.
 //  - linalg.mmt4d and batch_mmt4d (f32, tiles 1x64x1) of
 //    tfaot-cpu-f32-panel-products (F32PanelProducts.cpp) become
-//    tfaot_rt_mmt4d_f32f32f32 (tfaot/runtime/f32_kernels.h);
+//    tfaot_rt_mmt4d_f32f32f32 (tfaot/runtime/f32_kernels.h), or, for an
+//    mmt4d whose sums only a bias/residual/clamp epilogue reads,
+//    tfaot_rt_mmt4d_f32_fused in the epilogue's place;
 //  - linalg.mmt4d (bf16 x bf16 -> f32, tiles 1x16x2) of --precision=bf16
 //    (Bf16Contractions.cpp) becomes tfaot_rt_mmt4d_bf16bf16f32
 //    (tfaot/runtime/bf16_kernels.h), vdpbf16ps where the CPU has
@@ -421,6 +423,55 @@ void rewriteFloatMmt4d(ModuleOp module, linalg::LinalgOp op, StringRef kernel,
   op->erase();
 }
 
+/// A float32 mmt4d on the panel kernel's tiles after a zero fill whose
+/// sums only an epilogue the kernel applies itself reads (bias, residual,
+/// clamp: Int8Epilogue.h): one call of tfaot_rt_mmt4d_f32_fused in the
+/// epilogue's place, so the sums never reach memory. Returns false,
+/// changing nothing, where the epilogue is anything else.
+bool rewriteFusedF32Mmt4d(ModuleOp module, linalg::Mmt4DOp op) {
+  linalg::FillOp fill = zeroFillBefore(op);
+  if (!fill)
+    return false;
+  std::optional<::tfaot::cpu::Int8EpilogueMatch> epilogue =
+      ::tfaot::cpu::matchInt8Epilogue(op);
+  if (!epilogue || epilogue->int8Result || epilogue->residualInt8)
+    return false;
+  Value out = op.getDpsInitOperand(0)->get();
+  OpBuilder b(epilogue->generic);
+  Location loc = op.getLoc();
+  Value lhs = op.getDpsInputOperand(0)->get();
+  Value rhs = op.getDpsInputOperand(1)->get();
+  // [m, k, 1, 1] and [n1, k, 64, 1].
+  auto lhsShape = cast<MemRefType>(lhs.getType()).getShape();
+  auto rhsShape = cast<MemRefType>(rhs.getType()).getShape();
+  // (lhs, rhs, m, n1, k, out, n, bias, residual, lo, hi, row_pixels,
+  //  row_stride)
+  SmallVector<Value> args = {address(b, loc, lhs),
+                             address(b, loc, rhs),
+                             i64(b, loc, lhsShape[0]),
+                             i64(b, loc, rhsShape[0]),
+                             i64(b, loc, lhsShape[1]),
+                             address(b, loc, epilogue->result),
+                             i64(b, loc, epilogue->n),
+                             addressOrZero(b, loc, epilogue->bias),
+                             addressOrZero(b, loc, epilogue->residual),
+                             f32(b, loc, epilogue->lo),
+                             f32(b, loc, epilogue->hi),
+                             i64(b, loc, epilogue->rowPixels),
+                             i64(b, loc, epilogue->rowStride)};
+  SmallVector<Type> types(9, b.getI64Type());
+  types.append(
+      {b.getF32Type(), b.getF32Type(), b.getI64Type(), b.getI64Type()});
+  countFlop(func::CallOp::create(
+                b, loc, declare(module, tfaot_rt::kMmt4dF32Fused, types), args),
+            op);
+  eraseEpilogue(*epilogue);
+  fill.erase();
+  op.erase();
+  eraseIfDead(out);
+  return true;
+}
+
 void rewriteDepthwise(ModuleOp module, linalg::DepthwiseConv2DNhwcHwcOp op) {
   ProductInit init = initBefore(op, {0, 1, 2});
   if (!init.found())
@@ -674,11 +725,13 @@ struct Int8UkernelsPass
     // In program order: a fused product's erased generic may be what a
     // later product's matcher would otherwise look at.
     for (Operation *op : products) {
-      if (isF32KernelShaped(cast<linalg::LinalgOp>(op)))
-        rewriteFloatMmt4d(module, cast<linalg::LinalgOp>(op),
-                          tfaot_rt::kMmt4dF32, /*takesBatch=*/true,
-                          kF32Mmt4dOverwrite);
-      else if (auto mmt4d = dyn_cast<linalg::Mmt4DOp>(op))
+      auto mmt4d = dyn_cast<linalg::Mmt4DOp>(op);
+      if (isF32KernelShaped(cast<linalg::LinalgOp>(op))) {
+        if (!mmt4d || !rewriteFusedF32Mmt4d(module, mmt4d))
+          rewriteFloatMmt4d(module, cast<linalg::LinalgOp>(op),
+                            tfaot_rt::kMmt4dF32, /*takesBatch=*/true,
+                            kF32Mmt4dOverwrite);
+      } else if (mmt4d)
         isBf16KernelShaped(mmt4d)
             ? rewriteFloatMmt4d(module, mmt4d, tfaot_rt::kMmt4dBf16,
                                 /*takesBatch=*/false, kBf16Mmt4dOverwrite)

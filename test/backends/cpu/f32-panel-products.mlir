@@ -157,3 +157,86 @@ func.func @threshold(%a: tensor<4x256xf32>, %b: tensor<4x255xf32>, %c: tensor<4x
   %r4 = linalg.matmul ins(%d, %w4 : tensor<4x4096xf32>, tensor<4096x96xf32>) outs(%i4 : tensor<4x96xf32>) -> tensor<4x96xf32>
   return %r1, %r2, %r3, %r4 : tensor<4x256xf32>, tensor<4x256xf32>, tensor<4x500xf32>, tensor<4x96xf32>
 }
+
+// Epilogues the fused call applies (tfaot_rt_mmt4d_f32_fused: lhs, rhs, m,
+// n1, k, out, n, bias, residual, lo, hi, row_pixels, row_stride): a bias
+// and ReLU (lo 0, hi +inf), then a bias, a residual and ReLU6 (lo 0, hi 6).
+// A body the kernel cannot apply (a product by a constant) keeps the plain
+// call and its generic.
+// CALL-LABEL: func.func @epilogues
+// CALL: %c0_i64 = arith.constant 0 : i64
+// CALL-NEXT: %[[LO1:.*]] = arith.constant 0.000000e+00 : f32
+// CALL-NEXT: %[[HI1:.*]] = arith.constant 0x7F800000 : f32
+// CALL: call @tfaot_rt_mmt4d_f32_fused(%{{.*}}, %{{.*}}, %c4_i64, %c1_i64, %c3_i64, %{{.*}}, %c5_i64, %{{[0-9]+}}, %c0_i64, %[[LO1]], %[[HI1]], %c0_i64{{.*}}, %c0_i64{{.*}}) {tfaot.flop = 1536 : i64} : (i64, i64, i64, i64, i64, i64, i64, i64, i64, f32, f32, i64, i64) -> ()
+// CALL: %[[LO2:.*]] = arith.constant 0.000000e+00 : f32
+// CALL-NEXT: %[[HI2:.*]] = arith.constant 6.000000e+00 : f32
+// CALL: call @tfaot_rt_mmt4d_f32_fused(%{{.*}}, %{{.*}}, %c4_i64{{.*}}, %c1_i64{{.*}}, %c3_i64{{.*}}, %{{.*}}, %c5_i64{{.*}}, %{{[0-9]+}}, %{{[0-9]+}}, %[[LO2]], %[[HI2]], %c0_i64{{.*}}, %c0_i64{{.*}})
+// CALL: call @tfaot_rt_mmt4d_f32f32f32(
+// CALL: linalg.generic
+// CALL: arith.mulf
+// CALL-NOT: linalg.mmt4d
+#rows = affine_map<(d0, d1) -> (d0, d1)>
+#cols = affine_map<(d0, d1) -> (d1)>
+func.func @epilogues(%a: tensor<4x3xf32>, %r: tensor<4x5xf32>) -> (tensor<4x5xf32>, tensor<4x5xf32>, tensor<4x5xf32>) {
+  %w = arith.constant dense<0.5> : tensor<3x5xf32>
+  %bias = arith.constant dense<[1.0, 2.0, 3.0, 4.0, 5.0]> : tensor<5xf32>
+  %zero = arith.constant 0.0 : f32
+  %six = arith.constant 6.0 : f32
+  %two = arith.constant 2.0 : f32
+  %e = tensor.empty() : tensor<4x5xf32>
+  %i = linalg.fill ins(%zero : f32) outs(%e : tensor<4x5xf32>) -> tensor<4x5xf32>
+  // expected-remark @below {{[tfaot-cpu-f32-panel-products] matmul on the runtime's packed float32 kernel: 4x3 by 3x5}}
+  %p1 = linalg.matmul ins(%a, %w : tensor<4x3xf32>, tensor<3x5xf32>) outs(%i : tensor<4x5xf32>) -> tensor<4x5xf32>
+  %y1 = linalg.generic {indexing_maps = [#rows, #cols, #rows], iterator_types = ["parallel", "parallel"]} ins(%p1, %bias : tensor<4x5xf32>, tensor<5xf32>) outs(%e : tensor<4x5xf32>) {
+  ^bb0(%s: f32, %b: f32, %o: f32):
+    %t = arith.addf %s, %b : f32
+    %u = arith.maximumf %t, %zero : f32
+    linalg.yield %u : f32
+  } -> tensor<4x5xf32>
+  // expected-remark @below {{[tfaot-cpu-f32-panel-products] matmul on the runtime's packed float32 kernel: 4x3 by 3x5}}
+  %p2 = linalg.matmul ins(%a, %w : tensor<4x3xf32>, tensor<3x5xf32>) outs(%i : tensor<4x5xf32>) -> tensor<4x5xf32>
+  %e2 = tensor.empty() : tensor<4x5xf32>
+  %y2 = linalg.generic {indexing_maps = [#rows, #cols, #rows, #rows], iterator_types = ["parallel", "parallel"]} ins(%p2, %bias, %r : tensor<4x5xf32>, tensor<5xf32>, tensor<4x5xf32>) outs(%e2 : tensor<4x5xf32>) {
+  ^bb0(%s: f32, %b: f32, %res: f32, %o: f32):
+    %t = arith.addf %s, %b : f32
+    %v = arith.addf %t, %res : f32
+    %u = arith.maximumf %v, %zero : f32
+    %c = arith.minimumf %u, %six : f32
+    linalg.yield %c : f32
+  } -> tensor<4x5xf32>
+  // expected-remark @below {{[tfaot-cpu-f32-panel-products] matmul on the runtime's packed float32 kernel: 4x3 by 3x5}}
+  %p3 = linalg.matmul ins(%a, %w : tensor<4x3xf32>, tensor<3x5xf32>) outs(%i : tensor<4x5xf32>) -> tensor<4x5xf32>
+  %e3 = tensor.empty() : tensor<4x5xf32>
+  %y3 = linalg.generic {indexing_maps = [#rows, #rows], iterator_types = ["parallel", "parallel"]} ins(%p3 : tensor<4x5xf32>) outs(%e3 : tensor<4x5xf32>) {
+  ^bb0(%s: f32, %o: f32):
+    %t = arith.mulf %s, %two : f32
+    linalg.yield %t : f32
+  } -> tensor<4x5xf32>
+  return %y1, %y2, %y3 : tensor<4x5xf32>, tensor<4x5xf32>, tensor<4x5xf32>
+}
+
+// The result bound (1 MiB by default) is for products whose result a
+// generic of its own must read back: 1100 rows of 256 columns (1.1 MB)
+// with 256 KiB of weights stay generated code alone, and qualify when an
+// elementwise generic (the epilogue the kernel will apply) is their one
+// reader.
+// DEFAULT-LABEL: func.func @result_bound
+// DEFAULT: linalg.matmul
+// DEFAULT: linalg.mmt4d
+// DEFAULT-NOT: linalg.matmul
+func.func @result_bound(%a: tensor<1100x256xf32>) -> (tensor<1100x256xf32>, tensor<1100x256xf32>) {
+  %w = arith.constant dense<0.5> : tensor<256x256xf32>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1100x256xf32>
+  %i = linalg.fill ins(%zero : f32) outs(%e : tensor<1100x256xf32>) -> tensor<1100x256xf32>
+  %p1 = linalg.matmul ins(%a, %w : tensor<1100x256xf32>, tensor<256x256xf32>) outs(%i : tensor<1100x256xf32>) -> tensor<1100x256xf32>
+  // expected-remark @below {{[tfaot-cpu-f32-panel-products] matmul on the runtime's packed float32 kernel: 1100x256 by 256x256}}
+  %p2 = linalg.matmul ins(%a, %w : tensor<1100x256xf32>, tensor<256x256xf32>) outs(%i : tensor<1100x256xf32>) -> tensor<1100x256xf32>
+  %e2 = tensor.empty() : tensor<1100x256xf32>
+  %y2 = linalg.generic {indexing_maps = [#rows, #rows], iterator_types = ["parallel", "parallel"]} ins(%p2 : tensor<1100x256xf32>) outs(%e2 : tensor<1100x256xf32>) {
+  ^bb0(%s: f32, %o: f32):
+    %u = arith.maximumf %s, %zero : f32
+    linalg.yield %u : f32
+  } -> tensor<1100x256xf32>
+  return %p1, %y2 : tensor<1100x256xf32>, tensor<1100x256xf32>
+}
