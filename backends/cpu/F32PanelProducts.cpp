@@ -236,7 +236,8 @@ struct F32PanelProductsPass
                      "weights stay generated code")};
   Option<int64_t> maxResultBytes{
       *this, "max-result-bytes", llvm::cl::init(kMaxResultBytes),
-      llvm::cl::desc("... and those with more bytes of result")};
+      llvm::cl::desc("... and those with more bytes of result, unless "
+                     "an elementwise epilogue reads it")};
   Option<int64_t> maxIm2colBytes{
       *this, "max-im2col-bytes", llvm::cl::init(kMaxIm2colBytes),
       llvm::cl::desc("... and the convolutions whose rows (im2col) would "
@@ -254,7 +255,8 @@ struct F32PanelProductsPass
   StringRef getArgument() const override { return kPassName; }
   StringRef getDescription() const override {
     return "Float32 convolutions and matrix products with large constant "
-           "weights and small results (and Winograd's batched products) as "
+           "weights and an epilogue the kernel applies or a small result "
+           "(and Winograd's batched products) as "
            "linalg.mmt4d / batch_mmt4d with tiles 1x64x1 for the runtime's "
            "packed kernel, weights packed at compile time";
   }

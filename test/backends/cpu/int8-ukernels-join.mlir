@@ -98,3 +98,56 @@ func.func @not_a_join(%lhs0: memref<6x3x1x4xi8>, %rhs0: memref<2x3x16x4xi8>, %ro
   }
   return %result : memref<6x32xf32>
 }
+
+// -----
+
+// The float32 join (panel kernel products, tiles 1x64x1): each term is the
+// sums plus a bias. Split the same way: the shortcut's sums plus its bias
+// go to a new float buffer through the first fused call (no residual, no
+// clamp), the second fused call adds that buffer as its residual and
+// applies the ReLU; no generic is left.
+// CHECK-LABEL: func.func @float_join
+// CHECK: %[[TERM:.*]] = memref.alloc() {alignment = 64 : i64} : memref<1x2x3x64xf32>
+// CHECK: %[[TERMOUT:.*]] = memref.extract_aligned_pointer_as_index %[[TERM]]
+// CHECK: %[[NOCLAMP_LO:.*]] = arith.constant 0xFF800000 : f32
+// CHECK-NEXT: %[[NOCLAMP_HI:.*]] = arith.constant 0x7F800000 : f32
+// CHECK: call @tfaot_rt_mmt4d_f32_fused(%{{.*}}, %{{.*}}, %c6_i64, %c1_i64, %c3_i64, %{{.*}}, %c64_i64, %{{[0-9]+}}, %c0_i64{{[_0-9]*}}, %[[NOCLAMP_LO]], %[[NOCLAMP_HI]],
+// CHECK: call @tfaot_rt_mmt4d_s8s32_other
+// CHECK: %[[TERMPTR:.*]] = memref.extract_aligned_pointer_as_index %[[TERM]]
+// CHECK: %[[RELU:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT: %[[INF:.*]] = arith.constant 0x7F800000 : f32
+// CHECK: call @tfaot_rt_mmt4d_f32_fused(%{{.*}}, %{{.*}}, %c6_i64{{[_0-9]*}}, %c1_i64{{[_0-9]*}}, %c5_i64, %{{.*}}, %c64_i64{{[_0-9]*}}, %{{[0-9]+}}, %{{[0-9]+}}, %[[RELU]], %[[INF]],
+// CHECK-NOT: linalg.generic
+// CHECK-NOT: tfaot_rt_mmt4d_f32f32f32(
+// CHECK: return
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#col = affine_map<(d0, d1, d2, d3) -> (d3)>
+func.func private @tfaot_rt_mmt4d_s8s32_other()
+func.func @float_join(%lhs0: memref<6x3x1x1xf32>, %rhs0: memref<1x3x64x1xf32>,
+                      %lhs1: memref<6x5x1x1xf32>, %rhs1: memref<1x5x64x1xf32>,
+                      %bias0: memref<64xf32>, %bias1: memref<64xf32>) -> memref<1x2x3x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %sums0 = memref.alloc() : memref<6x1x1x64xf32>
+  linalg.fill ins(%zero : f32) outs(%sums0 : memref<6x1x1x64xf32>)
+  linalg.mmt4d ins(%lhs0, %rhs0 : memref<6x3x1x1xf32>, memref<1x3x64x1xf32>) outs(%sums0 : memref<6x1x1x64xf32>)
+  call @tfaot_rt_mmt4d_s8s32_other() : () -> ()
+  %sums1 = memref.alloc() : memref<6x1x1x64xf32>
+  linalg.fill ins(%zero : f32) outs(%sums1 : memref<6x1x1x64xf32>)
+  linalg.mmt4d ins(%lhs1, %rhs1 : memref<6x5x1x1xf32>, memref<1x5x64x1xf32>) outs(%sums1 : memref<6x1x1x64xf32>)
+  %flat1 = memref.collapse_shape %sums1 [[0], [1, 2, 3]] : memref<6x1x1x64xf32> into memref<6x64xf32>
+  %nhwc1 = memref.expand_shape %flat1 [[0, 1, 2], [3]] output_shape [1, 2, 3, 64] : memref<6x64xf32> into memref<1x2x3x64xf32>
+  %flat0 = memref.collapse_shape %sums0 [[0], [1, 2, 3]] : memref<6x1x1x64xf32> into memref<6x64xf32>
+  %nhwc0 = memref.expand_shape %flat0 [[0, 1, 2], [3]] output_shape [1, 2, 3, 64] : memref<6x64xf32> into memref<1x2x3x64xf32>
+  %result = memref.alloc() {alignment = 64 : i64} : memref<1x2x3x64xf32>
+  linalg.generic {indexing_maps = [#id, #col, #id, #col, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%nhwc0, %bias0, %nhwc1, %bias1 : memref<1x2x3x64xf32>, memref<64xf32>, memref<1x2x3x64xf32>, memref<64xf32>)
+      outs(%result : memref<1x2x3x64xf32>) {
+  ^bb0(%a0: f32, %b0: f32, %a1: f32, %b1: f32, %o: f32):
+    %t1 = arith.addf %a1, %b1 : f32
+    %t0 = arith.addf %a0, %b0 : f32
+    %sum = arith.addf %t0, %t1 : f32
+    %relu = arith.maximumf %sum, %zero : f32
+    linalg.yield %relu : f32
+  }
+  return %result : memref<1x2x3x64xf32>
+}

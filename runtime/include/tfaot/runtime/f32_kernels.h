@@ -3,7 +3,7 @@
 //
 // What generated CPU code calls for the float32 convolutions and matrix
 // products that tfaot-cpu-f32-panel-products gives to the runtime (those
-// with large constant weights and small results, on AVX-512 targets:
+// with large constant weights, on AVX-512 targets:
 // backends/cpu/F32PanelProducts.cpp says which).
 //
 // Layouts (dense float32, no alignment required), for each of `batch`
