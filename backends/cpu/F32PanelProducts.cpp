@@ -183,19 +183,24 @@ void remarkPanels(Operation *op, int64_t batch, int64_t m, int64_t k,
 }
 
 /// Whether the one reader of `op`'s result is an elementwise generic that
-/// reads it whole (tfaot-fuse-elementwise's bias, activation and residual
-/// add): what tfaot-cpu-int8-ukernels will most likely fuse into the
-/// kernel's call once bufferized, the generic's body permitting.
+/// reads it whole and only adds and clamps (tfaot-fuse-elementwise's bias,
+/// ReLU/ReLU6 and residual add): what tfaot-cpu-int8-ukernels will fuse
+/// into the kernel's call once bufferized, where its exact form matches.
 bool readByEpilogue(Operation *op) {
   Value result = op->getResult(0);
   if (!result.hasOneUse())
     return false;
   OpOperand &use = *result.getUses().begin();
   auto generic = dyn_cast<linalg::GenericOp>(use.getOwner());
-  return generic && generic.getNumDpsInits() == 1 &&
-         generic.getNumParallelLoops() == generic.getNumLoops() &&
-         generic.isDpsInput(&use) &&
-         generic.getMatchingIndexingMap(&use).isIdentity();
+  if (!generic || generic.getNumDpsInits() != 1 ||
+      generic.getNumParallelLoops() != generic.getNumLoops() ||
+      !generic.isDpsInput(&use) ||
+      !generic.getMatchingIndexingMap(&use).isIdentity())
+    return false;
+  return llvm::all_of(generic.getBody()->getOperations(), [](Operation &op) {
+    return isa<arith::AddFOp, arith::MaximumFOp, arith::MinimumFOp,
+               linalg::YieldOp>(op);
+  });
 }
 
 /// Rewrites `op` if it is a product with constant weights that qualifies;

@@ -218,13 +218,15 @@ func.func @epilogues(%a: tensor<4x3xf32>, %r: tensor<4x5xf32>) -> (tensor<4x5xf3
 // The result bound (1 MiB by default) is for products whose result a
 // generic of its own must read back: 1100 rows of 256 columns (1.1 MB)
 // with 256 KiB of weights stay generated code alone, and qualify when an
-// elementwise generic (the epilogue the kernel will apply) is their one
-// reader.
+// elementwise generic that only adds and clamps (the epilogue the kernel
+// will apply) is their one reader; not when it does anything else (here a
+// product by a constant).
 // DEFAULT-LABEL: func.func @result_bound
 // DEFAULT: linalg.matmul
 // DEFAULT: linalg.mmt4d
-// DEFAULT-NOT: linalg.matmul
-func.func @result_bound(%a: tensor<1100x256xf32>) -> (tensor<1100x256xf32>, tensor<1100x256xf32>) {
+// DEFAULT: linalg.matmul
+// DEFAULT: arith.mulf
+func.func @result_bound(%a: tensor<1100x256xf32>) -> (tensor<1100x256xf32>, tensor<1100x256xf32>, tensor<1100x256xf32>) {
   %w = arith.constant dense<0.5> : tensor<256x256xf32>
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<1100x256xf32>
@@ -238,5 +240,13 @@ func.func @result_bound(%a: tensor<1100x256xf32>) -> (tensor<1100x256xf32>, tens
     %u = arith.maximumf %s, %zero : f32
     linalg.yield %u : f32
   } -> tensor<1100x256xf32>
-  return %p1, %y2 : tensor<1100x256xf32>, tensor<1100x256xf32>
+  %two = arith.constant 2.0 : f32
+  %p3 = linalg.matmul ins(%a, %w : tensor<1100x256xf32>, tensor<256x256xf32>) outs(%i : tensor<1100x256xf32>) -> tensor<1100x256xf32>
+  %e3 = tensor.empty() : tensor<1100x256xf32>
+  %y3 = linalg.generic {indexing_maps = [#rows, #rows], iterator_types = ["parallel", "parallel"]} ins(%p3 : tensor<1100x256xf32>) outs(%e3 : tensor<1100x256xf32>) {
+  ^bb0(%s: f32, %o: f32):
+    %u = arith.mulf %s, %two : f32
+    linalg.yield %u : f32
+  } -> tensor<1100x256xf32>
+  return %p1, %y2, %y3 : tensor<1100x256xf32>, tensor<1100x256xf32>, tensor<1100x256xf32>
 }
