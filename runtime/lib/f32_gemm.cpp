@@ -92,7 +92,10 @@ struct BlockOperands {
   BlockOperands(const Problem &p, const BlockRange &r)
       : a(p.lhs + (r.b * p.m + r.row) * p.k),
         w(p.rhs + (r.b * p.n1 + r.panel) * p.k * kPanel),
-        out(p.out + (r.b * p.m + r.row) * p.n1 * kPanel + r.panel * kPanel),
+        // (No packed result with an epilogue.)
+        out(p.out ? p.out + (r.b * p.m + r.row) * p.n1 * kPanel +
+                        r.panel * kPanel
+                  : nullptr),
         ldo(p.n1 * kPanel) {}
 };
 
