@@ -9,6 +9,7 @@
 #ifndef TFAOT_RUNTIME_F32_GEMM_H
 #define TFAOT_RUNTIME_F32_GEMM_H
 
+#include "padded_rows.h"
 #include "tfaot/runtime/f32_kernels.h"
 
 #include <cstdint>
@@ -41,13 +42,11 @@ struct F32Epilogue {
   const float *residual = nullptr; ///< [m][n] dense, or null; may be out.
   float lo = -__builtin_inff(), hi = __builtin_inff();
   /// With row_pixels > 0 the result is the interior of a padded NHWC
-  /// buffer: row i starts at (i / row_pixels) * row_stride +
-  /// (i % row_pixels) * n. 0: dense.
+  /// buffer (padded_rows.h). 0: dense.
   int64_t row_pixels = 0, row_stride = 0;
 
   int64_t RowOffset(int64_t i) const {
-    return row_pixels > 0 ? (i / row_pixels) * row_stride + (i % row_pixels) * n
-                          : i * n;
+    return PaddedRowOffset(i, n, row_pixels, row_stride);
   }
 };
 

@@ -12,6 +12,8 @@
 #ifndef TFAOT_RUNTIME_INT8_EPILOGUE_H
 #define TFAOT_RUNTIME_INT8_EPILOGUE_H
 
+#include "padded_rows.h"
+
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -66,8 +68,7 @@ struct Int8Epilogue {
 
   /// Where row `i` of the result starts, in elements from `out`.
   int64_t RowOffset(int64_t i) const {
-    return row_pixels > 0 ? (i / row_pixels) * row_stride + (i % row_pixels) * n
-                          : i * n;
+    return PaddedRowOffset(i, n, row_pixels, row_stride);
   }
 };
 
