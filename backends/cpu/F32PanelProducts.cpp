@@ -30,7 +30,7 @@
 // K0=1, N padded to 64 with zero weights; tfaot-cpu-int8-ukernels turns it
 // into the call. Products with fewer than kMinRows rows stay generated
 // (a matrix-vector product is bound by memory either way), and so do those
-// whose padding would add more than an eighth to N.
+// whose padding would add more than a fifth to N (kPaddingShare).
 //
 // Each rewritten op gets a remark (tfaot explain lists them per node).
 //
@@ -69,7 +69,12 @@ constexpr int64_t kMaxResultBytes = 1 << 20;
 constexpr int64_t kMaxIm2colBytes = 1 << 20;
 constexpr int64_t kMinRows = 4;
 
-constexpr int64_t kPaddingShare = 8;
+/// A fifth: MobileNetV2's 7x7 projections to 160 channels (padded to 192)
+/// ran at 92-95 GFLOP/s as generated code and at 120-135 on the kernel,
+/// computing a fifth more (one Sapphire Rapids core, per-layer profiles
+/// alternating two builds; bench/results/2026-11-30-spr-panel-balance.md).
+/// With an eighth they stayed generated.
+constexpr int64_t kPaddingShare = 5;
 
 struct Thresholds {
   int64_t minWeightBytes, maxResultBytes, maxIm2colBytes, minRows;
@@ -88,8 +93,9 @@ struct Thresholds {
 
   /// What every product on the kernel needs, Winograd's batched ones
   /// included: at least minRows rows, and columns whose padding to whole
-  /// panels adds at most 1/paddingShare of them (an eighth: 1000 -> 1024
-  /// does; 96 -> 128 would compute a third more); paddingShare 0: any.
+  /// panels adds at most 1/paddingShare of them (a fifth: 1000 -> 1024 and
+  /// 160 -> 192 do; 96 -> 128 would compute a third more); paddingShare 0:
+  /// any.
   bool fitsPanels(int64_t m, int64_t n) const {
     return m >= minRows &&
            (paddingShare == 0 || (roundUp(n, kPanel) - n) * paddingShare <= n);

@@ -462,7 +462,7 @@ static cl::opt<std::string> cpuGemmFlag(
              "with at least 256 KiB of weights, an epilogue the kernel "
              "applies itself (bias, residual, ReLU) or at most 1 MiB of "
              "result, 4 or more rows and columns that pad to whole 64-column "
-             "panels with at most an eighth more, and for Winograd's "
+             "panels with at most a fifth more, and for Winograd's "
              "batched products; "
              "generated code elsewhere, and for every product on other "
              "targets) or generated (generated code for all). 'tfaot "

@@ -127,7 +127,8 @@ func.func @kept(%a: tensor<3x3xf32>, %x: tensor<1x6x6x8xf32>, %b: tensor<4x3xf32
 // The default thresholds: 256 KiB of weights (256 x 256 floats) qualify,
 // 255 x 256 do not; 4 rows of 256 columns are far under 1 MiB of result.
 // 1024 x 500 (2 MB) pad to 512 columns, 2.4% more: taken; 4096 x 96 (1.5
-// MB) would pad to 128, a third more: kept.
+// MB) would pad to 128, a third more: kept; 2048 x 160 (1.3 MB, the width
+// of MobileNetV2's 7x7 projections) pad to 192, a fifth more: taken.
 // (The other runs, with min-weight-bytes=0, take both.)
 // CHECK-LABEL: func.func @threshold
 // DEFAULT-LABEL: func.func @threshold
@@ -135,7 +136,10 @@ func.func @kept(%a: tensor<3x3xf32>, %x: tensor<1x6x6x8xf32>, %b: tensor<4x3xf32
 // DEFAULT: linalg.matmul
 // DEFAULT: linalg.mmt4d
 // DEFAULT: linalg.matmul
-func.func @threshold(%a: tensor<4x256xf32>, %b: tensor<4x255xf32>, %c: tensor<4x1024xf32>, %d: tensor<4x4096xf32>) -> (tensor<4x256xf32>, tensor<4x256xf32>, tensor<4x500xf32>, tensor<4x96xf32>) {
+// DEFAULT: linalg.mmt4d {{.*}} tensor<3x2048x64x1xf32>
+// DEFAULT-NOT: linalg.matmul
+// DEFAULT-LABEL: func.func @epilogues
+func.func @threshold(%a: tensor<4x256xf32>, %b: tensor<4x255xf32>, %c: tensor<4x1024xf32>, %d: tensor<4x4096xf32>, %f: tensor<4x2048xf32>) -> (tensor<4x256xf32>, tensor<4x256xf32>, tensor<4x500xf32>, tensor<4x96xf32>, tensor<4x160xf32>) {
   %w = arith.constant dense<0.5> : tensor<256x256xf32>
   %v = arith.constant dense<0.5> : tensor<255x256xf32>
   %zero = arith.constant 0.0 : f32
@@ -155,7 +159,12 @@ func.func @threshold(%a: tensor<4x256xf32>, %b: tensor<4x255xf32>, %c: tensor<4x
   %i4 = linalg.fill ins(%zero : f32) outs(%e4 : tensor<4x96xf32>) -> tensor<4x96xf32>
   // expected-remark @below {{[tfaot-cpu-f32-panel-products] matmul on the runtime's packed float32 kernel: 4x4096 by 4096x96}}
   %r4 = linalg.matmul ins(%d, %w4 : tensor<4x4096xf32>, tensor<4096x96xf32>) outs(%i4 : tensor<4x96xf32>) -> tensor<4x96xf32>
-  return %r1, %r2, %r3, %r4 : tensor<4x256xf32>, tensor<4x256xf32>, tensor<4x500xf32>, tensor<4x96xf32>
+  %w5 = arith.constant dense<0.5> : tensor<2048x160xf32>
+  %e5 = tensor.empty() : tensor<4x160xf32>
+  %i5 = linalg.fill ins(%zero : f32) outs(%e5 : tensor<4x160xf32>) -> tensor<4x160xf32>
+  // expected-remark @below {{[tfaot-cpu-f32-panel-products] matmul on the runtime's packed float32 kernel: 4x2048 by 2048x160}}
+  %r5 = linalg.matmul ins(%f, %w5 : tensor<4x2048xf32>, tensor<2048x160xf32>) outs(%i5 : tensor<4x160xf32>) -> tensor<4x160xf32>
+  return %r1, %r2, %r3, %r4, %r5 : tensor<4x256xf32>, tensor<4x256xf32>, tensor<4x500xf32>, tensor<4x96xf32>, tensor<4x160xf32>
 }
 
 // Epilogues the fused call applies (tfaot_rt_mmt4d_f32_fused: lhs, rhs, m,
