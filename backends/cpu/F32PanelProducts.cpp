@@ -70,7 +70,7 @@ constexpr int64_t kMaxIm2colBytes = 1 << 20;
 constexpr int64_t kMinRows = 4;
 
 /// A fifth: MobileNetV2's 7x7 projections to 160 channels (padded to 192)
-/// ran at 92-95 GFLOP/s as generated code and at 120-135 on the kernel,
+/// ran at 117-119 GFLOP/s as generated code and at 132-138 on the kernel,
 /// computing a fifth more (one Sapphire Rapids core, per-layer profiles
 /// alternating two builds; bench/results/2026-11-30-spr-panel-balance.md).
 /// With an eighth they stayed generated.
