@@ -2,8 +2,10 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // See f32_gemm.h. The work is split into column panels (64 columns) by
-// groups of up to 48 rows, panel-major, so that the threads share a
-// product's weights out between them rather than each reading all of them.
+// groups of up to 48 rows: panel-major where the weights are large, so that
+// the threads share a product's weights out between them rather than each
+// reading all of them; row-group-major where they stay in L2 (up to 1 MiB),
+// so that each thread reads and writes only its own rows.
 // A unit walks k in slices of 64: for each slice, every 6-row block of the
 // group adds the slice's products into its 6 x 4 accumulators (24 of the 32
 // vector registers; 4 more for the panel's row, one for the broadcast row
@@ -62,6 +64,16 @@ constexpr int64_t kDepth = 64;
 constexpr int64_t kSliceLines = kDepth * kPanel * sizeof(float) / 64;
 /// Below this many multiply-adds the product runs on the calling thread.
 constexpr int64_t kParallelWork = int64_t{1} << 16;
+
+/// Products with at most this many bytes of weights (per product of the
+/// batch) run their units row group by row group rather than panel by
+/// panel. Panel by panel, each thread reads a share of the weights but all
+/// the rows, so every row crosses from the core that computed it (the
+/// previous layer, split by rows) to the others, and every output row is
+/// written in part by each thread, which the next layer then reads back
+/// across cores. Row group by row group, a thread reads and writes its own
+/// rows and all the weights, which for such products stay in its L2.
+constexpr int64_t kGroupsOuterBytes = int64_t{1} << 20;
 
 using Problem = F32Product;
 
@@ -230,16 +242,20 @@ struct Task {
   const Problem *p;
   const Blocks *blocks;
   int64_t groups; ///< Row groups of at most kRowGroup rows.
+  bool groupsOuter; ///< Units row group by row group (see kGroupsOuterBytes).
 };
 
 /// Units [begin, end): unit u is row group u % groups of panel
-/// (u / groups) % n1 of product u / (groups * n1).
+/// (u / groups) % n1 of product u / (groups * n1), or, groupsOuter, panel
+/// u % n1 of row group (u / n1) % groups.
 void RunUnits(void *context, int64_t begin, int64_t end) {
   const Task &task = *static_cast<const Task *>(context);
   const Problem &p = *task.p;
   for (int64_t u = begin; u < end; ++u) {
-    const int64_t group = u % task.groups;
-    const int64_t panel = (u / task.groups) % p.n1;
+    const int64_t group =
+        task.groupsOuter ? (u / p.n1) % task.groups : u % task.groups;
+    const int64_t panel =
+        task.groupsOuter ? u % p.n1 : (u / task.groups) % p.n1;
     const int64_t b = u / (task.groups * p.n1);
     // Groups of near-equal height: 49 rows as 24 + 25, not 48 + 1, which
     // left one of two threads a third of the work more than the other
@@ -308,7 +324,8 @@ F32Path BestF32Path() {
 void Mmt4dF32(F32Path path, const F32Product &p) {
   if (p.batch <= 0 || p.m <= 0 || p.n1 <= 0)
     return;
-  Task task{&p, &kPortableBlocks, (p.m + kRowGroup - 1) / kRowGroup};
+  Task task{&p, &kPortableBlocks, (p.m + kRowGroup - 1) / kRowGroup,
+            p.n1 * p.k * kPanel * int64_t{sizeof(float)} <= kGroupsOuterBytes};
 #if defined(__x86_64__)
   if (path == F32Path::Avx512 && F32PathAvailable(path))
     task.blocks = &kAvx512Blocks;

@@ -89,11 +89,13 @@ struct Products {
 };
 
 // Partial register blocks (rows % 6), n not a multiple of 64, one row
-// group and several (48 rows each), batches, k of 1.
+// group and several (48 rows each), batches, k of 1; the last has over
+// 1 MiB of weights, so its units run panel by panel, the others' row group
+// by row group.
 const int64_t kShapes[][4] = {
-    {1, 1, 16, 1},    {1, 7, 33, 5},     {1, 16, 64, 256},
-    {1, 49, 512, 46}, {1, 200, 70, 147}, {2, 1, 1000, 40},
-    {3, 17, 48, 32},  {36, 16, 80, 24},  {1, 57, 130, 9}};
+    {1, 1, 16, 1},     {1, 7, 33, 5},      {1, 16, 64, 256}, {1, 49, 512, 46},
+    {1, 200, 70, 147}, {2, 1, 1000, 40},   {3, 17, 48, 32},  {36, 16, 80, 24},
+    {1, 57, 130, 9},   {1, 100, 1100, 256}};
 
 void RunPath(F32Path path, const char *name) {
   std::mt19937 rng(31);
@@ -151,18 +153,23 @@ TEST(F32Gemm, PathsGiveTheSameBits) {
 
 TEST(F32Gemm, SplitOverThreadsGivesTheSameBits) {
   std::mt19937 rng(7);
-  Products p = Products::Random(rng, 2, 300, 200, 96);
-  std::vector<float> zeros(p.OutSize(), 0.0f);
-  F32Path path = tfaot::internal::BestF32Path();
-  std::vector<float> alone = p.Run(path, zeros, true), pooled;
-  tfaot::ThreadPool pool(2);
-  {
-    tfaot::internal::ScopedThreadPool scoped(&pool);
-    pooled = p.Run(path, zeros, true);
+  // Units row group by row group, then (over 1 MiB of weights) panel by
+  // panel.
+  for (const Products &p : {Products::Random(rng, 2, 300, 200, 96),
+                            Products::Random(rng, 1, 150, 1100, 256)}) {
+    std::vector<float> zeros(p.OutSize(), 0.0f);
+    F32Path path = tfaot::internal::BestF32Path();
+    std::vector<float> alone = p.Run(path, zeros, true), pooled;
+    tfaot::ThreadPool pool(2);
+    {
+      tfaot::internal::ScopedThreadPool scoped(&pool);
+      pooled = p.Run(path, zeros, true);
+    }
+    // Each output element is summed by one thread in one order either way.
+    EXPECT_EQ(0, std::memcmp(alone.data(), pooled.data(),
+                             p.OutSize() * sizeof(float)))
+        << p.m << " x " << p.n << " x " << p.k;
   }
-  // Each output element is summed by one thread in one order either way.
-  EXPECT_EQ(
-      0, std::memcmp(alone.data(), pooled.data(), p.OutSize() * sizeof(float)));
 }
 
 /// A fused call's result against the plain call's sums (checked against
