@@ -266,8 +266,9 @@ void RunUnits(void *context, int64_t begin, int64_t end) {
     // Blocks of nearly equal height: 16 rows as 6 + 5 + 5, not 6 + 6 + 4.
     const int64_t blocks = (rows + kMaxRows - 1) / kMaxRows;
     // The panel's weights; after its last slice, the next panel's (the
-    // next unit's, when this is the last row group; weights past the end of
-    // the array are never loaded, and prefetching them is harmless).
+    // next unit's: row group by row group, unless this is the last panel;
+    // panel by panel, when this is the last row group; weights past the end
+    // of the array are never loaded, and prefetching them is harmless).
     const auto weights =
         reinterpret_cast<uintptr_t>(p.rhs + (b * p.n1 + panel) * p.k * kPanel);
     // The unit's partial sums between slices, in L1 (12 KB).
