@@ -261,8 +261,9 @@ void RunUnits(void *context, int64_t begin, int64_t end) {
     // left one of two threads a third of the work more than the other
     // where a product has few panels (MobileNetV2's 7x7 projections to 160
     // and 320 channels: 3 and 5 panels).
-    const int64_t rowBegin = p.m * group / task.groups;
-    const int64_t rows = p.m * (group + 1) / task.groups - rowBegin;
+    const int64_t rowBegin = ThreadPool::ChunkBegin(p.m, task.groups, group);
+    const int64_t rows =
+        ThreadPool::ChunkBegin(p.m, task.groups, group + 1) - rowBegin;
     // Blocks of nearly equal height: 16 rows as 6 + 5 + 5, not 6 + 6 + 4.
     const int64_t blocks = (rows + kMaxRows - 1) / kMaxRows;
     // The panel's weights; after its last slice, the next panel's (the
@@ -287,7 +288,8 @@ void RunUnits(void *context, int64_t begin, int64_t end) {
       const uintptr_t next = weights + (k0 + kDepth) * kPanel * sizeof(float);
       for (int64_t i = 0; i < blocks; ++i) {
         const int height =
-            static_cast<int>((rows * (i + 1)) / blocks - (rows * i) / blocks);
+            static_cast<int>(ThreadPool::ChunkBegin(rows, blocks, i + 1) -
+                             ThreadPool::ChunkBegin(rows, blocks, i));
         const int64_t firstLine = kSliceLines * i / blocks;
         range.prefetch = next + 64 * firstLine;
         range.prefetchLines = kSliceLines * (i + 1) / blocks - firstLine;

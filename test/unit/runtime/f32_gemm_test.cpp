@@ -89,7 +89,7 @@ struct Products {
 };
 
 // Partial register blocks (rows % 6), n not a multiple of 64, one row
-// group and several (48 rows each), batches, k of 1; the last has over
+// group and several (at most 48 rows each), batches, k of 1; the last has over
 // 1 MiB of weights, so its units run panel by panel, the others' row group
 // by row group.
 const int64_t kShapes[][4] = {
