@@ -95,24 +95,49 @@ func.func @conv1x1_strided(%x: tensor<1x4x4x8xf32>) -> tensor<1x2x2x16xf32> {
   return %r : tensor<1x2x2x16xf32>
 }
 
-// What stays generated code: 3 rows (fewer than min-rows, 4); a 3x3
-// convolution whose im2col rows (16 x 72 floats, 4.5 KB) exceed
-// max-im2col-bytes (4096 here); a product that adds to a start that is not
-// zero; weights that are not constant.
+// A matrix-vector product (one row, a classifier at batch 1) is taken like
+// any other: packed, its weights are one sequential stream. By default too,
+// at the size of ResNet-50's classifier (2048 x 1000, padded to 1024).
+// CHECK-LABEL: func.func @matvec
+// CHECK: linalg.mmt4d ins(%{{.*}}, %{{.*}} : tensor<1x3x1x1xf32>, tensor<1x3x64x1xf32>) outs(%{{.*}} : tensor<1x1x1x64xf32>)
+// CHECK: linalg.mmt4d ins(%{{.*}}, %{{.*}} : tensor<1x2048x1x1xf32>, tensor<16x2048x64x1xf32>) outs(%{{.*}} : tensor<1x16x1x64xf32>)
+// CHECK-NOT: linalg.matmul
+// DEFAULT-LABEL: func.func @matvec
+// DEFAULT: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<1x3xf32>, tensor<3x5xf32>)
+// DEFAULT: linalg.mmt4d ins(%{{.*}}, %{{.*}} : tensor<1x2048x1x1xf32>, tensor<16x2048x64x1xf32>) outs(%{{.*}} : tensor<1x16x1x64xf32>)
+// DEFAULT-NEXT: tensor.collapse_shape
+// DEFAULT-NEXT: tensor.extract_slice
+// DEFAULT-NEXT: return
+// CALL-LABEL: func.func @matvec
+// CALL: call @tfaot_rt_mmt4d_f32f32f32(%{{.*}}, %{{.*}}, %{{.*}}, %c1_i64, %c1_i64{{.*}}, %c1_i64{{.*}}, %c3_i64, %c1_i32)
+func.func @matvec(%a: tensor<1x3xf32>, %x: tensor<1x2048xf32>) -> (tensor<1x5xf32>, tensor<1x1000xf32>) {
+  %w = arith.constant dense<0.5> : tensor<3x5xf32>
+  %c = arith.constant dense<0.25> : tensor<2048x1000xf32>
+  %zero = arith.constant 0.0 : f32
+  %e1 = tensor.empty() : tensor<1x5xf32>
+  %i1 = linalg.fill ins(%zero : f32) outs(%e1 : tensor<1x5xf32>) -> tensor<1x5xf32>
+  // expected-remark @below {{[tfaot-cpu-f32-panel-products] matmul on the runtime's packed float32 kernel: 1x3 by 3x5}}
+  %r1 = linalg.matmul ins(%a, %w : tensor<1x3xf32>, tensor<3x5xf32>) outs(%i1 : tensor<1x5xf32>) -> tensor<1x5xf32>
+  %e2 = tensor.empty() : tensor<1x1000xf32>
+  %i2 = linalg.fill ins(%zero : f32) outs(%e2 : tensor<1x1000xf32>) -> tensor<1x1000xf32>
+  // expected-remark @below {{[tfaot-cpu-f32-panel-products] matmul on the runtime's packed float32 kernel: 1x2048 by 2048x1000}}
+  %r2 = linalg.matmul ins(%x, %c : tensor<1x2048xf32>, tensor<2048x1000xf32>) outs(%i2 : tensor<1x1000xf32>) -> tensor<1x1000xf32>
+  return %r1, %r2 : tensor<1x5xf32>, tensor<1x1000xf32>
+}
+
+// What stays generated code: a 3x3 convolution whose im2col rows (16 x 72
+// floats, 4.5 KB) exceed max-im2col-bytes (4096 here); a product that adds
+// to a start that is not zero; weights that are not constant.
 // CHECK-LABEL: func.func @kept
-// CHECK: linalg.matmul
 // CHECK: linalg.conv_2d_nhwc_hwcf
 // CHECK: linalg.matmul
 // CHECK: linalg.matmul
 // CHECK-NOT: mmt4d
-func.func @kept(%a: tensor<3x3xf32>, %x: tensor<1x6x6x8xf32>, %b: tensor<4x3xf32>, %v: tensor<3x5xf32>) -> (tensor<3x5xf32>, tensor<1x4x4x16xf32>, tensor<4x5xf32>, tensor<4x5xf32>) {
+func.func @kept(%x: tensor<1x6x6x8xf32>, %b: tensor<4x3xf32>, %v: tensor<3x5xf32>) -> (tensor<1x4x4x16xf32>, tensor<4x5xf32>, tensor<4x5xf32>) {
   %w = arith.constant dense<0.5> : tensor<3x5xf32>
   %f = arith.constant dense<0.25> : tensor<3x3x8x16xf32>
   %zero = arith.constant 0.0 : f32
   %one = arith.constant 1.0 : f32
-  %e1 = tensor.empty() : tensor<3x5xf32>
-  %i1 = linalg.fill ins(%zero : f32) outs(%e1 : tensor<3x5xf32>) -> tensor<3x5xf32>
-  %r1 = linalg.matmul ins(%a, %w : tensor<3x3xf32>, tensor<3x5xf32>) outs(%i1 : tensor<3x5xf32>) -> tensor<3x5xf32>
   %e2 = tensor.empty() : tensor<1x4x4x16xf32>
   %i2 = linalg.fill ins(%zero : f32) outs(%e2 : tensor<1x4x4x16xf32>) -> tensor<1x4x4x16xf32>
   %r2 = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %f : tensor<1x6x6x8xf32>, tensor<3x3x8x16xf32>) outs(%i2 : tensor<1x4x4x16xf32>) -> tensor<1x4x4x16xf32>
@@ -121,7 +146,7 @@ func.func @kept(%a: tensor<3x3xf32>, %x: tensor<1x6x6x8xf32>, %b: tensor<4x3xf32
   %r3 = linalg.matmul ins(%b, %w : tensor<4x3xf32>, tensor<3x5xf32>) outs(%i3 : tensor<4x5xf32>) -> tensor<4x5xf32>
   %i4 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<4x5xf32>) -> tensor<4x5xf32>
   %r4 = linalg.matmul ins(%b, %v : tensor<4x3xf32>, tensor<3x5xf32>) outs(%i4 : tensor<4x5xf32>) -> tensor<4x5xf32>
-  return %r1, %r2, %r3, %r4 : tensor<3x5xf32>, tensor<1x4x4x16xf32>, tensor<4x5xf32>, tensor<4x5xf32>
+  return %r2, %r3, %r4 : tensor<1x4x4x16xf32>, tensor<4x5xf32>, tensor<4x5xf32>
 }
 
 // The default thresholds: 256 KiB of weights (256 x 256 floats) qualify,
