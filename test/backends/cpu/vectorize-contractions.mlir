@@ -172,6 +172,34 @@ func.func @conv_24_channels(%in: memref<1x1x64x24xf32>, %w: memref<1x1x24x24xf32
   return
 }
 
+// Reduction tiles are powers of two: each row's input for a step is read as
+// one vector and its elements broadcast, which LLVM makes one broadcast load
+// each only for vector types it has registers for. Three input channels (an
+// RGB stem) go one at a time (a tile of 3 became a load of two floats and
+// one, and shuffles on the FMA port); K = 12 goes 4 at a time.
+// CHECK-LABEL: func.func @conv_rgb
+// CHECK: scf.for %{{.*}} = %c0 to %c3 step %c1 iter_args(
+// CHECK: scf.for %{{.*}} = %c0 to %c3 step %c1 iter_args(
+// CHECK: scf.for %[[C:.*]] = %c0 to %c3 step %c1 iter_args(
+// CHECK: memref.subview %arg0[0, %{{.*}}, %{{.*}}, %[[C]]] [1, 1, 15, 1]
+// CHECK-COUNT-8: vector.fma {{.*}} : vector<32xf32>
+// CHECK-NOT: vector.fma
+// CHECK: scf.yield
+// CHECK-LABEL: func.func @matmul_k12
+// CHECK: scf.for %{{.*}} = %c0 to %c12 step %c4 iter_args(
+// CHECK-COUNT-16: vector.fma {{.*}} : vector<32xf32>
+// CHECK-NOT: vector.fma
+// CHECK: scf.yield
+func.func @conv_rgb(%in: memref<1x3x17x3xf32>, %w: memref<3x3x3x32xf32>, %out: memref<1x1x8x32xf32>) {
+  linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+    ins(%in, %w : memref<1x3x17x3xf32>, memref<3x3x3x32xf32>) outs(%out : memref<1x1x8x32xf32>)
+  return
+}
+func.func @matmul_k12(%a: memref<4x12xf32>, %b: memref<12x32xf32>, %c: memref<4x32xf32>) {
+  linalg.matmul ins(%a, %b : memref<4x12xf32>, memref<12x32xf32>) outs(%c : memref<4x32xf32>)
+  return
+}
+
 // A matmul of 40 columns: 32 as one tile two 16-lane vectors wide (a
 // 32-lane vector, which LLVM splits in two), 8 as one 8-lane vector.
 // CHECK-LABEL: func.func @matmul_40_columns
