@@ -66,15 +66,32 @@ inline constexpr llvm::StringLiteral kCallFlopAttr = "tfaot.flop";
 /// int8's 2-thread run.
 inline constexpr int64_t kElementwiseWork = 8;
 
+/// What one multiply-add of a depthwise convolution is worth in those of
+/// a dense one. Each reads an input and a weight that serve that one output
+/// channel alone, so it runs at the speed of the cache, not of the FMAs:
+/// MobileNetV2's depthwise layers ran at 25-106 GFLOP/s on one Sapphire
+/// Rapids core, its 1x1 layers of the same sizes at 150-170. Weighed so,
+/// its 7x7x960 and 14x14x192 depthwise layers (0.3-0.4M multiply-adds)
+/// reach min-work and are split among threads; left serial, they took
+/// twice as long on two threads as on one, reading the input the other
+/// core had just written.
+inline constexpr int64_t kDepthwiseWork = 4;
+
 /// Multiply-adds (or weighted elements) `op` computes: the product of its
 /// static loop ranges, a dynamic one counting as 1, times kElementwiseWork
-/// when it has no reduction loop. How the passes that share work among
-/// threads (tfaot-fuse-epilogues, tfaot-parallelize-loops) weigh it.
+/// when it has no reduction loop, or kDepthwiseWork for a depthwise
+/// convolution. How the passes that share work among threads
+/// (tfaot-fuse-epilogues, tfaot-parallelize-loops) weigh it.
 inline int64_t staticWorkOf(linalg::LinalgOp op) {
   int64_t work = 1;
   for (int64_t range : op.getStaticLoopRanges())
     work = range == ShapedType::kDynamic ? work : work * range;
-  return op.getNumReductionLoops() == 0 ? work * kElementwiseWork : work;
+  if (op.getNumReductionLoops() == 0)
+    return work * kElementwiseWork;
+  if (isa<linalg::DepthwiseConv2DNhwcHwcOp, linalg::DepthwiseConv2DNhwcHwcmOp>(
+          op.getOperation()))
+    return work * kDepthwiseWork;
+  return work;
 }
 
 #define GEN_PASS_DECL

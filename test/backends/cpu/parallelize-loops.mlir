@@ -182,6 +182,32 @@ func.func @elementwise(%big: memref<1x56x56x64xf32>, %bigOut: memref<1x56x56x64x
 
 // -----
 
+// Tests the weight of depthwise work: a multiply-add of a depthwise
+// convolution counts as 4 of a dense one, so MobileNetV2's 7x7x960
+// depthwise layer (3x3 window, 423,360 multiply-adds) goes to the thread
+// pool, split along its 7 output rows, while a 1x1 convolution of as many
+// multiply-adds (7x7 pixels, 96 -> 90 channels) stays serial.
+// CHECK-LABEL: func.func @depthwise(
+// CHECK: constant @depthwise_parallel0
+// CHECK-NEXT: %[[N:.*]] = arith.constant 7 : index
+// CHECK-NEXT: call @tfaot_rt_parallel_for(%{{.*}}, %{{.*}}, %[[N]])
+// CHECK-NOT: tfaot_rt_parallel_for
+// CHECK: linalg.conv_2d_nhwc_hwcf
+// CHECK-NOT: tfaot_rt_parallel_for
+// CHECK: return
+// CHECK: func.func private @depthwise_parallel0(
+// CHECK: linalg.depthwise_conv_2d_nhwc_hwc {{.*}} outs(%{{.*}} : memref<1x1x7x960xf32,
+func.func @depthwise(%x: memref<1x9x9x960xf32>, %w: memref<3x3x960xf32>, %y: memref<1x7x7x960xf32>,
+                     %a: memref<1x7x7x96xf32>, %f: memref<1x1x96x90xf32>, %b: memref<1x7x7x90xf32>) {
+  linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%x, %w : memref<1x9x9x960xf32>, memref<3x3x960xf32>) outs(%y : memref<1x7x7x960xf32>)
+  linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+    ins(%a, %f : memref<1x7x7x96xf32>, memref<1x1x96x90xf32>) outs(%b : memref<1x7x7x90xf32>)
+  return
+}
+
+// -----
+
 // Tests that the zeroing fill right before a product is split with it: one
 // parallel loop, each piece filling its own slice of the output right
 // before its product (where tfaot-vectorize-contractions starts the
