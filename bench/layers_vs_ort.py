@@ -16,8 +16,12 @@ names (ONNX Runtime's node names come from bench/peers/torch_time.py's
 modules, in order) and prints a table sorted by the difference, tfaot
 first where it is slower. A tfaot layer is everything its profile names
 after that layer: the convolution with its fused epilogue, Winograd's
-transforms and products, a padding copy. Needs node with onnxruntime-node
-in DIR (../shared/bench/ort_peer/README.md).
+transforms and products, a padding copy. The two profiles run minutes
+apart: on a machine whose speed drifts, compare the whole-run times
+printed first (and the layers where the two should agree, such as the
+classifier) before reading the differences, and run it again when they
+disagree. Needs node with onnxruntime-node in DIR
+(../shared/bench/ort_peer/README.md).
 """
 import argparse
 import bisect
