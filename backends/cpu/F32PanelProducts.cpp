@@ -75,7 +75,6 @@ constexpr char kPassName[] = "tfaot-cpu-f32-panel-products";
 constexpr int64_t kMinWeightBytes = 256 << 10;
 constexpr int64_t kMaxResultBytes = 1 << 20;
 constexpr int64_t kMaxIm2colBytes = 1 << 20;
-constexpr int64_t kMinRows = 1;
 
 /// A fifth: MobileNetV2's 7x7 projections to 160 channels (padded to 192)
 /// ran at 117-119 GFLOP/s as generated code and at 132-138 on the kernel,

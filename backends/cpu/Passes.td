@@ -101,11 +101,10 @@ def VectorizeContractionsPass
     four, 7 pixels high, for a convolution that `tfaot-fuse-epilogues`
     marked `tfaot.panel_columns` = four AVX-512 vectors, whose packed filter
     panel the tile then reads whole) times up to 8 output pixels (or rows
-    of M), the kernel window one tap at
-    a time and the input channels (or K) 8 at a time (4, 2 or 1 where 8 does
-    not divide them: powers of two, which LLVM reads as broadcast loads).
-    A depthwise tile
-    takes a window row of up to 3 undilated taps per step with AVX-512,
+    of M), the kernel window one tap at a time and the input channels (or
+    K) 8 at a time (4, 2 or 1 where 8 does not divide them: powers of two,
+    which LLVM reads as broadcast loads). A depthwise tile takes a window
+    row of up to 3 undilated taps per step with AVX-512,
     reading the input pixels its outputs' windows span once. Tile sizes divide
     their dimensions, so every tile is static. A 2-D convolution tile is
     rewritten as the 1-D convolution linalg vectorizes, the tile becomes
